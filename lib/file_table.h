@@ -1,0 +1,61 @@
+/* The record table: one entry per distinct file, keyed by a 64-bit hash
+ * of its normalized absolute path.  Entries hold the name and one pointer
+ * per layer to that layer's record, all allocated from the budget.
+ *
+ * Lookups and inserts are lock-free (open addressing with CAS on the
+ * slot), so the table never takes a global lock.  Two different names
+ * with the same hash get different ids: the id of the later one is
+ * rehashed until it is unique.  When the budget cannot hold another entry
+ * the caller gets NULL and folds the file into <other files>. */
+#ifndef IOLENS_FILE_TABLE_H
+#define IOLENS_FILE_TABLE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum iolens_layer { IOLENS_LAYER_POSIX, IOLENS_LAYER_STDIO, IOLENS_NLAYERS };
+
+struct iolens_file {
+    uint64_t id;                         /* unique within the table */
+    int64_t fs_block_size;               /* from the mount table, for alignment */
+    _Atomic(void *) layer_rec[IOLENS_NLAYERS];
+    uint32_t name_len;
+    char name[];                         /* NUL-terminated */
+};
+
+/* Creates the table with room for max_files entries, allocated from the
+ * budget.  Also creates the reserved entries (<other files>, <STDIN>,
+ * <STDOUT>, <STDERR>).  Returns 0 or -1. */
+int iolens_file_table_init(unsigned max_files);
+
+/* Hash of a normalized path (never one of the reserved ids). */
+uint64_t iolens_path_hash(const char *path, size_t len);
+
+/* Finds or creates the entry of a normalized absolute path.  Returns NULL
+ * if it is new and the budget (or the table) is full. */
+struct iolens_file *iolens_file_get(const char *path, size_t len);
+/* Finds an existing entry; NULL if absent.  Never allocates. */
+struct iolens_file *iolens_file_find(const char *path, size_t len);
+
+/* Reserved entries. */
+struct iolens_file *iolens_file_other(void);
+struct iolens_file *iolens_file_std(int fd);   /* 0, 1 or 2 */
+
+/* Returns the layer record of file, allocating rec_size zeroed bytes from
+ * the budget on first use and running init(rec, file) once.  Returns NULL
+ * when the budget is full. */
+void *iolens_file_layer_record(struct iolens_file *file, enum iolens_layer layer,
+                               size_t rec_size, void (*init)(void *rec, struct iolens_file *file));
+
+/* Calls fn for every entry (reserved ones included), in table order. */
+void iolens_file_foreach(void (*fn)(struct iolens_file *file, void *arg), void *arg);
+size_t iolens_file_count(void);
+
+/* Folding statistics: a file that got no entry is counted here (the
+ * distinct count is a HyperLogLog estimate kept in a fixed 1 KiB sketch). */
+void iolens_file_note_folded(uint64_t hash, size_t name_len);
+uint64_t iolens_file_folded_opens(void);
+uint64_t iolens_file_folded_files(void);
+
+#endif

@@ -1,0 +1,37 @@
+/* Serializes the runtime's state into one log file (format in
+ * include/iolens/log_format.h): each region packed, zlib-compressed and
+ * CRC'd, written under a temporary name created with O_EXCL and mode
+ * 0400, then renamed into place. */
+#ifndef IOLENS_LOG_WRITER_H
+#define IOLENS_LOG_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iolens/log_format.h"
+
+/* A region to write, raw (uncompressed) bytes. */
+struct iolens_region_src {
+    uint32_t kind;
+    uint32_t version;
+    const void *data;
+    size_t size;
+};
+
+/* Writes header, region table and compressed regions to path (via
+ * path + ".tmp-<pid>").  On failure returns -1 and writes a reason into
+ * err.  Uses only the real system calls. */
+int iolens_log_write_file(const char *path, uint64_t flags,
+                          const struct iolens_region_src *regions, unsigned nregions,
+                          char *err, size_t errsz);
+
+/* Builds <logdir>/<user>_<exe>_<jobid>_<YYYYmmdd-HHMMSS>_<pid>.iolens. */
+int iolens_log_default_name(char *out, size_t outsz, const char *logdir, const char *user,
+                            const char *exe, const char *jobid, long start_sec, long pid);
+
+/* Gathers the job record, mounts, names and layer records from the
+ * runtime and writes the log.  Prints one stderr line on failure.
+ * Returns 0 or -1. */
+int iolens_log_write_job(void);
+
+#endif

@@ -1,0 +1,82 @@
+/* The log reader library.  It validates every length, offset and CRC and
+ * returns an error instead of crashing on any malformed input. */
+#ifndef IOLENS_READER_H
+#define IOLENS_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iolens/log_format.h"
+
+struct iolens_log_mount {
+    char *point;
+    char *fstype;
+    int64_t block_size;
+};
+
+struct iolens_log_name {
+    uint64_t id;
+    char *name;
+};
+
+/* A decoded layer region: records of a fixed stride. */
+struct iolens_log_layer {
+    uint32_t kind;                /* IOLENS_REGION_POSIX ... */
+    uint32_t version;
+    uint32_t counter_count;       /* in the file */
+    uint32_t fcounter_count;
+    uint64_t record_count;
+    /* record i: id, rank, counters, fcounters, decoded into these arrays */
+    uint64_t *id;
+    int64_t *rank;
+    int64_t *counters;            /* record_count * counter_count */
+    double *fcounters;            /* record_count * fcounter_count */
+};
+
+struct iolens_log {
+    uint32_t version;
+    uint64_t flags;
+    struct iolens_job_fixed job;
+    char *jobstr[IOLENS_JOB_NSTRINGS];   /* NUL-terminated copies */
+    size_t jobstr_len[IOLENS_JOB_NSTRINGS];
+    size_t nmounts;
+    struct iolens_log_mount *mounts;
+    size_t nnames;
+    struct iolens_log_name *names;       /* sorted by id */
+    size_t nlayers;
+    struct iolens_log_layer *layers;
+    unsigned unknown_regions;            /* skipped region kinds */
+};
+
+enum iolens_read_status {
+    IOLENS_READ_OK = 0,
+    IOLENS_READ_IO,          /* could not open or read the file */
+    IOLENS_READ_NOT_IOLENS,  /* bad magic */
+    IOLENS_READ_VERSION,     /* unsupported format version or byte order */
+    IOLENS_READ_TRUNCATED,   /* shorter than its header or regions say */
+    IOLENS_READ_CRC,         /* a CRC does not match */
+    IOLENS_READ_CORRUPT,     /* inconsistent sizes, bad compression ... */
+    IOLENS_READ_NOMEM,
+};
+
+/* Reads and validates a log.  On error returns the status and writes a
+ * one-line reason into err; *out is left empty. */
+enum iolens_read_status iolens_log_read(const char *path, struct iolens_log *out,
+                                        char *err, size_t errsz);
+/* Same from a memory buffer (used by the fuzz target). */
+enum iolens_read_status iolens_log_read_buffer(const void *data, size_t size,
+                                               struct iolens_log *out, char *err, size_t errsz);
+void iolens_log_free(struct iolens_log *log);
+
+/* Name of a record id, or NULL. */
+const char *iolens_log_name_of(const struct iolens_log *log, uint64_t id);
+/* Mount whose point is the longest prefix of name, or NULL. */
+const struct iolens_log_mount *iolens_log_mount_of(const struct iolens_log *log, const char *name);
+
+/* Counter names of a layer kind (from the X-macro tables); NULL if the
+ * layer or index is unknown. */
+const char *iolens_counter_name(uint32_t kind, uint32_t index);
+const char *iolens_fcounter_name(uint32_t kind, uint32_t index);
+const char *iolens_layer_name(uint32_t kind);
+
+#endif
