@@ -22,8 +22,6 @@ void *iolens_budget_alloc(size_t bytes);
  * for what a folded file would have cost. */
 void iolens_budget_add_needed(size_t bytes);
 
-/* Restarts allocation accounting (used by a forked child); keeps memory. */
-
 struct iolens_budget_stats {
     uint64_t budget;       /* arena size */
     uint64_t used;         /* bytes handed out */

@@ -50,6 +50,7 @@ void *iolens_file_layer_record(struct iolens_file *file, enum iolens_layer layer
 
 /* Calls fn for every entry (reserved ones included), in table order. */
 void iolens_file_foreach(void (*fn)(struct iolens_file *file, void *arg), void *arg);
+/* The number of entries foreach visits, reserved ones included. */
 size_t iolens_file_count(void);
 
 /* Folding statistics: a file that got no entry is counted here (the
@@ -57,5 +58,9 @@ size_t iolens_file_count(void);
 void iolens_file_note_folded(uint64_t hash, size_t name_len);
 uint64_t iolens_file_folded_opens(void);
 uint64_t iolens_file_folded_files(void);
+
+/* For unit tests: replaces the path hash (before the reserved ids are
+ * avoided) so that collisions can be forced; NULL restores xxHash. */
+void iolens_file_table_set_hash_for_test(uint64_t (*fn)(const char *path, size_t len));
 
 #endif

@@ -1,1 +1,147 @@
-/* placeholder */
+/* Life cycle of the runtime in one process: start-up (library
+ * constructor, or the first intercepted call if that comes earlier),
+ * fork, and the log written at exit. */
+#include "runtime.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "budget.h"
+#include "clock.h"
+#include "fd_table.h"
+#include "file_table.h"
+#include "jobinfo.h"
+#include "log_writer.h"
+#include "mounts.h"
+#include "posix_layer.h"
+#include "real_calls.h"
+#include "stdio_layer.h"
+
+/* Rough cost of one traced file (entry, name, POSIX record): sizes the
+ * record table so that the budget, not the table, is what fills first. */
+#define IOLENS_BYTES_PER_FILE 1024u
+#define IOLENS_MIN_FILES 16u
+
+_Atomic int iolens_active;
+__thread int iolens_in_runtime __attribute__((tls_model("initial-exec")));
+unsigned iolens_layers_off;
+
+static struct iolens_config config;
+static long parent_pid;
+static char hostname[256];
+
+enum init_state { INIT_NOT_STARTED, INIT_RUNNING, INIT_DONE };
+static _Atomic int init_state;
+
+const struct iolens_config *iolens_runtime_config(void)
+{
+    return &config;
+}
+
+long iolens_runtime_parent_pid(void)
+{
+    return parent_pid;
+}
+
+const char *iolens_runtime_hostname(void)
+{
+    return hostname;
+}
+
+/* The runtime's only messages: one line each, straight to fd 2. */
+static void say(const char *what)
+{
+    char line[512];
+    int n = snprintf(line, sizeof line, "iolens: %s\n", what);
+    if (n > 0 && IOLENS_REAL(write) != NULL)
+        (void)!iolens_real_write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+static const char *getenv_adapter(const char *name)
+{
+    return getenv(name);
+}
+
+/* A forked child traces its own I/O from the fork on and writes its own
+ * log, which names the parent. */
+static void on_fork_child(void)
+{
+    if (!atomic_load(&iolens_active))
+        return;
+    parent_pid = (long)getppid();
+    iolens_clock_init();
+    iolens_posix_reset();
+    iolens_stdio_reset();
+}
+
+static int build_state(void)
+{
+    iolens_clock_init();
+    if (iolens_budget_init(config.memory) != 0) {
+        say("cannot map the memory budget; tracing disabled");
+        return -1;
+    }
+    iolens_mounts_load();
+    unsigned max_files = (unsigned)(config.memory / IOLENS_BYTES_PER_FILE);
+    if (iolens_file_table_init(max_files > IOLENS_MIN_FILES ? max_files : IOLENS_MIN_FILES) != 0 ||
+        iolens_fd_table_init() != 0) {
+        say("memory budget too small for the record table; tracing disabled");
+        return -1;
+    }
+    iolens_posix_layer_init();
+    iolens_stdio_layer_init();
+    iolens_jobinfo_capture();
+    if (gethostname(hostname, sizeof hostname - 1) != 0)
+        strcpy(hostname, "unknown");
+    pthread_atfork(NULL, NULL, on_fork_child);
+    return 0;
+}
+
+static void initialize(void)
+{
+    iolens_real_calls_resolve();
+    char cwd[PATH_MAX];
+    iolens_config_load(&config, getenv_adapter, getcwd(cwd, sizeof cwd));
+    iolens_layers_off = config.layers_off;
+    /* Without IOLENS_NONMPI a non-MPI process (mpiexec, a shell, ls) is
+     * left alone entirely: no budget, no log. */
+    if (config.disabled || !config.nonmpi)
+        return;
+    if (config.error[0] != '\0')
+        say(config.error);
+    if (build_state() == 0)
+        atomic_store(&iolens_active, 1);
+}
+
+void iolens_runtime_ensure_init(void)
+{
+    int expected = INIT_NOT_STARTED;
+    if (!atomic_compare_exchange_strong(&init_state, &expected, INIT_RUNNING))
+        return; /* done, or running in this or another thread: not traced yet */
+    iolens_in_runtime = 1;
+    initialize();
+    iolens_in_runtime = 0;
+    atomic_store(&init_state, INIT_DONE);
+}
+
+void iolens_runtime_shutdown(void)
+{
+    if (!atomic_exchange(&iolens_active, 0))
+        return;
+    iolens_in_runtime = 1;
+    iolens_log_write_job();
+    iolens_in_runtime = 0;
+}
+
+__attribute__((constructor)) static void iolens_runtime_constructor(void)
+{
+    iolens_runtime_ensure_init();
+}
+
+__attribute__((destructor)) static void iolens_runtime_destructor(void)
+{
+    iolens_runtime_shutdown();
+}

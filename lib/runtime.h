@@ -17,13 +17,16 @@ extern _Atomic int iolens_active;
  * log, reading the mount table) so that the wrappers pass through. */
 extern __thread int iolens_in_runtime __attribute__((tls_model("initial-exec")));
 
-static inline int iolens_tracing(void)
-{
-    return atomic_load_explicit(&iolens_active, memory_order_relaxed) && !iolens_in_runtime;
-}
+/* Bit per enum iolens_layer that is switched off (IOLENS_DISABLE_LAYERS). */
+extern unsigned iolens_layers_off;
 
-/* 1 if the layer is enabled (IOLENS_DISABLE_LAYERS). */
-int iolens_layer_enabled(int layer);
+/* The one check every wrapper makes before doing any bookkeeping:
+ * layer is an enum iolens_layer (file_table.h). */
+static inline int iolens_tracing(int layer)
+{
+    return atomic_load_explicit(&iolens_active, memory_order_relaxed) && !iolens_in_runtime &&
+           !(iolens_layers_off & (1u << layer));
+}
 
 const struct iolens_config *iolens_runtime_config(void);
 
@@ -33,5 +36,10 @@ void iolens_runtime_ensure_init(void);
 
 /* Writes the log and stops tracing; runs at exit (destructor). */
 void iolens_runtime_shutdown(void);
+
+/* pid of the traced parent when this process is a forked child, else 0. */
+long iolens_runtime_parent_pid(void);
+/* Host name of this process (for the job record). */
+const char *iolens_runtime_hostname(void);
 
 #endif

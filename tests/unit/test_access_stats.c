@@ -1,1 +1,299 @@
-int main(void) { return 0; }
+/* Counter rules for one access (lib/access_stats.c). */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "access_stats.h"
+#include "iolens/log_format.h"
+
+START_TEST(every_bin_boundary)
+{
+    static const struct { int64_t size; int bin; } cases[] = {
+        { 0, 0 }, { 1, 0 }, { 100, 0 }, { 101, 1 }, { 1024, 1 }, { 1025, 2 },
+        { 10240, 2 }, { 10241, 3 }, { 102400, 3 }, { 102401, 4 },
+        { 1048576, 4 }, { 1048577, 5 }, { 4194304, 5 }, { 4194305, 6 },
+        { 10485760, 6 }, { 10485761, 7 }, { 104857600, 7 }, { 104857601, 8 },
+        { 1073741824, 8 }, { 1073741825, 9 }, { INT64_MAX, 9 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(iolens_size_bin(cases[i].size) == cases[i].bin,
+                      "size %lld: bin %d, want %d", (long long)cases[i].size,
+                      iolens_size_bin(cases[i].size), cases[i].bin);
+    ck_assert_int_eq(IOLENS_NSIZE_BINS, 10);
+}
+END_TEST
+
+START_TEST(alignment)
+{
+    ck_assert_int_eq(iolens_is_misaligned(0, 4096), 0);
+    ck_assert_int_eq(iolens_is_misaligned(4096, 4096), 0);
+    ck_assert_int_eq(iolens_is_misaligned(8192, 4096), 0);
+    ck_assert_int_eq(iolens_is_misaligned(1, 4096), 1);
+    ck_assert_int_eq(iolens_is_misaligned(4095, 4096), 1);
+    ck_assert_int_eq(iolens_is_misaligned(4097, 4096), 1);
+    ck_assert_int_eq(iolens_is_misaligned(24, 8), 0);
+    ck_assert_int_eq(iolens_is_misaligned(20, 8), 1);
+    ck_assert_int_eq(iolens_is_misaligned(30, 3), 0);      /* not only powers of 2 */
+    ck_assert_int_eq(iolens_is_misaligned(31, 3), 1);
+    ck_assert_int_eq(iolens_is_misaligned(UINT64_MAX, 1), 0);
+    ck_assert_int_eq(iolens_is_misaligned(UINT64_MAX, 2), 1);
+    /* No alignment known: never counted. */
+    ck_assert_int_eq(iolens_is_misaligned(13, 0), 0);
+    ck_assert_int_eq(iolens_is_misaligned(13, -1), 0);
+}
+END_TEST
+
+START_TEST(consecutive_and_sequential)
+{
+    /* No previous access: neither. */
+    ck_assert_int_eq(iolens_is_consecutive(0, -1), 0);
+    ck_assert_int_eq(iolens_is_sequential(0, -1), 0);
+    ck_assert_int_eq(iolens_is_sequential(100, -1), 0);
+    /* Right after the previous end: both. */
+    ck_assert_int_eq(iolens_is_consecutive(4096, 4096), 1);
+    ck_assert_int_eq(iolens_is_sequential(4096, 4096), 1);
+    ck_assert_int_eq(iolens_is_consecutive(0, 0), 1);
+    /* A gap forward: sequential only. */
+    ck_assert_int_eq(iolens_is_consecutive(8192, 4096), 0);
+    ck_assert_int_eq(iolens_is_sequential(8192, 4096), 1);
+    /* Backwards: neither. */
+    ck_assert_int_eq(iolens_is_consecutive(0, 4096), 0);
+    ck_assert_int_eq(iolens_is_sequential(4095, 4096), 0);
+}
+END_TEST
+
+START_TEST(thousand_sequential_writes_give_999_consecutive)
+{
+    int64_t prev_end = -1, offset = 0;
+    int consec = 0, seq = 0;
+    for (int i = 0; i < 1000; i++) {
+        consec += iolens_is_consecutive(offset, prev_end);
+        seq += iolens_is_sequential(offset, prev_end);
+        prev_end = offset + 4096;
+        offset += 4096;
+    }
+    ck_assert_int_eq(consec, 999);
+    ck_assert_int_eq(seq, 999);
+}
+END_TEST
+
+START_TEST(strided_reads_are_sequential_not_consecutive)
+{
+    int64_t prev_end = -1;
+    int consec = 0, seq = 0;
+    for (int64_t i = 0; i < 100; i++) {
+        int64_t offset = i * 10000;
+        consec += iolens_is_consecutive(offset, prev_end);
+        seq += iolens_is_sequential(offset, prev_end);
+        prev_end = offset + 1000;
+    }
+    ck_assert_int_eq(consec, 0);
+    ck_assert_int_eq(seq, 99);
+}
+END_TEST
+
+static void add_n(struct iolens_common_values *cv, int64_t value, int n)
+{
+    for (int i = 0; i < n; i++)
+        iolens_common_add(cv, value);
+}
+
+START_TEST(common_top4_exact_and_ordered)
+{
+    struct iolens_common_values cv = { 0 };
+    /* 8 distinct values, interleaved, so the answer is exact. */
+    static const int64_t v[8] = { 10, 20, 30, 40, 50, 60, 70, 80 };
+    static const int n[8] = { 3, 7, 1, 5, 9, 2, 4, 6 };
+    for (int round = 0; round < 9; round++)
+        for (int i = 0; i < 8; i++)
+            if (round < n[i])
+                iolens_common_add(&cv, v[i]);
+    int64_t values[4], counts[4];
+    iolens_common_top(&cv, 4, values, counts);
+    ck_assert_int_eq(values[0], 50); ck_assert_int_eq(counts[0], 9);
+    ck_assert_int_eq(values[1], 20); ck_assert_int_eq(counts[1], 7);
+    ck_assert_int_eq(values[2], 80); ck_assert_int_eq(counts[2], 6);
+    ck_assert_int_eq(values[3], 40); ck_assert_int_eq(counts[3], 5);
+    int64_t all_v[8], all_c[8];
+    iolens_common_top(&cv, 8, all_v, all_c);
+    ck_assert_int_eq(all_v[7], 30); ck_assert_int_eq(all_c[7], 1);
+    ck_assert_int_eq(all_v[6], 60); ck_assert_int_eq(all_c[6], 2);
+}
+END_TEST
+
+START_TEST(common_ties_larger_value_first)
+{
+    struct iolens_common_values cv = { 0 };
+    add_n(&cv, 4096, 3);
+    add_n(&cv, 512, 3);
+    add_n(&cv, 65536, 3);
+    add_n(&cv, -8, 3);
+    add_n(&cv, 1, 2);
+    int64_t values[4], counts[4];
+    iolens_common_top(&cv, 4, values, counts);
+    ck_assert_int_eq(values[0], 65536);
+    ck_assert_int_eq(values[1], 4096);
+    ck_assert_int_eq(values[2], 512);
+    ck_assert_int_eq(values[3], -8);
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_eq(counts[i], 3);
+}
+END_TEST
+
+START_TEST(common_unused_slots_are_zero)
+{
+    struct iolens_common_values cv = { 0 };
+    int64_t values[4] = { 9, 9, 9, 9 }, counts[4] = { 9, 9, 9, 9 };
+    iolens_common_top(&cv, 4, values, counts);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(values[i], 0);
+        ck_assert_int_eq(counts[i], 0);
+    }
+    add_n(&cv, 7, 2);
+    iolens_common_top(&cv, 4, values, counts);
+    ck_assert_int_eq(values[0], 7); ck_assert_int_eq(counts[0], 2);
+    ck_assert_int_eq(values[1], 0); ck_assert_int_eq(counts[1], 0);
+    ck_assert_int_eq(values[3], 0); ck_assert_int_eq(counts[3], 0);
+}
+END_TEST
+
+START_TEST(common_heavy_hitter_survives_many_rare_values)
+{
+    struct iolens_common_values cv = { 0 };
+    for (int i = 0; i < 1000; i++) {
+        iolens_common_add(&cv, 4096);
+        iolens_common_add(&cv, 100000 + i);   /* each seen once */
+    }
+    ck_assert_int_eq(cv.used, IOLENS_COMMON_SLOTS);
+    int64_t values[4], counts[4];
+    iolens_common_top(&cv, 4, values, counts);
+    ck_assert_int_eq(values[0], 4096);
+    ck_assert_int_eq(counts[0], 1000);
+}
+END_TEST
+
+START_TEST(common_eviction_inherits_min_count)
+{
+    struct iolens_common_values cv = { 0 };
+    for (int v = 1; v <= 8; v++)
+        add_n(&cv, v, v == 1 ? 1 : 5);
+    iolens_common_add(&cv, 99);   /* evicts 1 (count 1), takes count 2 */
+    ck_assert_int_eq(cv.used, 8);
+    int64_t values[8], counts[8];
+    iolens_common_top(&cv, 8, values, counts);
+    ck_assert_int_eq(values[7], 99);
+    ck_assert_int_eq(counts[7], 2);
+    for (int i = 0; i < 7; i++)
+        ck_assert_int_ne(values[i], 1);
+}
+END_TEST
+
+START_TEST(common_merge)
+{
+    struct iolens_common_values a = { 0 }, b = { 0 };
+    add_n(&a, 4096, 10);
+    add_n(&a, 512, 3);
+    add_n(&b, 4096, 5);
+    add_n(&b, 8, 20);
+    add_n(&b, 1, 1);
+    iolens_common_merge(&a, &b);
+    ck_assert_int_eq(a.used, 4);
+    int64_t values[4], counts[4];
+    iolens_common_top(&a, 4, values, counts);
+    ck_assert_int_eq(values[0], 8);    ck_assert_int_eq(counts[0], 20);
+    ck_assert_int_eq(values[1], 4096); ck_assert_int_eq(counts[1], 15);
+    ck_assert_int_eq(values[2], 512);  ck_assert_int_eq(counts[2], 3);
+    ck_assert_int_eq(values[3], 1);    ck_assert_int_eq(counts[3], 1);
+    /* src is unchanged */
+    ck_assert_int_eq(b.used, 3);
+}
+END_TEST
+
+START_TEST(common_merge_overflow_keeps_most_frequent)
+{
+    struct iolens_common_values a = { 0 }, b = { 0 };
+    for (int v = 1; v <= 8; v++)
+        add_n(&a, v, v);           /* counts 1..8 */
+    for (int v = 11; v <= 18; v++)
+        add_n(&b, v, v - 5);       /* counts 6..13 */
+    iolens_common_merge(&a, &b);
+    ck_assert_int_eq(a.used, 8);
+    int64_t values[8], counts[8];
+    iolens_common_top(&a, 8, values, counts);
+    static const int64_t want_v[8] = { 18, 17, 16, 15, 14, 13, 8, 12 };
+    static const int64_t want_c[8] = { 13, 12, 11, 10, 9, 8, 8, 7 };
+    for (int i = 0; i < 8; i++) {
+        ck_assert_int_eq(values[i], want_v[i]);
+        ck_assert_int_eq(counts[i], want_c[i]);
+    }
+}
+END_TEST
+
+START_TEST(common_merge_into_empty)
+{
+    struct iolens_common_values a = { 0 }, b = { 0 };
+    add_n(&b, 3, 2);
+    iolens_common_merge(&a, &b);
+    iolens_common_merge(&a, &(struct iolens_common_values){ 0 });
+    int64_t values[4], counts[4];
+    iolens_common_top(&a, 4, values, counts);
+    ck_assert_int_eq(a.used, 1);
+    ck_assert_int_eq(values[0], 3);
+    ck_assert_int_eq(counts[0], 2);
+}
+END_TEST
+
+START_TEST(nonoverlapping_time)
+{
+    double last_end = 0.0, total = 0.0;
+    total = iolens_time_add_nonoverlap(total, &last_end, 0.0, 1.0);
+    ck_assert_double_eq(total, 1.0);
+    total = iolens_time_add_nonoverlap(total, &last_end, 0.5, 2.0);
+    ck_assert_double_eq(total, 2.0);
+    ck_assert_double_eq(last_end, 2.0);
+    total = iolens_time_add_nonoverlap(total, &last_end, 3.0, 4.0);
+    ck_assert_double_eq(total, 3.0);
+    total = iolens_time_add_nonoverlap(total, &last_end, 0.2, 0.3);
+    ck_assert_double_eq(total, 3.0);
+    ck_assert_double_eq(last_end, 4.0);
+    /* Ending exactly at last_end adds nothing; a zero-length call neither. */
+    total = iolens_time_add_nonoverlap(total, &last_end, 3.5, 4.0);
+    ck_assert_double_eq(total, 3.0);
+    total = iolens_time_add_nonoverlap(total, &last_end, 5.0, 5.0);
+    ck_assert_double_eq(total, 3.0);
+    ck_assert_double_eq(last_end, 5.0);
+}
+END_TEST
+
+static Suite *access_stats_suite(void)
+{
+    Suite *s = suite_create("access_stats");
+    TCase *tc = tcase_create("rules");
+    tcase_add_test(tc, every_bin_boundary);
+    tcase_add_test(tc, alignment);
+    tcase_add_test(tc, consecutive_and_sequential);
+    tcase_add_test(tc, thousand_sequential_writes_give_999_consecutive);
+    tcase_add_test(tc, strided_reads_are_sequential_not_consecutive);
+    tcase_add_test(tc, nonoverlapping_time);
+    suite_add_tcase(s, tc);
+    TCase *cv = tcase_create("common_values");
+    tcase_add_test(cv, common_top4_exact_and_ordered);
+    tcase_add_test(cv, common_ties_larger_value_first);
+    tcase_add_test(cv, common_unused_slots_are_zero);
+    tcase_add_test(cv, common_heavy_hitter_survives_many_rare_values);
+    tcase_add_test(cv, common_eviction_inherits_min_count);
+    tcase_add_test(cv, common_merge);
+    tcase_add_test(cv, common_merge_overflow_keeps_most_frequent);
+    tcase_add_test(cv, common_merge_into_empty);
+    suite_add_tcase(s, cv);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(access_stats_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,1 +1,194 @@
-int main(void) { return 0; }
+/* Unit tests of the environment configuration (lib/config.c). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "file_table.h"
+
+/* A fake environment: NULL-terminated name/value pairs. */
+static const char *const *fake_env;
+
+static const char *fake_getenv(const char *name)
+{
+    for (const char *const *kv = fake_env; kv != NULL && kv[0] != NULL; kv += 2)
+        if (strcmp(kv[0], name) == 0)
+            return kv[1];
+    return NULL;
+}
+
+static struct iolens_config cfg;
+
+static void load(const char *const *env, const char *cwd)
+{
+    fake_env = env;
+    iolens_config_load(&cfg, fake_getenv, cwd);
+}
+
+START_TEST(sizes_accept_binary_suffixes)
+{
+    size_t out = 0;
+    ck_assert_int_eq(iolens_parse_size("65536", &out), 0);
+    ck_assert_uint_eq(out, 65536);
+    ck_assert_int_eq(iolens_parse_size("64K", &out), 0);
+    ck_assert_uint_eq(out, 65536);
+    ck_assert_int_eq(iolens_parse_size("64k", &out), 0);
+    ck_assert_uint_eq(out, 65536);
+    ck_assert_int_eq(iolens_parse_size("2M", &out), 0);
+    ck_assert_uint_eq(out, 2u * 1024 * 1024);
+    ck_assert_int_eq(iolens_parse_size("2MiB", &out), 0);
+    ck_assert_uint_eq(out, 2u * 1024 * 1024);
+    ck_assert_int_eq(iolens_parse_size("1G", &out), 0);
+    ck_assert_uint_eq(out, 1024u * 1024 * 1024);
+}
+END_TEST
+
+START_TEST(sizes_reject_garbage)
+{
+    size_t out = 12345;
+    ck_assert_int_eq(iolens_parse_size("", &out), -1);
+    ck_assert_int_eq(iolens_parse_size("0", &out), -1);
+    ck_assert_int_eq(iolens_parse_size("-1M", &out), -1);
+    ck_assert_int_eq(iolens_parse_size("12Q", &out), -1);
+    ck_assert_int_eq(iolens_parse_size("1M2", &out), -1);
+    ck_assert_int_eq(iolens_parse_size(" 1M", &out), -1);
+    ck_assert_int_eq(iolens_parse_size("99999999999999999999", &out), -1);
+    ck_assert_int_eq(iolens_parse_size("17179869184G", &out), -1);
+    ck_assert_int_eq(iolens_parse_size(NULL, &out), -1);
+    ck_assert_uint_eq(out, 12345);
+}
+END_TEST
+
+START_TEST(defaults_without_environment)
+{
+    static const char *const env[] = {NULL};
+    load(env, "/home/u");
+    ck_assert_int_eq(cfg.disabled, 0);
+    ck_assert_int_eq(cfg.nonmpi, 0);
+    ck_assert_uint_eq(cfg.memory, 2u * 1024 * 1024);
+    ck_assert_int_eq(cfg.mem_alignment, 8);
+    ck_assert_uint_eq(cfg.layers_off, 0);
+    ck_assert_str_eq(cfg.logdir, IOLENS_LOGDIR_DEFAULT);
+    ck_assert_str_eq(cfg.logfile, "");
+    ck_assert_str_eq(cfg.error, "");
+    /* 11 default prefixes plus the log directory */
+    ck_assert_uint_eq(cfg.exclude.count, 12);
+    ck_assert_uint_eq(cfg.include.count, 0);
+}
+END_TEST
+
+START_TEST(default_exclusions_apply)
+{
+    static const char *const env[] = {NULL};
+    load(env, "/home/u");
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/proc/self/maps"), 0);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/usr/lib/libc.so.6"), 0);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/dev/shm/mpich_shm"), 0);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/etc"), 0);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/home/u/data.bin"), 1);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/usrdata/x"), 1);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/tmp/x"), 1);
+}
+END_TEST
+
+START_TEST(log_location_is_excluded)
+{
+    static const char *const env[] = {"IOLENS_LOGDIR", "logs", "IOLENS_LOGFILE", "/scratch/one.iolens",
+                                      NULL};
+    load(env, "/home/u");
+    ck_assert_str_eq(cfg.logdir, "/home/u/logs");
+    ck_assert_str_eq(cfg.logfile, "/scratch/one.iolens");
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/home/u/logs/a.iolens"), 0);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/scratch/one.iolens"), 0);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/scratch/data"), 1);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/home/u/logsx"), 1);
+}
+END_TEST
+
+START_TEST(exclude_replaces_defaults_and_include_wins)
+{
+    static const char *const env[] = {"IOLENS_EXCLUDE", "/scratch,/tmp/", "IOLENS_INCLUDE",
+                                      "/tmp/keep", NULL};
+    load(env, "/");
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/usr/lib/x"), 1);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/scratch/x"), 0);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/tmp/x"), 0);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/tmp/keep/x"), 1);
+}
+END_TEST
+
+START_TEST(empty_exclude_traces_everything_but_the_logs)
+{
+    static const char *const env[] = {"IOLENS_EXCLUDE", "", "IOLENS_LOGDIR", "/l", NULL};
+    load(env, "/");
+    ck_assert_uint_eq(cfg.exclude.count, 1);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/proc/self/maps"), 1);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/l/x.iolens"), 0);
+}
+END_TEST
+
+START_TEST(switches)
+{
+    static const char *const env[] = {"IOLENS_DISABLE", "1", "IOLENS_NONMPI", "1",
+                                      "IOLENS_DISABLE_LAYERS", "STDIO", NULL};
+    load(env, "/");
+    ck_assert_int_eq(cfg.disabled, 1);
+    ck_assert_int_eq(cfg.nonmpi, 1);
+    ck_assert_uint_eq(cfg.layers_off, 1u << IOLENS_LAYER_STDIO);
+
+    static const char *const env0[] = {"IOLENS_DISABLE", "0", "IOLENS_NONMPI", "0",
+                                       "IOLENS_DISABLE_LAYERS", "posix,stdio", NULL};
+    load(env0, "/");
+    ck_assert_int_eq(cfg.disabled, 0);
+    ck_assert_int_eq(cfg.nonmpi, 0);
+    ck_assert_uint_eq(cfg.layers_off, (1u << IOLENS_LAYER_STDIO) | (1u << IOLENS_LAYER_POSIX));
+}
+END_TEST
+
+START_TEST(bad_values_fall_back_and_say_so)
+{
+    static const char *const env[] = {"IOLENS_MEMORY", "lots", "IOLENS_DISABLE_LAYERS", "mpiio", NULL};
+    load(env, "/");
+    ck_assert_uint_eq(cfg.memory, 2u * 1024 * 1024);
+    ck_assert_uint_eq(cfg.layers_off, 0);
+    /* the first problem is the one reported */
+    ck_assert_str_eq(cfg.error, "IOLENS_MEMORY=lots is not a size (e.g. 2M, 512K); using 2M");
+}
+END_TEST
+
+START_TEST(small_memory_is_raised_to_minimum)
+{
+    static const char *const env[] = {"IOLENS_MEMORY", "1K", NULL};
+    load(env, "/");
+    ck_assert_uint_eq(cfg.memory, 16u * 1024);
+    ck_assert_str_eq(cfg.error, "IOLENS_MEMORY=1K is below the 16K minimum; using 16K");
+
+    static const char *const env64[] = {"IOLENS_MEMORY", "64K", "IOLENS_MEM_ALIGNMENT", "4096", NULL};
+    load(env64, "/");
+    ck_assert_uint_eq(cfg.memory, 65536);
+    ck_assert_int_eq(cfg.mem_alignment, 4096);
+    ck_assert_str_eq(cfg.error, "");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("config");
+    TCase *tc = tcase_create("config");
+    tcase_add_test(tc, sizes_accept_binary_suffixes);
+    tcase_add_test(tc, sizes_reject_garbage);
+    tcase_add_test(tc, defaults_without_environment);
+    tcase_add_test(tc, default_exclusions_apply);
+    tcase_add_test(tc, log_location_is_excluded);
+    tcase_add_test(tc, exclude_replaces_defaults_and_include_wins);
+    tcase_add_test(tc, empty_exclude_traces_everything_but_the_logs);
+    tcase_add_test(tc, switches);
+    tcase_add_test(tc, bad_values_fall_back_and_say_so);
+    tcase_add_test(tc, small_memory_is_raised_to_minimum);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
