@@ -1,0 +1,101 @@
+#!/bin/sh
+# Measures the time iolens adds to each intercepted call (make bench).
+#
+#   run-overhead.sh BUILD_DIR
+#
+# Each op of bench/overhead runs RUNS times untraced and RUNS times traced,
+# alternating (and swapping which goes first) so that drift in machine
+# speed hits both alike; the table shows the median of the runs, each run
+# itself the median of 9 batches.  Many short runs beat a few long ones
+# here: most of the noise is from one process to the next.
+# A figure, not a test: nothing here passes or fails.
+set -eu
+
+BUILD=${1:?usage: run-overhead.sh BUILD_DIR}
+BUILD=$(cd "$BUILD" && pwd)
+BENCH=$BUILD/bench/overhead
+LIB=$BUILD/.libs/libiolens.so
+PARSER=$BUILD/iolens-parser
+RUNS=${RUNS:-11}
+
+for f in "$BENCH" "$LIB"; do
+    if [ ! -e "$f" ]; then
+        echo "run-overhead: $f is missing; run 'make bench' in the build directory" >&2
+        exit 1
+    fi
+done
+if [ ! -d /dev/shm ] || [ ! -w /dev/shm ]; then
+    echo "run-overhead: /dev/shm is not a writable directory" >&2
+    exit 1
+fi
+
+SHM=$(mktemp -d /dev/shm/iolens-bench.XXXXXX)
+LOGS=$(mktemp -d "${TMPDIR:-/tmp}/iolens-bench-logs.XXXXXX")
+trap 'rm -rf "$SHM" "$LOGS"' EXIT INT TERM
+
+# Calls per run: enough for a stable median, a fraction of a second each.
+iterations() {
+    case $1 in
+        fwrite16) echo 900000 ;;
+        openclose) echo 90000 ;;
+        *) echo 180000 ;;
+    esac
+}
+
+# The counter that counts the op's calls, to show they were really traced.
+counter_of() {
+    case $1 in
+        pwrite1 | pwrite4k) echo total_POSIX_WRITES ;;
+        openclose) echo total_POSIX_OPENS ;;
+        stat) echo total_POSIX_STATS ;;
+        fwrite16) echo total_STDIO_WRITES ;;
+    esac
+}
+
+median() {
+    sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+run_untraced() {
+    "$BENCH" "$1" "$2" "$SHM"
+}
+
+run_traced() {
+    IOLENS_NONMPI=1 IOLENS_INCLUDE=/dev/shm LD_PRELOAD=$LIB IOLENS_LOGFILE=$3 \
+        "$BENCH" "$1" "$2" "$SHM"
+}
+
+echo "iolens call overhead: median of $RUNS runs, each the median of 9 batches"
+echo "scratch files in $SHM; $(nproc) CPUs; $(uname -r)"
+echo
+printf '%-10s %12s %12s %10s %7s %14s\n' op untraced_ns traced_ns added_ns ratio calls_in_log
+for op in pwrite1 pwrite4k openclose stat fwrite16; do
+    n=$(iterations "$op")
+    : >"$LOGS/untraced" && : >"$LOGS/traced"
+    i=1
+    while [ "$i" -le "$RUNS" ]; do
+        if [ $((i % 2)) -eq 1 ]; then
+            run_untraced "$op" "$n" >>"$LOGS/untraced"
+            run_traced "$op" "$n" "$LOGS/$op-$i.iolens" >>"$LOGS/traced"
+        else
+            run_traced "$op" "$n" "$LOGS/$op-$i.iolens" >>"$LOGS/traced"
+            run_untraced "$op" "$n" >>"$LOGS/untraced"
+        fi
+        i=$((i + 1))
+    done
+    plain=$(median <"$LOGS/untraced")
+    traced=$(median <"$LOGS/traced")
+    seen="-"
+    if [ -x "$PARSER" ] && [ -f "$LOGS/$op-1.iolens" ]; then
+        seen=$("$PARSER" --total "$LOGS/$op-1.iolens" 2>/dev/null |
+            awk -v c="$(counter_of "$op"):" '$1 == c { print $2 }')
+    elif [ ! -f "$LOGS/$op-1.iolens" ]; then
+        seen="no log!"
+    fi
+    awk -v op="$op" -v p="$plain" -v t="$traced" -v s="${seen:--}" 'BEGIN {
+        printf "%-10s %12.1f %12.1f %10.1f %7.2f %14s\n", op, p, t, t - p, (p > 0 ? t / p : 0), s }'
+done
+echo
+echo "Targets: at most 50 ns added per read or write call (pwrite1, pwrite4k, fwrite16),"
+echo "at most 1000 ns added per open+close."
+echo "calls_in_log: the op's counter in the first traced run's log (warm-up included)."

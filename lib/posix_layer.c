@@ -1,1 +1,628 @@
-/* placeholder */
+/* POSIX layer bookkeeping: turns the facts the wrappers report into the
+ * counters of IOLENS_POSIX_COUNTERS (log_format.h).
+ *
+ * Each file has one layer record (struct iolens_posix_rec) allocated from
+ * the budget on the file's first traced open, stat, unlink or rename.  A
+ * record has its own tiny spinlock, so threads working on different files
+ * never meet and there is no global lock on the read/write path.  The
+ * per-descriptor state (offset, previous access) is in the descriptor
+ * table (fd_table.h); it is only touched under the lock of the record the
+ * descriptor points to.
+ *
+ * When the budget cannot hold a new file (or its record), the file is
+ * folded into <other files>: its counts go to that record, so totals stay
+ * exact, and the job header learns about it (iolens_file_note_folded). */
+#include "posix_layer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "access_stats.h"
+#include "fd_table.h"
+#include "file_table.h"
+#include "iolens/log_format.h"
+#include "pathname.h"
+#include "real_calls.h"
+#include "runtime.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define cpu_relax() __asm__ __volatile__("yield")
+#else
+#define cpu_relax() ((void)0)
+#endif
+
+enum last_io { IO_NONE, IO_READ, IO_WRITE };
+
+struct iolens_posix_rec {
+    atomic_flag lock;
+    struct iolens_posix_record disk;
+    /* Runtime-only state, not written to the log as such. */
+    double last_read_end;     /* end of the last read: non-overlapping time */
+    double last_write_end;
+    double last_meta_end;
+    enum last_io last_io;     /* for POSIX_RW_SWITCHES */
+    struct iolens_common_values sizes;
+    struct iolens_common_values strides;
+};
+
+typedef struct iolens_posix_rec posix_rec;
+
+static void lock_rec(posix_rec *r)
+{
+    while (atomic_flag_test_and_set_explicit(&r->lock, memory_order_acquire))
+        cpu_relax();
+}
+
+static void unlock_rec(posix_rec *r)
+{
+    atomic_flag_clear_explicit(&r->lock, memory_order_release);
+}
+
+/* ------------------------------------------------------- records -- */
+
+static int64_t configured_mem_alignment(void)
+{
+    const struct iolens_config *cfg = iolens_runtime_config();
+    return cfg != NULL ? cfg->mem_alignment : 8;
+}
+
+/* Sets every counter to its "nothing happened" value; the alignments are
+ * properties of the file and the run, so they are set here too. */
+static void clear_counters(posix_rec *r, const struct iolens_file *file)
+{
+    memset(r->disk.counters, 0, sizeof r->disk.counters);
+    memset(r->disk.fcounters, 0, sizeof r->disk.fcounters);
+    r->disk.counters[POSIX_MODE] = -1;
+    r->disk.counters[POSIX_MAX_BYTE_READ] = -1;
+    r->disk.counters[POSIX_MAX_BYTE_WRITTEN] = -1;
+    r->disk.counters[POSIX_MEM_ALIGNMENT] = configured_mem_alignment();
+    r->disk.counters[POSIX_FILE_ALIGNMENT] = file->fs_block_size > 0 ? file->fs_block_size : 0;
+    r->last_read_end = r->last_write_end = r->last_meta_end = 0.0;
+    r->last_io = IO_NONE;
+    memset(&r->sizes, 0, sizeof r->sizes);
+    memset(&r->strides, 0, sizeof r->strides);
+}
+
+static void init_rec(void *p, struct iolens_file *file)
+{
+    posix_rec *r = p;
+    atomic_flag_clear(&r->lock);
+    r->disk.id = file->id;
+    r->disk.rank = 0;
+    clear_counters(r, file);
+}
+
+static posix_rec *record_of(struct iolens_file *file)
+{
+    return iolens_file_layer_record(file, IOLENS_LAYER_POSIX, sizeof(posix_rec), init_rec);
+}
+
+/* The file and record a traced path's counters go to: its own, or
+ * <other files> when the budget holds neither.  Only opens count as
+ * folded opens in the job header. */
+static posix_rec *record_for_path(const char *abspath, size_t len, int is_open,
+                                  struct iolens_file **file_out)
+{
+    struct iolens_file *file = iolens_file_get(abspath, len);
+    posix_rec *r = file != NULL ? record_of(file) : NULL;
+    if (r == NULL) {
+        if (is_open)
+            iolens_file_note_folded(iolens_path_hash(abspath, len), len);
+        file = iolens_file_other();
+        r = record_of(file);
+    }
+    *file_out = file;
+    return r;
+}
+
+static int path_is_traced(const char *abspath)
+{
+    const struct iolens_config *cfg = iolens_runtime_config();
+    return cfg == NULL || iolens_config_traces_path(cfg, abspath);
+}
+
+/* ----------------------------------------------------------- time -- */
+
+static void note_first(double *slot, double t)
+{
+    if (*slot == 0.0)
+        *slot = t;
+}
+
+static void note_last(double *slot, double t)
+{
+    if (t > *slot)
+        *slot = t;
+}
+
+static void add_meta_time(posix_rec *r, double t0, double t1)
+{
+    r->disk.fcounters[POSIX_F_META_TIME] = iolens_time_add_nonoverlap(
+        r->disk.fcounters[POSIX_F_META_TIME], &r->last_meta_end, t0, t1);
+}
+
+/* Counts one metadata operation (counter index) on a record. */
+static void count_meta(posix_rec *r, int counter, double t0, double t1)
+{
+    if (r == NULL)
+        return;
+    lock_rec(r);
+    r->disk.counters[counter]++;
+    add_meta_time(r, t0, t1);
+    unlock_rec(r);
+}
+
+int iolens_posix_is_traced(int fd)
+{
+    return iolens_fd_get(fd) != NULL;
+}
+
+static posix_rec *rec_of_fd(int fd)
+{
+    struct iolens_ofd *ofd = iolens_fd_get(fd);
+    return ofd != NULL ? ofd->rec : NULL;
+}
+
+/* ---------------------------------------------------------- paths -- */
+
+/* The working directory, cached: getcwd is a system call and opens of
+ * relative paths are common.  chdir/fchdir bump a generation number
+ * (lock-free, so the chdir wrappers need no guard); the cache is refreshed
+ * when it was made under an older generation.  The generation is read
+ * before getcwd, so a chdir racing with the refresh forces another one. */
+static char cwd_cache[PATH_MAX];
+static uint64_t cwd_cache_generation; /* generation cwd_cache belongs to */
+static int cwd_cache_valid;
+static _Atomic uint64_t cwd_generation;
+static atomic_flag cwd_lock = ATOMIC_FLAG_INIT;
+
+void iolens_posix_cwd_changed(void)
+{
+    atomic_fetch_add_explicit(&cwd_generation, 1, memory_order_release);
+}
+
+static long normalize_against_cwd(const char *path, char *out, size_t outsz)
+{
+    long len = -1;
+    while (atomic_flag_test_and_set_explicit(&cwd_lock, memory_order_acquire))
+        cpu_relax();
+    uint64_t now = atomic_load_explicit(&cwd_generation, memory_order_acquire);
+    if (!cwd_cache_valid || cwd_cache_generation != now) {
+        cwd_cache_valid = getcwd(cwd_cache, sizeof cwd_cache) != NULL && cwd_cache[0] == '/';
+        cwd_cache_generation = now;
+    }
+    if (cwd_cache_valid)
+        len = iolens_path_normalize(cwd_cache, path, out, outsz);
+    atomic_flag_clear_explicit(&cwd_lock, memory_order_release);
+    return len;
+}
+
+/* What the kernel says fd is open on, if that is a path. */
+static long proc_fd_path(int fd, char *out, size_t outsz)
+{
+    char link[64];
+    char target[PATH_MAX];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n <= 0 || target[0] != '/')
+        return -1;
+    target[n] = '\0';
+    return iolens_path_normalize("/", target, out, outsz);
+}
+
+long iolens_posix_fd_path(int fd, char *out, size_t outsz)
+{
+    struct iolens_ofd *ofd = iolens_fd_get(fd);
+    if (ofd != NULL && ofd->file != NULL && ofd->file->name[0] == '/') {
+        if (ofd->file->name_len >= outsz)
+            return -1;
+        memcpy(out, ofd->file->name, ofd->file->name_len + 1);
+        return ofd->file->name_len;
+    }
+    return proc_fd_path(fd, out, outsz);
+}
+
+long iolens_posix_resolve(int dirfd, const char *path, char *out, size_t outsz)
+{
+    if (path == NULL || path[0] == '\0')
+        return -1;
+    if (path[0] == '/')
+        return iolens_path_normalize("/", path, out, outsz);
+    if (dirfd == AT_FDCWD)
+        return normalize_against_cwd(path, out, outsz);
+    char base[PATH_MAX];
+    if (iolens_posix_fd_path(dirfd, base, sizeof base) < 0)
+        return -1;
+    return iolens_path_normalize(base, path, out, outsz);
+}
+
+/* Record of a path named by a stat, unlink or rename; NULL if untraced. */
+static posix_rec *record_for_named(int dirfd, const char *path)
+{
+    char abspath[PATH_MAX];
+    long len = iolens_posix_resolve(dirfd, path, abspath, sizeof abspath);
+    if (len < 0 || !path_is_traced(abspath))
+        return NULL;
+    struct iolens_file *file;
+    return record_for_path(abspath, (size_t)len, 0, &file);
+}
+
+/* ------------------------------------------------- open and close -- */
+
+void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
+                       double t0, double t1)
+{
+    char abspath[PATH_MAX];
+    long len = iolens_posix_resolve(dirfd, path, abspath, sizeof abspath);
+    if (len < 0)
+        len = proc_fd_path(fd, abspath, sizeof abspath);
+    if (len < 0 || !path_is_traced(abspath)) {
+        iolens_fd_close(fd); /* drop a stale binding of the number */
+        return;
+    }
+    struct iolens_file *file;
+    posix_rec *r = record_for_path(abspath, (size_t)len, 1, &file);
+    if (r == NULL) {
+        iolens_fd_close(fd);
+        return;
+    }
+    iolens_fd_open(fd, file, r, flags);
+
+    lock_rec(r);
+    r->disk.counters[POSIX_OPENS]++;
+    if (mode != -1)
+        r->disk.counters[POSIX_MODE] = mode;
+    note_first(&r->disk.fcounters[POSIX_F_OPEN_START_TIMESTAMP], t0);
+    note_last(&r->disk.fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
+    add_meta_time(r, t0, t1);
+    unlock_rec(r);
+}
+
+posix_rec *iolens_posix_close_begin(int fd)
+{
+    posix_rec *r = rec_of_fd(fd);
+    iolens_fd_close(fd);
+    return r;
+}
+
+void iolens_posix_close_end(posix_rec *r, double t0, double t1)
+{
+    if (r == NULL)
+        return;
+    lock_rec(r);
+    note_first(&r->disk.fcounters[POSIX_F_CLOSE_START_TIMESTAMP], t0);
+    note_last(&r->disk.fcounters[POSIX_F_CLOSE_END_TIMESTAMP], t1);
+    add_meta_time(r, t0, t1);
+    unlock_rec(r);
+}
+
+void iolens_posix_adopt_fd(int fd, struct iolens_file *file)
+{
+    struct iolens_ofd *ofd = iolens_fd_get(fd);
+    if (ofd != NULL && ofd->file == file)
+        return;
+    posix_rec *r = record_of(file);
+    if (r == NULL)
+        return;
+    int (*real_fcntl)(int, int, ...) = IOLENS_REAL(fcntl);
+    off_t (*real_lseek)(int, off_t, int) = IOLENS_REAL(lseek);
+    int flags = real_fcntl != NULL ? real_fcntl(fd, F_GETFL) : 0;
+    off_t pos = real_lseek != NULL ? real_lseek(fd, 0, SEEK_CUR) : -1;
+    ofd = iolens_fd_open(fd, file, r, flags < 0 ? 0 : flags);
+    if (ofd != NULL)
+        atomic_store_explicit(&ofd->offset, pos > 0 ? pos : 0, memory_order_relaxed);
+}
+
+/* ---------------------------------------------------- read, write -- */
+
+/* The counter indices that differ between reads and writes. */
+struct rw_ids {
+    int ops, bytes, max_byte, consec, seq, size0, max_time_size;
+    int f_start, f_end, f_time, f_max_time;
+    enum last_io kind;
+};
+
+static const struct rw_ids read_ids = {
+    POSIX_READS, POSIX_BYTES_READ, POSIX_MAX_BYTE_READ, POSIX_CONSEC_READS,
+    POSIX_SEQ_READS, POSIX_SIZE_READ_0_100, POSIX_MAX_READ_TIME_SIZE,
+    POSIX_F_READ_START_TIMESTAMP, POSIX_F_READ_END_TIMESTAMP, POSIX_F_READ_TIME,
+    POSIX_F_MAX_READ_TIME, IO_READ,
+};
+
+static const struct rw_ids write_ids = {
+    POSIX_WRITES, POSIX_BYTES_WRITTEN, POSIX_MAX_BYTE_WRITTEN, POSIX_CONSEC_WRITES,
+    POSIX_SEQ_WRITES, POSIX_SIZE_WRITE_0_100, POSIX_MAX_WRITE_TIME_SIZE,
+    POSIX_F_WRITE_START_TIMESTAMP, POSIX_F_WRITE_END_TIMESTAMP, POSIX_F_WRITE_TIME,
+    POSIX_F_MAX_WRITE_TIME, IO_WRITE,
+};
+
+/* The kernel's file position after an O_APPEND write without explicit
+ * offset (only the kernel knows where it landed), else -1.  Asked before
+ * the record lock is taken: no system call runs under a spinlock. */
+static int64_t append_position(struct iolens_ofd *ofd, int fd, int64_t offset, int is_write)
+{
+    if (offset >= 0 || !is_write || !(ofd->flags & O_APPEND))
+        return -1;
+    off_t (*real_lseek)(int, off_t, int) = IOLENS_REAL(lseek);
+    return real_lseek != NULL ? real_lseek(fd, 0, SEEK_CUR) : -1;
+}
+
+/* Under the record lock: where an access of size bytes started.  Explicit
+ * offsets are used as given.  Otherwise the tracked offset is used and
+ * advanced; a descriptor's offset only changes under the lock of the
+ * record it points to, so a plain load and store suffice (threads sharing
+ * a descriptor each get their own start, without an atomic
+ * read-modify-write on the hot path). */
+static int64_t access_start(struct iolens_ofd *ofd, int64_t offset, int64_t size,
+                            int64_t append_pos)
+{
+    if (offset >= 0)
+        return offset;
+    int64_t start = append_pos >= size
+                        ? append_pos - size
+                        : atomic_load_explicit(&ofd->offset, memory_order_relaxed);
+    atomic_store_explicit(&ofd->offset, start + size, memory_order_relaxed);
+    return start;
+}
+
+/* iolens_is_misaligned without the division when the alignment is a power
+ * of two (the usual case): a 64-bit division costs more than the rest of
+ * the bookkeeping of an access. */
+static inline int misaligned(uint64_t value, int64_t alignment)
+{
+    if (alignment > 0 && (alignment & (alignment - 1)) == 0)
+        return (value & (uint64_t)(alignment - 1)) != 0;
+    return iolens_is_misaligned(value, alignment);
+}
+
+static void count_pattern(posix_rec *r, struct iolens_ofd *ofd, const struct rw_ids *k,
+                          int64_t start, int64_t size)
+{
+    int64_t *c = r->disk.counters;
+    c[k->consec] += iolens_is_consecutive(start, ofd->last_end);
+    c[k->seq] += iolens_is_sequential(start, ofd->last_end);
+    if (ofd->last_start >= 0)
+        iolens_common_add(&r->strides, start - ofd->last_start);
+    ofd->last_start = start;
+    ofd->last_end = start + size;
+    if (r->last_io != IO_NONE && r->last_io != k->kind)
+        c[POSIX_RW_SWITCHES]++;
+    r->last_io = k->kind;
+}
+
+static void count_timing(posix_rec *r, const struct rw_ids *k, int64_t size, double t0,
+                         double t1)
+{
+    double *f = r->disk.fcounters;
+    double *last_end = k->kind == IO_READ ? &r->last_read_end : &r->last_write_end;
+    note_first(&f[k->f_start], t0);
+    note_last(&f[k->f_end], t1);
+    f[k->f_time] = iolens_time_add_nonoverlap(f[k->f_time], last_end, t0, t1);
+    if (t1 - t0 > f[k->f_max_time]) {
+        f[k->f_max_time] = t1 - t0;
+        r->disk.counters[k->max_time_size] = size;
+    }
+}
+
+static void count_access(int fd, const void *buf, int64_t offset, int64_t size, double t0,
+                         double t1, const struct rw_ids *k)
+{
+    struct iolens_ofd *ofd = iolens_fd_get(fd);
+    if (ofd == NULL)
+        return;
+    posix_rec *r = ofd->rec;
+    int64_t append_pos = append_position(ofd, fd, offset, k->kind == IO_WRITE);
+    int64_t *c = r->disk.counters;
+
+    lock_rec(r);
+    int64_t start = access_start(ofd, offset, size, append_pos);
+    c[k->ops]++;
+    c[k->bytes] += size;
+    if (size > 0 && start + size - 1 > c[k->max_byte])
+        c[k->max_byte] = start + size - 1;
+    c[k->size0 + iolens_size_bin(size)]++;
+    iolens_common_add(&r->sizes, size);
+    c[POSIX_MEM_NOT_ALIGNED] += misaligned((uintptr_t)buf, c[POSIX_MEM_ALIGNMENT]);
+    c[POSIX_FILE_NOT_ALIGNED] += misaligned((uint64_t)start, c[POSIX_FILE_ALIGNMENT]);
+    count_pattern(r, ofd, k, start, size);
+    count_timing(r, k, size, t0, t1);
+    unlock_rec(r);
+}
+
+void iolens_posix_read(int fd, const void *buf, int64_t offset, ssize_t ret, double t0,
+                       double t1)
+{
+    count_access(fd, buf, offset, ret, t0, t1, &read_ids);
+}
+
+void iolens_posix_write(int fd, const void *buf, int64_t offset, ssize_t ret, double t0,
+                        double t1)
+{
+    count_access(fd, buf, offset, ret, t0, t1, &write_ids);
+}
+
+/* ------------------------------------------- descriptor metadata -- */
+
+void iolens_posix_seek(int fd, int64_t new_offset, double t0, double t1)
+{
+    struct iolens_ofd *ofd = iolens_fd_get(fd);
+    if (ofd == NULL)
+        return;
+    posix_rec *r = ofd->rec;
+    lock_rec(r); /* the offset changes only under the record lock */
+    atomic_store_explicit(&ofd->offset, new_offset, memory_order_relaxed);
+    r->disk.counters[POSIX_SEEKS]++;
+    add_meta_time(r, t0, t1);
+    unlock_rec(r);
+}
+
+void iolens_posix_stat_fd(int fd, double t0, double t1)
+{
+    count_meta(rec_of_fd(fd), POSIX_STATS, t0, t1);
+}
+
+void iolens_posix_stat_path(int dirfd, const char *path, double t0, double t1)
+{
+    if (path == NULL || path[0] == '\0')
+        iolens_posix_stat_fd(dirfd, t0, t1);
+    else
+        count_meta(record_for_named(dirfd, path), POSIX_STATS, t0, t1);
+}
+
+void iolens_posix_fsync(int fd, int data_only, double t0, double t1)
+{
+    count_meta(rec_of_fd(fd), data_only ? POSIX_FDSYNCS : POSIX_FSYNCS, t0, t1);
+}
+
+void iolens_posix_dup(int oldfd, int newfd, double t0, double t1)
+{
+    if (oldfd == newfd)
+        return; /* dup2(fd, fd) changes nothing */
+    if (iolens_fd_get(oldfd) == NULL) {
+        iolens_fd_close(newfd); /* dup2 closed whatever newfd was */
+        return;
+    }
+    struct iolens_ofd *ofd = iolens_fd_dup(oldfd, newfd);
+    if (ofd != NULL)
+        count_meta(ofd->rec, POSIX_DUPS, t0, t1);
+}
+
+void iolens_posix_setfl(int fd, int flags)
+{
+    struct iolens_ofd *ofd = iolens_fd_get(fd);
+    if (ofd == NULL)
+        return;
+    /* F_SETFL changes only these; the access mode stays. */
+    const int settable = O_APPEND | O_ASYNC | O_DIRECT | O_NOATIME | O_NONBLOCK;
+    ofd->flags = (ofd->flags & ~settable) | (flags & settable);
+}
+
+void iolens_posix_mmap(int fd, double t0, double t1)
+{
+    count_meta(rec_of_fd(fd), POSIX_MMAPS, t0, t1);
+}
+
+void iolens_posix_truncate(int fd, double t0, double t1)
+{
+    count_meta(rec_of_fd(fd), POSIX_TRUNCATES, t0, t1);
+}
+
+void iolens_posix_unlink(int dirfd, const char *path, double t0, double t1)
+{
+    count_meta(record_for_named(dirfd, path), POSIX_UNLINKS, t0, t1);
+}
+
+void iolens_posix_rename(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
+                         double t0, double t1)
+{
+    count_meta(record_for_named(olddirfd, oldpath), POSIX_RENAME_SOURCES, t0, t1);
+    count_meta(record_for_named(newdirfd, newpath), POSIX_RENAME_TARGETS, t0, t1);
+}
+
+/* -------------------------------------------------------- start-up -- */
+
+/* Tracks an inherited standard descriptor, if it is open. */
+static void bind_std_fd(int fd)
+{
+    int (*real_fcntl)(int, int, ...) = IOLENS_REAL(fcntl);
+    off_t (*real_lseek)(int, off_t, int) = IOLENS_REAL(lseek);
+    int flags = real_fcntl != NULL ? real_fcntl(fd, F_GETFL) : -1;
+    if (flags < 0)
+        return;
+    struct iolens_file *file = iolens_file_std(fd);
+    posix_rec *r = file != NULL ? record_of(file) : NULL;
+    if (r == NULL)
+        return;
+    struct iolens_ofd *ofd = iolens_fd_open(fd, file, r, flags);
+    off_t pos = real_lseek != NULL ? real_lseek(fd, 0, SEEK_CUR) : -1;
+    if (ofd != NULL)
+        atomic_store_explicit(&ofd->offset, pos > 0 ? pos : 0, memory_order_relaxed);
+}
+
+void iolens_posix_layer_init(void)
+{
+    int saved = errno;
+    /* Made now so that folding never needs memory. */
+    record_of(iolens_file_other());
+    for (int fd = 0; fd <= 2; fd++)
+        bind_std_fd(fd);
+    iolens_posix_cwd_changed();
+    errno = saved;
+}
+
+/* -------------------------------------------------------- emission -- */
+
+static int has_activity(const struct iolens_posix_record *d)
+{
+    static const int ops[] = {
+        POSIX_OPENS,   POSIX_READS,     POSIX_WRITES,  POSIX_SEEKS,
+        POSIX_STATS,   POSIX_MMAPS,     POSIX_FSYNCS,  POSIX_FDSYNCS,
+        POSIX_DUPS,    POSIX_TRUNCATES, POSIX_UNLINKS, POSIX_RENAME_SOURCES,
+        POSIX_RENAME_TARGETS,
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (d->counters[ops[i]] > 0)
+            return 1;
+    return 0;
+}
+
+struct emit_ctx {
+    iolens_posix_emit_fn fn;
+    void *arg;
+};
+
+static void emit_file(struct iolens_file *file, void *arg)
+{
+    struct emit_ctx *ctx = arg;
+    posix_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_POSIX],
+                                        memory_order_acquire);
+    if (r == NULL)
+        return;
+    struct iolens_posix_record out;
+    struct iolens_common_values sizes, strides;
+    lock_rec(r);
+    out = r->disk;
+    sizes = r->sizes;
+    strides = r->strides;
+    unlock_rec(r);
+    if (!has_activity(&out))
+        return;
+    out.id = file->id;
+    iolens_common_top(&strides, 4, &out.counters[POSIX_STRIDE1_STRIDE],
+                      &out.counters[POSIX_STRIDE1_COUNT]);
+    iolens_common_top(&sizes, 4, &out.counters[POSIX_ACCESS1_ACCESS],
+                      &out.counters[POSIX_ACCESS1_COUNT]);
+    ctx->fn(&out, ctx->arg);
+}
+
+void iolens_posix_foreach_record(iolens_posix_emit_fn fn, void *arg)
+{
+    struct emit_ctx ctx = {fn, arg};
+    iolens_file_foreach(emit_file, &ctx);
+}
+
+static void reset_file(struct iolens_file *file, void *arg)
+{
+    (void)arg;
+    posix_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_POSIX],
+                                        memory_order_acquire);
+    if (r == NULL)
+        return;
+    /* The child of fork is single-threaded: a lock held by another
+     * thread of the parent would never be released, so clear it. */
+    atomic_flag_clear(&r->lock);
+    clear_counters(r, file);
+}
+
+void iolens_posix_reset(void)
+{
+    atomic_flag_clear(&cwd_lock);
+    iolens_file_foreach(reset_file, NULL);
+}

@@ -2,7 +2,22 @@
  * call, run it and hand the facts here.  Every function takes the call's
  * start and end time (iolens_now()) and is called only after the real
  * call returned successfully, unless its comment says otherwise.  None of
- * them allocates on the read/write path. */
+ * them allocates on the read/write path.
+ *
+ * Rules (also described in iolens(7)):
+ *  - A descriptor is tracked when it was opened on a traced path (or is
+ *    0, 1, 2, or was adopted from a traced stdio stream).  Its state (the
+ *    offset and the previous access) lives in the descriptor table and is
+ *    shared by dup'd descriptors; the counters live in the file's record.
+ *  - read/write without an explicit offset use the tracked offset and
+ *    advance it; the p-forms use their offset and leave it alone; O_APPEND
+ *    writes learn where they landed from lseek(fd, 0, SEEK_CUR).
+ *  - A read returning 0 (end of file) is an operation of size 0; a call
+ *    that failed is not recorded at all.
+ *  - Consecutive: the access starts where the previous one on the same
+ *    descriptor ended; sequential: at or after that end.  The stride is
+ *    start minus the previous start.
+ *  - Times: per record, overlapping calls of one kind count once. */
 #ifndef IOLENS_POSIX_LAYER_H
 #define IOLENS_POSIX_LAYER_H
 
@@ -10,11 +25,31 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct iolens_file;
+
+/* Start-up (called by the runtime after the budget, the mount table and
+ * the file table exist): binds descriptors 0, 1 and 2 to the standard
+ * records and makes sure <other files> has a POSIX record. */
+void iolens_posix_layer_init(void);
+
+/* 1 if fd is tracked (lets wrappers skip timing calls on sockets, pipes
+ * and excluded files).  Two loads, no lock. */
+int iolens_posix_is_traced(int fd);
+
 /* open/openat/creat succeeded with descriptor fd.  dirfd is AT_FDCWD for
  * the non-at forms.  mode is -1 when the call did not create. */
 void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
                        double t0, double t1);
-void iolens_posix_close(int fd, double t0, double t1);
+
+/* close is split in two so that the descriptor is unbound BEFORE the real
+ * close: once the kernel frees the number another thread may get it back
+ * from open at once, and its fresh binding must not be dropped.  (Linux
+ * frees the number even when close fails with EINTR or EIO.)
+ * iolens_posix_close_begin returns the record to charge, or NULL if fd is
+ * not tracked; iolens_posix_close_end is called when close returned 0. */
+struct iolens_posix_rec;
+struct iolens_posix_rec *iolens_posix_close_begin(int fd);
+void iolens_posix_close_end(struct iolens_posix_rec *rec, double t0, double t1);
 
 /* A read or write of ret bytes from buffer buf (for readv/writev: the
  * first iovec's base).  offset is the explicit file offset of the
@@ -27,12 +62,16 @@ void iolens_posix_write(int fd, const void *buf, int64_t offset, ssize_t ret,
 /* lseek returned new_offset. */
 void iolens_posix_seek(int fd, int64_t new_offset, double t0, double t1);
 
-/* stat family: by path (dirfd/AT_FDCWD) or by descriptor (path NULL). */
+/* stat family: by path (dirfd/AT_FDCWD) or by descriptor.  A NULL or
+ * empty path (AT_EMPTY_PATH) means the descriptor dirfd itself. */
 void iolens_posix_stat_path(int dirfd, const char *path, double t0, double t1);
 void iolens_posix_stat_fd(int fd, double t0, double t1);
 
 void iolens_posix_fsync(int fd, int data_only, double t0, double t1);
+/* dup family and fcntl(F_DUPFD*): newfd now refers to oldfd's file. */
 void iolens_posix_dup(int oldfd, int newfd, double t0, double t1);
+/* fcntl(F_SETFL): the status flags changed (O_APPEND matters). */
+void iolens_posix_setfl(int fd, int flags);
 void iolens_posix_mmap(int fd, double t0, double t1);
 void iolens_posix_truncate(int fd, double t0, double t1);
 void iolens_posix_unlink(int dirfd, const char *path, double t0, double t1);
@@ -41,6 +80,17 @@ void iolens_posix_rename(int olddirfd, const char *oldpath, int newdirfd,
 
 /* The current working directory changed (chdir/fchdir): drop the cache. */
 void iolens_posix_cwd_changed(void);
+
+/* Shared with the STDIO layer.  The normalized absolute form of path
+ * relative to dirfd (AT_FDCWD: the working directory); returns its length
+ * or -1. */
+long iolens_posix_resolve(int dirfd, const char *path, char *out, size_t outsz);
+/* The normalized absolute name of an open descriptor: its tracked file's
+ * name, else what /proc/self/fd says; returns its length or -1. */
+long iolens_posix_fd_path(int fd, char *out, size_t outsz);
+/* Tracks fd as a descriptor on file (a stdio stream's descriptor, learnt
+ * through fileno), unless fd is already tracked on that file. */
+void iolens_posix_adopt_fd(int fd, struct iolens_file *file);
 
 /* Log writer side: pack every POSIX record into the on-disk form. */
 struct iolens_posix_record;

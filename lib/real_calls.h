@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -50,6 +51,9 @@ struct statx;
     X(__read_chk, ssize_t, (int, void *, size_t, size_t)) \
     X(__pread_chk, ssize_t, (int, void *, size_t, off_t, size_t)) \
     X(__pread64_chk, ssize_t, (int, void *, size_t, off64_t, size_t)) \
+    X(copy_file_range, ssize_t, (int, off64_t *, int, off64_t *, size_t, unsigned int)) \
+    X(sendfile, ssize_t, (int, int, off_t *, size_t)) \
+    X(sendfile64, ssize_t, (int, int, off64_t *, size_t)) \
     X(lseek, off_t, (int, off_t, int)) \
     X(lseek64, off64_t, (int, off64_t, int)) \
     X(stat, int, (const char *, struct stat *)) \

@@ -1,1 +1,540 @@
-/* placeholder */
+/* STDIO layer bookkeeping: the counters of IOLENS_STDIO_COUNTERS
+ * (log_format.h), per file, fed by wrappers/stdio.c.
+ *
+ * Streams are found through a fixed table keyed by the FILE pointer
+ * (open addressing, linear probing, tombstones on close).  Lookups on the
+ * read/write path are lock-free loads; opening and closing, which change
+ * the table, take a small table lock.  The table lives in the budget and
+ * is sized at start-up: 1024 slots, fewer when the budget is small.
+ * Records have their own spinlock, as in the POSIX layer. */
+#include "stdio_layer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "access_stats.h"
+#include "budget.h"
+#include "fd_table.h"
+#include "file_table.h"
+#include "iolens/log_format.h"
+#include "posix_layer.h"
+#include "real_calls.h"
+#include "runtime.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define cpu_relax() __asm__ __volatile__("yield")
+#else
+#define cpu_relax() ((void)0)
+#endif
+
+static void spin_lock(atomic_flag *lock)
+{
+    while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire))
+        cpu_relax();
+}
+
+static void spin_unlock(atomic_flag *lock)
+{
+    atomic_flag_clear_explicit(lock, memory_order_release);
+}
+
+struct iolens_stdio_rec {
+    atomic_flag lock;
+    struct iolens_file *file;  /* the file this record belongs to */
+    struct iolens_stdio_record disk;
+    double last_read_end;     /* runtime-only: non-overlapping time */
+    double last_write_end;
+    double last_meta_end;
+};
+
+typedef struct iolens_stdio_rec stdio_rec;
+
+/* ------------------------------------------------------- records -- */
+
+static void clear_counters(stdio_rec *r)
+{
+    memset(r->disk.counters, 0, sizeof r->disk.counters);
+    memset(r->disk.fcounters, 0, sizeof r->disk.fcounters);
+    r->disk.counters[STDIO_MAX_BYTE_READ] = -1;
+    r->disk.counters[STDIO_MAX_BYTE_WRITTEN] = -1;
+    r->last_read_end = r->last_write_end = r->last_meta_end = 0.0;
+}
+
+static void init_rec(void *p, struct iolens_file *file)
+{
+    stdio_rec *r = p;
+    atomic_flag_clear(&r->lock);
+    r->file = file;
+    r->disk.id = file->id;
+    r->disk.rank = 0;
+    clear_counters(r);
+}
+
+static stdio_rec *record_of(struct iolens_file *file)
+{
+    return iolens_file_layer_record(file, IOLENS_LAYER_STDIO, sizeof(stdio_rec), init_rec);
+}
+
+/* The file of a traced path, or <other files> when the budget is full
+ * (noted as a folded open).  NULL when the path is not traced. */
+static struct iolens_file *file_for_path(const char *abspath, size_t len)
+{
+    const struct iolens_config *cfg = iolens_runtime_config();
+    if (cfg != NULL && !iolens_config_traces_path(cfg, abspath))
+        return NULL;
+    struct iolens_file *file = iolens_file_get(abspath, len);
+    if (file == NULL || record_of(file) == NULL) {
+        iolens_file_note_folded(iolens_path_hash(abspath, len), len);
+        file = iolens_file_other();
+    }
+    return file;
+}
+
+static void note_first(double *slot, double t)
+{
+    if (*slot == 0.0)
+        *slot = t;
+}
+
+static void note_last(double *slot, double t)
+{
+    if (t > *slot)
+        *slot = t;
+}
+
+static void add_meta_time(stdio_rec *r, double t0, double t1)
+{
+    r->disk.fcounters[STDIO_F_META_TIME] = iolens_time_add_nonoverlap(
+        r->disk.fcounters[STDIO_F_META_TIME], &r->last_meta_end, t0, t1);
+}
+
+/* -------------------------------------------------- stream table -- */
+
+#define SLOT_EMPTY ((uintptr_t)0)
+#define SLOT_TOMB ((uintptr_t)1)
+#define MAX_SLOTS 1024u
+#define MIN_SLOTS 16u
+
+struct stream_slot {
+    _Atomic uintptr_t key;      /* the FILE pointer, or SLOT_EMPTY/SLOT_TOMB */
+    stdio_rec *rec;
+    struct iolens_file *file;
+    _Atomic int64_t pos;        /* tracked position */
+    int append;                 /* opened in an "a" mode */
+};
+
+static struct stream_slot *slots;
+static unsigned slot_bits;
+static atomic_flag table_lock = ATOMIC_FLAG_INIT;
+
+static size_t nslots(void)
+{
+    return (size_t)1 << slot_bits;
+}
+
+static size_t home_of(FILE *stream)
+{
+    uint64_t h = ((uintptr_t)stream >> 4) * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> (64 - slot_bits));
+}
+
+/* Lock-free: the slot of a tracked stream, or NULL. */
+static struct stream_slot *find_slot(FILE *stream)
+{
+    if (slots == NULL || stream == NULL)
+        return NULL;
+    size_t mask = nslots() - 1;
+    size_t i = home_of(stream);
+    for (size_t n = 0; n < nslots(); n++, i = (i + 1) & mask) {
+        uintptr_t key = atomic_load_explicit(&slots[i].key, memory_order_acquire);
+        if (key == (uintptr_t)stream)
+            return &slots[i];
+        if (key == SLOT_EMPTY)
+            return NULL;
+    }
+    return NULL;
+}
+
+/* Under the table lock: the slot stream already has (a FILE that libc
+ * closed behind our back and reused), else the first free one. */
+static struct stream_slot *claim_slot(FILE *stream)
+{
+    struct stream_slot *slot = find_slot(stream);
+    if (slot != NULL || slots == NULL)
+        return slot;
+    size_t mask = nslots() - 1;
+    size_t i = home_of(stream);
+    for (size_t n = 0; n < nslots(); n++, i = (i + 1) & mask) {
+        uintptr_t key = atomic_load_explicit(&slots[i].key, memory_order_relaxed);
+        if (key == SLOT_EMPTY || key == SLOT_TOMB)
+            return &slots[i];
+    }
+    return NULL;
+}
+
+/* Under the table lock.  A slot followed by an empty one ends no probe
+ * chain, so it (and tombstones before it) can become empty again; that
+ * keeps chains short after many opens and closes. */
+static void release_slot(struct stream_slot *slot)
+{
+    size_t mask = nslots() - 1;
+    size_t i = (size_t)(slot - slots);
+    if (atomic_load_explicit(&slots[(i + 1) & mask].key, memory_order_relaxed) != SLOT_EMPTY) {
+        atomic_store_explicit(&slot->key, SLOT_TOMB, memory_order_release);
+        return;
+    }
+    atomic_store_explicit(&slot->key, SLOT_EMPTY, memory_order_release);
+    for (size_t n = 1; n < nslots(); n++) {
+        size_t j = (i - n) & mask;
+        if (atomic_load_explicit(&slots[j].key, memory_order_relaxed) != SLOT_TOMB)
+            break;
+        atomic_store_explicit(&slots[j].key, SLOT_EMPTY, memory_order_release);
+    }
+}
+
+/* Adds (or rebinds) a stream; returns its slot or NULL if the table is
+ * full or the file has no record. */
+static struct stream_slot *track_stream(FILE *stream, struct iolens_file *file,
+                                        int64_t pos, int append)
+{
+    stdio_rec *r = record_of(file);
+    if (r == NULL)
+        return NULL;
+    spin_lock(&table_lock);
+    struct stream_slot *slot = claim_slot(stream);
+    if (slot != NULL) {
+        slot->rec = r;
+        slot->file = file;
+        atomic_store_explicit(&slot->pos, pos, memory_order_relaxed);
+        slot->append = append;
+        atomic_store_explicit(&slot->key, (uintptr_t)stream, memory_order_release);
+    }
+    spin_unlock(&table_lock);
+    return slot;
+}
+
+/* Removes a stream; returns the record it was charged to, or NULL. */
+static stdio_rec *untrack_stream(FILE *stream)
+{
+    stdio_rec *r = NULL;
+    spin_lock(&table_lock);
+    struct stream_slot *slot = find_slot(stream);
+    if (slot != NULL) {
+        r = slot->rec;
+        release_slot(slot);
+    }
+    spin_unlock(&table_lock);
+    return r;
+}
+
+static size_t table_slots_for_budget(void)
+{
+    struct iolens_budget_stats st;
+    iolens_budget_stats(&st);
+    /* At most 1/16 of the budget goes to the table. */
+    size_t n = MAX_SLOTS;
+    while (n > MIN_SLOTS && n * sizeof(struct stream_slot) > st.budget / 16)
+        n /= 2;
+    return n;
+}
+
+/* -------------------------------------------------------- opening -- */
+
+static int is_append_mode(const char *mode)
+{
+    return mode != NULL && strchr(mode, 'a') != NULL;
+}
+
+static void count_open(stdio_rec *r, double t0, double t1)
+{
+    spin_lock(&r->lock);
+    r->disk.counters[STDIO_OPENS]++;
+    note_first(&r->disk.fcounters[STDIO_F_OPEN_START_TIMESTAMP], t0);
+    note_last(&r->disk.fcounters[STDIO_F_OPEN_END_TIMESTAMP], t1);
+    add_meta_time(r, t0, t1);
+    spin_unlock(&r->lock);
+}
+
+static void open_on_file(FILE *stream, struct iolens_file *file, int64_t pos, int append,
+                         double t0, double t1)
+{
+    struct stream_slot *slot = track_stream(stream, file, pos, append);
+    if (slot != NULL)
+        count_open(slot->rec, t0, t1);
+}
+
+void iolens_stdio_open(FILE *stream, const char *path, const char *mode, double t0, double t1)
+{
+    char abspath[PATH_MAX];
+    long len = iolens_posix_resolve(AT_FDCWD, path, abspath, sizeof abspath);
+    struct iolens_file *file = len >= 0 ? file_for_path(abspath, (size_t)len) : NULL;
+    if (file == NULL) {
+        untrack_stream(stream); /* forget a stale entry of the same FILE */
+        return;
+    }
+    open_on_file(stream, file, 0, is_append_mode(mode), t0, t1);
+}
+
+/* The file a descriptor is on: the one the POSIX layer tracks it on (so
+ * <STDOUT> stays <STDOUT>), else the name the kernel gives. */
+static struct iolens_file *file_of_fd(int fd)
+{
+    struct iolens_ofd *ofd = iolens_fd_get(fd);
+    if (ofd != NULL && ofd->file != NULL)
+        return ofd->file;
+    char abspath[PATH_MAX];
+    long len = iolens_posix_fd_path(fd, abspath, sizeof abspath);
+    return len >= 0 ? file_for_path(abspath, (size_t)len) : NULL;
+}
+
+void iolens_stdio_fdopen(FILE *stream, int fd, const char *mode, double t0, double t1)
+{
+    struct iolens_file *file = file_of_fd(fd);
+    if (file == NULL) {
+        untrack_stream(stream);
+        return;
+    }
+    off_t (*real_lseek)(int, off_t, int) = IOLENS_REAL(lseek);
+    off_t pos = real_lseek != NULL ? real_lseek(fd, 0, SEEK_CUR) : -1;
+    open_on_file(stream, file, pos > 0 ? pos : 0, is_append_mode(mode), t0, t1);
+}
+
+void iolens_stdio_reopen(stdio_rec *old_rec, FILE *ret, const char *path, const char *mode,
+                         double t0, double t1)
+{
+    iolens_stdio_close_end(old_rec, t0, t1);
+    if (ret == NULL)
+        return;
+    if (path != NULL)
+        iolens_stdio_open(ret, path, mode, t0, t1);
+    else if (old_rec != NULL)
+        open_on_file(ret, old_rec->file, 0, is_append_mode(mode), t0, t1);
+}
+
+stdio_rec *iolens_stdio_close_begin(FILE *stream)
+{
+    int (*real_fileno)(FILE *) = IOLENS_REAL(fileno);
+    int fd = real_fileno != NULL && stream != NULL ? real_fileno(stream) : -1;
+    if (fd >= 0)
+        iolens_fd_close(fd);
+    return untrack_stream(stream);
+}
+
+void iolens_stdio_close_end(stdio_rec *r, double t0, double t1)
+{
+    if (r == NULL)
+        return;
+    spin_lock(&r->lock);
+    note_first(&r->disk.fcounters[STDIO_F_CLOSE_START_TIMESTAMP], t0);
+    note_last(&r->disk.fcounters[STDIO_F_CLOSE_END_TIMESTAMP], t1);
+    add_meta_time(r, t0, t1);
+    spin_unlock(&r->lock);
+}
+
+/* ---------------------------------------------------- read, write -- */
+
+struct rw_ids {
+    int ops, bytes, max_byte, f_start, f_end, f_time;
+};
+
+static const struct rw_ids read_ids = {
+    STDIO_READS, STDIO_BYTES_READ, STDIO_MAX_BYTE_READ,
+    STDIO_F_READ_START_TIMESTAMP, STDIO_F_READ_END_TIMESTAMP, STDIO_F_READ_TIME,
+};
+
+static const struct rw_ids write_ids = {
+    STDIO_WRITES, STDIO_BYTES_WRITTEN, STDIO_MAX_BYTE_WRITTEN,
+    STDIO_F_WRITE_START_TIMESTAMP, STDIO_F_WRITE_END_TIMESTAMP, STDIO_F_WRITE_TIME,
+};
+
+/* Where an append-mode write landed: the true position after it (ftello
+ * may make a system call, so it is asked before the record lock is
+ * taken), else -1. */
+static int64_t append_position(struct stream_slot *slot, FILE *stream, int is_write)
+{
+    if (!is_write || !slot->append)
+        return -1;
+    off_t (*real_ftello)(FILE *) = IOLENS_REAL(ftello);
+    return real_ftello != NULL ? real_ftello(stream) : -1;
+}
+
+/* Under the record lock: where the access started; advances the tracked
+ * position.  Positions change only under the lock of the stream's record,
+ * so a plain load and store suffice. */
+static int64_t access_start(struct stream_slot *slot, int64_t bytes, int64_t append_pos)
+{
+    int64_t start = append_pos >= bytes ? append_pos - bytes
+                                        : atomic_load_explicit(&slot->pos, memory_order_relaxed);
+    atomic_store_explicit(&slot->pos, start + bytes, memory_order_relaxed);
+    return start;
+}
+
+static void count_access(FILE *stream, int64_t bytes, double t0, double t1,
+                         const struct rw_ids *k)
+{
+    struct stream_slot *slot = find_slot(stream);
+    if (slot == NULL)
+        return;
+    stdio_rec *r = slot->rec;
+    int64_t append_pos = append_position(slot, stream, k == &write_ids);
+    int64_t *c = r->disk.counters;
+    double *f = r->disk.fcounters;
+    double *last_end = k == &read_ids ? &r->last_read_end : &r->last_write_end;
+
+    spin_lock(&r->lock);
+    int64_t start = access_start(slot, bytes, append_pos);
+    c[k->ops]++;
+    c[k->bytes] += bytes;
+    if (bytes > 0 && start + bytes - 1 > c[k->max_byte])
+        c[k->max_byte] = start + bytes - 1;
+    note_first(&f[k->f_start], t0);
+    note_last(&f[k->f_end], t1);
+    f[k->f_time] = iolens_time_add_nonoverlap(f[k->f_time], last_end, t0, t1);
+    spin_unlock(&r->lock);
+}
+
+void iolens_stdio_read(FILE *stream, int64_t bytes, double t0, double t1)
+{
+    count_access(stream, bytes, t0, t1, &read_ids);
+}
+
+void iolens_stdio_write(FILE *stream, int64_t bytes, double t0, double t1)
+{
+    count_access(stream, bytes, t0, t1, &write_ids);
+}
+
+/* ------------------------------------------------ seek, tell, flush -- */
+
+void iolens_stdio_seek(FILE *stream, int64_t new_offset, double t0, double t1)
+{
+    struct stream_slot *slot = find_slot(stream);
+    if (slot == NULL)
+        return;
+    stdio_rec *r = slot->rec;
+    spin_lock(&r->lock);
+    if (new_offset >= 0)
+        atomic_store_explicit(&slot->pos, new_offset, memory_order_relaxed);
+    r->disk.counters[STDIO_SEEKS]++;
+    add_meta_time(r, t0, t1);
+    spin_unlock(&r->lock);
+}
+
+void iolens_stdio_tell(FILE *stream, int64_t offset)
+{
+    struct stream_slot *slot = find_slot(stream);
+    if (slot == NULL || offset < 0)
+        return;
+    spin_lock(&slot->rec->lock);
+    atomic_store_explicit(&slot->pos, offset, memory_order_relaxed);
+    spin_unlock(&slot->rec->lock);
+}
+
+void iolens_stdio_flush(FILE *stream, double t0, double t1)
+{
+    struct stream_slot *slot = find_slot(stream);
+    if (slot == NULL)
+        return;
+    stdio_rec *r = slot->rec;
+    spin_lock(&r->lock);
+    r->disk.counters[STDIO_FLUSHES]++;
+    add_meta_time(r, t0, t1);
+    spin_unlock(&r->lock);
+}
+
+void iolens_stdio_fileno(FILE *stream, int fd)
+{
+    if (iolens_layers_off & (1u << IOLENS_LAYER_POSIX))
+        return; /* nobody would count what the descriptor does */
+    struct stream_slot *slot = find_slot(stream);
+    if (slot != NULL && fd >= 0)
+        iolens_posix_adopt_fd(fd, slot->file);
+}
+
+int iolens_stdio_is_traced(FILE *stream)
+{
+    return find_slot(stream) != NULL;
+}
+
+/* -------------------------------------------------------- start-up -- */
+
+static void bind_std_stream(FILE *stream, int fd)
+{
+    struct iolens_file *file = iolens_file_std(fd);
+    if (stream != NULL && file != NULL)
+        track_stream(stream, file, 0, 0);
+}
+
+void iolens_stdio_layer_init(void)
+{
+    size_t n = table_slots_for_budget();
+    slots = iolens_budget_alloc(n * sizeof(struct stream_slot));
+    if (slots == NULL)
+        return; /* no stream is tracked; the layer stays silent */
+    slot_bits = 0;
+    while (((size_t)1 << slot_bits) < n)
+        slot_bits++;
+    record_of(iolens_file_other()); /* so folding never needs memory */
+    bind_std_stream(stdin, 0);
+    bind_std_stream(stdout, 1);
+    bind_std_stream(stderr, 2);
+}
+
+/* -------------------------------------------------------- emission -- */
+
+static int has_activity(const struct iolens_stdio_record *d)
+{
+    return d->counters[STDIO_OPENS] > 0 || d->counters[STDIO_READS] > 0 ||
+           d->counters[STDIO_WRITES] > 0 || d->counters[STDIO_SEEKS] > 0 ||
+           d->counters[STDIO_FLUSHES] > 0;
+}
+
+struct emit_ctx {
+    iolens_stdio_emit_fn fn;
+    void *arg;
+};
+
+static void emit_file(struct iolens_file *file, void *arg)
+{
+    struct emit_ctx *ctx = arg;
+    stdio_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_STDIO],
+                                        memory_order_acquire);
+    if (r == NULL)
+        return;
+    struct iolens_stdio_record out;
+    spin_lock(&r->lock);
+    out = r->disk;
+    spin_unlock(&r->lock);
+    if (!has_activity(&out))
+        return;
+    out.id = file->id;
+    ctx->fn(&out, ctx->arg);
+}
+
+void iolens_stdio_foreach_record(iolens_stdio_emit_fn fn, void *arg)
+{
+    struct emit_ctx ctx = {fn, arg};
+    iolens_file_foreach(emit_file, &ctx);
+}
+
+static void reset_file(struct iolens_file *file, void *arg)
+{
+    (void)arg;
+    stdio_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_STDIO],
+                                        memory_order_acquire);
+    if (r == NULL)
+        return;
+    atomic_flag_clear(&r->lock); /* see iolens_posix_reset */
+    clear_counters(r);
+}
+
+void iolens_stdio_reset(void)
+{
+    atomic_flag_clear(&table_lock);
+    iolens_file_foreach(reset_file, NULL);
+}

@@ -1,19 +1,50 @@
 /* Bookkeeping of the STDIO layer, fed by wrappers/stdio.c.  A stream maps
  * to its file record and a tracked position through a fixed-size table
- * keyed by the FILE pointer, allocated from the budget at start-up. */
+ * keyed by the FILE pointer, allocated from the budget at start-up.
+ *
+ * Rules (also described in iolens(7)):
+ *  - A stream is tracked when it was opened on a traced path, or is
+ *    stdin, stdout or stderr.  The table is open addressing with
+ *    tombstones; when it is full a new stream is not tracked.
+ *  - The position starts at 0 (fdopen: at the descriptor's position) and
+ *    advances by the bytes each call moved; fseek/rewind/ftell set it.
+ *    Streams opened for appending ("a" modes) learn where a write landed
+ *    from ftello after it.
+ *  - Bytes: fread size*items, fgets the string length, fputs the string
+ *    length, fprintf its result, fscanf the distance ftello moved.
+ *  - A call that failed is not recorded. */
 #ifndef IOLENS_STDIO_LAYER_H
 #define IOLENS_STDIO_LAYER_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-/* fopen/fopen64/freopen succeeded (path may be relative). */
+/* Start-up (after the budget and the file table exist): allocates the
+ * stream table and binds stdin, stdout and stderr. */
+void iolens_stdio_layer_init(void);
+
+struct iolens_stdio_rec;
+
+/* fopen/fopen64 succeeded (path may be relative). */
 void iolens_stdio_open(FILE *stream, const char *path, const char *mode,
                        double t0, double t1);
 /* fdopen succeeded: the stream takes the name of the descriptor's file. */
 void iolens_stdio_fdopen(FILE *stream, int fd, const char *mode, double t0, double t1);
-/* Called before the real fclose (the stream is gone after it). */
-void iolens_stdio_close(FILE *stream, double t0, double t1);
+/* freopen/freopen64: the wrapper calls iolens_stdio_close_begin(old)
+ * before the real freopen (which closes old's descriptor, and fails with
+ * old closed too), then this with the record begin returned and the
+ * stream freopen returned (NULL on failure).  path NULL reopens the same
+ * file with a new mode. */
+void iolens_stdio_reopen(struct iolens_stdio_rec *old_rec, FILE *ret, const char *path,
+                         const char *mode, double t0, double t1);
+
+/* fclose is split in two so that the stream leaves the table BEFORE the
+ * real fclose: the FILE may be freed and handed out by another thread's
+ * fopen at once.  begin also forgets the stream's descriptor, which fclose
+ * closes behind the POSIX layer's back.  end is called when fclose
+ * returned 0, with the record begin returned (NULL: untracked). */
+struct iolens_stdio_rec *iolens_stdio_close_begin(FILE *stream);
+void iolens_stdio_close_end(struct iolens_stdio_rec *rec, double t0, double t1);
 
 /* bytes transferred by a read (fread, fgets, fscanf) or write call. */
 void iolens_stdio_read(FILE *stream, int64_t bytes, double t0, double t1);
@@ -22,7 +53,14 @@ void iolens_stdio_write(FILE *stream, int64_t bytes, double t0, double t1);
 /* fseek/fseeko/rewind: new_offset is the position after the call (the
  * wrapper learns it with ftell only when the whence is not SEEK_SET). */
 void iolens_stdio_seek(FILE *stream, int64_t new_offset, double t0, double t1);
+/* ftell/ftello told the true position: refresh the tracked one (not
+ * counted; keeps positions right after calls iolens does not see, such as
+ * getc or ungetc). */
+void iolens_stdio_tell(FILE *stream, int64_t offset);
 void iolens_stdio_flush(FILE *stream, double t0, double t1);
+/* fileno returned fd: the POSIX layer tracks fd on the stream's file, so
+ * fsync(fileno(f)) and the like are counted. */
+void iolens_stdio_fileno(FILE *stream, int fd);
 
 /* 1 if the stream is traced (lets wrappers skip costly extra calls). */
 int iolens_stdio_is_traced(FILE *stream);
@@ -30,6 +68,7 @@ int iolens_stdio_is_traced(FILE *stream);
 struct iolens_stdio_record;
 typedef void (*iolens_stdio_emit_fn)(const struct iolens_stdio_record *rec, void *arg);
 void iolens_stdio_foreach_record(iolens_stdio_emit_fn fn, void *arg);
+/* A forked child starts its own counts: zero every record. */
 void iolens_stdio_reset(void);
 
 #endif

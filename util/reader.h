@@ -8,6 +8,10 @@
 
 #include "iolens/log_format.h"
 
+/* Largest decompressed region accepted (a sanity cap, far above what a
+ * budget-bounded runtime writes). */
+#define IOLENS_READER_MAX_RAW_SIZE (1ull << 30)
+
 struct iolens_log_mount {
     char *point;
     char *fstype;
@@ -66,6 +70,7 @@ enum iolens_read_status iolens_log_read(const char *path, struct iolens_log *out
 /* Same from a memory buffer (used by the fuzz target). */
 enum iolens_read_status iolens_log_read_buffer(const void *data, size_t size,
                                                struct iolens_log *out, char *err, size_t errsz);
+/* Frees everything a successful read allocated; safe on a zeroed log. */
 void iolens_log_free(struct iolens_log *log);
 
 /* Name of a record id, or NULL. */
@@ -78,5 +83,12 @@ const struct iolens_log_mount *iolens_log_mount_of(const struct iolens_log *log,
 const char *iolens_counter_name(uint32_t kind, uint32_t index);
 const char *iolens_fcounter_name(uint32_t kind, uint32_t index);
 const char *iolens_layer_name(uint32_t kind);
+/* Their descriptions, from the same tables; NULL if unknown. */
+const char *iolens_counter_desc(uint32_t kind, uint32_t index);
+const char *iolens_fcounter_desc(uint32_t kind, uint32_t index);
+/* Number of integer / floating-point counters this reader knows for a
+ * layer kind (0 for an unknown kind). */
+uint32_t iolens_counter_known(uint32_t kind);
+uint32_t iolens_fcounter_known(uint32_t kind);
 
 #endif

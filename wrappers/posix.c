@@ -1,1 +1,985 @@
-/* placeholder */
+/* POSIX interposition.  Each wrapper does the same few steps:
+ *   1. get the real function (fail with ENOSYS if the C library has none);
+ *   2. if the POSIX layer is not tracing (or, for calls on a descriptor,
+ *      the descriptor is not tracked), tail-call it;
+ *   3. else time the real call, and on success hand the facts to the
+ *      POSIX layer (lib/posix_layer.c), keeping errno as the call left it.
+ * The return value and errno are always exactly the real call's.
+ *
+ * This file is compiled with a 64-bit off_t on x86_64 and aarch64 and
+ * WITHOUT _FILE_OFFSET_BITS=64, so both the plain and the *64 names are
+ * defined here explicitly, as separate exported functions. */
+#undef _FILE_OFFSET_BITS
+#undef _FORTIFY_SOURCE
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "file_table.h"
+#include "posix_layer.h"
+#include "real_calls.h"
+#include "runtime.h"
+#include "clock.h"
+
+#define IOLENS_EXPORT __attribute__((visibility("default")))
+
+/* Declares fn as the real function; returns errval with errno ENOSYS if
+ * the C library does not have it. */
+#define REAL_OR_FAIL(fn, name, errval)                     \
+    __typeof__(iolens_real_##name) fn = IOLENS_REAL(name); \
+    if (__builtin_expect(fn == NULL, 0)) {                 \
+        errno = ENOSYS;                                    \
+        return errval;                                     \
+    }
+
+static inline int tracing(void)
+{
+    return iolens_tracing(IOLENS_LAYER_POSIX);
+}
+
+/* Bookkeeping runs between enter() and leave(): errno is saved and
+ * restored, and the per-thread runtime guard is set, so that a signal
+ * handler doing I/O while this thread holds a record's spinlock passes
+ * through untraced instead of spinning on that lock forever. */
+static inline int enter(void)
+{
+    int saved_errno = errno;
+    iolens_in_runtime = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    return saved_errno;
+}
+
+static inline void leave(int saved_errno)
+{
+    atomic_signal_fence(memory_order_seq_cst);
+    iolens_in_runtime = 0;
+    errno = saved_errno;
+}
+
+/* Calls on a descriptor the layer does not track (a socket, a pipe, an
+ * excluded file) are passed straight through, untimed. */
+static inline int traced_fd(int fd)
+{
+    return tracing() && iolens_posix_is_traced(fd);
+}
+
+/* open and openat take a mode only when they may create a file. */
+static inline int takes_mode(int flags)
+{
+    return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
+}
+
+/* ------------------------------------------- after the real call -- */
+/* Each takes the call's start time, reads the end time, and reports a
+ * successful call to the layer with errno preserved. */
+
+static int after_open(int dirfd, const char *path, int flags, int mode, int fd, double t0)
+{
+    double t1 = iolens_now();
+    if (fd >= 0) {
+        int saved = enter();
+        iolens_posix_open(dirfd, path, fd, flags, mode, t0, t1);
+        leave(saved);
+    }
+    return fd;
+}
+
+static ssize_t after_read(int fd, const void *buf, int64_t offset, ssize_t ret, double t0)
+{
+    double t1 = iolens_now();
+    if (ret >= 0) {
+        int saved = enter();
+        iolens_posix_read(fd, buf, offset, ret, t0, t1);
+        leave(saved);
+    }
+    return ret;
+}
+
+static ssize_t after_write(int fd, const void *buf, int64_t offset, ssize_t ret, double t0)
+{
+    double t1 = iolens_now();
+    if (ret >= 0) {
+        int saved = enter();
+        iolens_posix_write(fd, buf, offset, ret, t0, t1);
+        leave(saved);
+    }
+    return ret;
+}
+
+static off64_t after_seek(int fd, off64_t ret, double t0)
+{
+    double t1 = iolens_now();
+    if (ret >= 0) {
+        int saved = enter();
+        iolens_posix_seek(fd, ret, t0, t1);
+        leave(saved);
+    }
+    return ret;
+}
+
+static int after_stat_path(int dirfd, const char *path, int ret, double t0)
+{
+    double t1 = iolens_now();
+    if (ret == 0) {
+        int saved = enter();
+        iolens_posix_stat_path(dirfd, path, t0, t1);
+        leave(saved);
+    }
+    return ret;
+}
+
+static int after_stat_fd(int fd, int ret, double t0)
+{
+    double t1 = iolens_now();
+    if (ret == 0) {
+        int saved = enter();
+        iolens_posix_stat_fd(fd, t0, t1);
+        leave(saved);
+    }
+    return ret;
+}
+
+static int after_dup(int oldfd, int newfd, double t0)
+{
+    double t1 = iolens_now();
+    if (newfd >= 0) {
+        int saved = enter();
+        iolens_posix_dup(oldfd, newfd, t0, t1);
+        leave(saved);
+    }
+    return newfd;
+}
+
+/* fsync (data_only 0), fdatasync (1), ftruncate (2). */
+static int after_sync_or_truncate(int fd, int what, int ret, double t0)
+{
+    double t1 = iolens_now();
+    if (ret == 0) {
+        int saved = enter();
+        if (what == 2)
+            iolens_posix_truncate(fd, t0, t1);
+        else
+            iolens_posix_fsync(fd, what, t0, t1);
+        leave(saved);
+    }
+    return ret;
+}
+
+static const void *first_base(const struct iovec *iov, int iovcnt)
+{
+    return iovcnt > 0 && iov != NULL ? iov[0].iov_base : NULL;
+}
+
+/* ---------------------------------------------------------- opening -- */
+
+static int open_path(int (*real)(const char *, int, ...), const char *path, int flags,
+                     mode_t mode, int has_mode)
+{
+    if (!tracing())
+        return real(path, flags, mode);
+    double t0 = iolens_now();
+    int fd = real(path, flags, mode);
+    return after_open(AT_FDCWD, path, flags, has_mode ? (int)mode : -1, fd, t0);
+}
+
+static int open_at(int (*real)(int, const char *, int, ...), int dirfd, const char *path,
+                   int flags, mode_t mode, int has_mode)
+{
+    if (!tracing())
+        return real(dirfd, path, flags, mode);
+    double t0 = iolens_now();
+    int fd = real(dirfd, path, flags, mode);
+    return after_open(dirfd, path, flags, has_mode ? (int)mode : -1, fd, t0);
+}
+
+IOLENS_EXPORT int open(const char *path, int flags, ...)
+{
+    REAL_OR_FAIL(real, open, -1);
+    mode_t mode = 0;
+    int has_mode = takes_mode(flags);
+    if (has_mode) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = va_arg(ap, mode_t);
+        va_end(ap);
+    }
+    return open_path(real, path, flags, mode, has_mode);
+}
+
+IOLENS_EXPORT int open64(const char *path, int flags, ...)
+{
+    REAL_OR_FAIL(real, open64, -1);
+    mode_t mode = 0;
+    int has_mode = takes_mode(flags);
+    if (has_mode) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = va_arg(ap, mode_t);
+        va_end(ap);
+    }
+    return open_path(real, path, flags, mode, has_mode);
+}
+
+IOLENS_EXPORT int openat(int dirfd, const char *path, int flags, ...)
+{
+    REAL_OR_FAIL(real, openat, -1);
+    mode_t mode = 0;
+    int has_mode = takes_mode(flags);
+    if (has_mode) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = va_arg(ap, mode_t);
+        va_end(ap);
+    }
+    return open_at(real, dirfd, path, flags, mode, has_mode);
+}
+
+IOLENS_EXPORT int openat64(int dirfd, const char *path, int flags, ...)
+{
+    REAL_OR_FAIL(real, openat64, -1);
+    mode_t mode = 0;
+    int has_mode = takes_mode(flags);
+    if (has_mode) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = va_arg(ap, mode_t);
+        va_end(ap);
+    }
+    return open_at(real, dirfd, path, flags, mode, has_mode);
+}
+
+static int creat_common(int (*real)(const char *, mode_t), const char *path, mode_t mode)
+{
+    if (!tracing())
+        return real(path, mode);
+    double t0 = iolens_now();
+    int fd = real(path, mode);
+    return after_open(AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC, (int)mode, fd, t0);
+}
+
+IOLENS_EXPORT int creat(const char *path, mode_t mode)
+{
+    REAL_OR_FAIL(real, creat, -1);
+    return creat_common(real, path, mode);
+}
+
+IOLENS_EXPORT int creat64(const char *path, mode_t mode)
+{
+    REAL_OR_FAIL(real, creat64, -1);
+    return creat_common(real, path, mode);
+}
+
+/* The fortified opens: the compiler emits them when it cannot prove the
+ * flags need no mode; they never create (a missing mode aborts). */
+static int open_2_common(int (*real)(const char *, int), const char *path, int flags)
+{
+    if (!tracing())
+        return real(path, flags);
+    double t0 = iolens_now();
+    int fd = real(path, flags);
+    return after_open(AT_FDCWD, path, flags, -1, fd, t0);
+}
+
+static int openat_2_common(int (*real)(int, const char *, int), int dirfd, const char *path,
+                           int flags)
+{
+    if (!tracing())
+        return real(dirfd, path, flags);
+    double t0 = iolens_now();
+    int fd = real(dirfd, path, flags);
+    return after_open(dirfd, path, flags, -1, fd, t0);
+}
+
+IOLENS_EXPORT int __open_2(const char *path, int flags)
+{
+    REAL_OR_FAIL(real, __open_2, -1);
+    return open_2_common(real, path, flags);
+}
+
+IOLENS_EXPORT int __open64_2(const char *path, int flags)
+{
+    REAL_OR_FAIL(real, __open64_2, -1);
+    return open_2_common(real, path, flags);
+}
+
+IOLENS_EXPORT int __openat_2(int dirfd, const char *path, int flags)
+{
+    REAL_OR_FAIL(real, __openat_2, -1);
+    return openat_2_common(real, dirfd, path, flags);
+}
+
+IOLENS_EXPORT int __openat64_2(int dirfd, const char *path, int flags)
+{
+    REAL_OR_FAIL(real, __openat64_2, -1);
+    return openat_2_common(real, dirfd, path, flags);
+}
+
+IOLENS_EXPORT int close(int fd)
+{
+    REAL_OR_FAIL(real, close, -1);
+    if (!tracing())
+        return real(fd);
+    int saved = enter();
+    struct iolens_posix_rec *rec = iolens_posix_close_begin(fd);
+    leave(saved);
+    double t0 = iolens_now();
+    int ret = real(fd);
+    double t1 = iolens_now();
+    if (ret == 0) {
+        saved = enter();
+        iolens_posix_close_end(rec, t0, t1);
+        leave(saved);
+    }
+    return ret;
+}
+
+/* ------------------------------------------------ reading, writing -- */
+
+IOLENS_EXPORT ssize_t read(int fd, void *buf, size_t count)
+{
+    REAL_OR_FAIL(real, read, -1);
+    if (!traced_fd(fd))
+        return real(fd, buf, count);
+    double t0 = iolens_now();
+    return after_read(fd, buf, -1, real(fd, buf, count), t0);
+}
+
+IOLENS_EXPORT ssize_t write(int fd, const void *buf, size_t count)
+{
+    REAL_OR_FAIL(real, write, -1);
+    if (!traced_fd(fd))
+        return real(fd, buf, count);
+    double t0 = iolens_now();
+    return after_write(fd, buf, -1, real(fd, buf, count), t0);
+}
+
+IOLENS_EXPORT ssize_t pread(int fd, void *buf, size_t count, off_t offset)
+{
+    REAL_OR_FAIL(real, pread, -1);
+    if (!traced_fd(fd))
+        return real(fd, buf, count, offset);
+    double t0 = iolens_now();
+    return after_read(fd, buf, offset, real(fd, buf, count, offset), t0);
+}
+
+IOLENS_EXPORT ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset)
+{
+    REAL_OR_FAIL(real, pwrite, -1);
+    if (!traced_fd(fd))
+        return real(fd, buf, count, offset);
+    double t0 = iolens_now();
+    return after_write(fd, buf, offset, real(fd, buf, count, offset), t0);
+}
+
+IOLENS_EXPORT ssize_t pread64(int fd, void *buf, size_t count, off64_t offset)
+{
+    REAL_OR_FAIL(real, pread64, -1);
+    if (!traced_fd(fd))
+        return real(fd, buf, count, offset);
+    double t0 = iolens_now();
+    return after_read(fd, buf, offset, real(fd, buf, count, offset), t0);
+}
+
+IOLENS_EXPORT ssize_t pwrite64(int fd, const void *buf, size_t count, off64_t offset)
+{
+    REAL_OR_FAIL(real, pwrite64, -1);
+    if (!traced_fd(fd))
+        return real(fd, buf, count, offset);
+    double t0 = iolens_now();
+    return after_write(fd, buf, offset, real(fd, buf, count, offset), t0);
+}
+
+IOLENS_EXPORT ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
+{
+    REAL_OR_FAIL(real, readv, -1);
+    if (!traced_fd(fd))
+        return real(fd, iov, iovcnt);
+    double t0 = iolens_now();
+    return after_read(fd, first_base(iov, iovcnt), -1, real(fd, iov, iovcnt), t0);
+}
+
+IOLENS_EXPORT ssize_t writev(int fd, const struct iovec *iov, int iovcnt)
+{
+    REAL_OR_FAIL(real, writev, -1);
+    if (!traced_fd(fd))
+        return real(fd, iov, iovcnt);
+    double t0 = iolens_now();
+    return after_write(fd, first_base(iov, iovcnt), -1, real(fd, iov, iovcnt), t0);
+}
+
+IOLENS_EXPORT ssize_t preadv(int fd, const struct iovec *iov, int iovcnt, off_t offset)
+{
+    REAL_OR_FAIL(real, preadv, -1);
+    if (!traced_fd(fd))
+        return real(fd, iov, iovcnt, offset);
+    double t0 = iolens_now();
+    return after_read(fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset), t0);
+}
+
+IOLENS_EXPORT ssize_t pwritev(int fd, const struct iovec *iov, int iovcnt, off_t offset)
+{
+    REAL_OR_FAIL(real, pwritev, -1);
+    if (!traced_fd(fd))
+        return real(fd, iov, iovcnt, offset);
+    double t0 = iolens_now();
+    return after_write(fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset), t0);
+}
+
+IOLENS_EXPORT ssize_t preadv64(int fd, const struct iovec *iov, int iovcnt, off64_t offset)
+{
+    REAL_OR_FAIL(real, preadv64, -1);
+    if (!traced_fd(fd))
+        return real(fd, iov, iovcnt, offset);
+    double t0 = iolens_now();
+    return after_read(fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset), t0);
+}
+
+IOLENS_EXPORT ssize_t pwritev64(int fd, const struct iovec *iov, int iovcnt, off64_t offset)
+{
+    REAL_OR_FAIL(real, pwritev64, -1);
+    if (!traced_fd(fd))
+        return real(fd, iov, iovcnt, offset);
+    double t0 = iolens_now();
+    return after_write(fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset), t0);
+}
+
+/* preadv2/pwritev2: an offset of -1 means "at the file position", which
+ * is also how the layer reads -1. */
+IOLENS_EXPORT ssize_t preadv2(int fd, const struct iovec *iov, int iovcnt, off_t offset,
+                              int flags)
+{
+    REAL_OR_FAIL(real, preadv2, -1);
+    if (!traced_fd(fd))
+        return real(fd, iov, iovcnt, offset, flags);
+    double t0 = iolens_now();
+    ssize_t ret = real(fd, iov, iovcnt, offset, flags);
+    return after_read(fd, first_base(iov, iovcnt), offset, ret, t0);
+}
+
+IOLENS_EXPORT ssize_t pwritev2(int fd, const struct iovec *iov, int iovcnt, off_t offset,
+                               int flags)
+{
+    REAL_OR_FAIL(real, pwritev2, -1);
+    if (!traced_fd(fd))
+        return real(fd, iov, iovcnt, offset, flags);
+    double t0 = iolens_now();
+    ssize_t ret = real(fd, iov, iovcnt, offset, flags);
+    return after_write(fd, first_base(iov, iovcnt), offset, ret, t0);
+}
+
+IOLENS_EXPORT ssize_t preadv64v2(int fd, const struct iovec *iov, int iovcnt, off64_t offset,
+                                 int flags)
+{
+    REAL_OR_FAIL(real, preadv64v2, -1);
+    if (!traced_fd(fd))
+        return real(fd, iov, iovcnt, offset, flags);
+    double t0 = iolens_now();
+    ssize_t ret = real(fd, iov, iovcnt, offset, flags);
+    return after_read(fd, first_base(iov, iovcnt), offset, ret, t0);
+}
+
+IOLENS_EXPORT ssize_t pwritev64v2(int fd, const struct iovec *iov, int iovcnt, off64_t offset,
+                                  int flags)
+{
+    REAL_OR_FAIL(real, pwritev64v2, -1);
+    if (!traced_fd(fd))
+        return real(fd, iov, iovcnt, offset, flags);
+    double t0 = iolens_now();
+    ssize_t ret = real(fd, iov, iovcnt, offset, flags);
+    return after_write(fd, first_base(iov, iovcnt), offset, ret, t0);
+}
+
+/* Fortified reads (-D_FORTIFY_SOURCE): the real ones check buflen. */
+IOLENS_EXPORT ssize_t __read_chk(int fd, void *buf, size_t count, size_t buflen)
+{
+    REAL_OR_FAIL(real, __read_chk, -1);
+    if (!traced_fd(fd))
+        return real(fd, buf, count, buflen);
+    double t0 = iolens_now();
+    return after_read(fd, buf, -1, real(fd, buf, count, buflen), t0);
+}
+
+IOLENS_EXPORT ssize_t __pread_chk(int fd, void *buf, size_t count, off_t offset, size_t buflen)
+{
+    REAL_OR_FAIL(real, __pread_chk, -1);
+    if (!traced_fd(fd))
+        return real(fd, buf, count, offset, buflen);
+    double t0 = iolens_now();
+    return after_read(fd, buf, offset, real(fd, buf, count, offset, buflen), t0);
+}
+
+IOLENS_EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t count, off64_t offset,
+                                    size_t buflen)
+{
+    REAL_OR_FAIL(real, __pread64_chk, -1);
+    if (!traced_fd(fd))
+        return real(fd, buf, count, offset, buflen);
+    double t0 = iolens_now();
+    return after_read(fd, buf, offset, real(fd, buf, count, offset, buflen), t0);
+}
+
+/* In-kernel copies (not in the issue's list, but cp uses copy_file_range
+ * and servers use sendfile): counted as a read on the source and a write
+ * on the destination, without a buffer.  An explicit offset is read back
+ * after the call (the kernel advanced it by ret), so an invalid pointer
+ * faults in the kernel, not here. */
+static ssize_t after_copy(int fd_in, int64_t in_at, int fd_out, int64_t out_at, ssize_t ret,
+                          double t0)
+{
+    double t1 = iolens_now();
+    if (ret >= 0) {
+        int saved = enter();
+        iolens_posix_read(fd_in, NULL, in_at >= 0 ? in_at - ret : -1, ret, t0, t1);
+        iolens_posix_write(fd_out, NULL, out_at >= 0 ? out_at - ret : -1, ret, t0, t1);
+        leave(saved);
+    }
+    return ret;
+}
+
+IOLENS_EXPORT ssize_t copy_file_range(int fd_in, off64_t *off_in, int fd_out, off64_t *off_out,
+                                      size_t len, unsigned int flags)
+{
+    REAL_OR_FAIL(real, copy_file_range, -1);
+    if (!traced_fd(fd_in) && !traced_fd(fd_out))
+        return real(fd_in, off_in, fd_out, off_out, len, flags);
+    double t0 = iolens_now();
+    ssize_t ret = real(fd_in, off_in, fd_out, off_out, len, flags);
+    int64_t in_at = ret >= 0 && off_in != NULL ? *off_in : -1;
+    int64_t out_at = ret >= 0 && off_out != NULL ? *off_out : -1;
+    return after_copy(fd_in, in_at, fd_out, out_at, ret, t0);
+}
+
+IOLENS_EXPORT ssize_t sendfile(int out_fd, int in_fd, off_t *offset, size_t count)
+{
+    REAL_OR_FAIL(real, sendfile, -1);
+    if (!traced_fd(in_fd) && !traced_fd(out_fd))
+        return real(out_fd, in_fd, offset, count);
+    double t0 = iolens_now();
+    ssize_t ret = real(out_fd, in_fd, offset, count);
+    int64_t in_at = ret >= 0 && offset != NULL ? *offset : -1;
+    return after_copy(in_fd, in_at, out_fd, -1, ret, t0);
+}
+
+IOLENS_EXPORT ssize_t sendfile64(int out_fd, int in_fd, off64_t *offset, size_t count)
+{
+    REAL_OR_FAIL(real, sendfile64, -1);
+    if (!traced_fd(in_fd) && !traced_fd(out_fd))
+        return real(out_fd, in_fd, offset, count);
+    double t0 = iolens_now();
+    ssize_t ret = real(out_fd, in_fd, offset, count);
+    int64_t in_at = ret >= 0 && offset != NULL ? *offset : -1;
+    return after_copy(in_fd, in_at, out_fd, -1, ret, t0);
+}
+
+/* ----------------------------------------------------------- seeking -- */
+
+IOLENS_EXPORT off_t lseek(int fd, off_t offset, int whence)
+{
+    REAL_OR_FAIL(real, lseek, -1);
+    if (!traced_fd(fd))
+        return real(fd, offset, whence);
+    double t0 = iolens_now();
+    return after_seek(fd, real(fd, offset, whence), t0);
+}
+
+IOLENS_EXPORT off64_t lseek64(int fd, off64_t offset, int whence)
+{
+    REAL_OR_FAIL(real, lseek64, -1);
+    if (!traced_fd(fd))
+        return real(fd, offset, whence);
+    double t0 = iolens_now();
+    return after_seek(fd, real(fd, offset, whence), t0);
+}
+
+/* --------------------------------------------------- the stat family -- */
+
+IOLENS_EXPORT int stat(const char *path, struct stat *buf)
+{
+    REAL_OR_FAIL(real, stat, -1);
+    if (!tracing())
+        return real(path, buf);
+    double t0 = iolens_now();
+    return after_stat_path(AT_FDCWD, path, real(path, buf), t0);
+}
+
+IOLENS_EXPORT int lstat(const char *path, struct stat *buf)
+{
+    REAL_OR_FAIL(real, lstat, -1);
+    if (!tracing())
+        return real(path, buf);
+    double t0 = iolens_now();
+    return after_stat_path(AT_FDCWD, path, real(path, buf), t0);
+}
+
+IOLENS_EXPORT int fstat(int fd, struct stat *buf)
+{
+    REAL_OR_FAIL(real, fstat, -1);
+    if (!traced_fd(fd))
+        return real(fd, buf);
+    double t0 = iolens_now();
+    return after_stat_fd(fd, real(fd, buf), t0);
+}
+
+IOLENS_EXPORT int fstatat(int dirfd, const char *path, struct stat *buf, int flags)
+{
+    REAL_OR_FAIL(real, fstatat, -1);
+    if (!tracing())
+        return real(dirfd, path, buf, flags);
+    double t0 = iolens_now();
+    return after_stat_path(dirfd, path, real(dirfd, path, buf, flags), t0);
+}
+
+IOLENS_EXPORT int stat64(const char *path, struct stat64 *buf)
+{
+    REAL_OR_FAIL(real, stat64, -1);
+    if (!tracing())
+        return real(path, buf);
+    double t0 = iolens_now();
+    return after_stat_path(AT_FDCWD, path, real(path, buf), t0);
+}
+
+IOLENS_EXPORT int lstat64(const char *path, struct stat64 *buf)
+{
+    REAL_OR_FAIL(real, lstat64, -1);
+    if (!tracing())
+        return real(path, buf);
+    double t0 = iolens_now();
+    return after_stat_path(AT_FDCWD, path, real(path, buf), t0);
+}
+
+IOLENS_EXPORT int fstat64(int fd, struct stat64 *buf)
+{
+    REAL_OR_FAIL(real, fstat64, -1);
+    if (!traced_fd(fd))
+        return real(fd, buf);
+    double t0 = iolens_now();
+    return after_stat_fd(fd, real(fd, buf), t0);
+}
+
+IOLENS_EXPORT int fstatat64(int dirfd, const char *path, struct stat64 *buf, int flags)
+{
+    REAL_OR_FAIL(real, fstatat64, -1);
+    if (!tracing())
+        return real(dirfd, path, buf, flags);
+    double t0 = iolens_now();
+    return after_stat_path(dirfd, path, real(dirfd, path, buf, flags), t0);
+}
+
+IOLENS_EXPORT int statx(int dirfd, const char *path, int flags, unsigned int mask,
+                        struct statx *buf)
+{
+    REAL_OR_FAIL(real, statx, -1);
+    if (!tracing())
+        return real(dirfd, path, flags, mask, buf);
+    double t0 = iolens_now();
+    return after_stat_path(dirfd, path, real(dirfd, path, flags, mask, buf), t0);
+}
+
+/* The pre-2.33 glibc entry points, still called by old binaries. */
+IOLENS_EXPORT int __xstat(int ver, const char *path, struct stat *buf)
+{
+    REAL_OR_FAIL(real, __xstat, -1);
+    if (!tracing())
+        return real(ver, path, buf);
+    double t0 = iolens_now();
+    return after_stat_path(AT_FDCWD, path, real(ver, path, buf), t0);
+}
+
+IOLENS_EXPORT int __lxstat(int ver, const char *path, struct stat *buf)
+{
+    REAL_OR_FAIL(real, __lxstat, -1);
+    if (!tracing())
+        return real(ver, path, buf);
+    double t0 = iolens_now();
+    return after_stat_path(AT_FDCWD, path, real(ver, path, buf), t0);
+}
+
+IOLENS_EXPORT int __fxstat(int ver, int fd, struct stat *buf)
+{
+    REAL_OR_FAIL(real, __fxstat, -1);
+    if (!traced_fd(fd))
+        return real(ver, fd, buf);
+    double t0 = iolens_now();
+    return after_stat_fd(fd, real(ver, fd, buf), t0);
+}
+
+IOLENS_EXPORT int __fxstatat(int ver, int dirfd, const char *path, struct stat *buf, int flags)
+{
+    REAL_OR_FAIL(real, __fxstatat, -1);
+    if (!tracing())
+        return real(ver, dirfd, path, buf, flags);
+    double t0 = iolens_now();
+    return after_stat_path(dirfd, path, real(ver, dirfd, path, buf, flags), t0);
+}
+
+IOLENS_EXPORT int __xstat64(int ver, const char *path, struct stat64 *buf)
+{
+    REAL_OR_FAIL(real, __xstat64, -1);
+    if (!tracing())
+        return real(ver, path, buf);
+    double t0 = iolens_now();
+    return after_stat_path(AT_FDCWD, path, real(ver, path, buf), t0);
+}
+
+IOLENS_EXPORT int __lxstat64(int ver, const char *path, struct stat64 *buf)
+{
+    REAL_OR_FAIL(real, __lxstat64, -1);
+    if (!tracing())
+        return real(ver, path, buf);
+    double t0 = iolens_now();
+    return after_stat_path(AT_FDCWD, path, real(ver, path, buf), t0);
+}
+
+IOLENS_EXPORT int __fxstat64(int ver, int fd, struct stat64 *buf)
+{
+    REAL_OR_FAIL(real, __fxstat64, -1);
+    if (!traced_fd(fd))
+        return real(ver, fd, buf);
+    double t0 = iolens_now();
+    return after_stat_fd(fd, real(ver, fd, buf), t0);
+}
+
+IOLENS_EXPORT int __fxstatat64(int ver, int dirfd, const char *path, struct stat64 *buf,
+                               int flags)
+{
+    REAL_OR_FAIL(real, __fxstatat64, -1);
+    if (!tracing())
+        return real(ver, dirfd, path, buf, flags);
+    double t0 = iolens_now();
+    return after_stat_path(dirfd, path, real(ver, dirfd, path, buf, flags), t0);
+}
+
+/* ------------------------------------------------- sync and truncate -- */
+
+IOLENS_EXPORT int fsync(int fd)
+{
+    REAL_OR_FAIL(real, fsync, -1);
+    if (!traced_fd(fd))
+        return real(fd);
+    double t0 = iolens_now();
+    return after_sync_or_truncate(fd, 0, real(fd), t0);
+}
+
+IOLENS_EXPORT int fdatasync(int fd)
+{
+    REAL_OR_FAIL(real, fdatasync, -1);
+    if (!traced_fd(fd))
+        return real(fd);
+    double t0 = iolens_now();
+    return after_sync_or_truncate(fd, 1, real(fd), t0);
+}
+
+IOLENS_EXPORT int ftruncate(int fd, off_t length)
+{
+    REAL_OR_FAIL(real, ftruncate, -1);
+    if (!traced_fd(fd))
+        return real(fd, length);
+    double t0 = iolens_now();
+    return after_sync_or_truncate(fd, 2, real(fd, length), t0);
+}
+
+IOLENS_EXPORT int ftruncate64(int fd, off64_t length)
+{
+    REAL_OR_FAIL(real, ftruncate64, -1);
+    if (!traced_fd(fd))
+        return real(fd, length);
+    double t0 = iolens_now();
+    return after_sync_or_truncate(fd, 2, real(fd, length), t0);
+}
+
+/* ------------------------------------------------------- duplicating -- */
+
+IOLENS_EXPORT int dup(int oldfd)
+{
+    REAL_OR_FAIL(real, dup, -1);
+    if (!tracing())
+        return real(oldfd);
+    double t0 = iolens_now();
+    return after_dup(oldfd, real(oldfd), t0);
+}
+
+IOLENS_EXPORT int dup2(int oldfd, int newfd)
+{
+    REAL_OR_FAIL(real, dup2, -1);
+    if (!tracing())
+        return real(oldfd, newfd);
+    double t0 = iolens_now();
+    return after_dup(oldfd, real(oldfd, newfd), t0);
+}
+
+IOLENS_EXPORT int dup3(int oldfd, int newfd, int flags)
+{
+    REAL_OR_FAIL(real, dup3, -1);
+    if (!tracing())
+        return real(oldfd, newfd, flags);
+    double t0 = iolens_now();
+    return after_dup(oldfd, real(oldfd, newfd, flags), t0);
+}
+
+/* fcntl's third argument is an int, a long or a pointer depending on cmd;
+ * like glibc itself, take it as a pointer-sized value and pass it on.
+ * Only the duplicating commands and F_SETFL concern the layer. */
+static int fcntl_common(int (*real)(int, int, ...), int fd, int cmd, void *arg)
+{
+    if (!tracing())
+        return real(fd, cmd, arg);
+    if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) {
+        double t0 = iolens_now();
+        return after_dup(fd, real(fd, cmd, arg), t0);
+    }
+    int ret = real(fd, cmd, arg);
+    if (cmd == F_SETFL && ret == 0) {
+        int saved = enter();
+        iolens_posix_setfl(fd, (int)(intptr_t)arg);
+        leave(saved);
+    }
+    return ret;
+}
+
+IOLENS_EXPORT int fcntl(int fd, int cmd, ...)
+{
+    REAL_OR_FAIL(real, fcntl, -1);
+    va_list ap;
+    va_start(ap, cmd);
+    void *arg = va_arg(ap, void *);
+    va_end(ap);
+    return fcntl_common(real, fd, cmd, arg);
+}
+
+IOLENS_EXPORT int fcntl64(int fd, int cmd, ...)
+{
+    REAL_OR_FAIL(real, fcntl64, -1);
+    va_list ap;
+    va_start(ap, cmd);
+    void *arg = va_arg(ap, void *);
+    va_end(ap);
+    return fcntl_common(real, fd, cmd, arg);
+}
+
+/* --------------------------------------------------------------- mmap -- */
+
+static void *after_mmap(int fd, int flags, void *ret, double t0)
+{
+    double t1 = iolens_now();
+    if (ret != MAP_FAILED && fd >= 0 && !(flags & MAP_ANONYMOUS)) {
+        int saved = enter();
+        iolens_posix_mmap(fd, t0, t1);
+        leave(saved);
+    }
+    return ret;
+}
+
+IOLENS_EXPORT void *mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset)
+{
+    REAL_OR_FAIL(real, mmap, MAP_FAILED);
+    if (!traced_fd(fd))
+        return real(addr, length, prot, flags, fd, offset);
+    double t0 = iolens_now();
+    return after_mmap(fd, flags, real(addr, length, prot, flags, fd, offset), t0);
+}
+
+IOLENS_EXPORT void *mmap64(void *addr, size_t length, int prot, int flags, int fd,
+                           off64_t offset)
+{
+    REAL_OR_FAIL(real, mmap64, MAP_FAILED);
+    if (!traced_fd(fd))
+        return real(addr, length, prot, flags, fd, offset);
+    double t0 = iolens_now();
+    return after_mmap(fd, flags, real(addr, length, prot, flags, fd, offset), t0);
+}
+
+/* ------------------------------------------------ names: unlink, rename -- */
+
+static int after_unlink(int dirfd, const char *path, int ret, double t0)
+{
+    double t1 = iolens_now();
+    if (ret == 0) {
+        int saved = enter();
+        iolens_posix_unlink(dirfd, path, t0, t1);
+        leave(saved);
+    }
+    return ret;
+}
+
+static int after_rename(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
+                        int ret, double t0)
+{
+    double t1 = iolens_now();
+    if (ret == 0) {
+        int saved = enter();
+        iolens_posix_rename(olddirfd, oldpath, newdirfd, newpath, t0, t1);
+        leave(saved);
+    }
+    return ret;
+}
+
+IOLENS_EXPORT int unlink(const char *path)
+{
+    REAL_OR_FAIL(real, unlink, -1);
+    if (!tracing())
+        return real(path);
+    double t0 = iolens_now();
+    return after_unlink(AT_FDCWD, path, real(path), t0);
+}
+
+/* unlinkat with AT_REMOVEDIR removes a directory, not a file: not counted. */
+IOLENS_EXPORT int unlinkat(int dirfd, const char *path, int flags)
+{
+    REAL_OR_FAIL(real, unlinkat, -1);
+    if (!tracing() || (flags & AT_REMOVEDIR))
+        return real(dirfd, path, flags);
+    double t0 = iolens_now();
+    return after_unlink(dirfd, path, real(dirfd, path, flags), t0);
+}
+
+IOLENS_EXPORT int rename(const char *oldpath, const char *newpath)
+{
+    REAL_OR_FAIL(real, rename, -1);
+    if (!tracing())
+        return real(oldpath, newpath);
+    double t0 = iolens_now();
+    return after_rename(AT_FDCWD, oldpath, AT_FDCWD, newpath, real(oldpath, newpath), t0);
+}
+
+IOLENS_EXPORT int renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath)
+{
+    REAL_OR_FAIL(real, renameat, -1);
+    if (!tracing())
+        return real(olddirfd, oldpath, newdirfd, newpath);
+    double t0 = iolens_now();
+    int ret = real(olddirfd, oldpath, newdirfd, newpath);
+    return after_rename(olddirfd, oldpath, newdirfd, newpath, ret, t0);
+}
+
+/* --------------------------------------------- the working directory -- */
+/* Not counted; relative paths are resolved against a cached cwd, which a
+ * successful chdir or fchdir invalidates (even when not tracing, so the
+ * cache is never stale once tracing starts or resumes).  The invalidation
+ * is one atomic increment: no lock, errno untouched. */
+
+IOLENS_EXPORT int chdir(const char *path)
+{
+    REAL_OR_FAIL(real, chdir, -1);
+    int ret = real(path);
+    if (ret == 0)
+        iolens_posix_cwd_changed();
+    return ret;
+}
+
+IOLENS_EXPORT int fchdir(int fd)
+{
+    REAL_OR_FAIL(real, fchdir, -1);
+    int ret = real(fd);
+    if (ret == 0)
+        iolens_posix_cwd_changed();
+    return ret;
+}

@@ -1,0 +1,174 @@
+# Shared helpers of the integration tests; sourced by test_*.sh.
+#
+# make check sets IOLENS_LIB (the runtime), IOLENS_PARSER, IOLENS_TESTBIN
+# (build dir/tests) and IOLENS_SRCDIR.  A script exits 0 when every check
+# passed, 1 when one failed, 77 when it cannot run here (skip).
+#
+#   iolens_setup               check the environment, make $T (a fresh
+#                              temporary directory, removed at exit)
+#   run_traced LOG [VAR=VALUE...] CMD...
+#                              run CMD traced (with the extra environment),
+#                              the log going to LOG
+#   require_log LOG            the log exists and parses (else the test ends)
+#   expect_counters LOG FILE   read "COUNTER VALUE" lines on stdin and
+#                              check each against the record of FILE
+#   counter LOG FILE COUNTER   print a counter of FILE's record
+#   total LOG COUNTER          print total_COUNTER from --total
+#   header LOG NAME            print the value of the "# NAME: value" line
+#   check_eq EXPECTED ACTUAL WHAT, check_le A B WHAT (numbers, may be real)
+#   fail WHAT                  record a failed check
+#   finish                     exit with the verdict
+
+set -u
+
+checks=0
+failures=0
+
+# The IOLENS_* variables a user may have set must not leak into the runs.
+unset IOLENS_DISABLE IOLENS_DISABLE_LAYERS IOLENS_EXCLUDE IOLENS_INCLUDE IOLENS_MEMORY \
+    IOLENS_MEM_ALIGNMENT IOLENS_LOGDIR IOLENS_LOGFILE IOLENS_NONMPI
+
+iolens_setup() {
+    for var in IOLENS_LIB IOLENS_PARSER IOLENS_TESTBIN; do
+        eval "value=\${$var:-}"
+        if [ -z "$value" ]; then
+            echo "SKIP: $var is not set (run the integration tests through make check)"
+            exit 77
+        fi
+    done
+    if [ ! -r "$IOLENS_LIB" ]; then
+        echo "FAIL: the runtime library $IOLENS_LIB does not exist"
+        exit 1
+    fi
+    if [ ! -x "$IOLENS_PARSER" ]; then
+        echo "FAIL: the parser $IOLENS_PARSER does not exist"
+        exit 1
+    fi
+    PROGS=$IOLENS_TESTBIN/integration
+    # Under /tmp on purpose: $TMPDIR might point below an excluded prefix
+    # (/dev/shm) or the default log directory, which are never traced.
+    T=$(mktemp -d /tmp/iolens-test.XXXXXX) || exit 1
+    trap 'chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
+}
+
+run_traced() {
+    log=$1
+    shift
+    env IOLENS_NONMPI=1 IOLENS_LOGFILE="$log" LD_PRELOAD="$IOLENS_LIB" "$@"
+}
+
+fail() {
+    checks=$((checks + 1))
+    failures=$((failures + 1))
+    echo "FAIL: $*"
+}
+
+pass() {
+    checks=$((checks + 1))
+}
+
+check_eq() {
+    if [ "$1" = "$2" ]; then
+        pass
+    else
+        fail "$3: expected '$1', got '$2'"
+    fi
+}
+
+check_le() {
+    if awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; then
+        pass
+    else
+        fail "$3: expected $1 <= $2"
+    fi
+}
+
+check_gt() {
+    if awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; then
+        pass
+    else
+        fail "$3: expected $1 > $2"
+    fi
+}
+
+# The parser's output of LOG, made by require_log (LOG.base, LOG.total).
+base_of() {
+    cat "$1.base"
+}
+
+# Value of COUNTER in FILE's record; "<none>" if there is no such line,
+# several values (one per line) if there are several records.
+counter() {
+    base_of "$1" | awk -F'\t' -v f="$2" -v c="$3" '
+        $1 !~ /^#/ && $6 == f && $4 == c { print $5; n++ }
+        END { if (n == 0) print "<none>" }'
+}
+
+# Number of records (of any layer, or of LAYER) that FILE has.
+records_of() {
+    base_of "$1" | awk -F'\t' -v f="$2" -v l="${3:-}" '
+        $1 !~ /^#/ && $6 == f && (l == "" || $1 == l) { ids[$1 " " $3] = 1 }
+        END { n = 0; for (i in ids) n++; print n }'
+}
+
+total() {
+    awk -v c="total_$2:" '
+        $1 == c { print $2; n++ } END { if (n == 0) print "<none>" }' "$1.total"
+}
+
+header() {
+    base_of "$1" | awk -v k="# $2:" '
+        index($0, k) == 1 { print substr($0, length(k) + 2); n++ }
+        END { if (n == 0) print "<none>" }'
+}
+
+# Reads "COUNTER VALUE" lines (blank lines and #-comments skipped).
+expect_counters() {
+    log=$1
+    file=$2
+    while read -r name value; do
+        case $name in '' | '#'*) continue ;; esac
+        check_eq "$value" "$(counter "$log" "$file" "$name")" "$name of $file"
+    done
+}
+
+# The log must exist and parse; without it every counter check would be
+# meaningless, so the test ends here.  Keeps the parser's output.
+require_log() {
+    if [ ! -s "$1" ]; then
+        fail "no log was written at $1"
+        finish
+    fi
+    for mode in base total; do
+        if ! "$IOLENS_PARSER" --$mode "$1" >"$1.$mode" 2>"$1.err"; then
+            fail "iolens-parser --$mode $1: $(cat "$1.err")"
+            finish
+        fi
+    done
+    pass
+}
+
+# Block size the runtime uses as the file alignment of files under DIR.
+fs_block_size() {
+    stat -f -c %s "$1"
+}
+
+# How many of the given offsets are not multiples of ALIGNMENT.
+misaligned_count() {
+    alignment=$1
+    shift
+    echo "$@" | awk -v a="$alignment" '{
+        n = 0
+        for (i = 1; i <= NF; i++) if (a > 0 && $i % a != 0) n++
+        print n
+    }'
+}
+
+finish() {
+    if [ "$failures" -gt 0 ]; then
+        echo "$failures of $checks checks failed"
+        exit 1
+    fi
+    echo "PASS: $checks checks"
+    exit 0
+}

@@ -1,1 +1,306 @@
-int main(void) { return 0; }
+/*
+ * Writes a log with known content, through the runtime's own writer
+ * (iolens_log_write_file) but without tracing anything, so that the
+ * parser tests run without LD_PRELOAD and under the sanitizers.
+ *
+ *   make_test_log [--forked] [--stdio-twin] OUTPUT
+ *
+ * --forked marks the log as a forked child's (parent pid 4000).
+ * --stdio-twin adds a second STDIO record, for out.dat, a file that also
+ * has a POSIX record (written 5 times, 50 bytes, through a stream).
+ *
+ * Content (the parser tests check it exactly):
+ *   job      uid 1000, user alice, job 4242, /opt/app/bin/sim -n 4 "in put.dat"
+ *   mounts   / ext4 4096, /scratch lustre 1048576, /scratch/runs xfs 4096,
+ *            "/home dir" nfs4 0
+ *   kind 99  an unknown region, which readers must skip
+ *   names    the three files below, plus one id no record uses
+ *   POSIX    /scratch/run/out.dat       rank 0, write-only
+ *            /home dir/in put.dat       rank -1 (shared), read-write
+ *   STDIO    /tmp/cfg<TAB>file.txt      rank 0, read-only
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iolens/log_format.h"
+#include "log_writer.h"
+
+#define ID_OUT 0x1111111111111111ull
+#define ID_IN 0x2222222222222222ull
+#define ID_CFG 0x3333333333333333ull
+#define ID_UNUSED 0x4444444444444444ull
+
+#define UNKNOWN_KIND 99u
+
+/* A fixed-size byte buffer; the content is small and known. */
+struct out {
+    unsigned char data[16384];
+    size_t len;
+};
+
+static void put(struct out *o, const void *p, size_t n)
+{
+    if (n > sizeof o->data - o->len) {
+        fprintf(stderr, "make_test_log: buffer too small\n");
+        exit(1);
+    }
+    memcpy(o->data + o->len, p, n);
+    o->len += n;
+}
+
+static void put_u32(struct out *o, uint32_t v) { put(o, &v, sizeof v); }
+static void put_u64(struct out *o, uint64_t v) { put(o, &v, sizeof v); }
+static void put_str(struct out *o, const char *s, size_t len)
+{
+    put_u32(o, (uint32_t)len);
+    put(o, s, len);
+}
+static void put_cstr(struct out *o, const char *s) { put_str(o, s, strlen(s)); }
+
+static void build_job(struct out *o, int forked)
+{
+    struct iolens_job_fixed j = {
+        .uid = 1000,
+        .start_time_sec = 1700000000,
+        .start_time_nsec = 250000000,
+        .end_time_sec = 1700000003,
+        .end_time_nsec = 750000000,
+        .run_time = 3.5,
+        .nprocs = 1,
+        .nnodes = 1,
+        .pid = 4321,
+        .parent_pid = forked ? 4000 : 0,
+        .budget_bytes = 2097152,
+        .budget_used = 65536,
+        .budget_needed = 65536,
+        .folded_opens = 0,
+        .folded_files = 0,
+        .string_count = IOLENS_JOB_NSTRINGS,
+    };
+    static const char args[] = "-n\0" "4\0" "in put.dat";
+    put(o, &j, sizeof j);
+    put_cstr(o, "4242");
+    put_cstr(o, "alice");
+    put_cstr(o, "/opt/app/bin/sim");
+    put_str(o, args, sizeof args - 1);
+    put_cstr(o, "node001");
+    put_cstr(o, "0.1.0-test");
+}
+
+static void put_mount(struct out *o, const char *point, const char *fstype, uint64_t bsize)
+{
+    put_u64(o, bsize);
+    put_cstr(o, point);
+    put_cstr(o, fstype);
+}
+
+static void build_mounts(struct out *o)
+{
+    put_u32(o, 4);
+    put_mount(o, "/", "ext4", 4096);
+    put_mount(o, "/scratch", "lustre", 1048576);
+    put_mount(o, "/scratch/runs", "xfs", 4096); /* must not match /scratch/run */
+    put_mount(o, "/home dir", "nfs4", 0);
+}
+
+static void put_name(struct out *o, uint64_t id, const char *name)
+{
+    put_u64(o, id);
+    put_cstr(o, name);
+}
+
+static void build_names(struct out *o)
+{
+    put_u32(o, 4);
+    put_name(o, ID_CFG, "/tmp/cfg\tfile.txt");
+    put_name(o, ID_OUT, "/scratch/run/out.dat");
+    put_name(o, ID_UNUSED, "/not/used");
+    put_name(o, ID_IN, "/home dir/in put.dat");
+}
+
+/* Written like the runtime's record of 1000 sequential writes, with a
+ * little variety: 998 of 4 KiB and 2 of 512 bytes. */
+static void fill_out_record(struct iolens_posix_record *r)
+{
+    memset(r, 0, sizeof *r);
+    r->id = ID_OUT;
+    r->rank = 0;
+    int64_t *c = r->counters;
+    c[POSIX_OPENS] = 1;
+    c[POSIX_WRITES] = 1000;
+    c[POSIX_STATS] = 1;
+    c[POSIX_FSYNCS] = 1;
+    c[POSIX_MODE] = 0644;
+    c[POSIX_BYTES_WRITTEN] = 998 * 4096 + 2 * 512;
+    c[POSIX_MAX_BYTE_READ] = -1;
+    c[POSIX_MAX_BYTE_WRITTEN] = 998 * 4096 + 2 * 512 - 1;
+    c[POSIX_CONSEC_WRITES] = 999;
+    c[POSIX_SEQ_WRITES] = 999;
+    c[POSIX_MEM_ALIGNMENT] = 8;
+    c[POSIX_FILE_NOT_ALIGNED] = 999;
+    c[POSIX_FILE_ALIGNMENT] = 1048576;
+    c[POSIX_SIZE_WRITE_100_1K] = 2;
+    c[POSIX_SIZE_WRITE_1K_10K] = 998;
+    c[POSIX_STRIDE1_STRIDE] = 4096;
+    c[POSIX_STRIDE1_COUNT] = 997;
+    c[POSIX_STRIDE2_STRIDE] = -4096;
+    c[POSIX_STRIDE2_COUNT] = 2;
+    c[POSIX_ACCESS1_ACCESS] = 4096;
+    c[POSIX_ACCESS1_COUNT] = 998;
+    c[POSIX_ACCESS2_ACCESS] = 512;
+    c[POSIX_ACCESS2_COUNT] = 2;
+    c[POSIX_MAX_WRITE_TIME_SIZE] = 4096;
+    double *f = r->fcounters;
+    f[POSIX_F_OPEN_START_TIMESTAMP] = 0.001;
+    f[POSIX_F_WRITE_START_TIMESTAMP] = 0.003;
+    f[POSIX_F_CLOSE_START_TIMESTAMP] = 1.6;
+    f[POSIX_F_OPEN_END_TIMESTAMP] = 0.002;
+    f[POSIX_F_WRITE_END_TIMESTAMP] = 1.5;
+    f[POSIX_F_CLOSE_END_TIMESTAMP] = 1.601;
+    f[POSIX_F_WRITE_TIME] = 1.25;
+    f[POSIX_F_META_TIME] = 0.01;
+    f[POSIX_F_MAX_WRITE_TIME] = 0.02;
+}
+
+/* A shared (rank -1) file, opened twice, read and written. */
+static void fill_in_record(struct iolens_posix_record *r)
+{
+    memset(r, 0, sizeof *r);
+    r->id = ID_IN;
+    r->rank = IOLENS_RANK_ALL;
+    int64_t *c = r->counters;
+    c[POSIX_OPENS] = 2;
+    c[POSIX_READS] = 11;
+    c[POSIX_WRITES] = 2;
+    c[POSIX_SEEKS] = 3;
+    c[POSIX_MODE] = -1;
+    c[POSIX_BYTES_READ] = 10 * 1024 + 10;
+    c[POSIX_BYTES_WRITTEN] = 200;
+    c[POSIX_MAX_BYTE_READ] = 20479;
+    c[POSIX_MAX_BYTE_WRITTEN] = 199;
+    c[POSIX_CONSEC_READS] = 4;
+    c[POSIX_SEQ_READS] = 9;
+    c[POSIX_RW_SWITCHES] = 1;
+    c[POSIX_MEM_ALIGNMENT] = 8;
+    c[POSIX_FILE_ALIGNMENT] = 0;
+    c[POSIX_SIZE_READ_0_100] = 1;
+    c[POSIX_SIZE_READ_100_1K] = 10;
+    c[POSIX_SIZE_WRITE_0_100] = 2;
+    c[POSIX_STRIDE1_STRIDE] = 2048;
+    c[POSIX_STRIDE1_COUNT] = 5;
+    c[POSIX_STRIDE2_STRIDE] = 4096;
+    c[POSIX_STRIDE2_COUNT] = 4;
+    c[POSIX_STRIDE3_STRIDE] = 0;
+    c[POSIX_STRIDE3_COUNT] = 1;
+    c[POSIX_ACCESS1_ACCESS] = 1024;
+    c[POSIX_ACCESS1_COUNT] = 10;
+    c[POSIX_ACCESS2_ACCESS] = 100;
+    c[POSIX_ACCESS2_COUNT] = 2;
+    c[POSIX_ACCESS3_ACCESS] = 10;
+    c[POSIX_ACCESS3_COUNT] = 1;
+    c[POSIX_MAX_READ_TIME_SIZE] = 1024;
+    c[POSIX_MAX_WRITE_TIME_SIZE] = 100;
+    double *f = r->fcounters;
+    f[POSIX_F_OPEN_START_TIMESTAMP] = 0.5;
+    f[POSIX_F_READ_START_TIMESTAMP] = 0.6;
+    f[POSIX_F_WRITE_START_TIMESTAMP] = 2.1;
+    f[POSIX_F_CLOSE_START_TIMESTAMP] = 2.4;
+    f[POSIX_F_OPEN_END_TIMESTAMP] = 2.5;
+    f[POSIX_F_READ_END_TIMESTAMP] = 2.0;
+    f[POSIX_F_WRITE_END_TIMESTAMP] = 2.2;
+    f[POSIX_F_CLOSE_END_TIMESTAMP] = 2.6;
+    f[POSIX_F_READ_TIME] = 0.75;
+    f[POSIX_F_WRITE_TIME] = 0.125;
+    f[POSIX_F_META_TIME] = 0.0625;
+    f[POSIX_F_MAX_READ_TIME] = 0.25;
+    f[POSIX_F_MAX_WRITE_TIME] = 0.0625;
+}
+
+static void build_posix(struct out *o)
+{
+    struct iolens_layer_head head = {POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, 2};
+    struct iolens_posix_record r;
+    put(o, &head, sizeof head);
+    fill_out_record(&r);
+    put(o, &r, sizeof r);
+    fill_in_record(&r);
+    put(o, &r, sizeof r);
+}
+
+static void build_stdio(struct out *o, int twin)
+{
+    struct iolens_layer_head head = {STDIO_NUM_COUNTERS, STDIO_F_NUM_COUNTERS, 1 + (twin != 0)};
+    struct iolens_stdio_record r;
+    memset(&r, 0, sizeof r);
+    r.id = ID_CFG;
+    r.rank = 0;
+    r.counters[STDIO_OPENS] = 1;
+    r.counters[STDIO_READS] = 3;
+    r.counters[STDIO_SEEKS] = 1;
+    r.counters[STDIO_BYTES_READ] = 300;
+    r.counters[STDIO_MAX_BYTE_READ] = 299;
+    r.counters[STDIO_MAX_BYTE_WRITTEN] = -1;
+    r.fcounters[STDIO_F_OPEN_START_TIMESTAMP] = 0.1;
+    r.fcounters[STDIO_F_READ_START_TIMESTAMP] = 0.2;
+    r.fcounters[STDIO_F_CLOSE_START_TIMESTAMP] = 0.4;
+    r.fcounters[STDIO_F_OPEN_END_TIMESTAMP] = 0.11;
+    r.fcounters[STDIO_F_READ_END_TIMESTAMP] = 0.3;
+    r.fcounters[STDIO_F_CLOSE_END_TIMESTAMP] = 0.41;
+    r.fcounters[STDIO_F_READ_TIME] = 0.05;
+    r.fcounters[STDIO_F_META_TIME] = 0.02;
+    put(o, &head, sizeof head);
+    put(o, &r, sizeof r);
+    if (!twin)
+        return;
+    memset(&r, 0, sizeof r);
+    r.id = ID_OUT;
+    r.rank = 0;
+    r.counters[STDIO_OPENS] = 1;
+    r.counters[STDIO_WRITES] = 5;
+    r.counters[STDIO_BYTES_WRITTEN] = 50;
+    r.counters[STDIO_MAX_BYTE_READ] = -1;
+    r.counters[STDIO_MAX_BYTE_WRITTEN] = 9999999;
+    put(o, &r, sizeof r);
+}
+
+int main(int argc, char **argv)
+{
+    int forked = 0, twin = 0, i = 1;
+    for (; i < argc - 1; i++) {
+        if (strcmp(argv[i], "--forked") == 0)
+            forked = 1;
+        else if (strcmp(argv[i], "--stdio-twin") == 0)
+            twin = 1;
+        else
+            break;
+    }
+    if (i != argc - 1) {
+        fprintf(stderr, "usage: make_test_log [--forked] [--stdio-twin] OUTPUT\n");
+        return 1;
+    }
+    const char *path = argv[i];
+    static struct out job, mounts, names, posix, stdio_o;
+    static const char future[] = "a region kind from a later version";
+    build_job(&job, forked);
+    build_mounts(&mounts);
+    build_names(&names);
+    build_posix(&posix);
+    build_stdio(&stdio_o, twin);
+    const struct iolens_region_src regions[] = {
+        {IOLENS_REGION_JOB, IOLENS_JOB_VERSION, job.data, job.len},
+        {IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, mounts.data, mounts.len},
+        {UNKNOWN_KIND, 1, future, sizeof future - 1},
+        {IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, names.data, names.len},
+        {IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, posix.data, posix.len},
+        {IOLENS_REGION_STDIO, IOLENS_STDIO_VERSION, stdio_o.data, stdio_o.len},
+    };
+    char err[256];
+    uint64_t flags = forked ? IOLENS_FLAG_FORKED : 0;
+    unsigned n = sizeof regions / sizeof regions[0];
+    if (iolens_log_write_file(path, flags, regions, n, err, sizeof err) != 0) {
+        fprintf(stderr, "make_test_log: %s: %s\n", path, err);
+        return 1;
+    }
+    return 0;
+}

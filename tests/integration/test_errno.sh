@@ -1,1 +1,39 @@
-exit 77
+#!/bin/sh
+# Failing calls fail as they would without iolens (return value and
+# errno), are not counted, and the exit status is the program's.
+. "$(dirname "$0")/common.sh"
+iolens_setup
+
+printf '%0100d' 0 >"$T/data" || fail "cannot make the input"
+
+# Untraced first: the program's own checks hold without iolens.
+"$PROGS/prog_errno" "$T" 3 2>"$T/plain.err"
+check_eq 3 $? "exit status without iolens"
+
+log=$T/x.iolens
+run_traced "$log" "$PROGS/prog_errno" "$T" 3 2>"$T/traced.err"
+check_eq 3 $? "exit status under iolens"
+check_eq "" "$(cat "$T/traced.err")" "prog_errno's complaints under iolens"
+run_traced "$T/y.iolens" "$PROGS/prog_errno" "$T" 0 2>/dev/null
+check_eq 0 $? "exit status 0 under iolens"
+require_log "$log"
+
+# Only the successful calls on data count.
+expect_counters "$log" "$T/data" <<END
+POSIX_OPENS 1
+POSIX_READS 1
+POSIX_BYTES_READ 100
+POSIX_WRITES 0
+POSIX_SEEKS 0
+POSIX_TRUNCATES 0
+POSIX_STATS 0
+POSIX_RENAME_TARGETS 0
+POSIX_DUPS 0
+STDIO_OPENS 1
+STDIO_READS 1
+STDIO_BYTES_READ 100
+STDIO_WRITES 0
+END
+check_eq 0 "$(records_of "$log" "$T/missing")" "records of a file that never existed"
+check_eq 0 "$(total "$log" POSIX_FSYNCS)" "total_POSIX_FSYNCS"
+finish

@@ -1,1 +1,52 @@
-exit 77
+#!/bin/sh
+# A forked child writes a log of its own, naming its parent; each log has
+# only its own process's I/O.
+. "$(dirname "$0")/common.sh"
+iolens_setup
+
+a=$T/a
+b=$T/b
+logs=$T/logs
+mkdir "$logs" || fail "cannot make $logs"
+pids=$(env IOLENS_NONMPI=1 IOLENS_LOGDIR="$logs" LD_PRELOAD="$IOLENS_LIB" "$PROGS/prog_fork" "$a" "$b") ||
+    fail "prog_fork exited with status $?"
+parent=${pids% *}
+child=${pids#* }
+check_eq 2 "$(ls "$logs" | wc -l)" "logs written"
+plog=$(ls "$logs"/*_"$parent".iolens 2>/dev/null)
+clog=$(ls "$logs"/*_"$child".iolens 2>/dev/null)
+[ -n "$plog" ] || fail "no log named after the parent pid $parent: $(ls "$logs")"
+[ -n "$clog" ] || fail "no log named after the child pid $child: $(ls "$logs")"
+[ -n "$plog" ] && [ -n "$clog" ] || finish
+require_log "$plog"
+require_log "$clog"
+
+check_eq "$parent" "$(header "$plog" pid)" "pid in the parent's log"
+check_eq "<none>" "$(header "$plog" parent_pid)" "parent_pid in the parent's log"
+check_eq "$child" "$(header "$clog" pid)" "pid in the child's log"
+check_eq "$parent" "$(header "$clog" parent_pid)" "parent_pid in the child's log"
+
+# Parent: 1000 bytes before the fork, 500 after.
+expect_counters "$plog" "$a" <<END
+POSIX_OPENS 1
+POSIX_WRITES 2
+POSIX_BYTES_WRITTEN 1500
+POSIX_MAX_BYTE_WRITTEN 1499
+POSIX_CONSEC_WRITES 1
+END
+check_eq 0 "$(records_of "$plog" "$b")" "records of the child's file in the parent's log"
+
+# Child: counts start at the fork; it wrote 100 bytes at 5000 through the
+# inherited descriptor and made b.
+expect_counters "$clog" "$a" <<END
+POSIX_OPENS 0
+POSIX_WRITES 1
+POSIX_BYTES_WRITTEN 100
+POSIX_MAX_BYTE_WRITTEN 5099
+END
+expect_counters "$clog" "$b" <<END
+POSIX_OPENS 1
+POSIX_WRITES 1
+POSIX_BYTES_WRITTEN 2000
+END
+finish

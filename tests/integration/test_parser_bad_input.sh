@@ -1,1 +1,126 @@
-exit 77
+#!/bin/sh
+# iolens-parser on input that is not a usable log: exactly one line on
+# stderr naming the file and the reason, nothing on stdout, exit status 2.
+# Usage errors exit 1, output errors exit 1.
+. "$(dirname "$0")/common.sh"
+
+for var in IOLENS_PARSER IOLENS_TESTBIN; do
+    eval "value=\${$var:-}"
+    [ -n "$value" ] || { echo "SKIP: $var is not set (run through make check)"; exit 77; }
+done
+T=$(mktemp -d /tmp/iolens-test.XXXXXX) || exit 1
+trap 'chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
+LC_ALL=C
+export LC_ALL
+
+good=$T/good.iolens
+IOLENS_DISABLE=1 "$IOLENS_TESTBIN/integration/make_test_log" "$good" || fail "make_test_log failed"
+size=$(wc -c <"$good")
+
+# Runs the parser on FILE in every mode; expects status 2, no output and
+# the one stderr line "iolens-parser: FILE: REASON".
+expect_rejected() {
+    file=$1
+    reason=$2
+    for mode in --base --total --file; do
+        "$IOLENS_PARSER" $mode "$file" >"$T/out" 2>"$T/err"
+        status=$?
+        check_eq 2 "$status" "exit status of $mode on $(basename "$file")"
+        check_eq 0 "$(wc -c <"$T/out")" "stdout bytes of $mode on $(basename "$file")"
+        check_eq 1 "$(wc -l <"$T/err")" "stderr lines of $mode on $(basename "$file")"
+        check_eq "iolens-parser: $file: $reason" "$(cat "$T/err")" "message for $(basename "$file")"
+    done
+}
+
+# Copy of the good log with the byte at OFFSET xor-ed with 1.
+flip_byte() {
+    cp "$good" "$2"
+    chmod u+w "$2"
+    old=$(od -An -tu1 -j "$1" -N1 "$good" | tr -d ' ')
+    # shellcheck disable=SC2059  # the format is the octal escape
+    printf "\\$(printf '%03o' $((old ^ 1)))" |
+        dd of="$2" bs=1 seek="$1" conv=notrunc 2>/dev/null
+}
+
+# Copy of the good log with a little-endian uint32 VALUE at OFFSET.
+set_u32() {
+    cp "$good" "$3"
+    chmod u+w "$3"
+    v=$2
+    # shellcheck disable=SC2059
+    printf "\\$(printf '%03o' $((v & 255)))\\$(printf '%03o' $((v >> 8 & 255)))\\$(printf '%03o' $((v >> 16 & 255)))\\$(printf '%03o' $((v >> 24 & 255)))" |
+        dd of="$3" bs=1 seek="$1" conv=notrunc 2>/dev/null
+}
+
+# The good log itself is accepted (so the rejections below mean something).
+"$IOLENS_PARSER" "$good" >/dev/null 2>"$T/err"
+check_eq 0 "$?" "exit status on the good log"
+
+: >"$T/empty"
+expect_rejected "$T/empty" "truncated: empty file"
+
+awk 'BEGIN { srand(7); for (i = 0; i < 4096; i++) printf "%c", 1 + int(rand() * 255) }' >"$T/random"
+expect_rejected "$T/random" "not an iolens log"
+
+printf 'POSIX\t0\t1\tPOSIX_OPENS\t1\t/a\t/\text4\n' >"$T/text"
+expect_rejected "$T/text" "not an iolens log"
+
+head -c 20 "$good" >"$T/short-header"
+expect_rejected "$T/short-header" "truncated: 20 bytes, shorter than the header"
+
+head -c 100 "$good" >"$T/short-table"
+expect_rejected "$T/short-table" "truncated: the region table ends past the end of the file"
+
+head -c $((size - 1)) "$good" >"$T/truncated"
+expect_rejected "$T/truncated" \
+    "truncated: region 5 (STDIO) ends past the end of the file ($((size - 1)) bytes)"
+
+flip_byte $((size - 5)) "$T/crc-region"
+expect_rejected "$T/crc-region" "CRC mismatch in region 5 (STDIO)"
+
+flip_byte 16 "$T/crc-header" # the flags
+expect_rejected "$T/crc-header" "CRC mismatch in the header"
+
+set_u32 8 2 "$T/version"
+expect_rejected "$T/version" "unsupported format version 2 (this reader knows 1)"
+
+set_u32 12 67305985 "$T/byte-order" # 0x04030201
+expect_rejected "$T/byte-order" "unsupported byte order (mark 0x04030201)"
+
+expect_rejected "$T/does-not-exist" "No such file or directory"
+mkdir "$T/dir"
+expect_rejected "$T/dir" "Is a directory"
+if [ "$(id -u)" != 0 ]; then
+    cp "$good" "$T/unreadable"
+    chmod 000 "$T/unreadable"
+    expect_rejected "$T/unreadable" "Permission denied"
+fi
+
+# --------------------------------------------------------- usage errors --
+expect_usage_error() {
+    "$IOLENS_PARSER" "$@" >"$T/out" 2>"$T/err"
+    check_eq 1 "$?" "exit status of iolens-parser $*"
+    check_eq 0 "$(wc -c <"$T/out")" "stdout bytes of iolens-parser $*"
+    check_eq 1 "$(grep -c '^usage: iolens-parser' "$T/err")" "usage message of iolens-parser $*"
+}
+expect_usage_error
+expect_usage_error --base
+expect_usage_error --bogus "$good"
+expect_usage_error --base --total "$good"
+expect_usage_error "$good" "$good"
+expect_usage_error --list-counters "$good"
+
+"$IOLENS_PARSER" --help >"$T/out" 2>"$T/err"
+check_eq 0 "$?" "exit status of --help"
+check_eq 1 "$(grep -c '^usage: iolens-parser' "$T/out")" "--help prints the usage on stdout"
+check_eq 0 "$(wc -c <"$T/err")" "--help writes nothing on stderr"
+
+# A full output device is an error, not a silent success.
+if [ -w /dev/full ]; then
+    "$IOLENS_PARSER" "$good" >/dev/full 2>"$T/err"
+    check_eq 1 "$?" "exit status when stdout is full"
+    check_eq 1 "$(grep -c '^iolens-parser: error writing output: ' "$T/err")" \
+        "message when stdout is full"
+fi
+
+finish

@@ -1,1 +1,873 @@
-int main(void) { return 0; }
+/* The log reader (util/reader.c) and the writer's file format side
+ * (lib/log_writer.c: iolens_log_write_file, iolens_log_default_name).
+ *
+ * Logs are assembled here byte by byte, so that every kind of damage can
+ * be made on purpose, with CRCs recomputed when a test wants the damage to
+ * get past them. */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "iolens/log_format.h"
+#include "log_writer.h"
+#include "reader.h"
+
+#define ID_A 0x1111111111111111ull
+#define ID_B 0x2222222222222222ull
+#define ID_C 0x3333333333333333ull
+#define HDR sizeof(struct iolens_file_header)
+#define DESC sizeof(struct iolens_region_desc)
+
+/* ------------------------------------------------------------ buffers -- */
+
+struct bytes {
+    unsigned char *p;
+    size_t len, cap;
+};
+
+static void put(struct bytes *b, const void *data, size_t n)
+{
+    if (b->len + n > b->cap) {
+        b->cap = (b->len + n) * 2 + 64;
+        b->p = realloc(b->p, b->cap);
+        ck_assert_ptr_nonnull(b->p);
+    }
+    memcpy(b->p + b->len, data, n);
+    b->len += n;
+}
+
+static void put_u32(struct bytes *b, uint32_t v) { put(b, &v, 4); }
+static void put_u64(struct bytes *b, uint64_t v) { put(b, &v, 8); }
+static void put_str(struct bytes *b, const char *s, size_t n)
+{
+    put_u32(b, (uint32_t)n);
+    put(b, s, n);
+}
+static void put_cstr(struct bytes *b, const char *s) { put_str(b, s, strlen(s)); }
+
+/* ------------------------------------------------------- log building -- */
+
+struct region {
+    uint32_t kind, version;
+    struct bytes raw;
+};
+
+enum { R_JOB, R_MOUNTS, R_UNKNOWN, R_NAMES, R_POSIX, R_STDIO, NREGIONS };
+
+struct content {
+    struct region r[NREGIONS];
+    unsigned n;
+};
+
+static void build_job(struct bytes *b)
+{
+    struct iolens_job_fixed j = {
+        .uid = 1000, .start_time_sec = 1700000000, .start_time_nsec = 5,
+        .end_time_sec = 1700000010, .end_time_nsec = 6, .run_time = 10.0,
+        .nprocs = 1, .nnodes = 1, .pid = 77, .parent_pid = 0,
+        .budget_bytes = 65536, .budget_used = 1234, .budget_needed = 5678,
+        .folded_opens = 9, .folded_files = 3, .string_count = IOLENS_JOB_NSTRINGS,
+    };
+    put(b, &j, sizeof j);
+    put_cstr(b, "job.1");
+    put_cstr(b, "bob");
+    put_cstr(b, "/bin/prog");
+    put_str(b, "a\0b c", 5);
+    put_cstr(b, "h1");
+    put_cstr(b, "9.9");
+}
+
+static void build_mounts(struct bytes *b)
+{
+    put_u32(b, 3);
+    put_u64(b, 4096);
+    put_cstr(b, "/");
+    put_cstr(b, "ext4");
+    put_u64(b, 1 << 20);
+    put_cstr(b, "/data");
+    put_cstr(b, "lustre");
+    put_u64(b, 512);
+    put_cstr(b, "/data/sub");
+    put_cstr(b, "xfs");
+}
+
+static void build_names(struct bytes *b)
+{
+    put_u32(b, 3);
+    put_u64(b, ID_C); /* deliberately unsorted */
+    put_cstr(b, "/data/subdir/c");
+    put_u64(b, ID_A);
+    put_cstr(b, "/data/sub/a");
+    put_u64(b, ID_B);
+    put_cstr(b, "<STDOUT>");
+}
+
+static void build_posix(struct bytes *b)
+{
+    struct iolens_layer_head h = {POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, 2};
+    put(b, &h, sizeof h);
+    struct iolens_posix_record r;
+    memset(&r, 0, sizeof r);
+    r.id = ID_A;
+    r.rank = 0;
+    r.counters[POSIX_WRITES] = 1000;
+    r.counters[POSIX_BYTES_WRITTEN] = 4096000;
+    r.fcounters[POSIX_F_WRITE_TIME] = 1.5;
+    put(b, &r, sizeof r);
+    r.id = ID_B;
+    r.rank = -1;
+    r.counters[POSIX_WRITES] = 3;
+    r.counters[POSIX_MAX_WRITE_TIME_SIZE] = 42;
+    r.fcounters[POSIX_F_MAX_WRITE_TIME] = 0.25;
+    put(b, &r, sizeof r);
+}
+
+static void build_stdio(struct bytes *b)
+{
+    struct iolens_layer_head h = {STDIO_NUM_COUNTERS, STDIO_F_NUM_COUNTERS, 1};
+    put(b, &h, sizeof h);
+    struct iolens_stdio_record r;
+    memset(&r, 0, sizeof r);
+    r.id = ID_C;
+    r.rank = 0;
+    r.counters[STDIO_READS] = 7;
+    r.fcounters[STDIO_F_META_TIME] = 0.125;
+    put(b, &r, sizeof r);
+}
+
+static void standard_content(struct content *c)
+{
+    memset(c, 0, sizeof *c);
+    c->n = NREGIONS;
+    c->r[R_JOB] = (struct region){IOLENS_REGION_JOB, IOLENS_JOB_VERSION, {0}};
+    c->r[R_MOUNTS] = (struct region){IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, {0}};
+    c->r[R_UNKNOWN] = (struct region){99, 1, {0}};
+    c->r[R_NAMES] = (struct region){IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, {0}};
+    c->r[R_POSIX] = (struct region){IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, {0}};
+    c->r[R_STDIO] = (struct region){IOLENS_REGION_STDIO, IOLENS_STDIO_VERSION, {0}};
+    build_job(&c->r[R_JOB].raw);
+    build_mounts(&c->r[R_MOUNTS].raw);
+    put(&c->r[R_UNKNOWN].raw, "future", 6);
+    build_names(&c->r[R_NAMES].raw);
+    build_posix(&c->r[R_POSIX].raw);
+    build_stdio(&c->r[R_STDIO].raw);
+}
+
+static void free_content(struct content *c)
+{
+    for (unsigned i = 0; i < NREGIONS; i++)
+        free(c->r[i].raw.p);
+}
+
+static struct iolens_region_desc *table_of(struct bytes *file)
+{
+    return (struct iolens_region_desc *)(file->p + HDR);
+}
+
+static struct iolens_file_header *header_of(struct bytes *file)
+{
+    return (struct iolens_file_header *)file->p;
+}
+
+/* Recomputes the header CRC (after a deliberate header or table edit). */
+static void reseal(struct bytes *file)
+{
+    struct iolens_file_header *h = header_of(file);
+    h->header_crc = 0;
+    uLong crc = crc32(0, (const Bytef *)h, HDR);
+    crc = crc32(crc, file->p + HDR, h->region_count * DESC);
+    h->header_crc = (uint32_t)crc;
+}
+
+/* Recomputes region i's CRC (after an edit of its stored bytes). */
+static void reseal_region(struct bytes *file, unsigned i)
+{
+    struct iolens_region_desc *d = &table_of(file)[i];
+    d->crc32 = (uint32_t)crc32(0, file->p + d->offset, (uInt)d->stored_size);
+    reseal(file);
+}
+
+/* Header, table and zlib-compressed regions, as the writer lays them out. */
+static struct bytes assemble(const struct content *c)
+{
+    struct bytes file = {0};
+    struct iolens_file_header h = {0};
+    memcpy(h.magic, IOLENS_MAGIC, IOLENS_MAGIC_LEN);
+    h.version = IOLENS_FORMAT_VERSION;
+    h.byte_order = IOLENS_BYTE_ORDER_MARK;
+    h.header_size = HDR;
+    h.region_count = c->n;
+    put(&file, &h, sizeof h);
+    struct iolens_region_desc table[NREGIONS];
+    struct bytes packed[NREGIONS];
+    uint64_t offset = HDR + c->n * DESC;
+    for (unsigned i = 0; i < c->n; i++) {
+        uLongf len = compressBound(c->r[i].raw.len);
+        packed[i].p = malloc(len);
+        ck_assert_int_eq(compress2(packed[i].p, &len, c->r[i].raw.p ? c->r[i].raw.p : (Bytef *)"",
+                                   c->r[i].raw.len, 6),
+                         Z_OK);
+        packed[i].len = len;
+        table[i] = (struct iolens_region_desc){
+            .kind = c->r[i].kind, .version = c->r[i].version, .offset = offset,
+            .stored_size = len, .raw_size = c->r[i].raw.len,
+            .crc32 = (uint32_t)crc32(0, packed[i].p, (uInt)len),
+            .compression = IOLENS_COMPRESS_ZLIB,
+        };
+        offset += len;
+    }
+    put(&file, table, c->n * DESC);
+    for (unsigned i = 0; i < c->n; i++) {
+        put(&file, packed[i].p, packed[i].len);
+        free(packed[i].p);
+    }
+    reseal(&file);
+    return file;
+}
+
+static struct bytes standard_file(void)
+{
+    struct content c;
+    standard_content(&c);
+    struct bytes file = assemble(&c);
+    free_content(&c);
+    return file;
+}
+
+/* Reads a buffer; checks that a failure leaves the log empty and says why. */
+static enum iolens_read_status read_bytes(const void *p, size_t n, struct iolens_log *log)
+{
+    char err[256];
+    enum iolens_read_status st = iolens_log_read_buffer(p, n, log, err, sizeof err);
+    if (st != IOLENS_READ_OK) {
+        ck_assert_msg(err[0] != '\0', "no reason given for status %d", st);
+        ck_assert_ptr_null(log->layers);
+        ck_assert_ptr_null(log->names);
+        ck_assert_ptr_null(log->jobstr[0]);
+    }
+    return st;
+}
+
+static enum iolens_read_status status_of(struct bytes *file)
+{
+    struct iolens_log log;
+    enum iolens_read_status st = read_bytes(file->p, file->len, &log);
+    iolens_log_free(&log);
+    return st;
+}
+
+/* Builds the standard content with one region's raw bytes replaced. */
+static enum iolens_read_status status_with_region(unsigned which, const struct bytes *raw)
+{
+    struct content c;
+    standard_content(&c);
+    free(c.r[which].raw.p);
+    c.r[which].raw = (struct bytes){0};
+    if (raw->len > 0)
+        put(&c.r[which].raw, raw->p, raw->len);
+    struct bytes file = assemble(&c);
+    free_content(&c);
+    enum iolens_read_status st = status_of(&file);
+    free(file.p);
+    return st;
+}
+
+/* --------------------------------------------------------- round trip -- */
+
+static void check_standard_log(const struct iolens_log *log)
+{
+    ck_assert_uint_eq(log->version, 1);
+    ck_assert_uint_eq(log->job.uid, 1000);
+    ck_assert_int_eq(log->job.start_time_sec, 1700000000);
+    ck_assert_int_eq(log->job.end_time_nsec, 6);
+    ck_assert_int_eq(log->job.pid, 77);
+    ck_assert_uint_eq(log->job.budget_needed, 5678);
+    ck_assert_uint_eq(log->job.folded_opens, 9);
+    ck_assert_uint_eq(log->job.folded_files, 3);
+    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_JOBID], "job.1");
+    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_USER], "bob");
+    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_EXE], "/bin/prog");
+    ck_assert_uint_eq(log->jobstr_len[IOLENS_JOBSTR_ARGS], 5);
+    ck_assert_int_eq(memcmp(log->jobstr[IOLENS_JOBSTR_ARGS], "a\0b c", 6), 0);
+    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_HOSTS], "h1");
+    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_VERSION], "9.9");
+
+    ck_assert_uint_eq(log->nmounts, 3);
+    ck_assert_str_eq(log->mounts[1].point, "/data");
+    ck_assert_str_eq(log->mounts[1].fstype, "lustre");
+    ck_assert_int_eq(log->mounts[1].block_size, 1 << 20);
+
+    ck_assert_uint_eq(log->nnames, 3);
+    ck_assert_uint_eq(log->names[0].id, ID_A); /* sorted */
+    ck_assert_uint_eq(log->names[2].id, ID_C);
+    ck_assert_str_eq(iolens_log_name_of(log, ID_A), "/data/sub/a");
+    ck_assert_str_eq(iolens_log_name_of(log, ID_B), "<STDOUT>");
+    ck_assert_str_eq(iolens_log_name_of(log, ID_C), "/data/subdir/c");
+    ck_assert_ptr_null(iolens_log_name_of(log, 12345));
+
+    ck_assert_uint_eq(log->unknown_regions, 1);
+    ck_assert_uint_eq(log->nlayers, 2);
+    const struct iolens_log_layer *p = &log->layers[0], *s = &log->layers[1];
+    ck_assert_uint_eq(p->kind, IOLENS_REGION_POSIX);
+    ck_assert_uint_eq(p->record_count, 2);
+    ck_assert_uint_eq(p->counter_count, POSIX_NUM_COUNTERS);
+    ck_assert_uint_eq(p->id[1], ID_B);
+    ck_assert_int_eq(p->rank[1], -1);
+    ck_assert_int_eq(p->counters[POSIX_BYTES_WRITTEN], 4096000);
+    ck_assert_int_eq(p->counters[POSIX_NUM_COUNTERS + POSIX_WRITES], 3);
+    ck_assert_int_eq(p->counters[POSIX_NUM_COUNTERS + POSIX_MAX_WRITE_TIME_SIZE], 42);
+    ck_assert_double_eq(p->fcounters[POSIX_F_WRITE_TIME], 1.5);
+    ck_assert_double_eq(p->fcounters[POSIX_F_NUM_COUNTERS + POSIX_F_MAX_WRITE_TIME], 0.25);
+    ck_assert_uint_eq(s->kind, IOLENS_REGION_STDIO);
+    ck_assert_uint_eq(s->record_count, 1);
+    ck_assert_int_eq(s->counters[STDIO_READS], 7);
+    ck_assert_double_eq(s->fcounters[STDIO_F_META_TIME], 0.125);
+}
+
+START_TEST(round_trip_buffer)
+{
+    struct bytes file = standard_file();
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    check_standard_log(&log);
+    iolens_log_free(&log);
+    iolens_log_free(&log); /* freeing twice is harmless: free zeroes the log */
+    free(file.p);
+}
+END_TEST
+
+/* The real writer to a real file, read back by path. */
+START_TEST(round_trip_writer_file)
+{
+    struct content c;
+    standard_content(&c);
+    struct iolens_region_src src[NREGIONS];
+    for (unsigned i = 0; i < NREGIONS; i++)
+        src[i] = (struct iolens_region_src){c.r[i].kind, c.r[i].version, c.r[i].raw.p,
+                                            c.r[i].raw.len};
+    char dir[] = "/tmp/iolens-test-reader-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[PATH_MAX], err[256] = "";
+    snprintf(path, sizeof path, "%s/x.iolens", dir);
+    ck_assert_int_eq(iolens_log_write_file(path, IOLENS_FLAG_PARTIAL, src, NREGIONS, err,
+                                           sizeof err), 0);
+    free_content(&c);
+
+    struct stat sb;
+    ck_assert_int_eq(stat(path, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 07777, 0400);
+    struct iolens_log log;
+    ck_assert_int_eq(iolens_log_read(path, &log, err, sizeof err), IOLENS_READ_OK);
+    check_standard_log(&log);
+    ck_assert_uint_eq(log.flags, IOLENS_FLAG_PARTIAL);
+    iolens_log_free(&log);
+
+    /* The temporary name is gone; only the log is left. */
+    char tmp[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+    ck_assert_int_eq(access(tmp, F_OK), -1);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+START_TEST(writer_reports_failure_and_leaves_nothing)
+{
+    struct iolens_region_src src = {IOLENS_REGION_JOB, 1, "x", 1};
+    char err[256] = "";
+    ck_assert_int_eq(iolens_log_write_file("/nonexistent-dir-iolens/x.iolens", 0, &src, 1, err,
+                                           sizeof err), -1);
+    ck_assert_str_eq(err, strerror(ENOENT));
+
+    /* A stale temporary file of this pid: O_EXCL refuses it, and it is
+     * not the writer's to remove. */
+    char dir[] = "/tmp/iolens-test-reader-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[PATH_MAX], tmp[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/y.iolens", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+    int fd = open(tmp, O_CREAT | O_WRONLY, 0600);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(iolens_log_write_file(path, 0, &src, 1, err, sizeof err), -1);
+    ck_assert_str_eq(err, strerror(EEXIST));
+    ck_assert_int_eq(access(path, F_OK), -1);
+    ck_assert_int_eq(unlink(tmp), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
+
+    struct iolens_region_src many[IOLENS_MAX_REGIONS + 1];
+    for (unsigned i = 0; i <= IOLENS_MAX_REGIONS; i++)
+        many[i] = src;
+    ck_assert_int_eq(iolens_log_write_file("/tmp/never", 0, many, IOLENS_MAX_REGIONS + 1, err,
+                                           sizeof err), -1);
+    ck_assert_str_eq(err, "too many regions");
+}
+END_TEST
+
+START_TEST(default_name)
+{
+    setenv("TZ", "UTC", 1);
+    tzset();
+    char out[PATH_MAX];
+    ck_assert_int_eq(iolens_log_default_name(out, sizeof out, "/logs", "alice", "/usr/bin/my prog",
+                                             "123.server", 1700000000, 4321), 0);
+    ck_assert_str_eq(out, "/logs/alice_my-prog_123.server_20231114-221320_4321.iolens");
+    /* '/' inside a component, empty components. */
+    ck_assert_int_eq(iolens_log_default_name(out, sizeof out, "/l", "", "", "a/b", 0, 1), 0);
+    ck_assert_str_eq(out, "/l/-_-_a-b_19700101-000000_1.iolens");
+    /* Too small a buffer is an error, not a truncated name. */
+    ck_assert_int_eq(iolens_log_default_name(out, 20, "/logs", "alice", "prog", "1", 0, 1), -1);
+}
+END_TEST
+
+/* --------------------------------------------------------- corruption -- */
+
+START_TEST(every_truncation_is_truncated)
+{
+    struct bytes file = standard_file();
+    for (size_t len = 0; len < file.len; len++) {
+        /* A fresh copy of exactly len bytes, so ASan sees any over-read. */
+        unsigned char *copy = malloc(len ? len : 1);
+        memcpy(copy, file.p, len);
+        struct iolens_log log;
+        enum iolens_read_status st = read_bytes(copy, len, &log);
+        ck_assert_msg(st == IOLENS_READ_TRUNCATED, "length %zu gave status %d", len, st);
+        iolens_log_free(&log);
+        free(copy);
+    }
+    free(file.p);
+}
+END_TEST
+
+START_TEST(every_byte_flip_is_caught)
+{
+    static const unsigned char masks[] = {0x01, 0x80, 0xff};
+    struct bytes file = standard_file();
+    for (size_t i = 0; i < file.len; i++) {
+        for (size_t m = 0; m < sizeof masks; m++) {
+            file.p[i] ^= masks[m];
+            enum iolens_read_status st = status_of(&file);
+            file.p[i] ^= masks[m];
+            if (i < HDR)
+                ck_assert_msg(st != IOLENS_READ_OK, "flip at header byte %zu accepted", i);
+            else
+                ck_assert_msg(st == IOLENS_READ_CRC, "flip at byte %zu gave status %d", i, st);
+        }
+    }
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_OK);
+    free(file.p);
+}
+END_TEST
+
+START_TEST(not_an_iolens_log)
+{
+    struct iolens_log log;
+    const char text[] = "hello, this is a text file and not a log at all\n";
+    ck_assert_int_eq(read_bytes(text, sizeof text - 1, &log), IOLENS_READ_NOT_IOLENS);
+    ck_assert_int_eq(read_bytes("X", 1, &log), IOLENS_READ_NOT_IOLENS);
+    ck_assert_int_eq(read_bytes("IOL", 3, &log), IOLENS_READ_TRUNCATED);
+    ck_assert_int_eq(read_bytes(NULL, 0, &log), IOLENS_READ_TRUNCATED);
+    struct bytes file = standard_file();
+    file.p[0] = 'i';
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_NOT_IOLENS);
+    char err[256];
+    ck_assert_int_eq(iolens_log_read_buffer(file.p, file.len, &log, err, sizeof err),
+                     IOLENS_READ_NOT_IOLENS);
+    ck_assert_str_eq(err, "not an iolens log");
+    free(file.p);
+}
+END_TEST
+
+START_TEST(version_and_byte_order)
+{
+    struct bytes file = standard_file();
+    header_of(&file)->version = 2;
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_VERSION); /* before the CRC check */
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_VERSION);
+    header_of(&file)->version = IOLENS_FORMAT_VERSION;
+    header_of(&file)->byte_order = __builtin_bswap32(IOLENS_BYTE_ORDER_MARK);
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_VERSION);
+    free(file.p);
+}
+END_TEST
+
+START_TEST(bad_header_fields)
+{
+    struct bytes file = standard_file();
+    header_of(&file)->header_size = HDR + 8;
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    header_of(&file)->header_size = HDR;
+    header_of(&file)->region_count = IOLENS_MAX_REGIONS + 1;
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    header_of(&file)->region_count = IOLENS_MAX_REGIONS; /* table ends past the file */
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_TRUNCATED);
+    free(file.p);
+}
+END_TEST
+
+START_TEST(region_offsets_and_sizes)
+{
+    struct bytes file = standard_file();
+    struct iolens_region_desc *t = table_of(&file);
+    struct iolens_region_desc saved = t[R_POSIX];
+
+    t[R_POSIX].offset = file.len + 1; /* past EOF */
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_TRUNCATED);
+    t[R_POSIX].offset = UINT64_MAX - 2; /* offset + size would wrap */
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_TRUNCATED);
+    t[R_POSIX] = saved;
+    t[R_POSIX].stored_size = UINT64_MAX;
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_TRUNCATED);
+    t[R_POSIX] = saved;
+    t[R_POSIX].offset = 8; /* inside the header */
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+
+    t[R_POSIX] = saved;
+    t[R_POSIX].raw_size = 1ull << 40;
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    t[R_POSIX].raw_size = saved.raw_size * 1000000; /* under the cap, impossible ratio */
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    t[R_POSIX].raw_size = saved.raw_size + 1;
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    t[R_POSIX].raw_size = saved.raw_size - 1;
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    t[R_POSIX] = saved;
+    t[R_POSIX].compression = 7;
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    t[R_POSIX] = saved;
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_OK);
+    free(file.p);
+}
+END_TEST
+
+START_TEST(bad_compressed_bytes_with_valid_crc)
+{
+    struct bytes file = standard_file();
+    struct iolens_region_desc *t = table_of(&file);
+    /* Garbage that is not a zlib stream. */
+    memset(file.p + t[R_NAMES].offset, 0x55, t[R_NAMES].stored_size);
+    reseal_region(&file, R_NAMES);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    free(file.p);
+
+    /* A valid stream followed by extra stored bytes. */
+    file = standard_file();
+    t = table_of(&file);
+    put(&file, "", 1); /* STDIO is the last region: one byte after it */
+    t = table_of(&file);
+    t[R_STDIO].stored_size += 1;
+    reseal_region(&file, R_STDIO);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    free(file.p);
+}
+END_TEST
+
+START_TEST(layer_counts_must_match_raw_size)
+{
+    struct bytes raw = {0};
+    struct iolens_posix_record rec;
+    memset(&rec, 0, sizeof rec);
+    struct iolens_layer_head heads[] = {
+        {POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, 3},        /* one record too many */
+        {POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, 1},        /* one too few */
+        {POSIX_NUM_COUNTERS + 1, POSIX_F_NUM_COUNTERS, 2},    /* wrong stride */
+        {POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, UINT64_MAX / 8}, /* overflows */
+        {UINT32_MAX, UINT32_MAX, UINT64_MAX},
+        {0, 0, UINT64_MAX / 16 + 1},
+    };
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
+        raw.len = 0;
+        put(&raw, &heads[i], sizeof heads[i]);
+        put(&raw, &rec, sizeof rec);
+        put(&raw, &rec, sizeof rec);
+        ck_assert_msg(status_with_region(R_POSIX, &raw) == IOLENS_READ_CORRUPT, "head %zu", i);
+    }
+    /* No head at all, and a record cut short. */
+    raw.len = 0;
+    put(&raw, "abc", 3);
+    ck_assert_int_eq(status_with_region(R_POSIX, &raw), IOLENS_READ_CORRUPT);
+    raw.len = 0;
+    put(&raw, &heads[1], sizeof heads[1]);
+    put(&raw, &rec, sizeof rec - 8);
+    ck_assert_int_eq(status_with_region(R_POSIX, &raw), IOLENS_READ_CORRUPT);
+    free(raw.p);
+}
+END_TEST
+
+/* A writer with more or fewer counters than this reader still reads. */
+START_TEST(layer_with_other_counter_counts)
+{
+    struct bytes raw = {0};
+    struct iolens_layer_head h = {2, 1, 2};
+    put(&raw, &h, sizeof h);
+    int64_t rec[2 + 2 + 1] = {ID_A, 0, 5, 6, 0};
+    put(&raw, rec, sizeof rec);
+    rec[0] = ID_B;
+    rec[2] = 7;
+    put(&raw, rec, sizeof rec);
+    struct content c;
+    standard_content(&c);
+    free(c.r[R_POSIX].raw.p);
+    c.r[R_POSIX].raw = raw;
+    struct bytes file = assemble(&c);
+    free_content(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.layers[0].counter_count, 2);
+    ck_assert_uint_eq(log.layers[0].fcounter_count, 1);
+    ck_assert_int_eq(log.layers[0].counters[2], 7);
+    ck_assert_int_eq(log.layers[0].counters[1], 6);
+    iolens_log_free(&log);
+    free(file.p);
+
+    /* An empty layer. */
+    raw = (struct bytes){0};
+    h = (struct iolens_layer_head){POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, 0};
+    put(&raw, &h, sizeof h);
+    ck_assert_int_eq(status_with_region(R_POSIX, &raw), IOLENS_READ_OK);
+    free(raw.p);
+}
+END_TEST
+
+START_TEST(bad_job_region)
+{
+    struct bytes raw = {0};
+    struct iolens_job_fixed j = {.string_count = IOLENS_JOB_NSTRINGS};
+    put(&raw, &j, sizeof j - 1);
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* too few strings */
+    j.string_count = IOLENS_JOB_NSTRINGS - 1;
+    put(&raw, &j, sizeof j);
+    for (int i = 0; i < IOLENS_JOB_NSTRINGS - 1; i++)
+        put_cstr(&raw, "s");
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* a string longer than the region */
+    j.string_count = IOLENS_JOB_NSTRINGS;
+    put(&raw, &j, sizeof j);
+    put_u32(&raw, 1000);
+    put(&raw, "abc", 3);
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* a NUL inside the user name */
+    put(&raw, &j, sizeof j);
+    put_cstr(&raw, "1");
+    put_str(&raw, "a\0b", 3);
+    for (int i = 2; i < IOLENS_JOB_NSTRINGS; i++)
+        put_cstr(&raw, "s");
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* extra strings from a later writer are skipped */
+    j.string_count = IOLENS_JOB_NSTRINGS + 2;
+    put(&raw, &j, sizeof j);
+    for (int i = 0; i < IOLENS_JOB_NSTRINGS + 2; i++)
+        put_cstr(&raw, "s");
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_OK);
+    put(&raw, "x", 1); /* ... but trailing bytes are not */
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* a huge string count cannot make the reader loop long */
+    j.string_count = UINT64_MAX;
+    put(&raw, &j, sizeof j);
+    for (int i = 0; i < IOLENS_JOB_NSTRINGS; i++)
+        put_cstr(&raw, "s");
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_CORRUPT);
+    free(raw.p);
+}
+END_TEST
+
+START_TEST(bad_mounts_and_names)
+{
+    struct bytes raw = {0};
+    put_u32(&raw, 0x7fffffff); /* count far beyond the bytes */
+    ck_assert_int_eq(status_with_region(R_MOUNTS, &raw), IOLENS_READ_CORRUPT);
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* second mount cut short */
+    put_u32(&raw, 2);
+    put_u64(&raw, 4096);
+    put_cstr(&raw, "/");
+    put_cstr(&raw, "ext4");
+    put_u64(&raw, 4096);
+    put_cstr(&raw, "/x");
+    put_u32(&raw, 4);
+    put(&raw, "xf", 2);
+    ck_assert_int_eq(status_with_region(R_MOUNTS, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* a NUL inside a mount point */
+    put_u32(&raw, 1);
+    put_u64(&raw, 4096);
+    put_str(&raw, "/a\0b", 4);
+    put_cstr(&raw, "ext4");
+    ck_assert_int_eq(status_with_region(R_MOUNTS, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* one id named twice */
+    put_u32(&raw, 2);
+    put_u64(&raw, ID_A);
+    put_cstr(&raw, "/a");
+    put_u64(&raw, ID_A);
+    put_cstr(&raw, "/b");
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* empty tables are fine */
+    put_u32(&raw, 0);
+    ck_assert_int_eq(status_with_region(R_MOUNTS, &raw), IOLENS_READ_OK);
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_OK);
+    raw.len = 0; /* an empty region is not */
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_CORRUPT);
+    free(raw.p);
+}
+END_TEST
+
+START_TEST(unknown_regions_are_skipped)
+{
+    struct content c;
+    standard_content(&c);
+    c.r[R_STDIO].version = 2;        /* a layer version this reader does not know */
+    c.r[R_UNKNOWN].kind = 0xffffffffu;
+    struct bytes file = assemble(&c);
+    free_content(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.unknown_regions, 2);
+    ck_assert_uint_eq(log.nlayers, 1);
+    ck_assert_uint_eq(log.layers[0].kind, IOLENS_REGION_POSIX);
+    iolens_log_free(&log);
+    free(file.p);
+
+    /* A skipped region is still CRC-checked. */
+    file = standard_file();
+    file.p[table_of(&file)[R_UNKNOWN].offset] ^= 1;
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CRC);
+    free(file.p);
+}
+END_TEST
+
+START_TEST(required_and_duplicate_regions)
+{
+    struct content c;
+    standard_content(&c);
+    c.r[R_JOB].kind = 98; /* no job region left */
+    struct bytes file = assemble(&c);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    free(file.p);
+    c.r[R_JOB].kind = IOLENS_REGION_JOB;
+    c.r[R_STDIO].kind = IOLENS_REGION_POSIX; /* a second POSIX region */
+    c.r[R_STDIO].version = IOLENS_POSIX_VERSION;
+    file = assemble(&c);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    free(file.p);
+    free_content(&c);
+}
+END_TEST
+
+START_TEST(read_from_path_errors)
+{
+    struct iolens_log log;
+    char err[256];
+    ck_assert_int_eq(iolens_log_read("/nonexistent/iolens.log", &log, err, sizeof err),
+                     IOLENS_READ_IO);
+    ck_assert_str_eq(err, strerror(ENOENT));
+    ck_assert_int_eq(iolens_log_read("/", &log, err, sizeof err), IOLENS_READ_IO);
+    ck_assert_str_eq(err, strerror(EISDIR));
+    ck_assert_int_eq(iolens_log_read("/dev/null", &log, err, sizeof err), IOLENS_READ_TRUNCATED);
+}
+END_TEST
+
+START_TEST(mount_lookup)
+{
+    struct bytes file = standard_file();
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_str_eq(iolens_log_mount_of(&log, "/data/sub/a")->point, "/data/sub");
+    ck_assert_str_eq(iolens_log_mount_of(&log, "/data/sub")->point, "/data/sub");
+    ck_assert_str_eq(iolens_log_mount_of(&log, "/data/subdir/c")->point, "/data");
+    ck_assert_str_eq(iolens_log_mount_of(&log, "/datax")->point, "/");
+    ck_assert_str_eq(iolens_log_mount_of(&log, "/")->point, "/");
+    ck_assert_ptr_null(iolens_log_mount_of(&log, "<STDOUT>"));
+    ck_assert_ptr_null(iolens_log_mount_of(&log, NULL));
+    iolens_log_free(&log);
+    free(file.p);
+}
+END_TEST
+
+START_TEST(counter_tables)
+{
+    ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_POSIX), "POSIX");
+    ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_STDIO), "STDIO");
+    ck_assert_ptr_null(iolens_layer_name(99));
+    ck_assert_uint_eq(iolens_counter_known(IOLENS_REGION_POSIX), POSIX_NUM_COUNTERS);
+    ck_assert_uint_eq(iolens_fcounter_known(IOLENS_REGION_STDIO), STDIO_F_NUM_COUNTERS);
+    ck_assert_uint_eq(iolens_counter_known(99), 0);
+    ck_assert_str_eq(iolens_counter_name(IOLENS_REGION_POSIX, POSIX_BYTES_WRITTEN),
+                     "POSIX_BYTES_WRITTEN");
+    ck_assert_str_eq(iolens_counter_name(IOLENS_REGION_POSIX, POSIX_MAX_WRITE_TIME_SIZE),
+                     "POSIX_MAX_WRITE_TIME_SIZE");
+    ck_assert_str_eq(iolens_fcounter_name(IOLENS_REGION_STDIO, STDIO_F_META_TIME),
+                     "STDIO_F_META_TIME");
+    ck_assert_str_eq(iolens_counter_desc(IOLENS_REGION_POSIX, POSIX_FSYNCS), "fsync");
+    ck_assert_ptr_null(iolens_counter_name(IOLENS_REGION_POSIX, POSIX_NUM_COUNTERS));
+    ck_assert_ptr_null(iolens_fcounter_name(IOLENS_REGION_POSIX, POSIX_F_NUM_COUNTERS));
+    ck_assert_ptr_null(iolens_fcounter_desc(99, 0));
+}
+END_TEST
+
+static Suite *reader_suite(void)
+{
+    Suite *s = suite_create("reader");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, round_trip_buffer);
+    tcase_add_test(tc, round_trip_writer_file);
+    tcase_add_test(tc, writer_reports_failure_and_leaves_nothing);
+    tcase_add_test(tc, default_name);
+    tcase_add_test(tc, every_truncation_is_truncated);
+    tcase_add_test(tc, every_byte_flip_is_caught);
+    tcase_add_test(tc, not_an_iolens_log);
+    tcase_add_test(tc, version_and_byte_order);
+    tcase_add_test(tc, bad_header_fields);
+    tcase_add_test(tc, region_offsets_and_sizes);
+    tcase_add_test(tc, bad_compressed_bytes_with_valid_crc);
+    tcase_add_test(tc, layer_counts_must_match_raw_size);
+    tcase_add_test(tc, layer_with_other_counter_counts);
+    tcase_add_test(tc, bad_job_region);
+    tcase_add_test(tc, bad_mounts_and_names);
+    tcase_add_test(tc, unknown_regions_are_skipped);
+    tcase_add_test(tc, required_and_duplicate_regions);
+    tcase_add_test(tc, read_from_path_errors);
+    tcase_add_test(tc, mount_lookup);
+    tcase_add_test(tc, counter_tables);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(reader_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

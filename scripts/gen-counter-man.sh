@@ -1,0 +1,86 @@
+#!/bin/sh
+# Regenerates the counter list of man/iolens-log.5 from the X-macro tables
+# in include/iolens/log_format.h, so the page can never lag the format.
+# It replaces everything between the BEGIN/END GENERATED COUNTERS comments.
+#
+#   scripts/gen-counter-man.sh [SRCDIR]     (default: the tree holding this script)
+set -eu
+
+SRC=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+PAGE=$SRC/man/iolens-log.5
+HEADER=$SRC/include/iolens/log_format.h
+CPP=${CPP:-cpp}
+BEGIN='.\" BEGIN GENERATED COUNTERS'
+END='.\" END GENERATED COUNTERS'
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Each X(name, "description") becomes one line "name<TAB>description".
+cat >"$tmp/counters.c" <<'C'
+#include "iolens/log_format.h"
+#define ROW(name, desc) @ROW@ name @TAB@ desc
+@SECTION@ posix
+IOLENS_POSIX_COUNTERS(ROW)
+@SECTION@ posix_f
+IOLENS_POSIX_FCOUNTERS(ROW)
+@SECTION@ stdio
+IOLENS_STDIO_COUNTERS(ROW)
+@SECTION@ stdio_f
+IOLENS_STDIO_FCOUNTERS(ROW)
+C
+"$CPP" -P -I"$SRC/include" "$tmp/counters.c" |
+    sed -e 's/@ROW@/\n@ROW@/g' -e 's/@SECTION@/\n@SECTION@/g' |
+    sed -n -e 's/^@ROW@ *\([A-Z0-9_]*\) *@TAB@ *"\(.*\)" *$/\1\t\2/p' \
+        -e 's/^@SECTION@ *\([a-z_]*\) *$/@SECTION@\t\1/p' >"$tmp/rows"
+
+# Sanity: every counter in the header must have come through.
+expected=$(sed -n 's/^ *X(\([A-Z][A-Z0-9_]*\),.*/\1/p' "$HEADER" | sort)
+got=$(grep -v '^@SECTION@' "$tmp/rows" | cut -f1 | sort)
+if [ "$expected" != "$got" ]; then
+    echo "gen-counter-man: counters from cpp differ from the header" >&2
+    exit 1
+fi
+
+awk -F '\t' '
+function title(s) {
+    if (s == "posix")   return "POSIX integer counters"
+    if (s == "posix_f") return "POSIX floating-point counters (seconds)"
+    if (s == "stdio")   return "STDIO integer counters"
+    if (s == "stdio_f") return "STDIO floating-point counters (seconds)"
+}
+$1 == "@SECTION@" { printf ".SS \"%s\"\n", title($2); next }
+{
+    desc = $2
+    gsub(/\\/, "\\e", desc)   # a literal backslash prints as \e in groff
+    # \& in front: a description starting with . or '\'' is not a request.
+    printf ".TP\n.B %s\n\\&%s\n", $1, desc
+}' "$tmp/rows" >"$tmp/generated"
+
+if ! grep -qxF "$BEGIN" "$PAGE" || ! grep -qxF "$END" "$PAGE"; then
+    echo "gen-counter-man: $PAGE lacks the GENERATED COUNTERS markers" >&2
+    exit 1
+fi
+# The markers go through the environment: awk -v would eat their backslash.
+BEGIN_MARK=$BEGIN END_MARK=$END GENERATED=$tmp/generated awk '
+$0 == ENVIRON["BEGIN_MARK"] {
+    print
+    while ((getline line < ENVIRON["GENERATED"]) > 0) print line
+    skip = 1
+    next
+}
+$0 == ENVIRON["END_MARK"] { skip = 0 }
+!skip' "$PAGE" >"$tmp/page"
+for name in $expected; do
+    if ! grep -qxF ".B $name" "$tmp/page"; then
+        echo "gen-counter-man: $name did not reach the page" >&2
+        exit 1
+    fi
+done
+
+if cmp -s "$tmp/page" "$PAGE"; then
+    echo "gen-counter-man: $PAGE is up to date"
+else
+    cat "$tmp/page" >"$PAGE"
+    echo "gen-counter-man: updated $PAGE ($(grep -vc '^@SECTION@' "$tmp/rows") counters)"
+fi

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Installs the Debian 12 packages iolens needs to build and test, but only
+# those that are missing: a machine that has them all is left untouched.
+set -eu
+
+PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev
+libxxhash-dev check libsubunit-dev mpich libmpich-dev libhdf5-mpich-dev"
+
+missing=""
+for pkg in $PACKAGES; do
+    # dpkg -s also succeeds for removed-but-configured packages: check the status line.
+    if ! dpkg -s "$pkg" 2>/dev/null | grep -q '^Status: install ok installed'; then
+        missing="$missing $pkg"
+    fi
+done
+
+if [ -z "$missing" ]; then
+    echo "install-deps: all Debian packages present"
+    exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+else
+    echo "install-deps: missing packages:$missing; run as root or install sudo" >&2
+    exit 1
+fi
+
+echo "install-deps: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update
+# shellcheck disable=SC2086  # word splitting of the package list is intended
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing

@@ -1,0 +1,147 @@
+#!/bin/sh
+# Runs the whole iolens test suite, as CI does (.ci/run calls only this):
+#   1. a fresh build in _build-test and `make check` (unit, parser and
+#      LD_PRELOAD integration tests);
+#   2. a fresh AddressSanitizer/UBSan build in _build-asan and
+#      `make check-sanitize` (the unit and parser tests);
+#   3. `make distcheck` from _build-test.
+# The last line printed is "N passed, N failed" for CI to read.  The exit
+# status is nonzero if any stage failed.
+set -eu
+
+cd "$(dirname "$0")/.."
+TOP=$PWD
+TEST_BUILD=$TOP/_build-test
+ASAN_BUILD=$TOP/_build-asan
+SAN_FLAGS='-fsanitize=address,undefined'
+
+passed=0
+failed=0
+last_failures=0
+status=0
+recap=""
+
+step() { printf '\n==> %s\n' "$*"; }
+
+# Removes a build directory, including the read-only trees distcheck leaves.
+fresh_dir() {
+    if [ -d "$1" ]; then
+        chmod -R u+w "$1"
+        rm -rf "$1"
+    fi
+    mkdir -p "$1"
+}
+
+# Value of "# KEY: n" in an automake test-suite.log, 0 if absent.
+log_count() {
+    n=$(sed -n "s/^# $2: *\\([0-9][0-9]*\\)\$/\\1/p" "$1" | head -n 1)
+    echo "${n:-0}"
+}
+
+# Adds a test-suite.log's results to the totals; sets last_failures to the
+# failures it found (FAIL, ERROR and XPASS, as automake counts them) and
+# last_counts to a short description.
+count_results() {
+    last_failures=0
+    last_counts="no tests ran"
+    if [ -f "$1" ]; then
+        p=$(log_count "$1" PASS)
+        last_failures=$(($(log_count "$1" FAIL) + $(log_count "$1" ERROR) + $(log_count "$1" XPASS)))
+        passed=$((passed + p))
+        failed=$((failed + last_failures))
+        last_counts="$p passed, $last_failures failed, $(log_count "$1" SKIP) skipped"
+    fi
+}
+
+# Remembers one line per stage for the recap at the end.
+note() {
+    recap="$recap$(printf '  %-16s %s' "$1" "$2")
+"
+}
+
+# Marks the run failed.  A stage that failed without any failing test (a
+# configure or build error) still counts as one failure, so the summary
+# never reads "0 failed" for a failed run.
+stage_failed() {
+    status=1
+    if [ "$last_failures" -eq 0 ]; then
+        failed=$((failed + 1))
+    fi
+}
+
+show_log() {
+    if [ -f "$1" ]; then
+        step "Failures recorded in $1"
+        cat "$1"
+    fi
+}
+
+step "Checking Debian dependencies"
+./scripts/install-deps.sh
+
+step "Generating the build system (autoreconf -fi)"
+autoreconf -fi
+
+# ------------------------------------------------------------- make check --
+step "Building in $TEST_BUILD and running make check"
+fresh_dir "$TEST_BUILD"
+check_ok=1
+if (cd "$TEST_BUILD" && "$TOP/configure" -q && make -j2 && make -j2 check); then
+    count_results "$TEST_BUILD/test-suite.log"
+    note "make check" "ok ($last_counts)"
+else
+    check_ok=0
+    count_results "$TEST_BUILD/test-suite.log"
+    stage_failed
+    note "make check" "FAILED ($last_counts)"
+    show_log "$TEST_BUILD/test-suite.log"
+fi
+
+# --------------------------------------------------------- sanitizer run --
+step "Building with $SAN_FLAGS in $ASAN_BUILD and running make check-sanitize"
+fresh_dir "$ASAN_BUILD"
+if (cd "$ASAN_BUILD" &&
+    "$TOP/configure" -q \
+        CFLAGS="-O1 -g $SAN_FLAGS -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+        LDFLAGS="$SAN_FLAGS" &&
+    make -j2 &&
+    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 make -j2 check-sanitize); then
+    count_results "$ASAN_BUILD/test-suite.log"
+    note "check-sanitize" "ok ($last_counts)"
+else
+    count_results "$ASAN_BUILD/test-suite.log"
+    stage_failed
+    note "check-sanitize" "FAILED ($last_counts)"
+    show_log "$ASAN_BUILD/test-suite.log"
+fi
+
+# -------------------------------------------------------------- distcheck --
+# distcheck reruns the same tests from the tarball; they are not counted
+# again, only whether the stage passed.  Its long output goes to a file.
+DISTCHECK_LOG=$TEST_BUILD/distcheck.log
+if [ "$check_ok" -eq 1 ]; then
+    step "Running make distcheck in $TEST_BUILD (output in $DISTCHECK_LOG)"
+    if (cd "$TEST_BUILD" && make -j2 distcheck) >"$DISTCHECK_LOG" 2>&1; then
+        grep -E '^# (TOTAL|PASS|SKIP|FAIL|ERROR):|archives ready' "$DISTCHECK_LOG" || true
+        note "make distcheck" "ok"
+    else
+        last_failures=0
+        stage_failed
+        note "make distcheck" "FAILED (see $DISTCHECK_LOG)"
+        tail -n 60 "$DISTCHECK_LOG"
+        find "$TEST_BUILD" -path '*/_build/*' -name test-suite.log |
+            while read -r log; do show_log "$log"; done
+    fi
+else
+    note "make distcheck" "skipped: make check failed"
+fi
+
+step "Summary"
+printf '%s' "$recap"
+if [ "$status" -eq 0 ]; then
+    echo "run-tests: all stages passed"
+else
+    echo "run-tests: FAILED"
+fi
+echo "$passed passed, $failed failed"
+exit "$status"
