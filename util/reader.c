@@ -26,8 +26,8 @@
 
 /* ------------------------------------------------------ counter tables -- */
 
-#define X_NAME(name, desc) #name,
-#define X_DESC(name, desc) desc,
+#define X_NAME(name, agg, desc) #name,
+#define X_DESC(name, agg, desc) desc,
 static const char *const posix_names[] = {IOLENS_POSIX_COUNTERS(X_NAME)};
 static const char *const posix_descs[] = {IOLENS_POSIX_COUNTERS(X_DESC)};
 static const char *const posix_fnames[] = {IOLENS_POSIX_FCOUNTERS(X_NAME)};

@@ -15,6 +15,11 @@
  *
  * Every region is located only through the region table, so a reader skips
  * region kinds it does not know.  Each region carries its own version.
+ *
+ * JOB, MOUNTS and RANKS appear at most once.  NAMES and the layer regions
+ * may appear several times (an MPI job writes one of each per rank, each
+ * rank compressing its own part); a reader concatenates regions of the same
+ * kind.  A record id appears in at most one NAMES region entry.
  */
 #ifndef IOLENS_LOG_FORMAT_H
 #define IOLENS_LOG_FORMAT_H
@@ -25,7 +30,9 @@
 #define IOLENS_MAGIC_LEN 8
 #define IOLENS_FORMAT_VERSION 1u
 #define IOLENS_BYTE_ORDER_MARK 0x01020304u
-#define IOLENS_MAX_REGIONS 64u
+/* Regions in one log: a few job-wide ones plus one NAMES and one region per
+ * layer for each rank, so this bounds the ranks of a job to about 1 M. */
+#define IOLENS_MAX_REGIONS 4194304u
 
 /* Header flags. */
 #define IOLENS_FLAG_PARTIAL 0x1u  /* some records were folded into <other files> */
@@ -48,8 +55,10 @@ enum iolens_region_kind {
     IOLENS_REGION_JOB = 1,
     IOLENS_REGION_MOUNTS = 2,
     IOLENS_REGION_NAMES = 3,
+    IOLENS_REGION_RANKS = 4,
     IOLENS_REGION_POSIX = 16,
     IOLENS_REGION_STDIO = 17,
+    IOLENS_REGION_MPIIO = 18,
 };
 
 #define IOLENS_COMPRESS_ZLIB 1u
@@ -71,8 +80,9 @@ struct iolens_region_desc {
 /*
  * Job region: this fixed part, then the strings it counts, each stored as
  * uint32 length + bytes (no terminator), in this order: job id, user name,
- * executable, arguments (NUL-separated), host names (NUL-separated),
- * iolens version.
+ * executable, arguments (NUL-separated), distinct host names
+ * (NUL-separated, in order of first rank), iolens version, MPI library
+ * version.  nnodes is the number of distinct host names.
  */
 struct iolens_job_fixed {
     uint64_t uid;
@@ -102,6 +112,7 @@ enum iolens_job_string {
     IOLENS_JOBSTR_ARGS,
     IOLENS_JOBSTR_HOSTS,
     IOLENS_JOBSTR_VERSION,
+    IOLENS_JOBSTR_MPI_VERSION,   /* MPI_Get_library_version, "" if not MPI */
     IOLENS_JOB_NSTRINGS
 };
 
@@ -111,6 +122,19 @@ enum iolens_job_string {
 
 /* Mount region: uint32 count, then per entry: uint64 block_size,
  * uint32 len + mount point, uint32 len + file system type. */
+
+/* -------------------------------------------------------------- ranks -- */
+
+#define IOLENS_RANKS_VERSION 1u
+
+/* Ranks region (MPI jobs only): uint32 count (= nprocs), then one entry per
+ * rank in rank order. */
+struct iolens_rank_info {
+    double start_time;        /* absolute, seconds since the epoch: MPI_Init */
+    double end_time;          /* absolute: start of MPI_Finalize */
+    uint32_t host_index;      /* into the job's host list */
+    uint32_t reserved;
+};
 
 /* -------------------------------------------------------------- names -- */
 
@@ -134,7 +158,8 @@ struct iolens_layer_head {
     uint64_t record_count;
 };
 
-/* rank value of a record that was reduced across all ranks (shared file). */
+/* rank value of a record that was reduced across ranks (a shared file:
+ * opened by more than one rank; <L>_RANKS_OPENED says by how many). */
 #define IOLENS_RANK_ALL (-1)
 
 /* Reserved record ids (the hash of a real path never takes these values:
@@ -167,124 +192,242 @@ struct iolens_layer_head {
 #define IOLENS_NSIZE_BINS 10
 
 /*
- * POSIX layer counters.  X(name, description).
+ * Counter tables: X(NAME, AGG, "description").  AGG says how values of
+ * the same counter combine across records, both when the runtime reduces a
+ * shared file's per-rank records and when a tool totals a log:
+ */
+enum iolens_agg {
+    IOLENS_AGG_SUM,          /* add */
+    IOLENS_AGG_MAX,          /* largest */
+    IOLENS_AGG_MIN_NONZERO,  /* smallest non-zero (first-event timestamps) */
+    IOLENS_AGG_SAME,         /* the common value, -1 when records differ */
+    IOLENS_AGG_TOP_VALUE,    /* Nth most common value: re-ranked from the */
+    IOLENS_AGG_TOP_COUNT,    /*   merged (value, count) pairs of its group */
+    IOLENS_AGG_SLOWEST_SIZE, /* size of the op that set the matching F_MAX_*_TIME */
+    IOLENS_AGG_RANK_STAT,    /* computed by the shared-file reduction (below) */
+};
+
+/*
+ * Sharing counters, the same in every layer (L = POSIX, STDIO, MPIIO).
+ * For a per-rank record: RANKS_OPENED is 1 if it opened the file, RANKS_IO
+ * 1 if it read or wrote, FASTEST/SLOWEST_RANK the record's own rank with
+ * its bytes and I/O time (read + write + metadata), variances 0.  For a
+ * shared record (rank IOLENS_RANK_ALL) they describe the ranks reduced.
+ */
+#define IOLENS_SHARING_COUNTERS(X, L) \
+    X(L##_RANKS_OPENED, IOLENS_AGG_RANK_STAT, "ranks that opened the file") \
+    X(L##_RANKS_IO, IOLENS_AGG_RANK_STAT, "ranks that read or wrote the file") \
+    X(L##_FASTEST_RANK, IOLENS_AGG_RANK_STAT, "rank with the least I/O time on the file") \
+    X(L##_FASTEST_RANK_BYTES, IOLENS_AGG_RANK_STAT, "bytes read and written by the fastest rank") \
+    X(L##_SLOWEST_RANK, IOLENS_AGG_RANK_STAT, "rank with the most I/O time on the file") \
+    X(L##_SLOWEST_RANK_BYTES, IOLENS_AGG_RANK_STAT, "bytes read and written by the slowest rank")
+
+#define IOLENS_SHARING_FCOUNTERS(X, L) \
+    X(L##_F_FASTEST_RANK_TIME, IOLENS_AGG_RANK_STAT, "I/O time of the fastest rank") \
+    X(L##_F_SLOWEST_RANK_TIME, IOLENS_AGG_RANK_STAT, "I/O time of the slowest rank") \
+    X(L##_F_VARIANCE_RANK_TIME, IOLENS_AGG_RANK_STAT, "population variance of per-rank I/O time (seconds squared)") \
+    X(L##_F_VARIANCE_RANK_BYTES, IOLENS_AGG_RANK_STAT, "population variance of per-rank bytes read and written")
+
+/*
+ * POSIX layer counters.  X(name, IOLENS_AGG_SUM, description).
  * Integer counters; -1 never appears except where a description says so.
  */
 #define IOLENS_POSIX_VERSION 1u
 #define IOLENS_POSIX_COUNTERS(X) \
-    X(POSIX_OPENS, "open, open64, openat, creat and their fortified forms") \
-    X(POSIX_READS, "read, pread, readv, preadv and their variants") \
-    X(POSIX_WRITES, "write, pwrite, writev, pwritev and their variants") \
-    X(POSIX_SEEKS, "lseek and lseek64") \
-    X(POSIX_STATS, "stat, lstat, fstat, fstatat, statx and the old __xstat family") \
-    X(POSIX_MMAPS, "mmap of a descriptor of this file") \
-    X(POSIX_FSYNCS, "fsync") \
-    X(POSIX_FDSYNCS, "fdatasync") \
-    X(POSIX_DUPS, "dup, dup2, dup3 and fcntl(F_DUPFD*)") \
-    X(POSIX_TRUNCATES, "ftruncate") \
-    X(POSIX_UNLINKS, "unlink") \
-    X(POSIX_RENAME_SOURCES, "rename with this file as the source") \
-    X(POSIX_RENAME_TARGETS, "rename with this file as the target") \
-    X(POSIX_MODE, "mode argument of the last creating open, -1 if never") \
-    X(POSIX_BYTES_READ, "bytes read") \
-    X(POSIX_BYTES_WRITTEN, "bytes written") \
-    X(POSIX_MAX_BYTE_READ, "highest byte offset read, -1 if none") \
-    X(POSIX_MAX_BYTE_WRITTEN, "highest byte offset written, -1 if none") \
-    X(POSIX_CONSEC_READS, "reads starting exactly after the previous access on the descriptor") \
-    X(POSIX_CONSEC_WRITES, "writes starting exactly after the previous access on the descriptor") \
-    X(POSIX_SEQ_READS, "reads starting at or after the end of the previous access on the descriptor") \
-    X(POSIX_SEQ_WRITES, "writes starting at or after the end of the previous access on the descriptor") \
-    X(POSIX_RW_SWITCHES, "changes between reading and writing") \
-    X(POSIX_MEM_NOT_ALIGNED, "accesses whose buffer address is not a multiple of POSIX_MEM_ALIGNMENT") \
-    X(POSIX_MEM_ALIGNMENT, "memory alignment used, bytes") \
-    X(POSIX_FILE_NOT_ALIGNED, "accesses whose file offset is not a multiple of POSIX_FILE_ALIGNMENT") \
-    X(POSIX_FILE_ALIGNMENT, "file alignment used: the file system block size, bytes") \
-    X(POSIX_SIZE_READ_0_100, "reads of 0-100 bytes") \
-    X(POSIX_SIZE_READ_100_1K, "reads of 101 bytes-1 KiB") \
-    X(POSIX_SIZE_READ_1K_10K, "reads of 1-10 KiB") \
-    X(POSIX_SIZE_READ_10K_100K, "reads of 10-100 KiB") \
-    X(POSIX_SIZE_READ_100K_1M, "reads of 100 KiB-1 MiB") \
-    X(POSIX_SIZE_READ_1M_4M, "reads of 1-4 MiB") \
-    X(POSIX_SIZE_READ_4M_10M, "reads of 4-10 MiB") \
-    X(POSIX_SIZE_READ_10M_100M, "reads of 10-100 MiB") \
-    X(POSIX_SIZE_READ_100M_1G, "reads of 100 MiB-1 GiB") \
-    X(POSIX_SIZE_READ_1G_PLUS, "reads over 1 GiB") \
-    X(POSIX_SIZE_WRITE_0_100, "writes of 0-100 bytes") \
-    X(POSIX_SIZE_WRITE_100_1K, "writes of 101 bytes-1 KiB") \
-    X(POSIX_SIZE_WRITE_1K_10K, "writes of 1-10 KiB") \
-    X(POSIX_SIZE_WRITE_10K_100K, "writes of 10-100 KiB") \
-    X(POSIX_SIZE_WRITE_100K_1M, "writes of 100 KiB-1 MiB") \
-    X(POSIX_SIZE_WRITE_1M_4M, "writes of 1-4 MiB") \
-    X(POSIX_SIZE_WRITE_4M_10M, "writes of 4-10 MiB") \
-    X(POSIX_SIZE_WRITE_10M_100M, "writes of 10-100 MiB") \
-    X(POSIX_SIZE_WRITE_100M_1G, "writes of 100 MiB-1 GiB") \
-    X(POSIX_SIZE_WRITE_1G_PLUS, "writes over 1 GiB") \
-    X(POSIX_STRIDE1_STRIDE, "most common stride (start of access minus start of the previous access), 0 if none") \
-    X(POSIX_STRIDE2_STRIDE, "second most common stride") \
-    X(POSIX_STRIDE3_STRIDE, "third most common stride") \
-    X(POSIX_STRIDE4_STRIDE, "fourth most common stride") \
-    X(POSIX_STRIDE1_COUNT, "occurrences of POSIX_STRIDE1_STRIDE") \
-    X(POSIX_STRIDE2_COUNT, "occurrences of POSIX_STRIDE2_STRIDE") \
-    X(POSIX_STRIDE3_COUNT, "occurrences of POSIX_STRIDE3_STRIDE") \
-    X(POSIX_STRIDE4_COUNT, "occurrences of POSIX_STRIDE4_STRIDE") \
-    X(POSIX_ACCESS1_ACCESS, "most common access size, bytes") \
-    X(POSIX_ACCESS2_ACCESS, "second most common access size") \
-    X(POSIX_ACCESS3_ACCESS, "third most common access size") \
-    X(POSIX_ACCESS4_ACCESS, "fourth most common access size") \
-    X(POSIX_ACCESS1_COUNT, "occurrences of POSIX_ACCESS1_ACCESS") \
-    X(POSIX_ACCESS2_COUNT, "occurrences of POSIX_ACCESS2_ACCESS") \
-    X(POSIX_ACCESS3_COUNT, "occurrences of POSIX_ACCESS3_ACCESS") \
-    X(POSIX_ACCESS4_COUNT, "occurrences of POSIX_ACCESS4_ACCESS") \
-    X(POSIX_MAX_READ_TIME_SIZE, "size of the slowest read, bytes") \
-    X(POSIX_MAX_WRITE_TIME_SIZE, "size of the slowest write, bytes")
+    X(POSIX_OPENS, IOLENS_AGG_SUM, "open, open64, openat, creat and their fortified forms") \
+    X(POSIX_READS, IOLENS_AGG_SUM, "read, pread, readv, preadv and their variants") \
+    X(POSIX_WRITES, IOLENS_AGG_SUM, "write, pwrite, writev, pwritev and their variants") \
+    X(POSIX_SEEKS, IOLENS_AGG_SUM, "lseek and lseek64") \
+    X(POSIX_STATS, IOLENS_AGG_SUM, "stat, lstat, fstat, fstatat, statx and the old __xstat family") \
+    X(POSIX_MMAPS, IOLENS_AGG_SUM, "mmap of a descriptor of this file") \
+    X(POSIX_FSYNCS, IOLENS_AGG_SUM, "fsync") \
+    X(POSIX_FDSYNCS, IOLENS_AGG_SUM, "fdatasync") \
+    X(POSIX_DUPS, IOLENS_AGG_SUM, "dup, dup2, dup3 and fcntl(F_DUPFD*)") \
+    X(POSIX_TRUNCATES, IOLENS_AGG_SUM, "ftruncate") \
+    X(POSIX_UNLINKS, IOLENS_AGG_SUM, "unlink") \
+    X(POSIX_RENAME_SOURCES, IOLENS_AGG_SUM, "rename with this file as the source") \
+    X(POSIX_RENAME_TARGETS, IOLENS_AGG_SUM, "rename with this file as the target") \
+    X(POSIX_MODE, IOLENS_AGG_SAME, "mode argument of the last creating open, -1 if never") \
+    X(POSIX_BYTES_READ, IOLENS_AGG_SUM, "bytes read") \
+    X(POSIX_BYTES_WRITTEN, IOLENS_AGG_SUM, "bytes written") \
+    X(POSIX_MAX_BYTE_READ, IOLENS_AGG_MAX, "highest byte offset read, -1 if none") \
+    X(POSIX_MAX_BYTE_WRITTEN, IOLENS_AGG_MAX, "highest byte offset written, -1 if none") \
+    X(POSIX_CONSEC_READS, IOLENS_AGG_SUM, "reads starting exactly after the previous access on the descriptor") \
+    X(POSIX_CONSEC_WRITES, IOLENS_AGG_SUM, "writes starting exactly after the previous access on the descriptor") \
+    X(POSIX_SEQ_READS, IOLENS_AGG_SUM, "reads starting at or after the end of the previous access on the descriptor") \
+    X(POSIX_SEQ_WRITES, IOLENS_AGG_SUM, "writes starting at or after the end of the previous access on the descriptor") \
+    X(POSIX_RW_SWITCHES, IOLENS_AGG_SUM, "changes between reading and writing") \
+    X(POSIX_MEM_NOT_ALIGNED, IOLENS_AGG_SUM, "accesses whose buffer address is not a multiple of POSIX_MEM_ALIGNMENT") \
+    X(POSIX_MEM_ALIGNMENT, IOLENS_AGG_SAME, "memory alignment used, bytes") \
+    X(POSIX_FILE_NOT_ALIGNED, IOLENS_AGG_SUM, "accesses whose file offset is not a multiple of POSIX_FILE_ALIGNMENT") \
+    X(POSIX_FILE_ALIGNMENT, IOLENS_AGG_SAME, "file alignment used: the file system block size, bytes") \
+    X(POSIX_SIZE_READ_0_100, IOLENS_AGG_SUM, "reads of 0-100 bytes") \
+    X(POSIX_SIZE_READ_100_1K, IOLENS_AGG_SUM, "reads of 101 bytes-1 KiB") \
+    X(POSIX_SIZE_READ_1K_10K, IOLENS_AGG_SUM, "reads of 1-10 KiB") \
+    X(POSIX_SIZE_READ_10K_100K, IOLENS_AGG_SUM, "reads of 10-100 KiB") \
+    X(POSIX_SIZE_READ_100K_1M, IOLENS_AGG_SUM, "reads of 100 KiB-1 MiB") \
+    X(POSIX_SIZE_READ_1M_4M, IOLENS_AGG_SUM, "reads of 1-4 MiB") \
+    X(POSIX_SIZE_READ_4M_10M, IOLENS_AGG_SUM, "reads of 4-10 MiB") \
+    X(POSIX_SIZE_READ_10M_100M, IOLENS_AGG_SUM, "reads of 10-100 MiB") \
+    X(POSIX_SIZE_READ_100M_1G, IOLENS_AGG_SUM, "reads of 100 MiB-1 GiB") \
+    X(POSIX_SIZE_READ_1G_PLUS, IOLENS_AGG_SUM, "reads over 1 GiB") \
+    X(POSIX_SIZE_WRITE_0_100, IOLENS_AGG_SUM, "writes of 0-100 bytes") \
+    X(POSIX_SIZE_WRITE_100_1K, IOLENS_AGG_SUM, "writes of 101 bytes-1 KiB") \
+    X(POSIX_SIZE_WRITE_1K_10K, IOLENS_AGG_SUM, "writes of 1-10 KiB") \
+    X(POSIX_SIZE_WRITE_10K_100K, IOLENS_AGG_SUM, "writes of 10-100 KiB") \
+    X(POSIX_SIZE_WRITE_100K_1M, IOLENS_AGG_SUM, "writes of 100 KiB-1 MiB") \
+    X(POSIX_SIZE_WRITE_1M_4M, IOLENS_AGG_SUM, "writes of 1-4 MiB") \
+    X(POSIX_SIZE_WRITE_4M_10M, IOLENS_AGG_SUM, "writes of 4-10 MiB") \
+    X(POSIX_SIZE_WRITE_10M_100M, IOLENS_AGG_SUM, "writes of 10-100 MiB") \
+    X(POSIX_SIZE_WRITE_100M_1G, IOLENS_AGG_SUM, "writes of 100 MiB-1 GiB") \
+    X(POSIX_SIZE_WRITE_1G_PLUS, IOLENS_AGG_SUM, "writes over 1 GiB") \
+    X(POSIX_STRIDE1_STRIDE, IOLENS_AGG_TOP_VALUE, "most common stride (start of access minus start of the previous access), 0 if none") \
+    X(POSIX_STRIDE2_STRIDE, IOLENS_AGG_TOP_VALUE, "second most common stride") \
+    X(POSIX_STRIDE3_STRIDE, IOLENS_AGG_TOP_VALUE, "third most common stride") \
+    X(POSIX_STRIDE4_STRIDE, IOLENS_AGG_TOP_VALUE, "fourth most common stride") \
+    X(POSIX_STRIDE1_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of POSIX_STRIDE1_STRIDE") \
+    X(POSIX_STRIDE2_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of POSIX_STRIDE2_STRIDE") \
+    X(POSIX_STRIDE3_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of POSIX_STRIDE3_STRIDE") \
+    X(POSIX_STRIDE4_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of POSIX_STRIDE4_STRIDE") \
+    X(POSIX_ACCESS1_ACCESS, IOLENS_AGG_TOP_VALUE, "most common access size, bytes") \
+    X(POSIX_ACCESS2_ACCESS, IOLENS_AGG_TOP_VALUE, "second most common access size") \
+    X(POSIX_ACCESS3_ACCESS, IOLENS_AGG_TOP_VALUE, "third most common access size") \
+    X(POSIX_ACCESS4_ACCESS, IOLENS_AGG_TOP_VALUE, "fourth most common access size") \
+    X(POSIX_ACCESS1_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of POSIX_ACCESS1_ACCESS") \
+    X(POSIX_ACCESS2_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of POSIX_ACCESS2_ACCESS") \
+    X(POSIX_ACCESS3_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of POSIX_ACCESS3_ACCESS") \
+    X(POSIX_ACCESS4_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of POSIX_ACCESS4_ACCESS") \
+    X(POSIX_MAX_READ_TIME_SIZE, IOLENS_AGG_SLOWEST_SIZE, "size of the slowest read, bytes") \
+    X(POSIX_MAX_WRITE_TIME_SIZE, IOLENS_AGG_SLOWEST_SIZE, "size of the slowest write, bytes") \
+    IOLENS_SHARING_COUNTERS(X, POSIX)
 
 /* Floating-point POSIX counters: seconds relative to the process start. */
 #define IOLENS_POSIX_FCOUNTERS(X) \
-    X(POSIX_F_OPEN_START_TIMESTAMP, "start of the first open") \
-    X(POSIX_F_READ_START_TIMESTAMP, "start of the first read") \
-    X(POSIX_F_WRITE_START_TIMESTAMP, "start of the first write") \
-    X(POSIX_F_CLOSE_START_TIMESTAMP, "start of the first close") \
-    X(POSIX_F_OPEN_END_TIMESTAMP, "end of the last open") \
-    X(POSIX_F_READ_END_TIMESTAMP, "end of the last read") \
-    X(POSIX_F_WRITE_END_TIMESTAMP, "end of the last write") \
-    X(POSIX_F_CLOSE_END_TIMESTAMP, "end of the last close") \
-    X(POSIX_F_READ_TIME, "cumulative read time, overlap within the process counted once") \
-    X(POSIX_F_WRITE_TIME, "cumulative write time, overlap within the process counted once") \
-    X(POSIX_F_META_TIME, "cumulative open, close, seek, stat, sync, dup, truncate, unlink and rename time") \
-    X(POSIX_F_MAX_READ_TIME, "duration of the slowest read") \
-    X(POSIX_F_MAX_WRITE_TIME, "duration of the slowest write")
+    X(POSIX_F_OPEN_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first open") \
+    X(POSIX_F_READ_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first read") \
+    X(POSIX_F_WRITE_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first write") \
+    X(POSIX_F_CLOSE_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first close") \
+    X(POSIX_F_OPEN_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last open") \
+    X(POSIX_F_READ_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last read") \
+    X(POSIX_F_WRITE_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last write") \
+    X(POSIX_F_CLOSE_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last close") \
+    X(POSIX_F_READ_TIME, IOLENS_AGG_SUM, "cumulative read time, overlap within the process counted once") \
+    X(POSIX_F_WRITE_TIME, IOLENS_AGG_SUM, "cumulative write time, overlap within the process counted once") \
+    X(POSIX_F_META_TIME, IOLENS_AGG_SUM, "cumulative open, close, seek, stat, sync, dup, truncate, unlink and rename time") \
+    X(POSIX_F_MAX_READ_TIME, IOLENS_AGG_MAX, "duration of the slowest read") \
+    X(POSIX_F_MAX_WRITE_TIME, IOLENS_AGG_MAX, "duration of the slowest write") \
+    IOLENS_SHARING_FCOUNTERS(X, POSIX)
 
 #define IOLENS_STDIO_VERSION 1u
 #define IOLENS_STDIO_COUNTERS(X) \
-    X(STDIO_OPENS, "fopen, fopen64, fdopen and freopen") \
-    X(STDIO_READS, "fread, fgets and fscanf") \
-    X(STDIO_WRITES, "fwrite, fputs, fprintf and vfprintf") \
-    X(STDIO_SEEKS, "fseek, fseeko and rewind") \
-    X(STDIO_FLUSHES, "fflush") \
-    X(STDIO_BYTES_READ, "bytes read") \
-    X(STDIO_BYTES_WRITTEN, "bytes written") \
-    X(STDIO_MAX_BYTE_READ, "highest byte offset read, -1 if none") \
-    X(STDIO_MAX_BYTE_WRITTEN, "highest byte offset written, -1 if none")
+    X(STDIO_OPENS, IOLENS_AGG_SUM, "fopen, fopen64, fdopen and freopen") \
+    X(STDIO_READS, IOLENS_AGG_SUM, "fread, fgets and fscanf") \
+    X(STDIO_WRITES, IOLENS_AGG_SUM, "fwrite, fputs, fprintf and vfprintf") \
+    X(STDIO_SEEKS, IOLENS_AGG_SUM, "fseek, fseeko and rewind") \
+    X(STDIO_FLUSHES, IOLENS_AGG_SUM, "fflush") \
+    X(STDIO_BYTES_READ, IOLENS_AGG_SUM, "bytes read") \
+    X(STDIO_BYTES_WRITTEN, IOLENS_AGG_SUM, "bytes written") \
+    X(STDIO_MAX_BYTE_READ, IOLENS_AGG_MAX, "highest byte offset read, -1 if none") \
+    X(STDIO_MAX_BYTE_WRITTEN, IOLENS_AGG_MAX, "highest byte offset written, -1 if none") \
+    IOLENS_SHARING_COUNTERS(X, STDIO)
 
 #define IOLENS_STDIO_FCOUNTERS(X) \
-    X(STDIO_F_OPEN_START_TIMESTAMP, "start of the first open") \
-    X(STDIO_F_READ_START_TIMESTAMP, "start of the first read") \
-    X(STDIO_F_WRITE_START_TIMESTAMP, "start of the first write") \
-    X(STDIO_F_CLOSE_START_TIMESTAMP, "start of the first close") \
-    X(STDIO_F_OPEN_END_TIMESTAMP, "end of the last open") \
-    X(STDIO_F_READ_END_TIMESTAMP, "end of the last read") \
-    X(STDIO_F_WRITE_END_TIMESTAMP, "end of the last write") \
-    X(STDIO_F_CLOSE_END_TIMESTAMP, "end of the last close") \
-    X(STDIO_F_READ_TIME, "cumulative read time, overlap within the process counted once") \
-    X(STDIO_F_WRITE_TIME, "cumulative write time, overlap within the process counted once") \
-    X(STDIO_F_META_TIME, "cumulative open, close, seek and flush time")
+    X(STDIO_F_OPEN_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first open") \
+    X(STDIO_F_READ_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first read") \
+    X(STDIO_F_WRITE_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first write") \
+    X(STDIO_F_CLOSE_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first close") \
+    X(STDIO_F_OPEN_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last open") \
+    X(STDIO_F_READ_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last read") \
+    X(STDIO_F_WRITE_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last write") \
+    X(STDIO_F_CLOSE_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last close") \
+    X(STDIO_F_READ_TIME, IOLENS_AGG_SUM, "cumulative read time, overlap within the process counted once") \
+    X(STDIO_F_WRITE_TIME, IOLENS_AGG_SUM, "cumulative write time, overlap within the process counted once") \
+    X(STDIO_F_META_TIME, IOLENS_AGG_SUM, "cumulative open, close, seek and flush time") \
+    IOLENS_SHARING_FCOUNTERS(X, STDIO)
 
-#define IOLENS_X_ENUM(name, desc) name,
+/*
+ * MPI-IO layer.  Bytes are datatype size x count.  Shared-pointer reads and
+ * writes (_shared) count as independent, _ordered ones as collective;
+ * split collectives (_begin/_end) and nonblocking forms (iread ...) have
+ * their own counters and are not also counted as independent/collective.
+ */
+#define IOLENS_MPIIO_VERSION 1u
+#define IOLENS_MPIIO_COUNTERS(X) \
+    X(MPIIO_INDEP_OPENS, IOLENS_AGG_SUM, "MPI_File_open on MPI_COMM_SELF or a one-rank communicator") \
+    X(MPIIO_COLL_OPENS, IOLENS_AGG_SUM, "MPI_File_open on a communicator of more than one rank") \
+    X(MPIIO_INDEP_READS, IOLENS_AGG_SUM, "independent reads: read, read_at, read_shared") \
+    X(MPIIO_INDEP_WRITES, IOLENS_AGG_SUM, "independent writes: write, write_at, write_shared") \
+    X(MPIIO_COLL_READS, IOLENS_AGG_SUM, "collective reads: read_all, read_at_all, read_ordered") \
+    X(MPIIO_COLL_WRITES, IOLENS_AGG_SUM, "collective writes: write_all, write_at_all, write_ordered") \
+    X(MPIIO_SPLIT_READS, IOLENS_AGG_SUM, "split collective reads (_begin)") \
+    X(MPIIO_SPLIT_WRITES, IOLENS_AGG_SUM, "split collective writes (_begin)") \
+    X(MPIIO_NB_READS, IOLENS_AGG_SUM, "nonblocking reads: iread, iread_at, iread_shared, iread_all, iread_at_all") \
+    X(MPIIO_NB_WRITES, IOLENS_AGG_SUM, "nonblocking writes: iwrite, iwrite_at, iwrite_shared, iwrite_all, iwrite_at_all") \
+    X(MPIIO_SYNCS, IOLENS_AGG_SUM, "MPI_File_sync") \
+    X(MPIIO_HINTS, IOLENS_AGG_SUM, "MPI_File_set_info, and opens with an info object other than MPI_INFO_NULL") \
+    X(MPIIO_VIEWS, IOLENS_AGG_SUM, "MPI_File_set_view") \
+    X(MPIIO_MODE, IOLENS_AGG_SAME, "amode of the last open, -1 if never") \
+    X(MPIIO_BYTES_READ, IOLENS_AGG_SUM, "bytes read") \
+    X(MPIIO_BYTES_WRITTEN, IOLENS_AGG_SUM, "bytes written") \
+    X(MPIIO_RW_SWITCHES, IOLENS_AGG_SUM, "changes between reading and writing") \
+    X(MPIIO_DERIVED_DATATYPES, IOLENS_AGG_SUM, "reads and writes whose memory datatype is derived (not predefined)") \
+    X(MPIIO_DERIVED_VIEWS, IOLENS_AGG_SUM, "set_view calls whose filetype is derived") \
+    X(MPIIO_SIZE_READ_AGG_0_100, IOLENS_AGG_SUM, "reads of 0-100 bytes") \
+    X(MPIIO_SIZE_READ_AGG_100_1K, IOLENS_AGG_SUM, "reads of 101 bytes-1 KiB") \
+    X(MPIIO_SIZE_READ_AGG_1K_10K, IOLENS_AGG_SUM, "reads of 1-10 KiB") \
+    X(MPIIO_SIZE_READ_AGG_10K_100K, IOLENS_AGG_SUM, "reads of 10-100 KiB") \
+    X(MPIIO_SIZE_READ_AGG_100K_1M, IOLENS_AGG_SUM, "reads of 100 KiB-1 MiB") \
+    X(MPIIO_SIZE_READ_AGG_1M_4M, IOLENS_AGG_SUM, "reads of 1-4 MiB") \
+    X(MPIIO_SIZE_READ_AGG_4M_10M, IOLENS_AGG_SUM, "reads of 4-10 MiB") \
+    X(MPIIO_SIZE_READ_AGG_10M_100M, IOLENS_AGG_SUM, "reads of 10-100 MiB") \
+    X(MPIIO_SIZE_READ_AGG_100M_1G, IOLENS_AGG_SUM, "reads of 100 MiB-1 GiB") \
+    X(MPIIO_SIZE_READ_AGG_1G_PLUS, IOLENS_AGG_SUM, "reads over 1 GiB") \
+    X(MPIIO_SIZE_WRITE_AGG_0_100, IOLENS_AGG_SUM, "writes of 0-100 bytes") \
+    X(MPIIO_SIZE_WRITE_AGG_100_1K, IOLENS_AGG_SUM, "writes of 101 bytes-1 KiB") \
+    X(MPIIO_SIZE_WRITE_AGG_1K_10K, IOLENS_AGG_SUM, "writes of 1-10 KiB") \
+    X(MPIIO_SIZE_WRITE_AGG_10K_100K, IOLENS_AGG_SUM, "writes of 10-100 KiB") \
+    X(MPIIO_SIZE_WRITE_AGG_100K_1M, IOLENS_AGG_SUM, "writes of 100 KiB-1 MiB") \
+    X(MPIIO_SIZE_WRITE_AGG_1M_4M, IOLENS_AGG_SUM, "writes of 1-4 MiB") \
+    X(MPIIO_SIZE_WRITE_AGG_4M_10M, IOLENS_AGG_SUM, "writes of 4-10 MiB") \
+    X(MPIIO_SIZE_WRITE_AGG_10M_100M, IOLENS_AGG_SUM, "writes of 10-100 MiB") \
+    X(MPIIO_SIZE_WRITE_AGG_100M_1G, IOLENS_AGG_SUM, "writes of 100 MiB-1 GiB") \
+    X(MPIIO_SIZE_WRITE_AGG_1G_PLUS, IOLENS_AGG_SUM, "writes over 1 GiB") \
+    X(MPIIO_ACCESS1_ACCESS, IOLENS_AGG_TOP_VALUE, "most common access size, bytes") \
+    X(MPIIO_ACCESS2_ACCESS, IOLENS_AGG_TOP_VALUE, "second most common access size") \
+    X(MPIIO_ACCESS3_ACCESS, IOLENS_AGG_TOP_VALUE, "third most common access size") \
+    X(MPIIO_ACCESS4_ACCESS, IOLENS_AGG_TOP_VALUE, "fourth most common access size") \
+    X(MPIIO_ACCESS1_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of MPIIO_ACCESS1_ACCESS") \
+    X(MPIIO_ACCESS2_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of MPIIO_ACCESS2_ACCESS") \
+    X(MPIIO_ACCESS3_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of MPIIO_ACCESS3_ACCESS") \
+    X(MPIIO_ACCESS4_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of MPIIO_ACCESS4_ACCESS") \
+    X(MPIIO_MAX_READ_TIME_SIZE, IOLENS_AGG_SLOWEST_SIZE, "size of the slowest read, bytes") \
+    X(MPIIO_MAX_WRITE_TIME_SIZE, IOLENS_AGG_SLOWEST_SIZE, "size of the slowest write, bytes") \
+    IOLENS_SHARING_COUNTERS(X, MPIIO)
+
+#define IOLENS_MPIIO_FCOUNTERS(X) \
+    X(MPIIO_F_OPEN_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first open") \
+    X(MPIIO_F_READ_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first read") \
+    X(MPIIO_F_WRITE_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first write") \
+    X(MPIIO_F_CLOSE_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first close") \
+    X(MPIIO_F_OPEN_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last open") \
+    X(MPIIO_F_READ_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last read") \
+    X(MPIIO_F_WRITE_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last write") \
+    X(MPIIO_F_CLOSE_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last close") \
+    X(MPIIO_F_READ_TIME, IOLENS_AGG_SUM, "cumulative read time (nonblocking: issue to completion), overlap within the process counted once") \
+    X(MPIIO_F_WRITE_TIME, IOLENS_AGG_SUM, "cumulative write time (nonblocking: issue to completion), overlap within the process counted once") \
+    X(MPIIO_F_META_TIME, IOLENS_AGG_SUM, "cumulative open, close, sync, set_size, preallocate, set_view and set_info time") \
+    X(MPIIO_F_MAX_READ_TIME, IOLENS_AGG_MAX, "duration of the slowest read") \
+    X(MPIIO_F_MAX_WRITE_TIME, IOLENS_AGG_MAX, "duration of the slowest write") \
+    IOLENS_SHARING_FCOUNTERS(X, MPIIO)
+
+#define IOLENS_X_ENUM(name, agg, desc) name,
 
 enum iolens_posix_counter { IOLENS_POSIX_COUNTERS(IOLENS_X_ENUM) POSIX_NUM_COUNTERS };
 enum iolens_posix_fcounter { IOLENS_POSIX_FCOUNTERS(IOLENS_X_ENUM) POSIX_F_NUM_COUNTERS };
 enum iolens_stdio_counter { IOLENS_STDIO_COUNTERS(IOLENS_X_ENUM) STDIO_NUM_COUNTERS };
 enum iolens_stdio_fcounter { IOLENS_STDIO_FCOUNTERS(IOLENS_X_ENUM) STDIO_F_NUM_COUNTERS };
+enum iolens_mpiio_counter { IOLENS_MPIIO_COUNTERS(IOLENS_X_ENUM) MPIIO_NUM_COUNTERS };
+enum iolens_mpiio_fcounter { IOLENS_MPIIO_FCOUNTERS(IOLENS_X_ENUM) MPIIO_F_NUM_COUNTERS };
 
 /* One record of a layer as it lies in the (decompressed) region. */
 struct iolens_posix_record {
@@ -299,6 +442,13 @@ struct iolens_stdio_record {
     int64_t rank;
     int64_t counters[STDIO_NUM_COUNTERS];
     double fcounters[STDIO_F_NUM_COUNTERS];
+};
+
+struct iolens_mpiio_record {
+    uint64_t id;
+    int64_t rank;
+    int64_t counters[MPIIO_NUM_COUNTERS];
+    double fcounters[MPIIO_F_NUM_COUNTERS];
 };
 
 #endif /* IOLENS_LOG_FORMAT_H */

@@ -1,0 +1,44 @@
+/* Building the raw (uncompressed) bytes of each log region and compressing
+ * them.  Shared by the single-process writer (log_writer.c) and the MPI
+ * collective writer (mpi_log.c), so both produce exactly the same format. */
+#ifndef IOLENS_LOG_REGIONS_H
+#define IOLENS_LOG_REGIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iolens/log_format.h"
+#include "record_merge.h"
+
+/* A growable byte buffer (malloc'd: used only at shutdown). */
+struct iolens_buf {
+    unsigned char *data;
+    size_t len, cap;
+    int failed;                 /* an allocation failed; contents unusable */
+};
+void iolens_buf_free(struct iolens_buf *b);
+
+/* Job region.  strings[i]/lens[i] for i < IOLENS_JOB_NSTRINGS. */
+int iolens_region_job(struct iolens_buf *out, const struct iolens_job_fixed *fixed,
+                      const char *const *strings, const size_t *lens);
+/* Mount region from the runtime's mount table (lib/mounts.h). */
+int iolens_region_mounts(struct iolens_buf *out);
+/* Ranks region (MPI jobs). */
+int iolens_region_ranks(struct iolens_buf *out, const struct iolens_rank_info *ranks, uint32_t n);
+/* Names region for the given ids (names looked up in the record table;
+ * ids without a name are skipped). */
+int iolens_region_names(struct iolens_buf *out, const uint64_t *ids, size_t n);
+/* Layer region from n on-disk records laid out back to back. */
+int iolens_region_layer(struct iolens_buf *out, const struct iolens_layer_desc *d,
+                        const void *records, size_t n);
+
+/* Collects every record of a layer from the runtime (the layer's
+ * foreach_record), packed and with rank set to the caller's rank and the
+ * sharing counters of a per-rank record filled.  *records is malloc'd.
+ * Returns the count, or -1 on allocation failure. */
+long iolens_layer_collect(const struct iolens_layer_desc *d, int64_t rank, void **records);
+
+/* zlib-compresses raw into a malloc'd buffer.  Returns 0 or -1. */
+int iolens_region_compress(const void *raw, size_t rawlen, void **out, size_t *outlen);
+
+#endif

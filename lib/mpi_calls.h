@@ -1,0 +1,61 @@
+/* Pointers to the MPI profiling interface (PMPI_*), resolved in the
+ * running process with dlsym.  libiolens is compiled against MPICH's mpi.h
+ * but never linked to libmpi, so a non-MPI program under LD_PRELOAD does
+ * not load MPI, and LD_BIND_NOW=1 finds no undefined MPI symbol.
+ *
+ * X(name, return type, parameter list). */
+#ifndef IOLENS_MPI_CALLS_H
+#define IOLENS_MPI_CALLS_H
+
+#include <mpi.h>
+
+/* Job life cycle and the collectives used at shutdown. */
+#define IOLENS_MPI_CALLS_CORE(X) \
+    X(PMPI_Init, int, (int *, char ***)) \
+    X(PMPI_Init_thread, int, (int *, char ***, int, int *)) \
+    X(PMPI_Finalize, int, (void)) \
+    X(PMPI_Initialized, int, (int *)) \
+    X(PMPI_Finalized, int, (int *)) \
+    X(PMPI_Comm_rank, int, (MPI_Comm, int *)) \
+    X(PMPI_Comm_size, int, (MPI_Comm, int *)) \
+    X(PMPI_Get_library_version, int, (char *, int *)) \
+    X(PMPI_Get_processor_name, int, (char *, int *)) \
+    X(PMPI_Barrier, int, (MPI_Comm)) \
+    X(PMPI_Bcast, int, (void *, int, MPI_Datatype, int, MPI_Comm)) \
+    X(PMPI_Gather, int, (const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm)) \
+    X(PMPI_Gatherv, int, (const void *, int, MPI_Datatype, void *, const int *, const int *, MPI_Datatype, int, MPI_Comm)) \
+    X(PMPI_Allgather, int, (const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm)) \
+    X(PMPI_Alltoall, int, (const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm)) \
+    X(PMPI_Alltoallv, int, (const void *, const int *, const int *, MPI_Datatype, void *, const int *, const int *, MPI_Datatype, MPI_Comm)) \
+    X(PMPI_Allreduce, int, (const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm)) \
+    X(PMPI_Exscan, int, (const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm)) \
+    X(PMPI_Type_size, int, (MPI_Datatype, int *)) \
+    X(PMPI_Type_size_x, int, (MPI_Datatype, MPI_Count *)) \
+    X(PMPI_Type_get_envelope, int, (MPI_Datatype, int *, int *, int *, int *)) \
+    X(PMPI_Comm_get_attr, int, (MPI_Comm, int, void *, int *))
+
+/* MPI-IO and request completion, used by the MPI-IO layer and by the
+ * collective log writer.  Filled in by wrappers/mpiio.c's author. */
+#define IOLENS_MPI_CALLS_FILE(X) \
+    X(PMPI_File_open, int, (MPI_Comm, const char *, int, MPI_Info, MPI_File *)) \
+    X(PMPI_File_close, int, (MPI_File *)) \
+    X(PMPI_File_write_at_all, int, (MPI_File, MPI_Offset, const void *, int, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_write_at, int, (MPI_File, MPI_Offset, const void *, int, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_delete, int, (const char *, MPI_Info))
+
+#define IOLENS_MPI_CALLS(X) IOLENS_MPI_CALLS_CORE(X) IOLENS_MPI_CALLS_FILE(X)
+
+#define IOLENS_MPI_DECLARE(name, ret, params) extern ret(*iolens_##name) params;
+IOLENS_MPI_CALLS(IOLENS_MPI_DECLARE)
+#undef IOLENS_MPI_DECLARE
+
+/* Resolves every pointer (idempotent, thread-safe).  Returns 1 if the
+ * process has an MPI library (PMPI_Init was found), else 0. */
+int iolens_mpi_calls_resolve(void);
+
+/* The wrappers' way to reach PMPI_x: iolens_PMPI_x after resolution. */
+#define IOLENS_PMPI(name) \
+    (__builtin_expect(iolens_##name != NULL, 1) ? iolens_##name \
+                                               : (iolens_mpi_calls_resolve(), iolens_##name))
+
+#endif

@@ -1,0 +1,79 @@
+/* What the runtime and the tools know about each layer's records, and how
+ * records of the same file combine.  Everything is driven by the AGG column
+ * of the counter tables in include/iolens/log_format.h, so the shared-file
+ * reduction at MPI_Finalize and iolens-parser --total follow one set of
+ * rules.  Pure functions: no I/O, no MPI, no allocation. */
+#ifndef IOLENS_RECORD_MERGE_H
+#define IOLENS_RECORD_MERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iolens/log_format.h"
+
+/* Static description of a layer.  All layers' on-disk records share one
+ * shape: uint64 id, int64 rank, int64 counters[ncounters],
+ * double fcounters[nfcounters]. */
+struct iolens_layer_desc {
+    uint32_t region_kind;        /* IOLENS_REGION_POSIX ... */
+    uint32_t version;            /* IOLENS_POSIX_VERSION ... */
+    const char *name;            /* "POSIX", "STDIO", "MPIIO" */
+    uint32_t ncounters, nfcounters;
+    const uint8_t *agg;          /* enum iolens_agg per counter */
+    const uint8_t *fagg;         /* enum iolens_agg per fcounter */
+    const char *const *counter_names;
+    const char *const *fcounter_names;
+    const char *const *counter_descs;
+    const char *const *fcounter_descs;
+    size_t record_size;          /* 16 + 8 * (ncounters + nfcounters) */
+    /* indexes used by the sharing statistics (-1 if the layer lacks one) */
+    int opens[2];                /* counters whose sum > 0 means "opened" */
+    int bytes_read, bytes_written;
+    int reads, writes;
+    int read_time, write_time, meta_time;   /* fcounter indexes */
+    int ranks_opened;            /* first of the 6 sharing counters */
+    int f_fastest_rank_time;     /* first of the 4 sharing fcounters */
+};
+
+/* The known layers, in region-kind order; NULL/0 for an unknown kind. */
+const struct iolens_layer_desc *iolens_layer_desc_by_kind(uint32_t kind);
+const struct iolens_layer_desc *iolens_layer_desc_at(unsigned i);
+unsigned iolens_layer_desc_count(void);
+
+/* A record seen through its descriptor. */
+static inline int64_t *iolens_rec_counters(void *rec) { return (int64_t *)((char *)rec + 16); }
+static inline double *iolens_rec_fcounters(const struct iolens_layer_desc *d, void *rec)
+{
+    return (double *)((char *)rec + 16 + 8 * (size_t)d->ncounters);
+}
+
+/* Merges src into acc by the AGG rules.  acc must first be a copy of the
+ * first record (iolens_record_merge_begin), so SAME and MIN_NONZERO have a
+ * starting point.  TOP_VALUE/TOP_COUNT groups are merged as (value, count)
+ * pairs and re-ranked; SLOWEST_SIZE follows its F_MAX_*_TIME.  RANK_STAT
+ * counters are left alone (see iolens_rank_stats). */
+void iolens_record_merge_begin(const struct iolens_layer_desc *d, void *acc, const void *first);
+void iolens_record_merge(const struct iolens_layer_desc *d, void *acc, const void *src);
+
+/* Per-rank statistics of one shared file, fed one rank's record at a time
+ * (in any order), then stored into the reduced record's RANK_STAT
+ * counters.  Variances are population variances, computed with Welford's
+ * method so large values do not lose precision. */
+struct iolens_rank_stats {
+    int64_t ranks_opened, ranks_io;
+    int64_t n;
+    double mean_time, m2_time, mean_bytes, m2_bytes;
+    int64_t fastest_rank, fastest_bytes, slowest_rank, slowest_bytes;
+    double fastest_time, slowest_time;
+};
+void iolens_rank_stats_init(struct iolens_rank_stats *s);
+void iolens_rank_stats_add(struct iolens_rank_stats *s, const struct iolens_layer_desc *d,
+                           int64_t rank, const void *rec);
+void iolens_rank_stats_store(const struct iolens_rank_stats *s, const struct iolens_layer_desc *d,
+                             void *rec);
+
+/* Fills the RANK_STAT counters of a per-rank (unreduced) record with the
+ * record's own values: as if reduced over one rank. */
+void iolens_record_fill_own_sharing(const struct iolens_layer_desc *d, void *rec);
+
+#endif
