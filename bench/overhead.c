@@ -1,7 +1,7 @@
 /*
  * Overhead micro-benchmark: the cost of one intercepted call.
  *
- *   overhead OP ITERATIONS [DIR]
+ *   overhead OP ITERATIONS [DIR [TWIN_DIR]]
  *
  * Runs ITERATIONS calls of OP on a scratch file in DIR (default /dev/shm,
  * a memory file system, so the figure is the call cost and not the disk),
@@ -9,8 +9,19 @@
  * prints the median nanoseconds per call.  run-overhead.sh runs it with and
  * without the iolens runtime preloaded; the difference is what iolens adds.
  *
+ * With TWIN_DIR, a second scratch file is made there, one the runtime is
+ * told not to trace (run-overhead.sh traces DIR only), and PAIRS batches
+ * on each of the two files alternate in the same process (the iterations
+ * are split between them).  Then three figures are
+ * printed: the traced file's median, the twin's median and the median of
+ * the per-pair differences.  The difference is what tracing adds to a call
+ * over an untraced call through the same wrappers; measured inside one
+ * process it is far less noisy than a comparison of two processes, which
+ * on a shared machine differ by more than the effect measured.
+ *
  * Ops: pwrite1 (1-byte pwrite), pwrite4k (4 KiB pwrite), openclose
- * (open + close), stat, fwrite16 (16-byte fwrite to a FILE*).
+ * (open + close), stat, fwrite16 (16-byte fwrite to a FILE*), fprintf1
+ * (a 1-character fprintf).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,11 +34,15 @@
 #include <unistd.h>
 
 #define BATCHES 9
+/* The paired mode uses more, shorter batches: a neighbour's load comes
+ * and goes on a scale of milliseconds, and the median of many short pairs
+ * shrugs it off. */
+#define PAIRS 31
 
 struct bench {
     char path[4096];
     int fd;          /* open read-write on path (pwrite ops) */
-    FILE *stream;    /* open for writing on path (fwrite16) */
+    FILE *stream;    /* open for writing on path (fwrite16, fprintf1) */
     char buf[4096];
 };
 
@@ -80,6 +95,13 @@ static void run_fwrite16(struct bench *b, long calls)
             die("fwrite", b->path);
 }
 
+static void run_fprintf1(struct bench *b, long calls)
+{
+    for (long i = 0; i < calls; i++)
+        if (fprintf(b->stream, "%c", 'x') != 1)
+            die("fprintf", b->path);
+}
+
 struct op {
     const char *name;
     op_fn run;
@@ -91,6 +113,7 @@ static const struct op ops[] = {
     {"openclose", run_openclose},
     {"stat", run_stat},
     {"fwrite16", run_fwrite16},
+    {"fprintf1", run_fprintf1},
 };
 
 static const struct op *find_op(const char *name)
@@ -145,44 +168,89 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof v[0], compare_double);
+    return v[n / 2];
+}
+
+/* One timed batch: ns per call; the reset after it is not timed. */
+static double batch_ns_per_call(const struct op *op, struct bench *b, long per_batch)
+{
+    double start = now_ns();
+    op->run(b, per_batch);
+    double ns = (now_ns() - start) / (double)per_batch;
+    reset_between_batches(b);
+    return ns;
+}
+
 static double median_ns_per_call(const struct op *op, struct bench *b, long per_batch)
 {
     double ns[BATCHES];
     op->run(b, per_batch); /* warm-up: page cache, lazy binding, runtime init */
     reset_between_batches(b);
-    for (int i = 0; i < BATCHES; i++) {
-        double start = now_ns();
-        op->run(b, per_batch);
-        ns[i] = (now_ns() - start) / (double)per_batch;
-        reset_between_batches(b);
+    for (int i = 0; i < BATCHES; i++)
+        ns[i] = batch_ns_per_call(op, b, per_batch);
+    return median(ns, BATCHES);
+}
+
+/* Traced and twin batches alternate (and swap which goes first), so that
+ * whatever slows the machine down for a while hits both of a pair. */
+static void paired_ns_per_call(const struct op *op, struct bench *traced, struct bench *twin,
+                               long per_batch, double out[3])
+{
+    double t[PAIRS], u[PAIRS], d[PAIRS];
+    op->run(traced, per_batch);
+    reset_between_batches(traced);
+    op->run(twin, per_batch);
+    reset_between_batches(twin);
+    for (int i = 0; i < PAIRS; i++) {
+        if (i % 2 == 0) {
+            t[i] = batch_ns_per_call(op, traced, per_batch);
+            u[i] = batch_ns_per_call(op, twin, per_batch);
+        } else {
+            u[i] = batch_ns_per_call(op, twin, per_batch);
+            t[i] = batch_ns_per_call(op, traced, per_batch);
+        }
+        d[i] = t[i] - u[i];
     }
-    qsort(ns, BATCHES, sizeof ns[0], compare_double);
-    return ns[BATCHES / 2];
+    out[0] = median(t, PAIRS);
+    out[1] = median(u, PAIRS);
+    out[2] = median(d, PAIRS);
 }
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: overhead OP ITERATIONS [DIR]\nOP:");
+    fprintf(stderr, "usage: overhead OP ITERATIONS [DIR [TWIN_DIR]]\nOP:");
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         fprintf(stderr, " %s", ops[i].name);
-    fprintf(stderr, "\nprints the median ns per call; DIR defaults to /dev/shm\n");
+    fprintf(stderr, "\nprints the median ns per call; DIR defaults to /dev/shm.\n"
+                    "With TWIN_DIR (a directory iolens does not trace) prints the\n"
+                    "traced median, the twin's median and the median paired difference.\n");
     exit(2);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 3 || argc > 4)
+    if (argc < 3 || argc > 5)
         usage();
     const struct op *op = find_op(argv[1]);
     char *end;
     long iterations = strtol(argv[2], &end, 10);
-    if (!op || *end != '\0' || iterations < BATCHES)
+    if (!op || *end != '\0' || iterations < 2 * PAIRS)
         usage();
 
-    static struct bench b;
-    setup(&b, argc == 4 ? argv[3] : "/dev/shm");
-    double ns = median_ns_per_call(op, &b, iterations / BATCHES);
+    static struct bench b, twin;
+    setup(&b, argc >= 4 ? argv[3] : "/dev/shm");
+    if (argc == 5) {
+        double ns[3];
+        setup(&twin, argv[4]);
+        paired_ns_per_call(op, &b, &twin, iterations / (2 * PAIRS), ns);
+        teardown(&twin);
+        printf("%.1f %.1f %.1f\n", ns[0], ns[1], ns[2]);
+    } else {
+        printf("%.1f\n", median_ns_per_call(op, &b, iterations / BATCHES));
+    }
     teardown(&b);
-    printf("%.1f\n", ns);
     return 0;
 }

@@ -6,18 +6,6 @@
 
 #include "iolens/log_format.h"
 
-#define BIN_UPPER_BOUND(name, upper) (int64_t)(upper),
-static const int64_t size_bin_upper[IOLENS_NSIZE_BINS] = { IOLENS_SIZE_BINS(BIN_UPPER_BOUND) };
-#undef BIN_UPPER_BOUND
-
-int iolens_size_bin(int64_t size)
-{
-    int bin = 0;
-    while (bin < IOLENS_NSIZE_BINS - 1 && size > size_bin_upper[bin])
-        bin++;
-    return bin;
-}
-
 int iolens_is_misaligned(uint64_t value, int64_t alignment)
 {
     if (alignment <= 0)
@@ -50,9 +38,9 @@ static void common_add_count(struct iolens_common_values *cv, int64_t value, int
     if (i >= 0) {
         cv->count[i] += count;
     } else if (cv->used < IOLENS_COMMON_SLOTS) {
-        cv->value[cv->used] = value;
-        cv->count[cv->used] = count;
-        cv->used++;
+        i = cv->used++;
+        cv->value[i] = value;
+        cv->count[i] = count;
     } else {
         /* Space-saving: the newcomer inherits the evicted count, so its
          * count is an upper bound and a frequent value cannot be starved
@@ -61,9 +49,10 @@ static void common_add_count(struct iolens_common_values *cv, int64_t value, int
         cv->value[i] = value;
         cv->count[i] += count;
     }
+    cv->last = i;
 }
 
-void iolens_common_add(struct iolens_common_values *cv, int64_t value)
+void iolens_common_add_search(struct iolens_common_values *cv, int64_t value)
 {
     common_add_count(cv, value, 1);
 }
@@ -130,15 +119,4 @@ void iolens_common_merge(struct iolens_common_values *dst, const struct iolens_c
     dst->used = n < IOLENS_COMMON_SLOTS ? n : IOLENS_COMMON_SLOTS;
     memcpy(dst->value, v, sizeof(int64_t) * (size_t)dst->used);
     memcpy(dst->count, c, sizeof(int64_t) * (size_t)dst->used);
-}
-
-double iolens_time_add_nonoverlap(double total, double *last_end, double start, double end)
-{
-    if (end <= *last_end)
-        return total;
-    double from = start > *last_end ? start : *last_end;
-    if (end > from)
-        total += end - from;
-    *last_end = end;
-    return total;
 }

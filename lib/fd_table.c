@@ -16,16 +16,16 @@
 
 #define NCHUNKS (IOLENS_FD_MAX / IOLENS_FD_CHUNK)
 
-typedef _Atomic(struct iolens_ofd *) ofd_slot;
+typedef iolens_ofd_slot ofd_slot;
 
-static _Atomic(ofd_slot *) chunks[NCHUNKS];
+_Atomic(iolens_ofd_slot *) iolens_fd_chunks[IOLENS_FD_MAX / IOLENS_FD_CHUNK];
 static struct iolens_ofd *free_list;
 static atomic_flag free_lock = ATOMIC_FLAG_INIT;
 
 int iolens_fd_table_init(void)
 {
     for (unsigned i = 0; i < NCHUNKS; i++)
-        atomic_store(&chunks[i], NULL);
+        atomic_store(&iolens_fd_chunks[i], NULL);
     free_list = NULL;
     atomic_flag_clear(&free_lock);
     return 0;
@@ -38,12 +38,7 @@ static int fd_in_range(int fd)
 
 struct iolens_ofd *iolens_fd_get(int fd)
 {
-    if (!fd_in_range(fd))
-        return NULL;
-    ofd_slot *chunk = atomic_load_explicit(&chunks[fd / IOLENS_FD_CHUNK], memory_order_acquire);
-    if (chunk == NULL)
-        return NULL;
-    return atomic_load_explicit(&chunk[fd % IOLENS_FD_CHUNK], memory_order_acquire);
+    return iolens_fd_lookup(fd);
 }
 
 /* The slot of fd, creating its chunk if needed; NULL if fd is out of range
@@ -52,7 +47,7 @@ static ofd_slot *slot_of(int fd)
 {
     if (!fd_in_range(fd))
         return NULL;
-    _Atomic(ofd_slot *) *top = &chunks[fd / IOLENS_FD_CHUNK];
+    _Atomic(ofd_slot *) *top = &iolens_fd_chunks[fd / IOLENS_FD_CHUNK];
     ofd_slot *chunk = atomic_load_explicit(top, memory_order_acquire);
     if (chunk == NULL) {
         ofd_slot *fresh = iolens_budget_alloc(IOLENS_FD_CHUNK * sizeof(ofd_slot));
@@ -173,7 +168,8 @@ void iolens_fd_close(int fd)
 {
     if (!fd_in_range(fd))
         return;
-    ofd_slot *chunk = atomic_load_explicit(&chunks[fd / IOLENS_FD_CHUNK], memory_order_acquire);
+    ofd_slot *chunk =
+        atomic_load_explicit(&iolens_fd_chunks[fd / IOLENS_FD_CHUNK], memory_order_acquire);
     if (chunk != NULL)
         rebind(&chunk[fd % IOLENS_FD_CHUNK], NULL);
 }

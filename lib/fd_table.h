@@ -13,6 +13,7 @@
 #define IOLENS_FD_TABLE_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct iolens_file;
@@ -35,6 +36,22 @@ int iolens_fd_table_init(void);
 
 /* Looks up the ofd of fd; NULL if the descriptor is not tracked. */
 struct iolens_ofd *iolens_fd_get(int fd);
+
+/* The same, inline, for the read/write path: a range check and two
+ * acquire loads (plain loads on x86_64, ldar on aarch64). */
+typedef _Atomic(struct iolens_ofd *) iolens_ofd_slot;
+extern _Atomic(iolens_ofd_slot *) iolens_fd_chunks[IOLENS_FD_MAX / IOLENS_FD_CHUNK];
+
+static inline struct iolens_ofd *iolens_fd_lookup(int fd)
+{
+    if (__builtin_expect((unsigned)fd >= IOLENS_FD_MAX, 0))
+        return NULL;
+    iolens_ofd_slot *chunk = atomic_load_explicit(&iolens_fd_chunks[(unsigned)fd / IOLENS_FD_CHUNK],
+                                                  memory_order_acquire);
+    if (__builtin_expect(chunk == NULL, 0))
+        return NULL;
+    return atomic_load_explicit(&chunk[(unsigned)fd % IOLENS_FD_CHUNK], memory_order_acquire);
+}
 
 /* Binds fd to a fresh ofd for file/rec; returns it, or NULL if the budget
  * is full or fd is out of range.  Any previous binding of fd is dropped. */

@@ -1,8 +1,9 @@
 /* Bookkeeping of the POSIX layer: the wrappers in wrappers/posix.c time a
  * call, run it and hand the facts here.  Every function takes the call's
- * start and end time (iolens_now()) and is called only after the real
- * call returned successfully, unless its comment says otherwise.  None of
- * them allocates on the read/write path.
+ * start and end time (iolens_now(): clock units, not seconds; see
+ * clock.h) and is called only after the real call returned successfully,
+ * unless its comment says otherwise.  None of them allocates on the
+ * read/write path.
  *
  * Rules (also described in iolens(7)):
  *  - A descriptor is tracked when it was opened on a traced path (or is
@@ -33,7 +34,8 @@ struct iolens_file;
 void iolens_posix_layer_init(void);
 
 /* 1 if fd is tracked (lets wrappers skip timing calls on sockets, pipes
- * and excluded files).  Two loads, no lock. */
+ * and excluded files).  Two loads, no lock; iolens_fd_lookup (fd_table.h)
+ * is the same check inline. */
 int iolens_posix_is_traced(int fd);
 
 /* open/openat/creat succeeded with descriptor fd.  dirfd is AT_FDCWD for
@@ -53,11 +55,21 @@ void iolens_posix_close_end(struct iolens_posix_rec *rec, double t0, double t1);
 
 /* A read or write of ret bytes from buffer buf (for readv/writev: the
  * first iovec's base).  offset is the explicit file offset of the
- * p-forms, or -1 for the forms that use and advance the file position. */
+ * p-forms, or -1 for the forms that use and advance the file position.
+ * These two leave errno as it was (the wrappers rely on it). */
 void iolens_posix_read(int fd, const void *buf, int64_t offset, ssize_t ret,
                        double t0, double t1);
 void iolens_posix_write(int fd, const void *buf, int64_t offset, ssize_t ret,
                         double t0, double t1);
+/* The same for the wrappers' hot path, with the descriptor's ofd as
+ * iolens_fd_lookup(fd) gave it before the real call (never NULL): the
+ * call is charged to the file the descriptor was open on when it began,
+ * and no second lookup is made. */
+struct iolens_ofd;
+void iolens_posix_read_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset,
+                           ssize_t ret, double t0, double t1);
+void iolens_posix_write_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset,
+                            ssize_t ret, double t0, double t1);
 
 /* lseek returned new_offset. */
 void iolens_posix_seek(int fd, int64_t new_offset, double t0, double t1);
@@ -92,7 +104,8 @@ long iolens_posix_fd_path(int fd, char *out, size_t outsz);
  * through fileno), unless fd is already tracked on that file. */
 void iolens_posix_adopt_fd(int fd, struct iolens_file *file);
 
-/* Log writer side: pack every POSIX record into the on-disk form. */
+/* Log writer side: pack every POSIX record into the on-disk form, times
+ * converted to seconds (iolens_clock_seconds_per_unit). */
 struct iolens_posix_record;
 typedef void (*iolens_posix_emit_fn)(const struct iolens_posix_record *rec, void *arg);
 void iolens_posix_foreach_record(iolens_posix_emit_fn fn, void *arg);

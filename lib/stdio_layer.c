@@ -18,6 +18,7 @@
 
 #include "access_stats.h"
 #include "budget.h"
+#include "clock.h"
 #include "fd_table.h"
 #include "file_table.h"
 #include "iolens/log_format.h"
@@ -33,6 +34,14 @@
 #define cpu_relax() ((void)0)
 #endif
 
+#if defined(__has_include)
+#if __has_include(<sys/single_threaded.h>)
+#include <sys/single_threaded.h>
+#define HAVE_LIBC_SINGLE_THREADED 1
+#endif
+#endif
+
+/* The table lock (opening and closing only). */
 static void spin_lock(atomic_flag *lock)
 {
     while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire))
@@ -45,15 +54,34 @@ static void spin_unlock(atomic_flag *lock)
 }
 
 struct iolens_stdio_rec {
-    atomic_flag lock;
+    _Atomic int lock;
     struct iolens_file *file;  /* the file this record belongs to */
     struct iolens_stdio_record disk;
-    double last_read_end;     /* runtime-only: non-overlapping time */
-    double last_write_end;
-    double last_meta_end;
+    double last_meta_end;     /* runtime-only: non-overlapping time (reads and
+                               * writes use their F_*_END_TIMESTAMP) */
 };
 
 typedef struct iolens_stdio_rec stdio_rec;
+
+/* The record lock: as in the POSIX layer (see lock_rec there), skipped
+ * while the process has a single thread; returns whether it was taken. */
+static inline int lock_rec(stdio_rec *r)
+{
+#ifdef HAVE_LIBC_SINGLE_THREADED
+    if (__libc_single_threaded)
+        return 0;
+#endif
+    while (atomic_exchange_explicit(&r->lock, 1, memory_order_acquire))
+        while (atomic_load_explicit(&r->lock, memory_order_relaxed))
+            cpu_relax();
+    return 1;
+}
+
+static inline void unlock_rec(stdio_rec *r, int held)
+{
+    if (held)
+        atomic_store_explicit(&r->lock, 0, memory_order_release);
+}
 
 /* ------------------------------------------------------- records -- */
 
@@ -63,13 +91,13 @@ static void clear_counters(stdio_rec *r)
     memset(r->disk.fcounters, 0, sizeof r->disk.fcounters);
     r->disk.counters[STDIO_MAX_BYTE_READ] = -1;
     r->disk.counters[STDIO_MAX_BYTE_WRITTEN] = -1;
-    r->last_read_end = r->last_write_end = r->last_meta_end = 0.0;
+    r->last_meta_end = 0.0;
 }
 
 static void init_rec(void *p, struct iolens_file *file)
 {
     stdio_rec *r = p;
-    atomic_flag_clear(&r->lock);
+    atomic_store(&r->lock, 0);
     r->file = file;
     r->disk.id = file->id;
     r->disk.rank = 0;
@@ -82,13 +110,18 @@ static stdio_rec *record_of(struct iolens_file *file)
 }
 
 /* The file of a traced path, or <other files> when the budget is full
- * (noted as a folded open).  NULL when the path is not traced. */
+ * (noted as a folded open).  NULL when the path is not traced.  As in the
+ * POSIX layer, a path already in the record table is known to be traced,
+ * so the prefix rules are matched only for a new one. */
 static struct iolens_file *file_for_path(const char *abspath, size_t len)
 {
+    struct iolens_file *file = iolens_file_find(abspath, len);
+    if (file != NULL && record_of(file) != NULL)
+        return file;
     const struct iolens_config *cfg = iolens_runtime_config();
     if (cfg != NULL && !iolens_config_traces_path(cfg, abspath))
         return NULL;
-    struct iolens_file *file = iolens_file_get(abspath, len);
+    file = iolens_file_get(abspath, len);
     if (file == NULL || record_of(file) == NULL) {
         iolens_file_note_folded(iolens_path_hash(abspath, len), len);
         file = iolens_file_other();
@@ -96,13 +129,13 @@ static struct iolens_file *file_for_path(const char *abspath, size_t len)
     return file;
 }
 
-static void note_first(double *slot, double t)
+static inline void note_first(double *slot, double t)
 {
     if (*slot == 0.0)
         *slot = t;
 }
 
-static void note_last(double *slot, double t)
+static inline void note_last(double *slot, double t)
 {
     if (t > *slot)
         *slot = t;
@@ -121,7 +154,7 @@ static void add_meta_time(stdio_rec *r, double t0, double t1)
 #define MAX_SLOTS 1024u
 #define MIN_SLOTS 16u
 
-struct stream_slot {
+struct iolens_stdio_stream {
     _Atomic uintptr_t key;      /* the FILE pointer, or SLOT_EMPTY/SLOT_TOMB */
     stdio_rec *rec;
     struct iolens_file *file;
@@ -129,8 +162,9 @@ struct stream_slot {
     int append;                 /* opened in an "a" mode */
 };
 
-static struct stream_slot *slots;
+static struct iolens_stdio_stream *slots;
 static unsigned slot_bits;
+static size_t slot_mask;
 static atomic_flag table_lock = ATOMIC_FLAG_INIT;
 
 static size_t nslots(void)
@@ -144,14 +178,15 @@ static size_t home_of(FILE *stream)
     return (size_t)(h >> (64 - slot_bits));
 }
 
-/* Lock-free: the slot of a tracked stream, or NULL. */
-static struct stream_slot *find_slot(FILE *stream)
+/* Lock-free: the slot of a tracked stream, or NULL.  Usually the home
+ * slot: the table is at most a few percent full in practice. */
+static inline struct iolens_stdio_stream *find_slot(FILE *stream)
 {
-    if (slots == NULL || stream == NULL)
+    if (__builtin_expect(slots == NULL || stream == NULL, 0))
         return NULL;
-    size_t mask = nslots() - 1;
+    size_t mask = slot_mask;
     size_t i = home_of(stream);
-    for (size_t n = 0; n < nslots(); n++, i = (i + 1) & mask) {
+    for (size_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
         uintptr_t key = atomic_load_explicit(&slots[i].key, memory_order_acquire);
         if (key == (uintptr_t)stream)
             return &slots[i];
@@ -163,9 +198,9 @@ static struct stream_slot *find_slot(FILE *stream)
 
 /* Under the table lock: the slot stream already has (a FILE that libc
  * closed behind our back and reused), else the first free one. */
-static struct stream_slot *claim_slot(FILE *stream)
+static struct iolens_stdio_stream *claim_slot(FILE *stream)
 {
-    struct stream_slot *slot = find_slot(stream);
+    struct iolens_stdio_stream *slot = find_slot(stream);
     if (slot != NULL || slots == NULL)
         return slot;
     size_t mask = nslots() - 1;
@@ -181,7 +216,7 @@ static struct stream_slot *claim_slot(FILE *stream)
 /* Under the table lock.  A slot followed by an empty one ends no probe
  * chain, so it (and tombstones before it) can become empty again; that
  * keeps chains short after many opens and closes. */
-static void release_slot(struct stream_slot *slot)
+static void release_slot(struct iolens_stdio_stream *slot)
 {
     size_t mask = nslots() - 1;
     size_t i = (size_t)(slot - slots);
@@ -200,14 +235,14 @@ static void release_slot(struct stream_slot *slot)
 
 /* Adds (or rebinds) a stream; returns its slot or NULL if the table is
  * full or the file has no record. */
-static struct stream_slot *track_stream(FILE *stream, struct iolens_file *file,
-                                        int64_t pos, int append)
+static struct iolens_stdio_stream *track_stream(FILE *stream, struct iolens_file *file,
+                                                int64_t pos, int append)
 {
     stdio_rec *r = record_of(file);
     if (r == NULL)
         return NULL;
     spin_lock(&table_lock);
-    struct stream_slot *slot = claim_slot(stream);
+    struct iolens_stdio_stream *slot = claim_slot(stream);
     if (slot != NULL) {
         slot->rec = r;
         slot->file = file;
@@ -224,7 +259,7 @@ static stdio_rec *untrack_stream(FILE *stream)
 {
     stdio_rec *r = NULL;
     spin_lock(&table_lock);
-    struct stream_slot *slot = find_slot(stream);
+    struct iolens_stdio_stream *slot = find_slot(stream);
     if (slot != NULL) {
         r = slot->rec;
         release_slot(slot);
@@ -239,7 +274,7 @@ static size_t table_slots_for_budget(void)
     iolens_budget_stats(&st);
     /* At most 1/16 of the budget goes to the table. */
     size_t n = MAX_SLOTS;
-    while (n > MIN_SLOTS && n * sizeof(struct stream_slot) > st.budget / 16)
+    while (n > MIN_SLOTS && n * sizeof(struct iolens_stdio_stream) > st.budget / 16)
         n /= 2;
     return n;
 }
@@ -253,18 +288,18 @@ static int is_append_mode(const char *mode)
 
 static void count_open(stdio_rec *r, double t0, double t1)
 {
-    spin_lock(&r->lock);
+    int held = lock_rec(r);
     r->disk.counters[STDIO_OPENS]++;
     note_first(&r->disk.fcounters[STDIO_F_OPEN_START_TIMESTAMP], t0);
     note_last(&r->disk.fcounters[STDIO_F_OPEN_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
-    spin_unlock(&r->lock);
+    unlock_rec(r, held);
 }
 
 static void open_on_file(FILE *stream, struct iolens_file *file, int64_t pos, int append,
                          double t0, double t1)
 {
-    struct stream_slot *slot = track_stream(stream, file, pos, append);
+    struct iolens_stdio_stream *slot = track_stream(stream, file, pos, append);
     if (slot != NULL)
         count_open(slot->rec, t0, t1);
 }
@@ -285,7 +320,7 @@ void iolens_stdio_open(FILE *stream, const char *path, const char *mode, double 
  * <STDOUT> stays <STDOUT>), else the name the kernel gives. */
 static struct iolens_file *file_of_fd(int fd)
 {
-    struct iolens_ofd *ofd = iolens_fd_get(fd);
+    struct iolens_ofd *ofd = iolens_fd_lookup(fd);
     if (ofd != NULL && ofd->file != NULL)
         return ofd->file;
     char abspath[PATH_MAX];
@@ -330,11 +365,11 @@ void iolens_stdio_close_end(stdio_rec *r, double t0, double t1)
 {
     if (r == NULL)
         return;
-    spin_lock(&r->lock);
+    int held = lock_rec(r);
     note_first(&r->disk.fcounters[STDIO_F_CLOSE_START_TIMESTAMP], t0);
     note_last(&r->disk.fcounters[STDIO_F_CLOSE_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
-    spin_unlock(&r->lock);
+    unlock_rec(r, held);
 }
 
 /* ---------------------------------------------------- read, write -- */
@@ -353,21 +388,25 @@ static const struct rw_ids write_ids = {
     STDIO_F_WRITE_START_TIMESTAMP, STDIO_F_WRITE_END_TIMESTAMP, STDIO_F_WRITE_TIME,
 };
 
-/* Where an append-mode write landed: the true position after it (ftello
- * may make a system call, so it is asked before the record lock is
- * taken), else -1. */
-static int64_t append_position(struct stream_slot *slot, FILE *stream, int is_write)
+/* Where an append-mode write landed: the true position after it, else
+ * -1.  ftello may make a system call, so it is asked before the record
+ * lock is taken; errno is kept, as the read/write path promises. */
+static __attribute__((noinline)) int64_t append_position(FILE *stream)
 {
-    if (!is_write || !slot->append)
-        return -1;
     off_t (*real_ftello)(FILE *) = IOLENS_REAL(ftello);
-    return real_ftello != NULL ? real_ftello(stream) : -1;
+    if (real_ftello == NULL)
+        return -1;
+    int saved = errno;
+    int64_t pos = real_ftello(stream);
+    errno = saved;
+    return pos;
 }
 
 /* Under the record lock: where the access started; advances the tracked
  * position.  Positions change only under the lock of the stream's record,
  * so a plain load and store suffice. */
-static int64_t access_start(struct stream_slot *slot, int64_t bytes, int64_t append_pos)
+static inline int64_t access_start(struct iolens_stdio_stream *slot, int64_t bytes,
+                                   int64_t append_pos)
 {
     int64_t start = append_pos >= bytes ? append_pos - bytes
                                         : atomic_load_explicit(&slot->pos, memory_order_relaxed);
@@ -375,83 +414,116 @@ static int64_t access_start(struct stream_slot *slot, int64_t bytes, int64_t app
     return start;
 }
 
-static void count_access(FILE *stream, int64_t bytes, double t0, double t1,
-                         const struct rw_ids *k)
+/* Inlined into the entry points below, so that k->... are constants; no
+ * call on the way, so the compiler needs to save no registers.
+ * append_pos: where an append-mode write landed (append_position), or -1. */
+static inline __attribute__((always_inline)) void
+count_access(struct iolens_stdio_stream *slot, int64_t bytes, double t0, double t1,
+             const struct rw_ids *k, int64_t append_pos)
 {
-    struct stream_slot *slot = find_slot(stream);
-    if (slot == NULL)
-        return;
     stdio_rec *r = slot->rec;
-    int64_t append_pos = append_position(slot, stream, k == &write_ids);
     int64_t *c = r->disk.counters;
     double *f = r->disk.fcounters;
-    double *last_end = k == &read_ids ? &r->last_read_end : &r->last_write_end;
 
-    spin_lock(&r->lock);
+    int held = lock_rec(r);
     int64_t start = access_start(slot, bytes, append_pos);
     c[k->ops]++;
     c[k->bytes] += bytes;
     if (bytes > 0 && start + bytes - 1 > c[k->max_byte])
         c[k->max_byte] = start + bytes - 1;
     note_first(&f[k->f_start], t0);
-    note_last(&f[k->f_end], t1);
-    f[k->f_time] = iolens_time_add_nonoverlap(f[k->f_time], last_end, t0, t1);
-    spin_unlock(&r->lock);
+    /* F_*_END_TIMESTAMP is also where non-overlapping time resumes (see
+     * the POSIX layer's count_timing). */
+    f[k->f_time] = iolens_time_add_nonoverlap(f[k->f_time], &f[k->f_end], t0, t1);
+    unlock_rec(r, held);
+}
+
+/* A write to a stream opened in an "a" mode (out of line: it asks ftello). */
+static __attribute__((noinline)) void count_append_write(struct iolens_stdio_stream *slot,
+                                                         FILE *stream, int64_t bytes,
+                                                         double t0, double t1)
+{
+    count_access(slot, bytes, t0, t1, &write_ids, append_position(stream));
+}
+
+struct iolens_stdio_stream *iolens_stdio_stream_of(FILE *stream)
+{
+    return find_slot(stream);
+}
+
+void iolens_stdio_read_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
+                              double t0, double t1)
+{
+    (void)stream;
+    count_access(s, bytes, t0, t1, &read_ids, -1);
+}
+
+void iolens_stdio_write_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
+                               double t0, double t1)
+{
+    if (__builtin_expect(s->append, 0))
+        count_append_write(s, stream, bytes, t0, t1);
+    else
+        count_access(s, bytes, t0, t1, &write_ids, -1);
 }
 
 void iolens_stdio_read(FILE *stream, int64_t bytes, double t0, double t1)
 {
-    count_access(stream, bytes, t0, t1, &read_ids);
+    struct iolens_stdio_stream *s = find_slot(stream);
+    if (s != NULL)
+        iolens_stdio_read_stream(s, stream, bytes, t0, t1);
 }
 
 void iolens_stdio_write(FILE *stream, int64_t bytes, double t0, double t1)
 {
-    count_access(stream, bytes, t0, t1, &write_ids);
+    struct iolens_stdio_stream *s = find_slot(stream);
+    if (s != NULL)
+        iolens_stdio_write_stream(s, stream, bytes, t0, t1);
 }
 
 /* ------------------------------------------------ seek, tell, flush -- */
 
 void iolens_stdio_seek(FILE *stream, int64_t new_offset, double t0, double t1)
 {
-    struct stream_slot *slot = find_slot(stream);
+    struct iolens_stdio_stream *slot = find_slot(stream);
     if (slot == NULL)
         return;
     stdio_rec *r = slot->rec;
-    spin_lock(&r->lock);
+    int held = lock_rec(r);
     if (new_offset >= 0)
         atomic_store_explicit(&slot->pos, new_offset, memory_order_relaxed);
     r->disk.counters[STDIO_SEEKS]++;
     add_meta_time(r, t0, t1);
-    spin_unlock(&r->lock);
+    unlock_rec(r, held);
 }
 
 void iolens_stdio_tell(FILE *stream, int64_t offset)
 {
-    struct stream_slot *slot = find_slot(stream);
+    struct iolens_stdio_stream *slot = find_slot(stream);
     if (slot == NULL || offset < 0)
         return;
-    spin_lock(&slot->rec->lock);
+    int held = lock_rec(slot->rec);
     atomic_store_explicit(&slot->pos, offset, memory_order_relaxed);
-    spin_unlock(&slot->rec->lock);
+    unlock_rec(slot->rec, held);
 }
 
 void iolens_stdio_flush(FILE *stream, double t0, double t1)
 {
-    struct stream_slot *slot = find_slot(stream);
+    struct iolens_stdio_stream *slot = find_slot(stream);
     if (slot == NULL)
         return;
     stdio_rec *r = slot->rec;
-    spin_lock(&r->lock);
+    int held = lock_rec(r);
     r->disk.counters[STDIO_FLUSHES]++;
     add_meta_time(r, t0, t1);
-    spin_unlock(&r->lock);
+    unlock_rec(r, held);
 }
 
 void iolens_stdio_fileno(FILE *stream, int fd)
 {
     if (iolens_layers_off & (1u << IOLENS_LAYER_POSIX))
         return; /* nobody would count what the descriptor does */
-    struct stream_slot *slot = find_slot(stream);
+    struct iolens_stdio_stream *slot = find_slot(stream);
     if (slot != NULL && fd >= 0)
         iolens_posix_adopt_fd(fd, slot->file);
 }
@@ -473,12 +545,13 @@ static void bind_std_stream(FILE *stream, int fd)
 void iolens_stdio_layer_init(void)
 {
     size_t n = table_slots_for_budget();
-    slots = iolens_budget_alloc(n * sizeof(struct stream_slot));
+    slots = iolens_budget_alloc(n * sizeof(struct iolens_stdio_stream));
     if (slots == NULL)
         return; /* no stream is tracked; the layer stays silent */
     slot_bits = 0;
     while (((size_t)1 << slot_bits) < n)
         slot_bits++;
+    slot_mask = n - 1;
     record_of(iolens_file_other()); /* so folding never needs memory */
     bind_std_stream(stdin, 0);
     bind_std_stream(stdout, 1);
@@ -494,6 +567,21 @@ static int has_activity(const struct iolens_stdio_record *d)
            d->counters[STDIO_FLUSHES] > 0;
 }
 
+/* Every time the layer keeps is in clock units until now (clock.h). */
+static void times_to_seconds(double *f)
+{
+    static const int times[] = {
+        STDIO_F_OPEN_START_TIMESTAMP, STDIO_F_READ_START_TIMESTAMP,
+        STDIO_F_WRITE_START_TIMESTAMP, STDIO_F_CLOSE_START_TIMESTAMP,
+        STDIO_F_OPEN_END_TIMESTAMP, STDIO_F_READ_END_TIMESTAMP,
+        STDIO_F_WRITE_END_TIMESTAMP, STDIO_F_CLOSE_END_TIMESTAMP,
+        STDIO_F_READ_TIME, STDIO_F_WRITE_TIME, STDIO_F_META_TIME,
+    };
+    double seconds_per_unit = iolens_clock_seconds_per_unit();
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+        f[times[i]] *= seconds_per_unit;
+}
+
 struct emit_ctx {
     iolens_stdio_emit_fn fn;
     void *arg;
@@ -507,12 +595,13 @@ static void emit_file(struct iolens_file *file, void *arg)
     if (r == NULL)
         return;
     struct iolens_stdio_record out;
-    spin_lock(&r->lock);
+    int held = lock_rec(r);
     out = r->disk;
-    spin_unlock(&r->lock);
+    unlock_rec(r, held);
     if (!has_activity(&out))
         return;
     out.id = file->id;
+    times_to_seconds(out.fcounters);
     ctx->fn(&out, ctx->arg);
 }
 
@@ -529,7 +618,7 @@ static void reset_file(struct iolens_file *file, void *arg)
                                         memory_order_acquire);
     if (r == NULL)
         return;
-    atomic_flag_clear(&r->lock); /* see iolens_posix_reset */
+    atomic_store(&r->lock, 0); /* see iolens_posix_reset */
     clear_counters(r);
 }
 

@@ -46,9 +46,23 @@ void iolens_stdio_reopen(struct iolens_stdio_rec *old_rec, FILE *ret, const char
 struct iolens_stdio_rec *iolens_stdio_close_begin(FILE *stream);
 void iolens_stdio_close_end(struct iolens_stdio_rec *rec, double t0, double t1);
 
-/* bytes transferred by a read (fread, fgets, fscanf) or write call. */
+/* bytes transferred by a read (fread, fgets, fscanf) or write call.
+ * t0 and t1 are iolens_now() readings (clock units, see clock.h).  These
+ * leave errno as it was. */
 void iolens_stdio_read(FILE *stream, int64_t bytes, double t0, double t1);
 void iolens_stdio_write(FILE *stream, int64_t bytes, double t0, double t1);
+
+/* The same split in two for the wrappers' hot path: the stream's tracking
+ * entry is looked up once, before the real call (NULL: not tracked, so the
+ * call need not even be timed), and handed back after it.  The entry stays
+ * valid while the stream is open, which the caller's own use of the
+ * stream guarantees for the duration of the call. */
+struct iolens_stdio_stream;
+struct iolens_stdio_stream *iolens_stdio_stream_of(FILE *stream);
+void iolens_stdio_read_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
+                              double t0, double t1);
+void iolens_stdio_write_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
+                               double t0, double t1);
 
 /* fseek/fseeko/rewind: new_offset is the position after the call (the
  * wrapper learns it with ftell only when the whence is not SEEK_SET). */
@@ -67,6 +81,8 @@ int iolens_stdio_is_traced(FILE *stream);
 
 struct iolens_stdio_record;
 typedef void (*iolens_stdio_emit_fn)(const struct iolens_stdio_record *rec, void *arg);
+/* Packs every STDIO record with activity, times converted to seconds
+ * (iolens_clock_seconds_per_unit). */
 void iolens_stdio_foreach_record(iolens_stdio_emit_fn fn, void *arg);
 /* A forked child starts its own counts: zero every record. */
 void iolens_stdio_reset(void);

@@ -24,6 +24,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "fd_table.h"
 #include "file_table.h"
 #include "posix_layer.h"
 #include "real_calls.h"
@@ -65,11 +66,34 @@ static inline void leave(int saved_errno)
     errno = saved_errno;
 }
 
+/* The read/write path's lighter guard: iolens_posix_read and
+ * iolens_posix_write keep errno themselves, so only the per-thread guard
+ * is set around them. */
+static inline void guard_on(void)
+{
+    iolens_in_runtime = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+}
+
+static inline void guard_off(void)
+{
+    atomic_signal_fence(memory_order_seq_cst);
+    iolens_in_runtime = 0;
+}
+
 /* Calls on a descriptor the layer does not track (a socket, a pipe, an
- * excluded file) are passed straight through, untimed. */
+ * excluded file) are passed straight through, untimed.  Inline: a range
+ * check and two loads. */
 static inline int traced_fd(int fd)
 {
-    return tracing() && iolens_posix_is_traced(fd);
+    return tracing() && iolens_fd_lookup(fd) != NULL;
+}
+
+/* The same for reads and writes, giving the descriptor's ofd (NULL: pass
+ * the call through), which the layer then uses without a second lookup. */
+static inline struct iolens_ofd *traced_ofd(int fd)
+{
+    return tracing() ? iolens_fd_lookup(fd) : NULL;
 }
 
 /* open and openat take a mode only when they may create a file. */
@@ -93,24 +117,29 @@ static int after_open(int dirfd, const char *path, int flags, int mode, int fd, 
     return fd;
 }
 
-static ssize_t after_read(int fd, const void *buf, int64_t offset, ssize_t ret, double t0)
+/* Inlined into every read and write wrapper: the hot path. */
+static inline __attribute__((always_inline)) ssize_t
+after_read(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset, ssize_t ret,
+           double t0)
 {
     double t1 = iolens_now();
-    if (ret >= 0) {
-        int saved = enter();
-        iolens_posix_read(fd, buf, offset, ret, t0, t1);
-        leave(saved);
+    if (__builtin_expect(ret >= 0, 1)) {
+        guard_on();
+        iolens_posix_read_ofd(ofd, fd, buf, offset, ret, t0, t1);
+        guard_off();
     }
     return ret;
 }
 
-static ssize_t after_write(int fd, const void *buf, int64_t offset, ssize_t ret, double t0)
+static inline __attribute__((always_inline)) ssize_t
+after_write(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset, ssize_t ret,
+            double t0)
 {
     double t1 = iolens_now();
-    if (ret >= 0) {
-        int saved = enter();
-        iolens_posix_write(fd, buf, offset, ret, t0, t1);
-        leave(saved);
+    if (__builtin_expect(ret >= 0, 1)) {
+        guard_on();
+        iolens_posix_write_ofd(ofd, fd, buf, offset, ret, t0, t1);
+        guard_off();
     }
     return ret;
 }
@@ -347,109 +376,121 @@ IOLENS_EXPORT int close(int fd)
 IOLENS_EXPORT ssize_t read(int fd, void *buf, size_t count)
 {
     REAL_OR_FAIL(real, read, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, buf, count);
     double t0 = iolens_now();
-    return after_read(fd, buf, -1, real(fd, buf, count), t0);
+    return after_read(ofd, fd, buf, -1, real(fd, buf, count), t0);
 }
 
 IOLENS_EXPORT ssize_t write(int fd, const void *buf, size_t count)
 {
     REAL_OR_FAIL(real, write, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, buf, count);
     double t0 = iolens_now();
-    return after_write(fd, buf, -1, real(fd, buf, count), t0);
+    return after_write(ofd, fd, buf, -1, real(fd, buf, count), t0);
 }
 
 IOLENS_EXPORT ssize_t pread(int fd, void *buf, size_t count, off_t offset)
 {
     REAL_OR_FAIL(real, pread, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, buf, count, offset);
     double t0 = iolens_now();
-    return after_read(fd, buf, offset, real(fd, buf, count, offset), t0);
+    return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset), t0);
 }
 
 IOLENS_EXPORT ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset)
 {
     REAL_OR_FAIL(real, pwrite, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, buf, count, offset);
     double t0 = iolens_now();
-    return after_write(fd, buf, offset, real(fd, buf, count, offset), t0);
+    return after_write(ofd, fd, buf, offset, real(fd, buf, count, offset), t0);
 }
 
 IOLENS_EXPORT ssize_t pread64(int fd, void *buf, size_t count, off64_t offset)
 {
     REAL_OR_FAIL(real, pread64, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, buf, count, offset);
     double t0 = iolens_now();
-    return after_read(fd, buf, offset, real(fd, buf, count, offset), t0);
+    return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset), t0);
 }
 
 IOLENS_EXPORT ssize_t pwrite64(int fd, const void *buf, size_t count, off64_t offset)
 {
     REAL_OR_FAIL(real, pwrite64, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, buf, count, offset);
     double t0 = iolens_now();
-    return after_write(fd, buf, offset, real(fd, buf, count, offset), t0);
+    return after_write(ofd, fd, buf, offset, real(fd, buf, count, offset), t0);
 }
 
 IOLENS_EXPORT ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
 {
     REAL_OR_FAIL(real, readv, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, iov, iovcnt);
     double t0 = iolens_now();
-    return after_read(fd, first_base(iov, iovcnt), -1, real(fd, iov, iovcnt), t0);
+    return after_read(ofd, fd, first_base(iov, iovcnt), -1, real(fd, iov, iovcnt), t0);
 }
 
 IOLENS_EXPORT ssize_t writev(int fd, const struct iovec *iov, int iovcnt)
 {
     REAL_OR_FAIL(real, writev, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, iov, iovcnt);
     double t0 = iolens_now();
-    return after_write(fd, first_base(iov, iovcnt), -1, real(fd, iov, iovcnt), t0);
+    return after_write(ofd, fd, first_base(iov, iovcnt), -1, real(fd, iov, iovcnt), t0);
 }
 
 IOLENS_EXPORT ssize_t preadv(int fd, const struct iovec *iov, int iovcnt, off_t offset)
 {
     REAL_OR_FAIL(real, preadv, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, iov, iovcnt, offset);
     double t0 = iolens_now();
-    return after_read(fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset), t0);
+    return after_read(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset), t0);
 }
 
 IOLENS_EXPORT ssize_t pwritev(int fd, const struct iovec *iov, int iovcnt, off_t offset)
 {
     REAL_OR_FAIL(real, pwritev, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, iov, iovcnt, offset);
     double t0 = iolens_now();
-    return after_write(fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset), t0);
+    return after_write(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset), t0);
 }
 
 IOLENS_EXPORT ssize_t preadv64(int fd, const struct iovec *iov, int iovcnt, off64_t offset)
 {
     REAL_OR_FAIL(real, preadv64, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, iov, iovcnt, offset);
     double t0 = iolens_now();
-    return after_read(fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset), t0);
+    return after_read(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset), t0);
 }
 
 IOLENS_EXPORT ssize_t pwritev64(int fd, const struct iovec *iov, int iovcnt, off64_t offset)
 {
     REAL_OR_FAIL(real, pwritev64, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, iov, iovcnt, offset);
     double t0 = iolens_now();
-    return after_write(fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset), t0);
+    return after_write(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset), t0);
 }
 
 /* preadv2/pwritev2: an offset of -1 means "at the file position", which
@@ -458,73 +499,80 @@ IOLENS_EXPORT ssize_t preadv2(int fd, const struct iovec *iov, int iovcnt, off_t
                               int flags)
 {
     REAL_OR_FAIL(real, preadv2, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, iov, iovcnt, offset, flags);
     double t0 = iolens_now();
     ssize_t ret = real(fd, iov, iovcnt, offset, flags);
-    return after_read(fd, first_base(iov, iovcnt), offset, ret, t0);
+    return after_read(ofd, fd, first_base(iov, iovcnt), offset, ret, t0);
 }
 
 IOLENS_EXPORT ssize_t pwritev2(int fd, const struct iovec *iov, int iovcnt, off_t offset,
                                int flags)
 {
     REAL_OR_FAIL(real, pwritev2, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, iov, iovcnt, offset, flags);
     double t0 = iolens_now();
     ssize_t ret = real(fd, iov, iovcnt, offset, flags);
-    return after_write(fd, first_base(iov, iovcnt), offset, ret, t0);
+    return after_write(ofd, fd, first_base(iov, iovcnt), offset, ret, t0);
 }
 
 IOLENS_EXPORT ssize_t preadv64v2(int fd, const struct iovec *iov, int iovcnt, off64_t offset,
                                  int flags)
 {
     REAL_OR_FAIL(real, preadv64v2, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, iov, iovcnt, offset, flags);
     double t0 = iolens_now();
     ssize_t ret = real(fd, iov, iovcnt, offset, flags);
-    return after_read(fd, first_base(iov, iovcnt), offset, ret, t0);
+    return after_read(ofd, fd, first_base(iov, iovcnt), offset, ret, t0);
 }
 
 IOLENS_EXPORT ssize_t pwritev64v2(int fd, const struct iovec *iov, int iovcnt, off64_t offset,
                                   int flags)
 {
     REAL_OR_FAIL(real, pwritev64v2, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, iov, iovcnt, offset, flags);
     double t0 = iolens_now();
     ssize_t ret = real(fd, iov, iovcnt, offset, flags);
-    return after_write(fd, first_base(iov, iovcnt), offset, ret, t0);
+    return after_write(ofd, fd, first_base(iov, iovcnt), offset, ret, t0);
 }
 
 /* Fortified reads (-D_FORTIFY_SOURCE): the real ones check buflen. */
 IOLENS_EXPORT ssize_t __read_chk(int fd, void *buf, size_t count, size_t buflen)
 {
     REAL_OR_FAIL(real, __read_chk, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, buf, count, buflen);
     double t0 = iolens_now();
-    return after_read(fd, buf, -1, real(fd, buf, count, buflen), t0);
+    return after_read(ofd, fd, buf, -1, real(fd, buf, count, buflen), t0);
 }
 
 IOLENS_EXPORT ssize_t __pread_chk(int fd, void *buf, size_t count, off_t offset, size_t buflen)
 {
     REAL_OR_FAIL(real, __pread_chk, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, buf, count, offset, buflen);
     double t0 = iolens_now();
-    return after_read(fd, buf, offset, real(fd, buf, count, offset, buflen), t0);
+    return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset, buflen), t0);
 }
 
 IOLENS_EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t count, off64_t offset,
                                     size_t buflen)
 {
     REAL_OR_FAIL(real, __pread64_chk, -1);
-    if (!traced_fd(fd))
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
         return real(fd, buf, count, offset, buflen);
     double t0 = iolens_now();
-    return after_read(fd, buf, offset, real(fd, buf, count, offset, buflen), t0);
+    return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset, buflen), t0);
 }
 
 /* In-kernel copies (not in the issue's list, but cp uses copy_file_range

@@ -70,24 +70,49 @@ static FILE *after_open(FILE *ret, const char *path, const char *mode, double t0
     return ret;
 }
 
-/* ok: whether the call succeeded; bytes: what it moved. */
-static void after_read(FILE *stream, int ok, int64_t bytes, double t0)
+/* The read/write path's lighter guard: the layer's read and write
+ * functions keep errno themselves, so only the per-thread guard is set. */
+static inline void guard_on(void)
+{
+    iolens_in_runtime = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+}
+
+static inline void guard_off(void)
+{
+    atomic_signal_fence(memory_order_seq_cst);
+    iolens_in_runtime = 0;
+}
+
+/* The stream's tracking entry when the call is to be traced, else NULL
+ * (layer off, runtime busy, stream not tracked): then the real call runs
+ * untimed.  Looked up once, before the call. */
+static inline struct iolens_stdio_stream *traced_stream(FILE *stream)
+{
+    return tracing() ? iolens_stdio_stream_of(stream) : NULL;
+}
+
+/* ok: whether the call succeeded; bytes: what it moved.  Inlined into
+ * every read and write wrapper: the hot path. */
+static inline __attribute__((always_inline)) void
+after_read(struct iolens_stdio_stream *s, FILE *stream, int ok, int64_t bytes, double t0)
 {
     double t1 = iolens_now();
-    if (ok) {
-        int saved = enter();
-        iolens_stdio_read(stream, bytes, t0, t1);
-        leave(saved);
+    if (__builtin_expect(ok, 1)) {
+        guard_on();
+        iolens_stdio_read_stream(s, stream, bytes, t0, t1);
+        guard_off();
     }
 }
 
-static void after_write(FILE *stream, int ok, int64_t bytes, double t0)
+static inline __attribute__((always_inline)) void
+after_write(struct iolens_stdio_stream *s, FILE *stream, int ok, int64_t bytes, double t0)
 {
     double t1 = iolens_now();
-    if (ok) {
-        int saved = enter();
-        iolens_stdio_write(stream, bytes, t0, t1);
-        leave(saved);
+    if (__builtin_expect(ok, 1)) {
+        guard_on();
+        iolens_stdio_write_stream(s, stream, bytes, t0, t1);
+        guard_off();
     }
 }
 
@@ -204,11 +229,12 @@ IOLENS_EXPORT int fclose(FILE *stream)
 IOLENS_EXPORT size_t fread(void *ptr, size_t size, size_t nmemb, FILE *stream)
 {
     REAL_OR_FAIL(real, fread, 0);
-    if (!tracing())
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
         return real(ptr, size, nmemb, stream);
     double t0 = iolens_now();
     size_t ret = real(ptr, size, nmemb, stream);
-    after_read(stream, fread_ok(ret, size, nmemb, stream), (int64_t)(ret * size), t0);
+    after_read(s, stream, fread_ok(ret, size, nmemb, stream), (int64_t)(ret * size), t0);
     return ret;
 }
 
@@ -216,33 +242,36 @@ IOLENS_EXPORT size_t __fread_chk(void *ptr, size_t ptrlen, size_t size, size_t n
                                  FILE *stream)
 {
     REAL_OR_FAIL(real, __fread_chk, 0);
-    if (!tracing())
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
         return real(ptr, ptrlen, size, nmemb, stream);
     double t0 = iolens_now();
     size_t ret = real(ptr, ptrlen, size, nmemb, stream);
-    after_read(stream, fread_ok(ret, size, nmemb, stream), (int64_t)(ret * size), t0);
+    after_read(s, stream, fread_ok(ret, size, nmemb, stream), (int64_t)(ret * size), t0);
     return ret;
 }
 
 IOLENS_EXPORT char *fgets(char *s, int n, FILE *stream)
 {
     REAL_OR_FAIL(real, fgets, NULL);
-    if (!tracing())
+    struct iolens_stdio_stream *ts = traced_stream(stream);
+    if (ts == NULL)
         return real(s, n, stream);
     double t0 = iolens_now();
     char *ret = real(s, n, stream);
-    after_read(stream, ret != NULL || !ferror(stream), fgets_bytes(ret), t0);
+    after_read(ts, stream, ret != NULL || !ferror(stream), fgets_bytes(ret), t0);
     return ret;
 }
 
 IOLENS_EXPORT char *__fgets_chk(char *s, size_t size, int n, FILE *stream)
 {
     REAL_OR_FAIL(real, __fgets_chk, NULL);
-    if (!tracing())
+    struct iolens_stdio_stream *ts = traced_stream(stream);
+    if (ts == NULL)
         return real(s, size, n, stream);
     double t0 = iolens_now();
     char *ret = real(s, size, n, stream);
-    after_read(stream, ret != NULL || !ferror(stream), fgets_bytes(ret), t0);
+    after_read(ts, stream, ret != NULL || !ferror(stream), fgets_bytes(ret), t0);
     return ret;
 }
 
@@ -250,7 +279,8 @@ IOLENS_EXPORT char *__fgets_chk(char *s, size_t size, int n, FILE *stream)
 static int scan_common(int (*real)(FILE *, const char *, va_list), FILE *stream,
                        const char *format, va_list ap)
 {
-    if (!tracing() || !iolens_stdio_is_traced(stream))
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
         return real(stream, format, ap);
     off_t (*real_ftello)(FILE *) = IOLENS_REAL(ftello);
     int saved = enter();
@@ -262,7 +292,7 @@ static int scan_common(int (*real)(FILE *, const char *, va_list), FILE *stream,
     off_t after = real_ftello != NULL ? real_ftello(stream) : -1;
     leave(saved);
     int64_t bytes = before >= 0 && after >= before ? after - before : 0;
-    after_read(stream, ret != EOF || !ferror(stream), bytes, t0);
+    after_read(s, stream, ret != EOF || !ferror(stream), bytes, t0);
     return ret;
 }
 
@@ -310,44 +340,48 @@ IOLENS_EXPORT int __isoc99_fscanf(FILE *stream, const char *format, ...)
 IOLENS_EXPORT size_t fwrite(const void *ptr, size_t size, size_t nmemb, FILE *stream)
 {
     REAL_OR_FAIL(real, fwrite, 0);
-    if (!tracing())
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
         return real(ptr, size, nmemb, stream);
     double t0 = iolens_now();
     size_t ret = real(ptr, size, nmemb, stream);
-    after_write(stream, fwrite_ok(ret, size, nmemb), (int64_t)(ret * size), t0);
+    after_write(s, stream, fwrite_ok(ret, size, nmemb), (int64_t)(ret * size), t0);
     return ret;
 }
 
 IOLENS_EXPORT int fputs(const char *s, FILE *stream)
 {
     REAL_OR_FAIL(real, fputs, EOF);
-    if (!tracing())
+    struct iolens_stdio_stream *ts = traced_stream(stream);
+    if (ts == NULL)
         return real(s, stream);
     double t0 = iolens_now();
     int ret = real(s, stream);
-    after_write(stream, ret != EOF, ret != EOF ? (int64_t)strlen(s) : 0, t0);
+    after_write(ts, stream, ret != EOF, ret != EOF ? (int64_t)strlen(s) : 0, t0);
     return ret;
 }
 
 static int print_common(int (*real)(FILE *, const char *, va_list), FILE *stream,
                         const char *format, va_list ap)
 {
-    if (!tracing())
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
         return real(stream, format, ap);
     double t0 = iolens_now();
     int ret = real(stream, format, ap);
-    after_write(stream, ret >= 0, ret, t0);
+    after_write(s, stream, ret >= 0, ret, t0);
     return ret;
 }
 
 static int print_chk_common(int (*real)(FILE *, int, const char *, va_list), FILE *stream,
                             int flag, const char *format, va_list ap)
 {
-    if (!tracing())
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
         return real(stream, flag, format, ap);
     double t0 = iolens_now();
     int ret = real(stream, flag, format, ap);
-    after_write(stream, ret >= 0, ret, t0);
+    after_write(s, stream, ret >= 0, ret, t0);
     return ret;
 }
 

@@ -265,12 +265,109 @@ START_TEST(nonoverlapping_time)
 }
 END_TEST
 
+/* The fast test with a prepared mask answers exactly as the division. */
+START_TEST(alignment_mask_matches_division)
+{
+    ck_assert_int_eq(iolens_align_mask(4096), 4095);
+    ck_assert_int_eq(iolens_align_mask(8), 7);
+    ck_assert_int_eq(iolens_align_mask(1), 0);
+    ck_assert_int_eq(iolens_align_mask(0), 0);
+    ck_assert_int_eq(iolens_align_mask(-4096), 0);
+    ck_assert_int_eq(iolens_align_mask(3), -1);
+    ck_assert_int_eq(iolens_align_mask(4097), -1);
+    static const int64_t alignments[] = { -8, 0, 1, 2, 3, 7, 8, 512, 1000, 4096, 65536, 1048576 };
+    static const uint64_t values[] = { 0, 1, 2, 3, 7, 8, 9, 511, 512, 999, 1000, 4095, 4096,
+                                       4097, 65536, 1048575, 1048576, UINT64_MAX };
+    for (size_t a = 0; a < sizeof alignments / sizeof alignments[0]; a++) {
+        int64_t mask = iolens_align_mask(alignments[a]);
+        for (size_t v = 0; v < sizeof values / sizeof values[0]; v++)
+            ck_assert_msg(iolens_is_misaligned_masked(values[v], mask, alignments[a]) ==
+                              iolens_is_misaligned(values[v], alignments[a]),
+                          "value %llu alignment %lld", (unsigned long long)values[v],
+                          (long long)alignments[a]);
+    }
+}
+END_TEST
+
+/* A plain restatement of the space-saving rule, without the memo of the
+ * last value, to check that the memo never changes an answer. */
+static void reference_add(struct iolens_common_values *cv, int64_t value)
+{
+    for (int i = 0; i < cv->used; i++)
+        if (cv->value[i] == value) {
+            cv->count[i]++;
+            return;
+        }
+    if (cv->used < IOLENS_COMMON_SLOTS) {
+        cv->value[cv->used] = value;
+        cv->count[cv->used++] = 1;
+        return;
+    }
+    int min = 0;
+    for (int i = 1; i < cv->used; i++)
+        if (cv->count[i] < cv->count[min])
+            min = i;
+    cv->value[min] = value;
+    cv->count[min]++;
+}
+
+START_TEST(common_memo_never_changes_the_counts)
+{
+    struct iolens_common_values cv = { 0 }, ref = { 0 };
+    uint64_t x = 88172645463325252ULL;
+    for (int i = 0; i < 20000; i++) {
+        /* Runs of one value, drawn from more values than there are slots,
+         * so that hits, misses, inserts and evictions all happen. */
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        int64_t value = (int64_t)(x % 13) - 2;   /* includes 0 and negatives */
+        int run = 1 + (int)((x >> 20) % 5);
+        for (int r = 0; r < run; r++) {
+            iolens_common_add(&cv, value);
+            reference_add(&ref, value);
+        }
+        ck_assert_int_eq(cv.used, ref.used);
+        for (int s = 0; s < cv.used; s++) {
+            ck_assert_int_eq(cv.value[s], ref.value[s]);
+            ck_assert_int_eq(cv.count[s], ref.count[s]);
+        }
+    }
+}
+END_TEST
+
+START_TEST(common_memo_on_empty_and_after_merge)
+{
+    /* An empty summary's slot 0 holds 0: adding 0 must insert it, not
+     * count a slot that is not in use. */
+    struct iolens_common_values cv = { 0 };
+    iolens_common_add(&cv, 0);
+    ck_assert_int_eq(cv.used, 1);
+    ck_assert_int_eq(cv.value[0], 0);
+    ck_assert_int_eq(cv.count[0], 1);
+    /* A merge re-sorts the slots; the memo must still find the value. */
+    struct iolens_common_values other = { 0 };
+    add_n(&cv, 5, 2);
+    add_n(&other, 7, 9);
+    iolens_common_merge(&cv, &other);
+    add_n(&cv, 5, 3);
+    add_n(&cv, 0, 1);
+    int64_t values[4], counts[4];
+    iolens_common_top(&cv, 4, values, counts);
+    ck_assert_int_eq(values[0], 7); ck_assert_int_eq(counts[0], 9);
+    ck_assert_int_eq(values[1], 5); ck_assert_int_eq(counts[1], 5);
+    ck_assert_int_eq(values[2], 0); ck_assert_int_eq(counts[2], 2);
+    ck_assert_int_eq(cv.used, 3);
+}
+END_TEST
+
 static Suite *access_stats_suite(void)
 {
     Suite *s = suite_create("access_stats");
     TCase *tc = tcase_create("rules");
     tcase_add_test(tc, every_bin_boundary);
     tcase_add_test(tc, alignment);
+    tcase_add_test(tc, alignment_mask_matches_division);
     tcase_add_test(tc, consecutive_and_sequential);
     tcase_add_test(tc, thousand_sequential_writes_give_999_consecutive);
     tcase_add_test(tc, strided_reads_are_sequential_not_consecutive);
@@ -285,6 +382,8 @@ static Suite *access_stats_suite(void)
     tcase_add_test(cv, common_merge);
     tcase_add_test(cv, common_merge_overflow_keeps_most_frequent);
     tcase_add_test(cv, common_merge_into_empty);
+    tcase_add_test(cv, common_memo_never_changes_the_counts);
+    tcase_add_test(cv, common_memo_on_empty_and_after_merge);
     suite_add_tcase(s, cv);
     return s;
 }
