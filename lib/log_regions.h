@@ -41,4 +41,7 @@ long iolens_layer_collect(const struct iolens_layer_desc *d, int64_t rank, void 
 /* zlib-compresses raw into a malloc'd buffer.  Returns 0 or -1. */
 int iolens_region_compress(const void *raw, size_t rawlen, void **out, size_t *outlen);
 
+/* CRC32 (zlib's) of any length, as stored in struct iolens_region_desc. */
+uint32_t iolens_crc32(const void *data, size_t len);
+
 #endif

@@ -28,39 +28,15 @@
 #include "clock.h"
 #include "file_table.h"
 #include "jobinfo.h"
-#include "mounts.h"
-#include "posix_layer.h"
+#include "log_regions.h"
 #include "real_calls.h"
 #include "runtime.h"
-#include "stdio_layer.h"
 
-/* Level 1: 3000 POSIX records (1.9 MB raw, about a full 2 MiB budget)
- * compress to 14% in 14 ms; level 6 gets 12.5% but takes 30 ms, level 9
- * 11.8% in 275 ms.  Exit time matters more than 10% of a small file. */
-#define LOG_COMPRESS_LEVEL 1
+/* Layers a single-process log can hold (POSIX, STDIO, MPI-IO). */
+#define IOLENS_LOG_NLAYERS 3
 
 _Static_assert(sizeof(struct iolens_file_header) == 40, "header layout");
 _Static_assert(sizeof(struct iolens_region_desc) == 40, "region descriptor layout");
-_Static_assert(sizeof(struct iolens_job_fixed) == 120, "job record layout");
-_Static_assert(sizeof(struct iolens_layer_head) == 16, "layer head layout");
-_Static_assert(sizeof(struct iolens_posix_record) ==
-                   8 * (2 + POSIX_NUM_COUNTERS + POSIX_F_NUM_COUNTERS), "POSIX record layout");
-_Static_assert(sizeof(struct iolens_stdio_record) ==
-                   8 * (2 + STDIO_NUM_COUNTERS + STDIO_F_NUM_COUNTERS), "STDIO record layout");
-
-/* zlib's crc32 takes a uInt length: feed large buffers in pieces. */
-static uint32_t crc_of(const void *data, size_t len)
-{
-    const Bytef *p = data;
-    uLong crc = crc32(0L, Z_NULL, 0);
-    while (len > 0) {
-        uInt n = len > (1u << 30) ? (1u << 30) : (uInt)len;
-        crc = crc32(crc, p, n);
-        p += n;
-        len -= n;
-    }
-    return (uint32_t)crc;
-}
 
 static void set_err(char *err, size_t errsz, const char *what, int errnum)
 {
@@ -94,8 +70,8 @@ static int write_all(int fd, const void *data, size_t len)
 }
 
 struct packed_region {
-    unsigned char *data;
-    uLongf size;
+    void *data;
+    size_t size;
 };
 
 static void free_packed(struct packed_region *packed, unsigned n)
@@ -110,17 +86,8 @@ static int pack_regions(const struct iolens_region_src *regions, unsigned n,
                         char *err, size_t errsz)
 {
     for (unsigned i = 0; i < n; i++) {
-        uLong bound = compressBound((uLong)regions[i].size);
-        packed[i].data = malloc(bound);
-        packed[i].size = bound;
-        if (packed[i].data == NULL) {
-            set_err(err, errsz, "out of memory", 0);
-            return -1;
-        }
-        /* zlib wants a non-NULL source even for zero bytes. */
-        const Bytef *src = regions[i].size > 0 ? regions[i].data : (const Bytef *)"";
-        if (compress2(packed[i].data, &packed[i].size, src, (uLong)regions[i].size,
-                      LOG_COMPRESS_LEVEL) != Z_OK) {
+        if (iolens_region_compress(regions[i].data, regions[i].size, &packed[i].data,
+                                   &packed[i].size) != 0) {
             set_err(err, errsz, "compression failed", 0);
             return -1;
         }
@@ -129,15 +96,15 @@ static int pack_regions(const struct iolens_region_src *regions, unsigned n,
             .version = regions[i].version,
             .stored_size = packed[i].size,
             .raw_size = regions[i].size,
-            .crc32 = crc_of(packed[i].data, packed[i].size),
+            .crc32 = iolens_crc32(packed[i].data, packed[i].size),
             .compression = IOLENS_COMPRESS_ZLIB,
         };
     }
     return 0;
 }
 
-static void fill_header(struct iolens_file_header *h, uint64_t flags,
-                        const struct iolens_region_desc *table, unsigned n)
+void iolens_log_header_build(struct iolens_file_header *h, uint64_t flags,
+                             const struct iolens_region_desc *descs, uint32_t n)
 {
     memset(h, 0, sizeof *h);
     memcpy(h->magic, IOLENS_MAGIC, IOLENS_MAGIC_LEN);
@@ -146,9 +113,17 @@ static void fill_header(struct iolens_file_header *h, uint64_t flags,
     h->flags = flags;
     h->header_size = sizeof *h;
     h->region_count = n;
+    /* CRC of the header (header_crc still 0) followed by the table. */
     uLong crc = crc32(0L, Z_NULL, 0);
     crc = crc32(crc, (const Bytef *)h, sizeof *h);
-    crc = crc32(crc, (const Bytef *)table, (uInt)(n * sizeof *table));
+    const Bytef *p = (const Bytef *)descs;
+    size_t len = (size_t)n * sizeof *descs;
+    while (len > 0) {
+        uInt k = len > (1u << 30) ? (1u << 30) : (uInt)len;
+        crc = crc32(crc, p, k);
+        p += k;
+        len -= k;
+    }
     h->header_crc = (uint32_t)crc;
 }
 
@@ -213,20 +188,28 @@ int iolens_log_write_file(const char *path, uint64_t flags,
         set_err(err, errsz, "", ENAMETOOLONG);
         return -1;
     }
-    struct packed_region packed[IOLENS_MAX_REGIONS] = {{0}};
-    struct iolens_region_desc table[IOLENS_MAX_REGIONS];
-    int rc = pack_regions(regions, nregions, packed, table, err, errsz);
+    /* +1: calloc(0) may return NULL. */
+    struct packed_region *packed = calloc((size_t)nregions + 1, sizeof *packed);
+    struct iolens_region_desc *table = calloc((size_t)nregions + 1, sizeof *table);
+    int rc = -1;
+    if (packed == NULL || table == NULL)
+        set_err(err, errsz, "out of memory", 0);
+    else
+        rc = pack_regions(regions, nregions, packed, table, err, errsz);
     if (rc == 0) {
-        uint64_t offset = sizeof(struct iolens_file_header) + nregions * sizeof table[0];
+        uint64_t offset = sizeof(struct iolens_file_header) + (uint64_t)nregions * sizeof table[0];
         for (unsigned i = 0; i < nregions; i++) {
             table[i].offset = offset;
             offset += table[i].stored_size;
         }
         struct iolens_file_header h;
-        fill_header(&h, flags, table, nregions);
+        iolens_log_header_build(&h, flags, table, nregions);
         rc = write_and_rename(path, tmp, &h, table, packed, nregions, err, errsz);
     }
-    free_packed(packed, nregions);
+    if (packed != NULL)
+        free_packed(packed, nregions);
+    free(packed);
+    free(table);
     return rc;
 }
 
@@ -263,194 +246,19 @@ int iolens_log_default_name(char *out, size_t outsz, const char *logdir, const c
     return len < 0 || (size_t)len >= outsz ? -1 : 0;
 }
 
-/* ---------------------------------------------------- region building -- */
+/* ---------------------------------------------------------- the job log -- */
 
-/* A growable byte buffer; after a failed allocation it stays failed. */
-struct buf {
-    unsigned char *p;
-    size_t len, cap;
-    bool failed;
-};
-
-static void put(struct buf *b, const void *data, size_t n)
-{
-    if (b->failed)
-        return;
-    if (n > b->cap - b->len) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap - b->len < n)
-            cap *= 2;
-        unsigned char *p = realloc(b->p, cap);
-        if (p == NULL) {
-            b->failed = true;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    if (n > 0)
-        memcpy(b->p + b->len, data, n);
-    b->len += n;
-}
-
-static void put_u32(struct buf *b, uint32_t v) { put(b, &v, sizeof v); }
-static void put_u64(struct buf *b, uint64_t v) { put(b, &v, sizeof v); }
-
-static void put_string(struct buf *b, const char *s, size_t len)
-{
-    put_u32(b, (uint32_t)len);
-    put(b, s, len);
-}
-
-static void put_cstring(struct buf *b, const char *s)
-{
-    put_string(b, s, s != NULL ? strlen(s) : 0);
-}
-
-/* Everything one log is built from. */
+/* Everything one single-process log is built from. */
 struct job_log {
-    struct buf job, mounts, names, posix, stdio;
-    uint64_t posix_records, stdio_records;
-    uint64_t *ids;            /* ids of emitted records */
-    size_t nids, ids_cap;
-    bool ids_failed;
-    uint32_t name_count;
+    struct iolens_buf job, mounts, names;
+    struct iolens_buf layer[IOLENS_LOG_NLAYERS];
+    bool has_layer[IOLENS_LOG_NLAYERS];
+    uint64_t *ids;            /* ids of collected records */
+    size_t nids;
     char user[256], jobid[256];
     long parent_pid;
     uint64_t folded_opens;
 };
-
-static void note_id(struct job_log *jl, uint64_t id)
-{
-    if (jl->ids_failed)
-        return;
-    if (jl->nids == jl->ids_cap) {
-        size_t cap = jl->ids_cap ? jl->ids_cap * 2 : 256;
-        uint64_t *p = realloc(jl->ids, cap * sizeof *p);
-        if (p == NULL) {
-            jl->ids_failed = true;
-            return;
-        }
-        jl->ids = p;
-        jl->ids_cap = cap;
-    }
-    jl->ids[jl->nids++] = id;
-}
-
-static void emit_posix(const struct iolens_posix_record *rec, void *arg)
-{
-    struct job_log *jl = arg;
-    put(&jl->posix, rec, sizeof *rec);
-    jl->posix_records++;
-    note_id(jl, rec->id);
-}
-
-static void emit_stdio(const struct iolens_stdio_record *rec, void *arg)
-{
-    struct job_log *jl = arg;
-    put(&jl->stdio, rec, sizeof *rec);
-    jl->stdio_records++;
-    note_id(jl, rec->id);
-}
-
-static int compare_ids(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void emit_name(struct iolens_file *file, void *arg)
-{
-    struct job_log *jl = arg;
-    if (bsearch(&file->id, jl->ids, jl->nids, sizeof *jl->ids, compare_ids) == NULL)
-        return;
-    put_u64(&jl->names, file->id);
-    put_string(&jl->names, file->name, file->name_len);
-    jl->name_count++;
-}
-
-/* Layer regions: head, then the records the layer emitted (none for a
- * layer switched off, whose region is then left out). */
-static void build_layers(struct job_log *jl, unsigned layers_off)
-{
-    struct iolens_layer_head head = {POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, 0};
-    put(&jl->posix, &head, sizeof head);
-    if (!(layers_off & (1u << IOLENS_LAYER_POSIX)))
-        iolens_posix_foreach_record(emit_posix, jl);
-    head = (struct iolens_layer_head){STDIO_NUM_COUNTERS, STDIO_F_NUM_COUNTERS, 0};
-    put(&jl->stdio, &head, sizeof head);
-    if (!(layers_off & (1u << IOLENS_LAYER_STDIO)))
-        iolens_stdio_foreach_record(emit_stdio, jl);
-    /* The record counts are known only now: patch them into the heads. */
-    if (!jl->posix.failed)
-        memcpy(jl->posix.p + offsetof(struct iolens_layer_head, record_count), &jl->posix_records,
-               sizeof jl->posix_records);
-    if (!jl->stdio.failed)
-        memcpy(jl->stdio.p + offsetof(struct iolens_layer_head, record_count), &jl->stdio_records,
-               sizeof jl->stdio_records);
-}
-
-/* Names of the records that were emitted (only those). */
-static void build_names(struct job_log *jl)
-{
-    if (jl->nids > 0)
-        qsort(jl->ids, jl->nids, sizeof *jl->ids, compare_ids);
-    put_u32(&jl->names, 0); /* count, patched below */
-    if (jl->nids > 0)
-        iolens_file_foreach(emit_name, jl);
-    if (!jl->names.failed)
-        memcpy(jl->names.p, &jl->name_count, sizeof jl->name_count);
-}
-
-static void build_mounts(struct job_log *jl)
-{
-    size_t n = iolens_mounts_count();
-    put_u32(&jl->mounts, (uint32_t)n);
-    for (size_t i = 0; i < n; i++) {
-        const struct iolens_mount *m = iolens_mounts_at(i);
-        put_u64(&jl->mounts, (uint64_t)m->block_size);
-        put_cstring(&jl->mounts, m->point);
-        put_cstring(&jl->mounts, m->fstype);
-    }
-}
-
-static void build_job(struct job_log *jl)
-{
-    struct timespec start = iolens_clock_start_real(), end;
-    clock_gettime(CLOCK_REALTIME, &end);
-    struct iolens_budget_stats bs;
-    iolens_budget_stats(&bs);
-    jl->folded_opens = iolens_file_folded_opens();
-    struct iolens_job_fixed fixed = {
-        .uid = (uint64_t)getuid(),
-        .start_time_sec = start.tv_sec,
-        .start_time_nsec = start.tv_nsec,
-        .end_time_sec = end.tv_sec,
-        .end_time_nsec = end.tv_nsec,
-        .run_time = iolens_now(),
-        .nprocs = 1,
-        .nnodes = 1,
-        .pid = (int64_t)getpid(),
-        .parent_pid = jl->parent_pid,
-        .budget_bytes = bs.budget,
-        .budget_used = bs.used,
-        .budget_needed = bs.needed,
-        .folded_opens = jl->folded_opens,
-        .folded_files = iolens_file_folded_files(),
-        .string_count = IOLENS_JOB_NSTRINGS,
-    };
-    put(&jl->job, &fixed, sizeof fixed);
-    size_t args_len;
-    const char *args = iolens_jobinfo_args(&args_len);
-    put_cstring(&jl->job, jl->jobid);
-    put_cstring(&jl->job, jl->user);
-    put_cstring(&jl->job, iolens_jobinfo_exe());
-    put_string(&jl->job, args, args_len);
-    put_cstring(&jl->job, iolens_runtime_hostname());
-    put_cstring(&jl->job, IOLENS_VERSION_STRING);
-}
-
-/* ---------------------------------------------------------- the job log -- */
 
 /* Creates the default log directory if missing (one level), world-writable
  * and sticky like /tmp so that every user's jobs can log into it. */
@@ -500,10 +308,100 @@ static void report_failure(const char *path, const char *reason)
         (void)!iolens_real_write(2, line, (size_t)n);
 }
 
-static void add_region(struct iolens_region_src *regions, unsigned *n, uint32_t kind,
-                       uint32_t version, const struct buf *b)
+static int build_job(struct job_log *jl)
 {
-    regions[(*n)++] = (struct iolens_region_src){kind, version, b->p, b->len};
+    struct timespec start = iolens_clock_start_real(), end;
+    clock_gettime(CLOCK_REALTIME, &end);
+    struct iolens_budget_stats bs;
+    iolens_budget_stats(&bs);
+    jl->folded_opens = iolens_file_folded_opens();
+    struct iolens_job_fixed fixed = {
+        .uid = (uint64_t)getuid(),
+        .start_time_sec = start.tv_sec,
+        .start_time_nsec = start.tv_nsec,
+        .end_time_sec = end.tv_sec,
+        .end_time_nsec = end.tv_nsec,
+        .run_time = iolens_clock_elapsed_seconds(),
+        .nprocs = 1,
+        .nnodes = 1,
+        .pid = (int64_t)getpid(),
+        .parent_pid = jl->parent_pid,
+        .budget_bytes = bs.budget,
+        .budget_used = bs.used,
+        .budget_needed = bs.needed,
+        .folded_opens = jl->folded_opens,
+        .folded_files = iolens_file_folded_files(),
+        .string_count = IOLENS_JOB_NSTRINGS,
+    };
+    const char *strings[IOLENS_JOB_NSTRINGS];
+    size_t lens[IOLENS_JOB_NSTRINGS];
+    strings[IOLENS_JOBSTR_JOBID] = jl->jobid;
+    strings[IOLENS_JOBSTR_USER] = jl->user;
+    strings[IOLENS_JOBSTR_EXE] = iolens_jobinfo_exe();
+    strings[IOLENS_JOBSTR_ARGS] = iolens_jobinfo_args(&lens[IOLENS_JOBSTR_ARGS]);
+    strings[IOLENS_JOBSTR_HOSTS] = iolens_runtime_hostname();
+    strings[IOLENS_JOBSTR_VERSION] = IOLENS_VERSION_STRING;
+    strings[IOLENS_JOBSTR_MPI_VERSION] = "";
+    for (int i = 0; i < IOLENS_JOB_NSTRINGS; i++) {
+        if (strings[i] == NULL)
+            strings[i] = "";
+        if (i != IOLENS_JOBSTR_ARGS)
+            lens[i] = strlen(strings[i]);
+    }
+    return iolens_region_job(&jl->job, &fixed, strings, lens);
+}
+
+/* Appends the ids of n records to jl->ids. */
+static int note_ids(struct job_log *jl, const struct iolens_layer_desc *d, const void *records,
+                    size_t n)
+{
+    uint64_t *ids = realloc(jl->ids, (jl->nids + n + 1) * sizeof *ids);
+    if (ids == NULL)
+        return -1;
+    jl->ids = ids;
+    for (size_t i = 0; i < n; i++)
+        memcpy(&ids[jl->nids++], (const char *)records + i * d->record_size, sizeof *ids);
+    return 0;
+}
+
+/* A layer switched off gets no region at all, not an empty one; so does
+ * a layer the process never used beyond POSIX and STDIO (MPI-IO in a
+ * process that wrote its own log). */
+static bool layer_wanted(const struct iolens_layer_desc *d, unsigned layers_off, long n)
+{
+    if (d->region_kind == IOLENS_REGION_POSIX)
+        return !(layers_off & (1u << IOLENS_LAYER_POSIX));
+    if (d->region_kind == IOLENS_REGION_STDIO)
+        return !(layers_off & (1u << IOLENS_LAYER_STDIO));
+    return n > 0;
+}
+
+static int build_layers(struct job_log *jl, unsigned layers_off)
+{
+    for (unsigned i = 0; i < iolens_layer_desc_count() && i < IOLENS_LOG_NLAYERS; i++) {
+        const struct iolens_layer_desc *d = iolens_layer_desc_at(i);
+        void *records = NULL;
+        long n = 0;
+        if (layer_wanted(d, layers_off, 1))
+            n = iolens_layer_collect(d, 0, &records);
+        int rc = n < 0 ? -1 : 0;
+        if (rc == 0 && layer_wanted(d, layers_off, n)) {
+            jl->has_layer[i] = true;
+            rc = iolens_region_layer(&jl->layer[i], d, records, (size_t)n);
+            if (rc == 0)
+                rc = note_ids(jl, d, records, (size_t)n);
+        }
+        free(records);
+        if (rc != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void add_region(struct iolens_region_src *regions, unsigned *n, uint32_t kind,
+                       uint32_t version, const struct iolens_buf *b)
+{
+    regions[(*n)++] = (struct iolens_region_src){kind, version, b->data, b->len};
 }
 
 static int write_job_log(struct job_log *jl, char *path, size_t pathsz, char *err, size_t errsz)
@@ -511,28 +409,35 @@ static int write_job_log(struct job_log *jl, char *path, size_t pathsz, char *er
     unsigned off = iolens_runtime_config()->layers_off;
     if (choose_path(jl, path, pathsz, err, errsz) != 0)
         return -1;
-    build_job(jl);
-    build_mounts(jl);
-    build_layers(jl, off);
-    build_names(jl);
-    if (jl->job.failed || jl->mounts.failed || jl->names.failed || jl->posix.failed ||
-        jl->stdio.failed || jl->ids_failed) {
+    if (build_job(jl) != 0 || iolens_region_mounts(&jl->mounts) != 0 ||
+        build_layers(jl, off) != 0 || iolens_region_names(&jl->names, jl->ids, jl->nids) != 0) {
         set_err(err, errsz, "out of memory", 0);
         return -1;
     }
-    struct iolens_region_src regions[5];
+    struct iolens_region_src regions[3 + IOLENS_LOG_NLAYERS];
     unsigned n = 0;
     add_region(regions, &n, IOLENS_REGION_JOB, IOLENS_JOB_VERSION, &jl->job);
     add_region(regions, &n, IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, &jl->mounts);
     add_region(regions, &n, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &jl->names);
-    /* A layer switched off gets no region at all, not an empty one. */
-    if (!(off & (1u << IOLENS_LAYER_POSIX)))
-        add_region(regions, &n, IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, &jl->posix);
-    if (!(off & (1u << IOLENS_LAYER_STDIO)))
-        add_region(regions, &n, IOLENS_REGION_STDIO, IOLENS_STDIO_VERSION, &jl->stdio);
+    for (unsigned i = 0; i < IOLENS_LOG_NLAYERS; i++) {
+        const struct iolens_layer_desc *d = iolens_layer_desc_at(i);
+        if (jl->has_layer[i])
+            add_region(regions, &n, d->region_kind, d->version, &jl->layer[i]);
+    }
     uint64_t flags = (jl->folded_opens > 0 ? IOLENS_FLAG_PARTIAL : 0) |
                      (jl->parent_pid != 0 ? IOLENS_FLAG_FORKED : 0);
     return iolens_log_write_file(path, flags, regions, n, err, errsz);
+}
+
+static void free_job_log(struct job_log *jl)
+{
+    iolens_buf_free(&jl->job);
+    iolens_buf_free(&jl->mounts);
+    iolens_buf_free(&jl->names);
+    for (unsigned i = 0; i < IOLENS_LOG_NLAYERS; i++)
+        iolens_buf_free(&jl->layer[i]);
+    free(jl->ids);
+    free(jl);
 }
 
 int iolens_log_write_job(void)
@@ -550,13 +455,7 @@ int iolens_log_write_job(void)
         iolens_jobinfo_user(jl->user, sizeof jl->user);
         iolens_jobinfo_jobid(jl->jobid, sizeof jl->jobid);
         rc = write_job_log(jl, path, sizeof path, err, sizeof err);
-        free(jl->job.p);
-        free(jl->mounts.p);
-        free(jl->names.p);
-        free(jl->posix.p);
-        free(jl->stdio.p);
-        free(jl->ids);
-        free(jl);
+        free_job_log(jl);
     }
     if (rc != 0)
         report_failure(path, err);

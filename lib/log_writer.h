@@ -25,6 +25,12 @@ int iolens_log_write_file(const char *path, uint64_t flags,
                           const struct iolens_region_src *regions, unsigned nregions,
                           char *err, size_t errsz);
 
+/* Fills a file header for a table of n region descriptors: magic,
+ * version, byte order, flags, sizes, and header_crc over the header (with
+ * header_crc 0) followed by the table.  The MPI writer uses it too. */
+void iolens_log_header_build(struct iolens_file_header *h, uint64_t flags,
+                             const struct iolens_region_desc *descs, uint32_t n);
+
 /* Builds <logdir>/<user>_<exe>_<jobid>_<YYYYmmdd-HHMMSS>_<pid>.iolens. */
 int iolens_log_default_name(char *out, size_t outsz, const char *logdir, const char *user,
                             const char *exe, const char *jobid, long start_sec, long pid);

@@ -1,1 +1,472 @@
-/* placeholder */
+/*
+ * Layer descriptors and the AGG-driven merge of records (record_merge.h).
+ *
+ * The descriptor tables are generated from the X-macro counter tables of
+ * include/iolens/log_format.h, so a counter added there is named, described
+ * and merged without touching this file.  The few counters the sharing
+ * statistics need are resolved here by enum.
+ */
+#include "record_merge.h"
+
+#include <string.h>
+
+#define X_NAME(name, agg, desc) #name,
+#define X_AGG(name, agg, desc) (uint8_t)(agg),
+#define X_DESC(name, agg, desc) desc,
+
+/* Names, AGG rules and descriptions of one layer's counters and fcounters,
+ * with a compile-time check that each table has one entry per enum value. */
+#define LAYER_TABLES(lower, UPPER)                                                      \
+    static const char *const lower##_names[] = {IOLENS_##UPPER##_COUNTERS(X_NAME)};     \
+    static const char *const lower##_fnames[] = {IOLENS_##UPPER##_FCOUNTERS(X_NAME)};   \
+    static const uint8_t lower##_agg[] = {IOLENS_##UPPER##_COUNTERS(X_AGG)};            \
+    static const uint8_t lower##_fagg[] = {IOLENS_##UPPER##_FCOUNTERS(X_AGG)};          \
+    static const char *const lower##_descs[] = {IOLENS_##UPPER##_COUNTERS(X_DESC)};     \
+    static const char *const lower##_fdescs[] = {IOLENS_##UPPER##_FCOUNTERS(X_DESC)};   \
+    _Static_assert(sizeof lower##_names / sizeof lower##_names[0] == UPPER##_NUM_COUNTERS, \
+                   #UPPER " counter table");                                           \
+    _Static_assert(sizeof lower##_fnames / sizeof lower##_fnames[0] ==                  \
+                       UPPER##_F_NUM_COUNTERS, #UPPER " fcounter table")
+
+LAYER_TABLES(posix, POSIX);
+LAYER_TABLES(stdio, STDIO);
+LAYER_TABLES(mpiio, MPIIO);
+
+#define RECORD_SIZE(UPPER) (16 + 8 * (size_t)(UPPER##_NUM_COUNTERS + UPPER##_F_NUM_COUNTERS))
+
+_Static_assert(sizeof(struct iolens_posix_record) == RECORD_SIZE(POSIX), "POSIX record layout");
+_Static_assert(sizeof(struct iolens_stdio_record) == RECORD_SIZE(STDIO), "STDIO record layout");
+_Static_assert(sizeof(struct iolens_mpiio_record) == RECORD_SIZE(MPIIO), "MPIIO record layout");
+
+#define DESC_TABLES(lower, UPPER)                                                       \
+    .ncounters = UPPER##_NUM_COUNTERS, .nfcounters = UPPER##_F_NUM_COUNTERS,            \
+    .agg = lower##_agg, .fagg = lower##_fagg, .counter_names = lower##_names,           \
+    .fcounter_names = lower##_fnames, .counter_descs = lower##_descs,                   \
+    .fcounter_descs = lower##_fdescs, .record_size = RECORD_SIZE(UPPER)
+
+static const struct iolens_layer_desc layers[] = {
+    {
+        .region_kind = IOLENS_REGION_POSIX,
+        .version = IOLENS_POSIX_VERSION,
+        .name = "POSIX",
+        DESC_TABLES(posix, POSIX),
+        .opens = {POSIX_OPENS, -1},
+        .bytes_read = POSIX_BYTES_READ,
+        .bytes_written = POSIX_BYTES_WRITTEN,
+        .reads = POSIX_READS,
+        .writes = POSIX_WRITES,
+        .read_time = POSIX_F_READ_TIME,
+        .write_time = POSIX_F_WRITE_TIME,
+        .meta_time = POSIX_F_META_TIME,
+        .ranks_opened = POSIX_RANKS_OPENED,
+        .f_fastest_rank_time = POSIX_F_FASTEST_RANK_TIME,
+    },
+    {
+        .region_kind = IOLENS_REGION_STDIO,
+        .version = IOLENS_STDIO_VERSION,
+        .name = "STDIO",
+        DESC_TABLES(stdio, STDIO),
+        .opens = {STDIO_OPENS, -1},
+        .bytes_read = STDIO_BYTES_READ,
+        .bytes_written = STDIO_BYTES_WRITTEN,
+        .reads = STDIO_READS,
+        .writes = STDIO_WRITES,
+        .read_time = STDIO_F_READ_TIME,
+        .write_time = STDIO_F_WRITE_TIME,
+        .meta_time = STDIO_F_META_TIME,
+        .ranks_opened = STDIO_RANKS_OPENED,
+        .f_fastest_rank_time = STDIO_F_FASTEST_RANK_TIME,
+    },
+    {
+        .region_kind = IOLENS_REGION_MPIIO,
+        .version = IOLENS_MPIIO_VERSION,
+        .name = "MPIIO",
+        DESC_TABLES(mpiio, MPIIO),
+        .opens = {MPIIO_INDEP_OPENS, MPIIO_COLL_OPENS},
+        .bytes_read = MPIIO_BYTES_READ,
+        .bytes_written = MPIIO_BYTES_WRITTEN,
+        /* The independent forms; iolens_record_did_io counts every form. */
+        .reads = MPIIO_INDEP_READS,
+        .writes = MPIIO_INDEP_WRITES,
+        .read_time = MPIIO_F_READ_TIME,
+        .write_time = MPIIO_F_WRITE_TIME,
+        .meta_time = MPIIO_F_META_TIME,
+        .ranks_opened = MPIIO_RANKS_OPENED,
+        .f_fastest_rank_time = MPIIO_F_FASTEST_RANK_TIME,
+    },
+};
+
+#define NLAYERS (sizeof layers / sizeof layers[0])
+
+/* What the public descriptor does not carry: the counters that count
+ * reads and writes (MPI-IO splits them four ways) and the SLOWEST_SIZE
+ * counters with the F_MAX_*_TIME each one follows.  Same order as layers. */
+struct slowest_pair {
+    int size_counter, time_fcounter;
+};
+struct layer_extra {
+    int read_ops[4], write_ops[4];   /* -1: unused slot */
+    struct slowest_pair slowest[2];
+};
+
+static const struct layer_extra extras[NLAYERS] = {
+    {
+        .read_ops = {POSIX_READS, -1, -1, -1},
+        .write_ops = {POSIX_WRITES, -1, -1, -1},
+        .slowest = {{POSIX_MAX_READ_TIME_SIZE, POSIX_F_MAX_READ_TIME},
+                    {POSIX_MAX_WRITE_TIME_SIZE, POSIX_F_MAX_WRITE_TIME}},
+    },
+    {
+        .read_ops = {STDIO_READS, -1, -1, -1},
+        .write_ops = {STDIO_WRITES, -1, -1, -1},
+        .slowest = {{-1, -1}, {-1, -1}},
+    },
+    {
+        .read_ops = {MPIIO_INDEP_READS, MPIIO_COLL_READS, MPIIO_SPLIT_READS, MPIIO_NB_READS},
+        .write_ops = {MPIIO_INDEP_WRITES, MPIIO_COLL_WRITES, MPIIO_SPLIT_WRITES, MPIIO_NB_WRITES},
+        .slowest = {{MPIIO_MAX_READ_TIME_SIZE, MPIIO_F_MAX_READ_TIME},
+                    {MPIIO_MAX_WRITE_TIME_SIZE, MPIIO_F_MAX_WRITE_TIME}},
+    },
+};
+
+/* ------------------------------------------------------- descriptors -- */
+
+unsigned iolens_layer_desc_count(void)
+{
+    return NLAYERS;
+}
+
+const struct iolens_layer_desc *iolens_layer_desc_at(unsigned i)
+{
+    return i < NLAYERS ? &layers[i] : NULL;
+}
+
+const struct iolens_layer_desc *iolens_layer_desc_by_kind(uint32_t kind)
+{
+    for (unsigned i = 0; i < NLAYERS; i++)
+        if (layers[i].region_kind == kind)
+            return &layers[i];
+    return NULL;
+}
+
+static const struct layer_extra *extra_of(const struct iolens_layer_desc *d)
+{
+    return &extras[d - layers];
+}
+
+int iolens_record_slowest_time_index(const struct iolens_layer_desc *d, int size_counter)
+{
+    const struct layer_extra *x = extra_of(d);
+    for (unsigned i = 0; i < 2; i++)
+        if (x->slowest[i].size_counter == size_counter && size_counter >= 0)
+            return x->slowest[i].time_fcounter;
+    return -1;
+}
+
+int iolens_record_top_pair(const struct iolens_layer_desc *d, int value_counter)
+{
+    if (value_counter < 0 || (uint32_t)value_counter >= d->ncounters ||
+        d->agg[value_counter] != IOLENS_AGG_TOP_VALUE)
+        return -1;
+    /* A group is a run of k TOP_VALUE counters followed by k TOP_COUNT
+     * counters; the nth value pairs with the nth count. */
+    uint32_t start = (uint32_t)value_counter, end;
+    while (start > 0 && d->agg[start - 1] == IOLENS_AGG_TOP_VALUE)
+        start--;
+    for (end = start; end < d->ncounters && d->agg[end] == IOLENS_AGG_TOP_VALUE; end++)
+        ;
+    uint32_t k = end - start;
+    if (end + k > d->ncounters)
+        return -1;
+    for (uint32_t i = end; i < end + k; i++)
+        if (d->agg[i] != IOLENS_AGG_TOP_COUNT)
+            return -1;
+    return (int)(end + ((uint32_t)value_counter - start));
+}
+
+/* --------------------------------------------------------- accessors -- */
+
+/* Counts never wrap: a sum that overflows sticks at the limit. */
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (!__builtin_add_overflow(a, b, &r))
+        return r;
+    return b > 0 ? INT64_MAX : INT64_MIN;
+}
+
+static const int64_t *counters_of(const void *rec)
+{
+    return (const int64_t *)((const char *)rec + 16);
+}
+
+static const double *fcounters_of(const struct iolens_layer_desc *d, const void *rec)
+{
+    return (const double *)((const char *)rec + 16 + 8 * (size_t)d->ncounters);
+}
+
+static int64_t rank_of(const void *rec)
+{
+    int64_t r;
+    memcpy(&r, (const char *)rec + 8, sizeof r);
+    return r;
+}
+
+int iolens_record_opened(const struct iolens_layer_desc *d, const void *rec)
+{
+    const int64_t *c = counters_of(rec);
+    for (unsigned i = 0; i < 2; i++)
+        if (d->opens[i] >= 0 && c[d->opens[i]] > 0)
+            return 1;
+    return 0;
+}
+
+static int64_t sum_ops(const int ops[4], const void *rec)
+{
+    const int64_t *c = counters_of(rec);
+    int64_t n = 0;
+    for (unsigned i = 0; i < 4; i++)
+        if (ops[i] >= 0 && c[ops[i]] > 0)
+            n = sat_add(n, c[ops[i]]);
+    return n;
+}
+
+int64_t iolens_record_read_ops(const struct iolens_layer_desc *d, const void *rec)
+{
+    return sum_ops(extra_of(d)->read_ops, rec);
+}
+
+int64_t iolens_record_write_ops(const struct iolens_layer_desc *d, const void *rec)
+{
+    return sum_ops(extra_of(d)->write_ops, rec);
+}
+
+int iolens_record_did_io(const struct iolens_layer_desc *d, const void *rec)
+{
+    return iolens_record_read_ops(d, rec) > 0 || iolens_record_write_ops(d, rec) > 0;
+}
+
+double iolens_record_io_time(const struct iolens_layer_desc *d, const void *rec)
+{
+    const double *f = fcounters_of(d, rec);
+    return f[d->read_time] + f[d->write_time] + f[d->meta_time];
+}
+
+int64_t iolens_record_io_bytes(const struct iolens_layer_desc *d, const void *rec)
+{
+    const int64_t *c = counters_of(rec);
+    return sat_add(c[d->bytes_read], c[d->bytes_written]);
+}
+
+/* ------------------------------------------------------------- merge -- */
+
+void iolens_record_merge_begin(const struct iolens_layer_desc *d, void *acc, const void *first)
+{
+    if (acc != first)
+        memcpy(acc, first, d->record_size);
+}
+
+static int64_t merge_counter(uint8_t agg, int64_t a, int64_t b)
+{
+    switch (agg) {
+    case IOLENS_AGG_SUM:
+        return sat_add(a, b);
+    case IOLENS_AGG_MAX:
+        return b > a ? b : a;
+    case IOLENS_AGG_MIN_NONZERO:
+        return b != 0 && (a == 0 || b < a) ? b : a;
+    case IOLENS_AGG_SAME:
+        return a == b ? a : -1;
+    default: /* TOP_*, SLOWEST_SIZE and RANK_STAT are merged elsewhere */
+        return a;
+    }
+}
+
+static double merge_fcounter(uint8_t agg, double a, double b)
+{
+    switch (agg) {
+    case IOLENS_AGG_SUM:
+        return a + b;
+    case IOLENS_AGG_MAX:
+        return b > a ? b : a;
+    case IOLENS_AGG_MIN_NONZERO:
+        return b != 0 && (a == 0 || b < a) ? b : a;
+    case IOLENS_AGG_SAME:
+        return a == b ? a : -1.0;
+    default:
+        return a;
+    }
+}
+
+struct top_pair {
+    int64_t value, count;
+};
+
+/* Most frequent first; equal counts: larger value first. */
+static int top_before(const struct top_pair *x, const struct top_pair *y)
+{
+    return x->count > y->count || (x->count == y->count && x->value > y->value);
+}
+
+/* Adds (value, count) to the pairs, combining equal values. */
+static void top_add(struct top_pair *pairs, unsigned *n, int64_t value, int64_t count)
+{
+    if (count <= 0)
+        return;
+    for (unsigned i = 0; i < *n; i++)
+        if (pairs[i].value == value) {
+            pairs[i].count = sat_add(pairs[i].count, count);
+            return;
+        }
+    pairs[(*n)++] = (struct top_pair){value, count};
+}
+
+/* Merges the k (value, count) pairs of one group starting at counters
+ * v (values) and c (counts), then keeps the top k. */
+static void merge_top_group(int64_t *acc, const int64_t *src, uint32_t v, uint32_t c, uint32_t k)
+{
+    struct top_pair pairs[64];
+    unsigned n = 0;
+    if (k > 32)
+        return; /* no such table; keeps pairs[] bounded */
+    for (uint32_t i = 0; i < k; i++)
+        top_add(pairs, &n, acc[v + i], acc[c + i]);
+    for (uint32_t i = 0; i < k; i++)
+        top_add(pairs, &n, src[v + i], src[c + i]);
+    /* Insertion sort: at most 2k entries. */
+    for (unsigned i = 1; i < n; i++) {
+        struct top_pair p = pairs[i];
+        unsigned j = i;
+        for (; j > 0 && top_before(&p, &pairs[j - 1]); j--)
+            pairs[j] = pairs[j - 1];
+        pairs[j] = p;
+    }
+    for (uint32_t i = 0; i < k; i++) {
+        acc[v + i] = i < n ? pairs[i].value : 0;
+        acc[c + i] = i < n ? pairs[i].count : 0;
+    }
+}
+
+static void merge_top_groups(const struct iolens_layer_desc *d, int64_t *acc, const int64_t *src)
+{
+    uint32_t i = 0;
+    while (i < d->ncounters) {
+        if (d->agg[i] != IOLENS_AGG_TOP_VALUE) {
+            i++;
+            continue;
+        }
+        int c = iolens_record_top_pair(d, (int)i);
+        uint32_t k = c >= 0 ? (uint32_t)c - i : 0;
+        if (k == 0) { /* malformed group: leave it alone */
+            i++;
+            continue;
+        }
+        merge_top_group(acc, src, i, (uint32_t)c, k);
+        i += 2 * k;
+    }
+}
+
+/* Must run before the F_MAX_*_TIME fcounters are merged.  The slower
+ * operation wins; on equal times the larger size, so that the result does
+ * not depend on the order the records come in. */
+static void merge_slowest(const struct iolens_layer_desc *d, void *acc, const void *src)
+{
+    const struct layer_extra *x = extra_of(d);
+    int64_t *ac = iolens_rec_counters(acc);
+    const int64_t *sc = counters_of(src);
+    const double *af = fcounters_of(d, acc), *sf = fcounters_of(d, src);
+    for (unsigned i = 0; i < 2; i++) {
+        int s = x->slowest[i].size_counter, t = x->slowest[i].time_fcounter;
+        if (s < 0)
+            continue;
+        if (sf[t] > af[t] || (sf[t] == af[t] && sc[s] > ac[s]))
+            ac[s] = sc[s];
+    }
+}
+
+void iolens_record_merge(const struct iolens_layer_desc *d, void *acc, const void *src)
+{
+    int64_t *ac = iolens_rec_counters(acc);
+    const int64_t *sc = counters_of(src);
+    double *af = iolens_rec_fcounters(d, acc);
+    const double *sf = fcounters_of(d, src);
+    merge_slowest(d, acc, src);
+    merge_top_groups(d, ac, sc);
+    for (uint32_t i = 0; i < d->ncounters; i++)
+        ac[i] = merge_counter(d->agg[i], ac[i], sc[i]);
+    for (uint32_t i = 0; i < d->nfcounters; i++)
+        af[i] = merge_fcounter(d->fagg[i], af[i], sf[i]);
+}
+
+/* -------------------------------------------------------- rank stats -- */
+
+void iolens_rank_stats_init(struct iolens_rank_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    s->fastest_rank = -1;
+    s->slowest_rank = -1;
+}
+
+/* Is (time, rank) a new fastest / slowest?  Equal times: the lower rank. */
+static int beats_fastest(const struct iolens_rank_stats *s, double t, int64_t rank)
+{
+    return s->n == 0 || t < s->fastest_time || (t == s->fastest_time && rank < s->fastest_rank);
+}
+
+static int beats_slowest(const struct iolens_rank_stats *s, double t, int64_t rank)
+{
+    return s->n == 0 || t > s->slowest_time || (t == s->slowest_time && rank < s->slowest_rank);
+}
+
+void iolens_rank_stats_add(struct iolens_rank_stats *s, const struct iolens_layer_desc *d,
+                           int64_t rank, const void *rec)
+{
+    double t = iolens_record_io_time(d, rec);
+    int64_t bytes = iolens_record_io_bytes(d, rec);
+    s->ranks_opened += iolens_record_opened(d, rec);
+    s->ranks_io += iolens_record_did_io(d, rec);
+    if (beats_fastest(s, t, rank)) {
+        s->fastest_rank = rank;
+        s->fastest_time = t;
+        s->fastest_bytes = bytes;
+    }
+    if (beats_slowest(s, t, rank)) {
+        s->slowest_rank = rank;
+        s->slowest_time = t;
+        s->slowest_bytes = bytes;
+    }
+    /* Welford's update. */
+    s->n++;
+    double dt = t - s->mean_time;
+    s->mean_time += dt / (double)s->n;
+    s->m2_time += dt * (t - s->mean_time);
+    double db = (double)bytes - s->mean_bytes;
+    s->mean_bytes += db / (double)s->n;
+    s->m2_bytes += db * ((double)bytes - s->mean_bytes);
+}
+
+void iolens_rank_stats_store(const struct iolens_rank_stats *s, const struct iolens_layer_desc *d,
+                             void *rec)
+{
+    int64_t *c = iolens_rec_counters(rec) + d->ranks_opened;
+    double *f = iolens_rec_fcounters(d, rec) + d->f_fastest_rank_time;
+    c[0] = s->ranks_opened;
+    c[1] = s->ranks_io;
+    c[2] = s->fastest_rank;
+    c[3] = s->fastest_bytes;
+    c[4] = s->slowest_rank;
+    c[5] = s->slowest_bytes;
+    f[0] = s->fastest_time;
+    f[1] = s->slowest_time;
+    /* m2 is a sum of squares but rounding can leave it a hair below 0. */
+    f[2] = s->n > 0 && s->m2_time > 0 ? s->m2_time / (double)s->n : 0.0;
+    f[3] = s->n > 0 && s->m2_bytes > 0 ? s->m2_bytes / (double)s->n : 0.0;
+}
+
+void iolens_record_fill_own_sharing(const struct iolens_layer_desc *d, void *rec)
+{
+    struct iolens_rank_stats s;
+    iolens_rank_stats_init(&s);
+    iolens_rank_stats_add(&s, d, rank_of(rec), rec);
+    iolens_rank_stats_store(&s, d, rec);
+}

@@ -47,6 +47,23 @@ static inline double *iolens_rec_fcounters(const struct iolens_layer_desc *d, vo
     return (double *)((char *)rec + 16 + 8 * (size_t)d->ncounters);
 }
 
+/* Facts about one record that the sharing statistics use. */
+int iolens_record_opened(const struct iolens_layer_desc *d, const void *rec); /* opens > 0 */
+/* Any read or write counted (MPI-IO: independent, collective, split or
+ * nonblocking), even of 0 bytes. */
+int iolens_record_did_io(const struct iolens_layer_desc *d, const void *rec);
+/* Reads / writes of every form (MPI-IO: the four kinds added up). */
+int64_t iolens_record_read_ops(const struct iolens_layer_desc *d, const void *rec);
+int64_t iolens_record_write_ops(const struct iolens_layer_desc *d, const void *rec);
+double iolens_record_io_time(const struct iolens_layer_desc *d, const void *rec); /* r+w+meta */
+int64_t iolens_record_io_bytes(const struct iolens_layer_desc *d, const void *rec); /* r+w */
+
+/* Pairings the merge follows: the TOP_COUNT counter of a TOP_VALUE counter
+ * (the nth value of a group with the nth count), and the F_MAX_*_TIME
+ * fcounter a SLOWEST_SIZE counter follows.  -1 if none. */
+int iolens_record_top_pair(const struct iolens_layer_desc *d, int value_counter);
+int iolens_record_slowest_time_index(const struct iolens_layer_desc *d, int size_counter);
+
 /* Merges src into acc by the AGG rules.  acc must first be a copy of the
  * first record (iolens_record_merge_begin), so SAME and MIN_NONZERO have a
  * starting point.  TOP_VALUE/TOP_COUNT groups are merged as (value, count)

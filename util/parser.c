@@ -2,9 +2,13 @@
  * iolens-parser: prints an iolens log as text.
  *
  *   --base (default)  every counter of every record, tab-separated
- *   --total           one total_<COUNTER> line per counter and layer
- *   --file            file counts by access type
+ *   --total           one total_<COUNTER> line per counter and layer,
+ *                     combined by the counters' AGG rules (record_merge.h)
+ *   --file            file counts by access type and sharing
  *   --list-counters   every counter this parser knows, with its meaning
+ *
+ * Layers, names and descriptions come from the layer descriptors of
+ * lib/record_merge.c, so a layer added there is printed everywhere.
  *
  * Exit status: 0 success, 1 usage or output error, 2 the log cannot be
  * read or is not a valid iolens log (one line on stderr says why).
@@ -19,13 +23,12 @@
 #include <time.h>
 
 #include "reader.h"
+#include "record_merge.h"
 
 #define PROG "iolens-parser"
 
 enum mode { MODE_BASE, MODE_TOTAL, MODE_FILE, MODE_LIST };
 
-static const uint32_t layer_kinds[] = {IOLENS_REGION_POSIX, IOLENS_REGION_STDIO};
-#define NLAYER_KINDS (sizeof layer_kinds / sizeof layer_kinds[0])
 
 /* ------------------------------------------------------------ output -- */
 
@@ -59,6 +62,55 @@ static void put_list(const char *s, size_t len)
             first = false;
         }
         start = i + 1;
+    }
+}
+
+/* The first line of s (the MPI library's version string runs over several
+ * lines); "none" when empty. */
+static void put_first_line(const char *s, size_t len)
+{
+    size_t n = 0;
+    while (n < len && s[n] != '\n' && s[n] != '\0')
+        n++;
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    if (n == 0)
+        fputs("none", stdout);
+    else
+        put_escaped(s, n);
+}
+
+/* Entry i of a NUL-separated list of len bytes, or NULL; *n gets its length. */
+static const char *list_entry(const char *s, size_t len, size_t i, size_t *n)
+{
+    size_t start = 0;
+    for (size_t pos = 0; pos <= len; pos++) {
+        if (pos < len && s[pos] != '\0')
+            continue;
+        if (i-- == 0) {
+            *n = pos - start;
+            return s + start;
+        }
+        start = pos + 1;
+    }
+    return NULL;
+}
+
+/* One line per rank of an MPI job (ranks region). */
+static void print_ranks(const struct iolens_log *log)
+{
+    const char *hosts = log->jobstr[IOLENS_JOBSTR_HOSTS];
+    size_t hosts_len = log->jobstr_len[IOLENS_JOBSTR_HOSTS];
+    for (size_t r = 0; r < log->nranks; r++) {
+        const struct iolens_rank_info *ri = &log->ranks[r];
+        size_t n = 0;
+        const char *host = list_entry(hosts, hosts_len, ri->host_index, &n);
+        printf("# rank %zu: host ", r);
+        if (host != NULL)
+            put_escaped(host, n);
+        else
+            putchar('?');
+        printf(" start %.6f end %.6f\n", ri->start_time, ri->end_time);
     }
 }
 
@@ -99,6 +151,9 @@ static void print_job_header(const struct iolens_log *log)
     put_list(log->jobstr[IOLENS_JOBSTR_HOSTS], log->jobstr_len[IOLENS_JOBSTR_HOSTS]);
     printf("\n# iolens version: ");
     put_escaped_str(log->jobstr[IOLENS_JOBSTR_VERSION]);
+    printf("\n# mpi library: ");
+    put_first_line(log->jobstr[IOLENS_JOBSTR_MPI_VERSION],
+                   log->jobstr_len[IOLENS_JOBSTR_MPI_VERSION]);
     printf("\n# memory budget: %" PRIu64 "\n# memory used: %" PRIu64
            "\n# memory needed: %" PRIu64 "\n",
            j->budget_bytes, j->budget_used, j->budget_needed);
@@ -112,6 +167,7 @@ static void print_job_header(const struct iolens_log *log)
         put_escaped_str(log->mounts[i].fstype);
         printf("\t%" PRId64 "\n", log->mounts[i].block_size);
     }
+    print_ranks(log);
 }
 
 /* Counters of a layer region that this parser can name. */
@@ -185,44 +241,39 @@ static void print_base(const struct iolens_log *log)
 /* ------------------------------------------------------------- total -- */
 
 /*
- * How a counter is totalled over records, decided by its name (the names
- * follow one convention across layers):
- *   *_MAX_BYTE_*                       maximum
- *   *_MODE, *_ALIGNMENT                the value if all records agree, else -1
- *   *_STRIDEn_* / *_ACCESSn_*          recomputed top 4 over all records
- *   *_MAX_<OP>_TIME_SIZE               size of the record with the largest
- *                                      *_F_MAX_<OP>_TIME
- *   *_F_*_START_TIMESTAMP              smallest nonzero value (0 if none)
- *   *_F_*_END_TIMESTAMP, *_F_MAX_*     maximum
- *   everything else                    sum (saturating)
+ * --total: the records of a layer combined by the AGG rules of the counter
+ * tables (lib/record_merge.c), as the runtime combines the per-rank
+ * records of a shared file, except that each TOP_VALUE/TOP_COUNT group is
+ * recomputed from the (value, count) pairs of every record at once.  The
+ * sharing counters (RANK_STAT) are the rank statistics over the records
+ * themselves, each record counting as one rank with its own rank field:
+ * RANKS_OPENED counts the records that opened their file, RANKS_IO those
+ * that read or wrote, FASTEST/SLOWEST_RANK are the rank fields of the
+ * records with the least/most I/O time (-1 for a shared record, and when
+ * there are no records), and the variances are over the records.
  */
-enum agg { AGG_SUM, AGG_MAX, AGG_MIN_NONZERO, AGG_AGREE, AGG_TOP4, AGG_SLOWEST_SIZE };
 
-static bool ends_with(const char *s, const char *suffix)
+/* Record r of L laid out as d describes it, zero-filled beyond the
+ * counters the region has (a log from a writer with fewer counters). */
+static void full_record(const struct iolens_log_layer *L, uint64_t r,
+                        const struct iolens_layer_desc *d, void *rec)
 {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
+    memset(rec, 0, d->record_size);
+    memcpy(rec, &L->id[r], 8);
+    memcpy((char *)rec + 8, &L->rank[r], 8);
+    uint32_t nc = L->counter_count < d->ncounters ? L->counter_count : d->ncounters;
+    uint32_t nf = L->fcounter_count < d->nfcounters ? L->fcounter_count : d->nfcounters;
+    if (nc > 0)
+        memcpy(iolens_rec_counters(rec), &L->counters[r * L->counter_count], 8 * (size_t)nc);
+    if (nf > 0)
+        memcpy(iolens_rec_fcounters(d, rec), &L->fcounters[r * L->fcounter_count],
+               8 * (size_t)nf);
 }
 
-static enum agg classify_counter(const char *name)
-{
-    if (strstr(name, "_MAX_BYTE_") != NULL)
-        return AGG_MAX;
-    if (ends_with(name, "_TIME_SIZE"))
-        return AGG_SLOWEST_SIZE;
-    if (ends_with(name, "_MODE") || ends_with(name, "_ALIGNMENT"))
-        return AGG_AGREE;
-    return AGG_SUM;
-}
-
-static enum agg classify_fcounter(const char *name)
-{
-    if (ends_with(name, "_START_TIMESTAMP"))
-        return AGG_MIN_NONZERO;
-    if (ends_with(name, "_END_TIMESTAMP") || strstr(name, "_F_MAX_") != NULL)
-        return AGG_MAX;
-    return AGG_SUM;
-}
+struct value_count {
+    int64_t value;
+    int64_t count;
+};
 
 static int64_t add_saturating(int64_t a, int64_t b)
 {
@@ -231,49 +282,6 @@ static int64_t add_saturating(int64_t a, int64_t b)
         return b > 0 ? INT64_MAX : INT64_MIN;
     return s;
 }
-
-static long find_counter(uint32_t kind, uint32_t limit, const char *name)
-{
-    for (uint32_t i = 0; i < limit; i++)
-        if (strcmp(iolens_counter_name(kind, i), name) == 0)
-            return i;
-    return -1;
-}
-
-static long find_fcounter(uint32_t kind, uint32_t limit, const char *name)
-{
-    for (uint32_t i = 0; i < limit; i++)
-        if (strcmp(iolens_fcounter_name(kind, i), name) == 0)
-            return i;
-    return -1;
-}
-
-/* A top-4 group: <L>_<W>n_<W> values and <L>_<W>n_COUNT counts, n = 1..4. */
-struct top4_group {
-    long value_idx[4];
-    long count_idx[4];
-};
-
-static bool find_top4_group(const struct iolens_log_layer *L, uint32_t nc, const char *what,
-                            struct top4_group *g)
-{
-    const char *lname = iolens_layer_name(L->kind);
-    char name[128];
-    for (int n = 0; n < 4; n++) {
-        snprintf(name, sizeof name, "%s_%s%d_%s", lname, what, n + 1, what);
-        g->value_idx[n] = find_counter(L->kind, nc, name);
-        snprintf(name, sizeof name, "%s_%s%d_COUNT", lname, what, n + 1);
-        g->count_idx[n] = find_counter(L->kind, nc, name);
-        if (g->value_idx[n] < 0 || g->count_idx[n] < 0)
-            return false;
-    }
-    return true;
-}
-
-struct value_count {
-    int64_t value;
-    int64_t count;
-};
 
 static int by_value(const void *a, const void *b)
 {
@@ -290,25 +298,28 @@ static int by_rank(const void *a, const void *b)
     return x->value > y->value ? -1 : x->value < y->value;
 }
 
-/* Merges every record's top-4 (value, count) pairs, adds up the counts of
- * equal values and writes the new top 4 into totals. */
-static int total_top4(const struct iolens_log_layer *L, const struct top4_group *g,
-                      int64_t *totals)
+/* The top-k group whose values start at counter v and counts at counter
+ * c, recomputed from every record's pairs (equal values add up). */
+static int total_top_group(const struct iolens_log_layer *L, uint32_t v, uint32_t c, uint32_t k,
+                           int64_t *totals)
 {
     size_t n = 0;
     struct value_count *vc = NULL;
     if (L->record_count > 0) {
-        if (L->record_count > SIZE_MAX / (4 * sizeof *vc))
+        if (L->record_count > SIZE_MAX / (k * sizeof *vc))
             return -1;
-        vc = malloc((size_t)L->record_count * 4 * sizeof *vc);
+        vc = malloc((size_t)L->record_count * k * sizeof *vc);
         if (vc == NULL)
             return -1;
     }
     for (uint64_t r = 0; r < L->record_count; r++)
-        for (int k = 0; k < 4; k++) {
-            int64_t count = counter_at(L, r, (uint32_t)g->count_idx[k]);
+        for (uint32_t j = 0; j < k; j++) {
+            /* counters the region lacks count as empty pairs */
+            if (c + j >= L->counter_count)
+                continue;
+            int64_t count = L->counters[r * L->counter_count + c + j];
             if (count > 0)
-                vc[n++] = (struct value_count){counter_at(L, r, (uint32_t)g->value_idx[k]), count};
+                vc[n++] = (struct value_count){L->counters[r * L->counter_count + v + j], count};
         }
     if (n > 0)
         qsort(vc, n, sizeof *vc, by_value);
@@ -321,107 +332,71 @@ static int total_top4(const struct iolens_log_layer *L, const struct top4_group 
     }
     if (merged > 0)
         qsort(vc, merged, sizeof *vc, by_rank);
-    for (size_t k = 0; k < 4; k++) {
-        totals[g->value_idx[k]] = k < merged ? vc[k].value : 0;
-        totals[g->count_idx[k]] = k < merged ? vc[k].count : 0;
+    for (uint32_t j = 0; j < k; j++) {
+        totals[v + j] = j < merged ? vc[j].value : 0;
+        totals[c + j] = j < merged ? vc[j].count : 0;
     }
     free(vc);
     return 0;
 }
 
-/* Size of the record whose *_F_MAX_<OP>_TIME is the largest. */
-static int64_t total_slowest_size(const struct iolens_log_layer *L, uint32_t i, const char *name)
+static int total_top_groups(const struct iolens_log_layer *L, const struct iolens_layer_desc *d,
+                            int64_t *totals)
 {
-    const char *lname = iolens_layer_name(L->kind);
-    size_t plen = strlen(lname) + 1;                     /* "POSIX_" */
-    size_t core = strlen(name) - plen - strlen("_SIZE"); /* "MAX_READ_TIME" */
-    char fname[128];
-    snprintf(fname, sizeof fname, "%s_F_%.*s", lname, (int)core, name + plen);
-    long fi = find_fcounter(L->kind, usable_fcounters(L), fname);
-    int64_t size = 0;
-    double slowest = -1.0;
-    for (uint64_t r = 0; r < L->record_count; r++) {
-        double t = fi >= 0 ? fcounter_at(L, r, (uint32_t)fi) : 0.0;
-        if (t > slowest || r == 0) {
-            slowest = t;
-            size = counter_at(L, r, i);
+    uint32_t i = 0;
+    while (i < d->ncounters) {
+        int c = iolens_record_top_pair(d, (int)i);
+        if (c < 0) {
+            i++;
+            continue;
         }
+        uint32_t k = (uint32_t)c - i;
+        if (total_top_group(L, i, (uint32_t)c, k, totals) != 0)
+            return -1;
+        i += 2 * k;
     }
-    return size;
+    return 0;
 }
 
-static int64_t total_int(const struct iolens_log_layer *L, uint32_t i, enum agg how)
+/* Combines every record of L into total (d->record_size bytes). */
+static int total_of_layer(const struct iolens_log_layer *L, const struct iolens_layer_desc *d,
+                          void *total)
 {
-    int64_t v = 0;
+    void *rec = malloc(d->record_size);
+    if (rec == NULL)
+        return -1;
+    struct iolens_rank_stats rs;
+    iolens_rank_stats_init(&rs);
+    memset(total, 0, d->record_size);
     for (uint64_t r = 0; r < L->record_count; r++) {
-        int64_t x = counter_at(L, r, i);
-        if (how == AGG_SUM)
-            v = add_saturating(v, x);
-        else if (how == AGG_MAX)
-            v = r == 0 || x > v ? x : v;
-        else if (how == AGG_AGREE)
-            v = r == 0 || x == v ? x : -1;
-        if (how == AGG_AGREE && v == -1 && r > 0)
-            break;
+        full_record(L, r, d, rec);
+        if (r == 0)
+            iolens_record_merge_begin(d, total, rec);
+        else
+            iolens_record_merge(d, total, rec);
+        iolens_rank_stats_add(&rs, d, L->rank[r], rec);
     }
-    return v;
-}
-
-static double total_float(const struct iolens_log_layer *L, uint32_t i, enum agg how)
-{
-    double v = 0.0;
-    for (uint64_t r = 0; r < L->record_count; r++) {
-        double x = fcounter_at(L, r, i);
-        if (how == AGG_SUM)
-            v += x;
-        else if (how == AGG_MAX)
-            v = r == 0 || x > v ? x : v;
-        else if (how == AGG_MIN_NONZERO && x != 0.0)
-            v = v == 0.0 || x < v ? x : v;
-    }
-    return v;
+    iolens_rank_stats_store(&rs, d, total);
+    free(rec);
+    return total_top_groups(L, d, iolens_rec_counters(total));
 }
 
 static int print_layer_totals(const struct iolens_log_layer *L)
 {
-    uint32_t nc = usable_counters(L), nf = usable_fcounters(L);
-    int64_t *totals = calloc(nc > 0 ? nc : 1, sizeof *totals);
-    bool *in_group = calloc(nc > 0 ? nc : 1, sizeof *in_group);
-    if (totals == NULL || in_group == NULL) {
-        free(totals);
-        free(in_group);
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(L->kind);
+    if (d == NULL)
+        return 0;
+    void *total = malloc(d->record_size);
+    if (total == NULL || total_of_layer(L, d, total) != 0) {
+        free(total);
         return -1;
     }
-    static const char *const groups[] = {"STRIDE", "ACCESS"};
-    for (size_t k = 0; k < 2; k++) {
-        struct top4_group g;
-        if (!find_top4_group(L, nc, groups[k], &g))
-            continue;
-        if (total_top4(L, &g, totals) != 0) {
-            free(totals);
-            free(in_group);
-            return -1;
-        }
-        for (int n = 0; n < 4; n++)
-            in_group[g.value_idx[n]] = in_group[g.count_idx[n]] = true;
-    }
-    for (uint32_t i = 0; i < nc; i++) {
-        const char *name = iolens_counter_name(L->kind, i);
-        enum agg how = classify_counter(name);
-        if (in_group[i])
-            ; /* done above */
-        else if (how == AGG_SLOWEST_SIZE)
-            totals[i] = total_slowest_size(L, i, name);
-        else
-            totals[i] = total_int(L, i, how);
-        printf("total_%s: %" PRId64 "\n", name, totals[i]);
-    }
-    for (uint32_t i = 0; i < nf; i++) {
-        const char *name = iolens_fcounter_name(L->kind, i);
-        printf("total_%s: %.6f\n", name, total_float(L, i, classify_fcounter(name)));
-    }
-    free(totals);
-    free(in_group);
+    uint32_t nc = usable_counters(L), nf = usable_fcounters(L);
+    for (uint32_t i = 0; i < nc; i++)
+        printf("total_%s: %" PRId64 "\n", d->counter_names[i], iolens_rec_counters(total)[i]);
+    for (uint32_t i = 0; i < nf; i++)
+        printf("total_%s: %.6f\n", d->fcounter_names[i], iolens_rec_fcounters(d, total)[i]);
+    free(total);
     return 0;
 }
 
@@ -435,53 +410,47 @@ static int print_total(const struct iolens_log *log)
 
 /* -------------------------------------------------------------- file -- */
 
-/* One distinct file, merged over its records (one per rank). */
+/*
+ * --file: one entry per distinct file.  A file counts from its POSIX
+ * records when it has any, else from its STDIO records, else from its
+ * MPI-IO records (the layers above POSIX would count the same bytes
+ * twice).  A file is shared when it has a reduced record (rank
+ * IOLENS_RANK_ALL); <L>_RANKS_OPENED of that record says by how many
+ * ranks, which splits the shared files into shared_all (every rank of the
+ * job) and shared_partial.
+ */
 struct file_use {
     uint64_t id;
-    int64_t rank;
     bool shared;
+    int64_t ranks;           /* ranks that opened a shared file */
     int64_t reads, writes, bytes, max_offset;
 };
 
-/* Indices of the counters --file needs in one layer (-1: absent). */
-struct file_counters {
-    long reads, writes, bytes_read, bytes_written, max_read, max_written;
-};
-
-static void find_file_counters(const struct iolens_log_layer *L, struct file_counters *fc)
+static int64_t counter_named(const struct iolens_log_layer *L, uint64_t r, const char *lname,
+                             const char *suffix, int64_t dflt)
 {
-    const char *lname = iolens_layer_name(L->kind);
-    uint32_t nc = usable_counters(L);
     char name[64];
-#define FIND(field, suffix) \
-    (snprintf(name, sizeof name, "%s_%s", lname, suffix), \
-     fc->field = find_counter(L->kind, nc, name))
-    FIND(reads, "READS");
-    FIND(writes, "WRITES");
-    FIND(bytes_read, "BYTES_READ");
-    FIND(bytes_written, "BYTES_WRITTEN");
-    FIND(max_read, "MAX_BYTE_READ");
-    FIND(max_written, "MAX_BYTE_WRITTEN");
-#undef FIND
-}
-
-static int64_t counter_or(const struct iolens_log_layer *L, uint64_t r, long i, int64_t dflt)
-{
-    return i >= 0 ? counter_at(L, r, (uint32_t)i) : dflt;
+    snprintf(name, sizeof name, "%s_%s", lname, suffix);
+    for (uint32_t i = 0; i < usable_counters(L); i++)
+        if (strcmp(iolens_counter_name(L->kind, i), name) == 0)
+            return counter_at(L, r, i);
+    return dflt;
 }
 
 static struct file_use file_use_of(const struct iolens_log_layer *L, uint64_t r,
-                                   const struct file_counters *fc)
+                                   const struct iolens_layer_desc *d, void *rec)
 {
-    int64_t mr = counter_or(L, r, fc->max_read, -1), mw = counter_or(L, r, fc->max_written, -1);
+    full_record(L, r, d, rec);
+    int64_t mr = counter_named(L, r, d->name, "MAX_BYTE_READ", -1);
+    int64_t mw = counter_named(L, r, d->name, "MAX_BYTE_WRITTEN", -1);
+    bool shared = L->rank[r] == IOLENS_RANK_ALL;
     return (struct file_use){
         .id = L->id[r],
-        .rank = L->rank[r],
-        .shared = L->rank[r] == IOLENS_RANK_ALL,
-        .reads = counter_or(L, r, fc->reads, 0),
-        .writes = counter_or(L, r, fc->writes, 0),
-        .bytes = add_saturating(counter_or(L, r, fc->bytes_read, 0),
-                                counter_or(L, r, fc->bytes_written, 0)),
+        .shared = shared,
+        .ranks = shared ? iolens_rec_counters(rec)[d->ranks_opened] : 1,
+        .reads = iolens_record_read_ops(d, rec),
+        .writes = iolens_record_write_ops(d, rec),
+        .bytes = iolens_record_io_bytes(d, rec),
         .max_offset = mr > mw ? mr : mw,
     };
 }
@@ -506,38 +475,29 @@ static int compare_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Collects the POSIX records, then the STDIO records of files that have
- * no POSIX record, and merges records of one file (several ranks). */
-static struct file_use *collect_files(const struct iolens_log *log, size_t *count)
+/* Appends the uses of the records of L whose file is not in seen[0..nseen)
+ * (sorted), then adds L's ids to seen. */
+static int add_layer_files(const struct iolens_log_layer *L, struct file_use *f, size_t *n,
+                           uint64_t *seen, size_t *nseen)
 {
-    const struct iolens_log_layer *posix = find_layer(log, IOLENS_REGION_POSIX);
-    const struct iolens_log_layer *stdio_l = find_layer(log, IOLENS_REGION_STDIO);
-    uint64_t total = (posix ? posix->record_count : 0) + (stdio_l ? stdio_l->record_count : 0);
-    uint64_t nposix = posix ? posix->record_count : 0;
-    struct file_use *f = malloc((total > 0 ? (size_t)total : 1) * sizeof *f);
-    uint64_t *posix_ids = malloc((nposix > 0 ? (size_t)nposix : 1) * sizeof *posix_ids);
-    size_t n = 0;
-    if (f == NULL || posix_ids == NULL) {
-        free(f);
-        free(posix_ids);
-        return NULL;
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(L->kind);
+    void *rec = d != NULL ? malloc(d->record_size) : NULL;
+    if (rec == NULL)
+        return d == NULL ? 0 : -1;
+    size_t before = *nseen;
+    for (uint64_t r = 0; r < L->record_count; r++) {
+        if (bsearch(&L->id[r], seen, before, sizeof *seen, compare_u64) == NULL)
+            f[(*n)++] = file_use_of(L, r, d, rec);
+        seen[(*nseen)++] = L->id[r];
     }
-    if (nposix > 0) {
-        memcpy(posix_ids, posix->id, (size_t)nposix * sizeof *posix_ids);
-        qsort(posix_ids, (size_t)nposix, sizeof *posix_ids, compare_u64);
-    }
-    const struct iolens_log_layer *src[] = {posix, stdio_l};
-    for (int s = 0; s < 2; s++) {
-        if (src[s] == NULL)
-            continue;
-        struct file_counters fc;
-        find_file_counters(src[s], &fc);
-        for (uint64_t r = 0; r < src[s]->record_count; r++)
-            if (s == 0 || bsearch(&src[s]->id[r], posix_ids, (size_t)nposix, sizeof *posix_ids,
-                                  compare_u64) == NULL)
-                f[n++] = file_use_of(src[s], r, &fc);
-    }
-    free(posix_ids);
+    free(rec);
+    qsort(seen, *nseen, sizeof *seen, compare_u64);
+    return 0;
+}
+
+/* Merges the entries of one file (several per-rank records). */
+static size_t merge_files(struct file_use *f, size_t n)
+{
     if (n > 0)
         qsort(f, n, sizeof *f, by_id);
     size_t m = 0;
@@ -547,14 +507,42 @@ static struct file_use *collect_files(const struct iolens_log *log, size_t *coun
             f[m++] = f[i];
             continue;
         }
-        prev->shared = prev->shared || f[i].shared || prev->rank != f[i].rank;
+        if (f[i].shared && (!prev->shared || f[i].ranks > prev->ranks))
+            prev->ranks = f[i].ranks;
+        prev->shared = prev->shared || f[i].shared;
         prev->reads = add_saturating(prev->reads, f[i].reads);
         prev->writes = add_saturating(prev->writes, f[i].writes);
         prev->bytes = add_saturating(prev->bytes, f[i].bytes);
         if (f[i].max_offset > prev->max_offset)
             prev->max_offset = f[i].max_offset;
     }
-    *count = m;
+    return m;
+}
+
+static struct file_use *collect_files(const struct iolens_log *log, size_t *count)
+{
+    static const uint32_t order[] = {IOLENS_REGION_POSIX, IOLENS_REGION_STDIO,
+                                     IOLENS_REGION_MPIIO};
+    uint64_t total = 0;
+    for (size_t l = 0; l < log->nlayers; l++)
+        total += log->layers[l].record_count;
+    if (total > SIZE_MAX / sizeof(struct file_use))
+        return NULL;
+    struct file_use *f = malloc((total > 0 ? (size_t)total : 1) * sizeof *f);
+    uint64_t *seen = malloc((total > 0 ? (size_t)total : 1) * sizeof *seen);
+    size_t n = 0, nseen = 0;
+    int rc = f != NULL && seen != NULL ? 0 : -1;
+    for (size_t k = 0; k < sizeof order / sizeof order[0] && rc == 0; k++) {
+        const struct iolens_log_layer *L = find_layer(log, order[k]);
+        if (L != NULL)
+            rc = add_layer_files(L, f, &n, seen, &nseen);
+    }
+    free(seen);
+    if (rc != 0) {
+        free(f);
+        return NULL;
+    }
+    *count = merge_files(f, n);
     return f;
 }
 
@@ -577,10 +565,11 @@ static int print_file(const struct iolens_log *log)
     struct file_use *f = collect_files(log, &n);
     if (f == NULL)
         return -1;
-    enum { TOTAL, RO, WO, RW, UNIQUE, SHARED, NROWS };
+    enum { TOTAL, RO, WO, RW, UNIQUE, SHARED, SHARED_ALL, SHARED_PARTIAL, NROWS };
     struct file_row rows[NROWS] = {
-        {"total", 0, 0, -1},  {"read_only", 0, 0, -1}, {"write_only", 0, 0, -1},
-        {"read_write", 0, 0, -1}, {"unique", 0, 0, -1}, {"shared", 0, 0, -1},
+        {"total", 0, 0, -1},      {"read_only", 0, 0, -1},  {"write_only", 0, 0, -1},
+        {"read_write", 0, 0, -1}, {"unique", 0, 0, -1},     {"shared", 0, 0, -1},
+        {"shared_all", 0, 0, -1}, {"shared_partial", 0, 0, -1},
     };
     for (size_t i = 0; i < n; i++) {
         const struct file_use *u = &f[i];
@@ -592,6 +581,9 @@ static int print_file(const struct iolens_log *log)
         else if (u->writes > 0 && u->reads > 0)
             add_to_row(&rows[RW], u);
         add_to_row(&rows[u->shared ? SHARED : UNIQUE], u);
+        if (u->shared)
+            add_to_row(&rows[u->ranks >= (int64_t)log->job.nprocs ? SHARED_ALL : SHARED_PARTIAL],
+                       u);
     }
     printf("# <type>\t<files>\t<bytes>\t<max_offset>\n");
     for (int i = 0; i < NROWS; i++)
@@ -605,8 +597,8 @@ static int print_file(const struct iolens_log *log)
 
 static void print_counter_list(void)
 {
-    for (size_t k = 0; k < NLAYER_KINDS; k++) {
-        uint32_t kind = layer_kinds[k];
+    for (unsigned k = 0; k < iolens_layer_desc_count(); k++) {
+        uint32_t kind = iolens_layer_desc_at(k)->region_kind;
         const char *lname = iolens_layer_name(kind);
         for (uint32_t i = 0; i < iolens_counter_known(kind); i++)
             printf("%s\t%s\t%s\n", lname, iolens_counter_name(kind, i),

@@ -7,7 +7,13 @@
  *   2. the region table fits in the file and the header CRC matches;
  *   3. every region lies inside the file and its stored-bytes CRC matches;
  *   4. each known region decompresses to exactly its raw size and is then
- *      parsed with a bounds-checked cursor that must consume it exactly.
+ *      parsed with a bounds-checked cursor that must consume it exactly;
+ *      NAMES regions and the regions of one layer kind are concatenated
+ *      (an MPI job writes one per rank), JOB, MOUNTS and RANKS may appear
+ *      only once;
+ *   5. across regions: a job region exists, no id is named twice, the
+ *      ranks region has one entry per process with a valid host index, and
+ *      every record's rank is a rank of the job or IOLENS_RANK_ALL.
  * Region kinds (or region versions) this reader does not know are skipped
  * after step 3 and counted in log->unknown_regions.
  */
@@ -24,88 +30,53 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "record_merge.h"
+
 /* ------------------------------------------------------ counter tables -- */
 
-#define X_NAME(name, agg, desc) #name,
-#define X_DESC(name, agg, desc) desc,
-static const char *const posix_names[] = {IOLENS_POSIX_COUNTERS(X_NAME)};
-static const char *const posix_descs[] = {IOLENS_POSIX_COUNTERS(X_DESC)};
-static const char *const posix_fnames[] = {IOLENS_POSIX_FCOUNTERS(X_NAME)};
-static const char *const posix_fdescs[] = {IOLENS_POSIX_FCOUNTERS(X_DESC)};
-static const char *const stdio_names[] = {IOLENS_STDIO_COUNTERS(X_NAME)};
-static const char *const stdio_descs[] = {IOLENS_STDIO_COUNTERS(X_DESC)};
-static const char *const stdio_fnames[] = {IOLENS_STDIO_FCOUNTERS(X_NAME)};
-static const char *const stdio_fdescs[] = {IOLENS_STDIO_FCOUNTERS(X_DESC)};
-#undef X_NAME
-#undef X_DESC
-
-struct layer_info {
-    uint32_t kind;
-    uint32_t version;
-    const char *name;
-    const char *const *names;
-    const char *const *descs;
-    uint32_t count;
-    const char *const *fnames;
-    const char *const *fdescs;
-    uint32_t fcount;
-};
-
-static const struct layer_info layers_known[] = {
-    {IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, "POSIX", posix_names, posix_descs,
-     POSIX_NUM_COUNTERS, posix_fnames, posix_fdescs, POSIX_F_NUM_COUNTERS},
-    {IOLENS_REGION_STDIO, IOLENS_STDIO_VERSION, "STDIO", stdio_names, stdio_descs,
-     STDIO_NUM_COUNTERS, stdio_fnames, stdio_fdescs, STDIO_F_NUM_COUNTERS},
-};
-
-static const struct layer_info *layer_info(uint32_t kind)
-{
-    for (size_t i = 0; i < sizeof layers_known / sizeof layers_known[0]; i++)
-        if (layers_known[i].kind == kind)
-            return &layers_known[i];
-    return NULL;
-}
+/* Names and descriptions come from the layer descriptors of
+ * lib/record_merge.c, themselves generated from the X-macro tables. */
 
 const char *iolens_layer_name(uint32_t kind)
 {
-    const struct layer_info *li = layer_info(kind);
-    return li ? li->name : NULL;
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d ? d->name : NULL;
 }
 
 const char *iolens_counter_name(uint32_t kind, uint32_t index)
 {
-    const struct layer_info *li = layer_info(kind);
-    return li && index < li->count ? li->names[index] : NULL;
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d && index < d->ncounters ? d->counter_names[index] : NULL;
 }
 
 const char *iolens_fcounter_name(uint32_t kind, uint32_t index)
 {
-    const struct layer_info *li = layer_info(kind);
-    return li && index < li->fcount ? li->fnames[index] : NULL;
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d && index < d->nfcounters ? d->fcounter_names[index] : NULL;
 }
 
 const char *iolens_counter_desc(uint32_t kind, uint32_t index)
 {
-    const struct layer_info *li = layer_info(kind);
-    return li && index < li->count ? li->descs[index] : NULL;
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d && index < d->ncounters ? d->counter_descs[index] : NULL;
 }
 
 const char *iolens_fcounter_desc(uint32_t kind, uint32_t index)
 {
-    const struct layer_info *li = layer_info(kind);
-    return li && index < li->fcount ? li->fdescs[index] : NULL;
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d && index < d->nfcounters ? d->fcounter_descs[index] : NULL;
 }
 
 uint32_t iolens_counter_known(uint32_t kind)
 {
-    const struct layer_info *li = layer_info(kind);
-    return li ? li->count : 0;
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d ? d->ncounters : 0;
 }
 
 uint32_t iolens_fcounter_known(uint32_t kind)
 {
-    const struct layer_info *li = layer_info(kind);
-    return li ? li->fcount : 0;
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d ? d->nfcounters : 0;
 }
 
 /* Name of a region kind for error messages. */
@@ -115,6 +86,7 @@ static const char *region_label(uint32_t kind, char *buf, size_t bufsz)
     case IOLENS_REGION_JOB: return "job";
     case IOLENS_REGION_MOUNTS: return "mounts";
     case IOLENS_REGION_NAMES: return "names";
+    case IOLENS_REGION_RANKS: return "ranks";
     default: break;
     }
     const char *layer = iolens_layer_name(kind);
@@ -126,13 +98,18 @@ static const char *region_label(uint32_t kind, char *buf, size_t bufsz)
 
 /* ------------------------------------------------------------ errors -- */
 
+/* Layer kinds one log can hold (the reader's descriptors). */
+#define MAX_LAYER_KINDS 8
+
 struct reader {
     const unsigned char *data;
     size_t size;
     struct iolens_log *log;
     char *err;
     size_t errsz;
-    bool seen[IOLENS_REGION_STDIO + 1];   /* known kinds already parsed */
+    bool seen_job, seen_mounts, seen_ranks;   /* kinds that appear at most once */
+    size_t names_cap;                         /* allocated entries of log->names */
+    uint64_t layer_cap[MAX_LAYER_KINDS];      /* allocated records of log->layers[i] */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -213,6 +190,8 @@ static enum iolens_read_status parse_job(struct reader *r, struct cursor *c)
     struct iolens_log *log = r->log;
     if (!take(c, &log->job, sizeof log->job))
         return fail(r, IOLENS_READ_CORRUPT, "corrupt job region: shorter than its fixed part");
+    if (log->job.nprocs == 0)
+        return fail(r, IOLENS_READ_CORRUPT, "corrupt job region: no processes");
     if (log->job.string_count < IOLENS_JOB_NSTRINGS)
         return fail(r, IOLENS_READ_CORRUPT, "corrupt job region: %llu strings, %d expected",
                     (unsigned long long)log->job.string_count, IOLENS_JOB_NSTRINGS);
@@ -277,6 +256,27 @@ static int compare_names(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Grows *arr (of elem-sized entries, *cap allocated) to hold need. */
+static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    size_t n = *cap > 0 ? *cap : 16;
+    while (n < need) {
+        if (n > SIZE_MAX / 2 / elem)
+            return false;
+        n *= 2;
+    }
+    void *p = realloc(*arr, n * elem);
+    if (p == NULL)
+        return false;
+    *arr = p;
+    *cap = n;
+    return true;
+}
+
+/* Appends a names region's entries; sorting and the duplicate check wait
+ * until every names region is in (finish_names). */
 static enum iolens_read_status parse_names(struct reader *r, struct cursor *c)
 {
     struct iolens_log *log = r->log;
@@ -285,21 +285,28 @@ static enum iolens_read_status parse_names(struct reader *r, struct cursor *c)
         return fail(r, IOLENS_READ_CORRUPT, "corrupt names region: bad count");
     if (count == 0)
         return IOLENS_READ_OK;
-    log->names = calloc(count, sizeof *log->names);
-    if (log->names == NULL)
+    if (!grow((void **)&log->names, &r->names_cap, log->nnames + count, sizeof *log->names))
         return fail(r, IOLENS_READ_NOMEM, "out of memory");
     for (uint32_t i = 0; i < count; i++) {
-        struct iolens_log_name *n = &log->names[i];
+        struct iolens_log_name *n = &log->names[log->nnames];
+        n->name = NULL;
         if (!take_u64(c, &n->id))
             return fail(r, IOLENS_READ_CORRUPT, "corrupt names region: entry %u", (unsigned)i);
-        log->nnames = i + 1;
+        log->nnames++; /* from here on its name is freed with the log */
         enum iolens_read_status st = take_string(c, false, &n->name, NULL);
         if (st == IOLENS_READ_NOMEM)
             return fail(r, st, "out of memory");
         if (st != IOLENS_READ_OK)
             return fail(r, st, "corrupt names region: entry %u", (unsigned)i);
     }
-    qsort(log->names, log->nnames, sizeof *log->names, compare_names);
+    return IOLENS_READ_OK;
+}
+
+static enum iolens_read_status finish_names(struct reader *r)
+{
+    struct iolens_log *log = r->log;
+    if (log->nnames > 1)
+        qsort(log->names, log->nnames, sizeof *log->names, compare_names);
     for (size_t i = 1; i < log->nnames; i++)
         if (log->names[i].id == log->names[i - 1].id)
             return fail(r, IOLENS_READ_CORRUPT, "corrupt names region: id %llu named twice",
@@ -307,23 +314,170 @@ static enum iolens_read_status parse_names(struct reader *r, struct cursor *c)
     return IOLENS_READ_OK;
 }
 
-/* ----------------------------------------------------- layer region -- */
+/* ----------------------------------------------------- ranks region -- */
 
-/* Allocates n elements of size sz (n * sz already known to fit in the
- * region); a zero-sized array stays NULL. */
-static bool alloc_array(void **out, uint64_t n, size_t sz)
+static enum iolens_read_status parse_ranks(struct reader *r, struct cursor *c)
 {
-    *out = NULL;
-    if (n == 0 || sz == 0)
-        return true;
-    *out = malloc((size_t)n * sz);
-    return *out != NULL;
+    struct iolens_log *log = r->log;
+    uint32_t count;
+    if (!take_u32(c, &count) || (uint64_t)count * sizeof(struct iolens_rank_info) != c->left)
+        return fail(r, IOLENS_READ_CORRUPT,
+                    "corrupt ranks region: the count does not match its size");
+    if (count == 0)
+        return fail(r, IOLENS_READ_CORRUPT, "corrupt ranks region: no ranks");
+    log->ranks = malloc((size_t)count * sizeof *log->ranks);
+    if (log->ranks == NULL)
+        return fail(r, IOLENS_READ_NOMEM, "out of memory");
+    log->nranks = count;
+    take(c, log->ranks, (size_t)count * sizeof *log->ranks);
+    return IOLENS_READ_OK;
 }
 
+/* Number of entries of a NUL-separated list of len bytes ("" has none). */
+static size_t list_entries(const char *s, size_t len)
+{
+    if (len == 0)
+        return 0;
+    size_t n = 1;
+    for (size_t i = 0; i < len; i++)
+        n += s[i] == '\0';
+    return n;
+}
+
+/* Cross-region checks, once every region is in: the ranks region matches
+ * the job, and every record's rank is a rank of the job or IOLENS_RANK_ALL. */
+static enum iolens_read_status check_ranks(struct reader *r)
+{
+    struct iolens_log *log = r->log;
+    if (log->nranks > 0) {
+        if (log->nranks != log->job.nprocs)
+            return fail(r, IOLENS_READ_CORRUPT, "corrupt ranks region: %zu ranks, job has %u",
+                        log->nranks, (unsigned)log->job.nprocs);
+        size_t hosts = list_entries(log->jobstr[IOLENS_JOBSTR_HOSTS],
+                                    log->jobstr_len[IOLENS_JOBSTR_HOSTS]);
+        for (size_t i = 0; i < log->nranks; i++)
+            if (log->ranks[i].host_index >= hosts)
+                return fail(r, IOLENS_READ_CORRUPT,
+                            "corrupt ranks region: rank %zu has host %u of %zu", i,
+                            (unsigned)log->ranks[i].host_index, hosts);
+    }
+    for (size_t l = 0; l < log->nlayers; l++) {
+        const struct iolens_log_layer *L = &log->layers[l];
+        for (uint64_t i = 0; i < L->record_count; i++)
+            if (L->rank[i] < IOLENS_RANK_ALL || L->rank[i] >= (int64_t)log->job.nprocs)
+                return fail(r, IOLENS_READ_CORRUPT,
+                            "corrupt %s region: record %llu has rank %lld of %u",
+                            iolens_layer_name(L->kind), (unsigned long long)i,
+                            (long long)L->rank[i], (unsigned)log->job.nprocs);
+    }
+    return IOLENS_READ_OK;
+}
+
+/* ----------------------------------------------------- layer region -- */
+
+/* The decoded layer of this kind, created empty on first sight (so the
+ * layers keep the order their kinds first appear in). */
+static struct iolens_log_layer *layer_of_kind(struct reader *r, uint32_t kind, uint32_t version,
+                                              const struct iolens_layer_head *head, size_t *index)
+{
+    struct iolens_log *log = r->log;
+    for (size_t i = 0; i < log->nlayers; i++)
+        if (log->layers[i].kind == kind) {
+            *index = i;
+            return &log->layers[i];
+        }
+    if (log->nlayers >= MAX_LAYER_KINDS)
+        return NULL;
+    struct iolens_log_layer *grown = realloc(log->layers, (log->nlayers + 1) * sizeof *grown);
+    if (grown == NULL)
+        return NULL;
+    log->layers = grown;
+    *index = log->nlayers;
+    struct iolens_log_layer *L = &log->layers[log->nlayers++];
+    memset(L, 0, sizeof *L);
+    L->kind = kind;
+    L->version = version;
+    L->counter_count = head->counter_count;
+    L->fcounter_count = head->fcounter_count;
+    r->layer_cap[*index] = 0;
+    return L;
+}
+
+/* Makes room for need records in every array of L. */
+static bool grow_layer(struct reader *r, size_t index, struct iolens_log_layer *L, uint64_t need)
+{
+    uint64_t cap = r->layer_cap[index];
+    if (need <= cap)
+        return true;
+    uint64_t n = cap > 0 ? cap : 16;
+    while (n < need)
+        n *= 2;   /* need is bounded by the region sizes: no overflow */
+    size_t cc = L->counter_count, fc = L->fcounter_count;
+    /* n records of 16 + 8 * (cc + fc) bytes must be addressable. */
+    if (n > SIZE_MAX / 8 / (2 + cc + fc))
+        return false;
+    void *p;
+    if ((p = realloc(L->id, (size_t)n * sizeof *L->id)) == NULL)
+        return false;
+    L->id = p;
+    if ((p = realloc(L->rank, (size_t)n * sizeof *L->rank)) == NULL)
+        return false;
+    L->rank = p;
+    if (cc > 0) {
+        if ((p = realloc(L->counters, (size_t)n * cc * sizeof *L->counters)) == NULL)
+            return false;
+        L->counters = p;
+    }
+    if (fc > 0) {
+        if ((p = realloc(L->fcounters, (size_t)n * fc * sizeof *L->fcounters)) == NULL)
+            return false;
+        L->fcounters = p;
+    }
+    r->layer_cap[index] = n;
+    return true;
+}
+
+/* Value i of a byte-shuffled column: byte b of it is at planes[b * n + i]. */
+static uint64_t column_value(const unsigned char *planes, uint64_t n, uint64_t i)
+{
+    uint64_t v = 0;
+    for (unsigned b = 0; b < 8; b++)
+        v |= (uint64_t)planes[b * n + i] << (8 * b);
+    return v;
+}
+
+/* Decodes the n records of a column-major, byte-shuffled body (layout in
+ * log_format.h; its size was checked against the region) into L from
+ * record first on. */
+static void decode_records(struct cursor *c, struct iolens_log_layer *L, uint64_t first,
+                           uint64_t n)
+{
+    size_t cc = L->counter_count, fc = L->fcounter_count;
+    const unsigned char *col = c->p;
+    for (uint64_t i = 0; i < n; i++)
+        L->id[first + i] = column_value(col, n, i);
+    col += 8 * n;
+    for (uint64_t i = 0; i < n; i++)
+        L->rank[first + i] = (int64_t)column_value(col, n, i);
+    col += 8 * n;
+    for (size_t k = 0; k < cc; k++, col += 8 * n)
+        for (uint64_t i = 0; i < n; i++)
+            L->counters[(first + i) * cc + k] = (int64_t)column_value(col, n, i);
+    for (size_t k = 0; k < fc; k++, col += 8 * n)
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t v = column_value(col, n, i);
+            memcpy(&L->fcounters[(first + i) * fc + k], &v, sizeof v);
+        }
+    size_t used = (size_t)(col - c->p);
+    c->p += used;
+    c->left -= used;
+}
+
+/* A layer region's records are appended to the layer of its kind; all
+ * regions of one kind must agree on the counter counts. */
 static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, uint32_t kind,
                                            uint32_t version)
 {
-    struct iolens_log *log = r->log;
     const char *lname = iolens_layer_name(kind);
     struct iolens_layer_head head;
     if (!take(c, &head, sizeof head))
@@ -339,34 +493,22 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
                     (unsigned long long)head.record_count, (unsigned long long)rec_size,
                     (unsigned long long)c->left);
 
-    struct iolens_log_layer *grown = realloc(log->layers, (log->nlayers + 1) * sizeof *grown);
-    if (grown == NULL)
+    size_t index;
+    struct iolens_log_layer *L = layer_of_kind(r, kind, version, &head, &index);
+    if (L == NULL)
         return fail(r, IOLENS_READ_NOMEM, "out of memory");
-    log->layers = grown;
-    struct iolens_log_layer *L = &log->layers[log->nlayers++];
-    memset(L, 0, sizeof *L);
-    L->kind = kind;
-    L->version = version;
-    L->counter_count = head.counter_count;
-    L->fcounter_count = head.fcounter_count;
-    L->record_count = head.record_count;
-
-    uint64_t n = head.record_count;
-    if (!alloc_array((void **)&L->id, n, sizeof *L->id) ||
-        !alloc_array((void **)&L->rank, n, sizeof *L->rank) ||
-        !alloc_array((void **)&L->counters, n * head.counter_count, sizeof *L->counters) ||
-        !alloc_array((void **)&L->fcounters, n * head.fcounter_count, sizeof *L->fcounters))
+    if (L->counter_count != head.counter_count || L->fcounter_count != head.fcounter_count)
+        return fail(r, IOLENS_READ_CORRUPT,
+                    "corrupt %s region: %u+%u counters where an earlier one has %u+%u", lname,
+                    (unsigned)head.counter_count, (unsigned)head.fcounter_count,
+                    (unsigned)L->counter_count, (unsigned)L->fcounter_count);
+    uint64_t n = head.record_count, first = L->record_count;
+    if (n == 0)
+        return IOLENS_READ_OK;
+    if (!grow_layer(r, index, L, first + n))
         return fail(r, IOLENS_READ_NOMEM, "out of memory");
-
-    /* The takes cannot fail: the sizes were checked against the region. */
-    for (uint64_t i = 0; i < n; i++) {
-        take_u64(c, &L->id[i]);
-        take(c, &L->rank[i], sizeof L->rank[i]);
-        if (head.counter_count > 0)
-            take(c, L->counters + i * head.counter_count, 8 * (size_t)head.counter_count);
-        if (head.fcounter_count > 0)
-            take(c, L->fcounters + i * head.fcounter_count, 8 * (size_t)head.fcounter_count);
-    }
+    decode_records(c, L, first, n);
+    L->record_count = first + n;
     return IOLENS_READ_OK;
 }
 
@@ -378,10 +520,27 @@ static uint32_t known_version(uint32_t kind)
     case IOLENS_REGION_JOB: return IOLENS_JOB_VERSION;
     case IOLENS_REGION_MOUNTS: return IOLENS_MOUNTS_VERSION;
     case IOLENS_REGION_NAMES: return IOLENS_NAMES_VERSION;
+    case IOLENS_REGION_RANKS: return IOLENS_RANKS_VERSION;
     default: break;
     }
-    const struct layer_info *li = layer_info(kind);
-    return li ? li->version : 0;
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d ? d->version : 0;
+}
+
+/* JOB, MOUNTS and RANKS appear at most once; NAMES and layer regions may
+ * repeat.  Returns false for a second sight of a once-only kind. */
+static bool first_sight(struct reader *r, uint32_t kind)
+{
+    bool *seen = kind == IOLENS_REGION_JOB      ? &r->seen_job
+                 : kind == IOLENS_REGION_MOUNTS ? &r->seen_mounts
+                 : kind == IOLENS_REGION_RANKS  ? &r->seen_ranks
+                                                : NULL;
+    if (seen == NULL)
+        return true;
+    if (*seen)
+        return false;
+    *seen = true;
+    return true;
 }
 
 /* Checks that region i lies inside the file and that its CRC matches. */
@@ -448,7 +607,7 @@ static enum iolens_read_status inflate_region(struct reader *r, unsigned i,
     return IOLENS_READ_OK;
 }
 
-static bool is_layer_kind(uint32_t kind) { return layer_info(kind) != NULL; }
+static bool is_layer_kind(uint32_t kind) { return iolens_layer_desc_by_kind(kind) != NULL; }
 
 static enum iolens_read_status parse_region(struct reader *r, unsigned i,
                                             const struct iolens_region_desc *d)
@@ -460,9 +619,8 @@ static enum iolens_read_status parse_region(struct reader *r, unsigned i,
     }
     char kb[32];
     const char *label = region_label(d->kind, kb, sizeof kb);
-    if (r->seen[d->kind])
+    if (!first_sight(r, d->kind))
         return fail(r, IOLENS_READ_CORRUPT, "corrupt: %s region appears twice", label);
-    r->seen[d->kind] = true;
 
     unsigned char *raw;
     enum iolens_read_status st = inflate_region(r, i, d, &raw);
@@ -475,6 +633,8 @@ static enum iolens_read_status parse_region(struct reader *r, unsigned i,
         st = parse_mounts(r, &c);
     else if (d->kind == IOLENS_REGION_NAMES)
         st = parse_names(r, &c);
+    else if (d->kind == IOLENS_REGION_RANKS)
+        st = parse_ranks(r, &c);
     else if (is_layer_kind(d->kind))
         st = parse_layer(r, &c, d->kind, d->version);
     if (st == IOLENS_READ_OK && c.left != 0)
@@ -533,20 +693,26 @@ static enum iolens_read_status read_all(struct reader *r)
     r->log->flags = h.flags;
 
     size_t data_start = sizeof h + (size_t)h.region_count * sizeof(struct iolens_region_desc);
-    struct iolens_region_desc table[IOLENS_MAX_REGIONS];
+    /* A copy: the table in the buffer need not be aligned. */
+    struct iolens_region_desc *table = malloc(((size_t)h.region_count + 1) * sizeof *table);
+    if (table == NULL)
+        return fail(r, IOLENS_READ_NOMEM, "out of memory");
     memcpy(table, r->data + sizeof h, (size_t)h.region_count * sizeof table[0]);
 
     /* All bounds and CRCs first, so a damaged file reports damage rather
      * than whatever a half-parsed region happens to say. */
-    for (unsigned i = 0; i < h.region_count; i++)
-        if ((st = check_region_bytes(r, i, &table[i], data_start)) != IOLENS_READ_OK)
-            return st;
-    for (unsigned i = 0; i < h.region_count; i++)
-        if ((st = parse_region(r, i, &table[i])) != IOLENS_READ_OK)
-            return st;
-    if (!r->seen[IOLENS_REGION_JOB])
+    for (unsigned i = 0; i < h.region_count && st == IOLENS_READ_OK; i++)
+        st = check_region_bytes(r, i, &table[i], data_start);
+    for (unsigned i = 0; i < h.region_count && st == IOLENS_READ_OK; i++)
+        st = parse_region(r, i, &table[i]);
+    free(table);
+    if (st != IOLENS_READ_OK)
+        return st;
+    if (!r->seen_job)
         return fail(r, IOLENS_READ_CORRUPT, "corrupt: no job region");
-    return IOLENS_READ_OK;
+    if ((st = finish_names(r)) != IOLENS_READ_OK)
+        return st;
+    return check_ranks(r);
 }
 
 enum iolens_read_status iolens_log_read_buffer(const void *data, size_t size,
@@ -655,6 +821,7 @@ void iolens_log_free(struct iolens_log *log)
         free(log->layers[i].fcounters);
     }
     free(log->layers);
+    free(log->ranks);
     memset(log, 0, sizeof *log);
 }
 

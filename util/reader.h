@@ -46,9 +46,11 @@ struct iolens_log {
     size_t nmounts;
     struct iolens_log_mount *mounts;
     size_t nnames;
-    struct iolens_log_name *names;       /* sorted by id */
+    struct iolens_log_name *names;       /* every names region, sorted by id */
+    size_t nranks;                       /* 0 unless the log has a ranks region */
+    struct iolens_rank_info *ranks;      /* per rank, in rank order */
     size_t nlayers;
-    struct iolens_log_layer *layers;
+    struct iolens_log_layer *layers;     /* one per kind: regions of a kind concatenated */
     unsigned unknown_regions;            /* skipped region kinds */
 };
 

@@ -5,7 +5,8 @@
  *
  * Build for libFuzzer (optional; make check uses replay_main.c instead):
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -include build_config.h \
- *     -Iinclude -Iutil tests/fuzz/fuzz_reader.c util/reader.c -lz */
+ *     -Iinclude -Ilib -Iutil tests/fuzz/fuzz_reader.c util/reader.c \
+ *     lib/record_merge.c -lz */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -23,6 +24,8 @@ static void walk(const struct iolens_log *log)
         acc += log->jobstr_len[i] + strlen(log->jobstr[i]);
     for (size_t i = 0; i < log->nmounts; i++)
         acc += strlen(log->mounts[i].point) + strlen(log->mounts[i].fstype);
+    for (size_t i = 0; i < log->nranks; i++)
+        acc += log->ranks[i].host_index + (log->ranks[i].end_time > log->ranks[i].start_time);
     for (size_t l = 0; l < log->nlayers; l++) {
         const struct iolens_log_layer *L = &log->layers[l];
         for (uint64_t r = 0; r < L->record_count; r++) {

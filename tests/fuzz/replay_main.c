@@ -239,21 +239,29 @@ static void reseal_header(uint8_t *file, size_t len)
 }
 
 /* Checks that in holds a well-formed header and table whose regions all
- * lie in the file; fills h and table. */
+ * lie in the file; fills h and *table (malloc'd; the table of a large
+ * region count would not fit on the stack). */
 static int parse_frame(const struct buf *in, struct iolens_file_header *h,
-                       struct iolens_region_desc *table)
+                       struct iolens_region_desc **table)
 {
+    *table = NULL;
     if (in->len < sizeof *h)
         return -1;
     memcpy(h, in->p, sizeof *h);
     if (memcmp(h->magic, IOLENS_MAGIC, IOLENS_MAGIC_LEN) != 0 || h->region_count == 0 ||
         h->region_count > IOLENS_MAX_REGIONS ||
-        in->len < sizeof *h + h->region_count * sizeof *table)
+        in->len < sizeof *h + (size_t)h->region_count * sizeof **table)
         return -1;
-    memcpy(table, in->p + sizeof *h, h->region_count * sizeof *table);
+    struct iolens_region_desc *t = malloc(h->region_count * sizeof *t);
+    if (t == NULL)
+        die("out of memory", NULL);
+    memcpy(t, in->p + sizeof *h, h->region_count * sizeof *t);
     for (unsigned i = 0; i < h->region_count; i++)
-        if (table[i].offset > in->len || table[i].stored_size > in->len - table[i].offset)
+        if (t[i].offset > in->len || t[i].stored_size > in->len - t[i].offset) {
+            free(t);
             return -1;
+        }
+    *table = t;
     return 0;
 }
 
@@ -263,14 +271,16 @@ static int parse_frame(const struct buf *in, struct iolens_file_header *h,
 static int mutate_region(struct buf *b)
 {
     struct iolens_file_header h;
-    struct iolens_region_desc table[IOLENS_MAX_REGIONS];
-    if (parse_frame(b, &h, table) != 0)
+    struct iolens_region_desc *table;
+    if (parse_frame(b, &h, &table) != 0)
         return -1;
     unsigned n = h.region_count, victim = (unsigned)below(n);
     struct buf raw = {0};
     uLongf raw_len = (uLongf)table[victim].raw_size;
-    if (table[victim].raw_size > MAX_RAW_MUTATE)
+    if (table[victim].raw_size > MAX_RAW_MUTATE) {
+        free(table);
         return -1;
+    }
     reserve(&raw, raw_len + 1);
     if (uncompress(raw.p, &raw_len, b->p + table[victim].offset, table[victim].stored_size) != Z_OK)
         goto fail;
@@ -307,11 +317,13 @@ static int mutate_region(struct buf *b)
     reseal_header(out.p, out.len);
     free(packed);
     free(raw.p);
+    free(table);
     free(b->p);
     *b = out;
     return 0;
 fail:
     free(raw.p);
+    free(table);
     return -1;
 }
 
@@ -320,10 +332,11 @@ fail:
 static int mutate_table(struct buf *b)
 {
     struct iolens_file_header h;
-    struct iolens_region_desc table[IOLENS_MAX_REGIONS];
-    if (parse_frame(b, &h, table) != 0)
+    struct iolens_region_desc *table;
+    if (parse_frame(b, &h, &table) != 0)
         return -1;
     size_t table_bytes = h.region_count * sizeof table[0];
+    free(table);
     size_t field = below((sizeof h + table_bytes) / 4);
     if (field < 2)
         field = 2; /* leave the magic alone: that path is trivial */
@@ -345,10 +358,11 @@ static void find_framed_inputs(void)
 {
     for (size_t k = 0; k < ninputs; k++) {
         struct iolens_file_header h;
-        struct iolens_region_desc table[IOLENS_MAX_REGIONS];
+        struct iolens_region_desc *table;
         struct buf b = {inputs[k].data, inputs[k].size, inputs[k].size};
-        if (parse_frame(&b, &h, table) == 0)
+        if (parse_frame(&b, &h, &table) == 0)
             framed[nframed++] = k;
+        free(table);
     }
 }
 

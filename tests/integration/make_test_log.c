@@ -9,27 +9,39 @@
  * --stdio-twin adds a second STDIO record, for out.dat, a file that also
  * has a POSIX record (written 5 times, 50 bytes, through a stream).
  *
- * Content (the parser tests check it exactly):
- *   job      uid 1000, user alice, job 4242, /opt/app/bin/sim -n 4 "in put.dat"
+ * Content (the parser tests check it exactly), an MPI job of 4 ranks on
+ * 2 nodes, laid out as the collective writer lays it out (NAMES and layer
+ * regions repeated, one per rank that has records):
+ *   job      uid 1000, user alice, job 4242, /opt/app/bin/sim -n 4 "in put.dat",
+ *            hosts node001 node002, MPI library "MPICH Version: 4.1.2" (+ a
+ *            second line)
  *   mounts   / ext4 4096, /scratch lustre 1048576, /scratch/runs xfs 4096,
  *            "/home dir" nfs4 0
+ *   ranks    0, 1 on node001, 2, 3 on node002, with start and end times
  *   kind 99  an unknown region, which readers must skip
- *   names    the three files below, plus one id no record uses
- *   POSIX    /scratch/run/out.dat       rank 0, write-only
- *            /home dir/in put.dat       rank -1 (shared), read-write
+ *   names    two regions: the four files below, plus one id no record uses
+ *   POSIX    two regions:
+ *            /scratch/run/out.dat       rank 0, write-only
+ *            /home dir/in put.dat       rank -1 (shared by all 4), read-write
  *   STDIO    /tmp/cfg<TAB>file.txt      rank 0, read-only
+ *   MPIIO    /scratch/run/ckpt.dat      rank -1 (shared by 2), collective writes
+ * The per-rank records' sharing counters are filled as the runtime fills
+ * them (iolens_record_fill_own_sharing).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "iolens/log_format.h"
+#include "log_regions.h"
 #include "log_writer.h"
+#include "record_merge.h"
 
 #define ID_OUT 0x1111111111111111ull
 #define ID_IN 0x2222222222222222ull
 #define ID_CFG 0x3333333333333333ull
 #define ID_UNUSED 0x4444444444444444ull
+#define ID_CKPT 0x5555555555555555ull
 
 #define UNKNOWN_KIND 99u
 
@@ -67,8 +79,8 @@ static void build_job(struct out *o, int forked)
         .end_time_sec = 1700000003,
         .end_time_nsec = 750000000,
         .run_time = 3.5,
-        .nprocs = 1,
-        .nnodes = 1,
+        .nprocs = 4,
+        .nnodes = 2,
         .pid = 4321,
         .parent_pid = forked ? 4000 : 0,
         .budget_bytes = 2097152,
@@ -84,8 +96,25 @@ static void build_job(struct out *o, int forked)
     put_cstr(o, "alice");
     put_cstr(o, "/opt/app/bin/sim");
     put_str(o, args, sizeof args - 1);
-    put_cstr(o, "node001");
+    static const char hosts[] = "node001\0node002";
+    put_str(o, hosts, sizeof hosts - 1);
     put_cstr(o, "0.1.0-test");
+    put_cstr(o, "MPICH Version: 4.1.2\nMPICH Release date: Wed Jun  7 15:22:45 CDT 2023\n");
+}
+
+/* Rank r: node001 for ranks 0 and 1, node002 for 2 and 3; each starts a
+ * quarter second after the previous and ends at 1700000003.5 + r/8. */
+static void build_ranks(struct out *o)
+{
+    put_u32(o, 4);
+    for (uint32_t r = 0; r < 4; r++) {
+        struct iolens_rank_info ri = {
+            .start_time = 1700000000.25 + 0.25 * r,
+            .end_time = 1700000003.5 + 0.125 * r,
+            .host_index = r / 2,
+        };
+        put(o, &ri, sizeof ri);
+    }
 }
 
 static void put_mount(struct out *o, const char *point, const char *fstype, uint64_t bsize)
@@ -110,13 +139,16 @@ static void put_name(struct out *o, uint64_t id, const char *name)
     put_cstr(o, name);
 }
 
-static void build_names(struct out *o)
+/* Two regions, as two ranks would write them. */
+static void build_names(struct out *first, struct out *second)
 {
-    put_u32(o, 4);
-    put_name(o, ID_CFG, "/tmp/cfg\tfile.txt");
-    put_name(o, ID_OUT, "/scratch/run/out.dat");
-    put_name(o, ID_UNUSED, "/not/used");
-    put_name(o, ID_IN, "/home dir/in put.dat");
+    put_u32(first, 2);
+    put_name(first, ID_CFG, "/tmp/cfg\tfile.txt");
+    put_name(first, ID_OUT, "/scratch/run/out.dat");
+    put_u32(second, 3);
+    put_name(second, ID_UNUSED, "/not/used");
+    put_name(second, ID_IN, "/home dir/in put.dat");
+    put_name(second, ID_CKPT, "/scratch/run/ckpt.dat");
 }
 
 /* Written like the runtime's record of 1000 sequential writes, with a
@@ -161,9 +193,14 @@ static void fill_out_record(struct iolens_posix_record *r)
     f[POSIX_F_WRITE_TIME] = 1.25;
     f[POSIX_F_META_TIME] = 0.01;
     f[POSIX_F_MAX_WRITE_TIME] = 0.02;
+    iolens_record_fill_own_sharing(iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), r);
 }
 
-/* A shared (rank -1) file, opened twice, read and written. */
+/* A file shared by the 4 ranks (rank -1), read and written.  Per rank:
+ * I/O time 0.25, 0.625, 0, 0.0625 s (sum 0.9375 = read + write + meta),
+ * bytes 200, 10240, 0, 10 (sum 10450); rank 2 only opened it.  Mean time
+ * 0.234375, variance 0.059326171875; mean bytes 2612.5, variance
+ * 19399518.75. */
 static void fill_in_record(struct iolens_posix_record *r)
 {
     memset(r, 0, sizeof *r);
@@ -215,53 +252,112 @@ static void fill_in_record(struct iolens_posix_record *r)
     f[POSIX_F_META_TIME] = 0.0625;
     f[POSIX_F_MAX_READ_TIME] = 0.25;
     f[POSIX_F_MAX_WRITE_TIME] = 0.0625;
+    c[POSIX_RANKS_OPENED] = 4;
+    c[POSIX_RANKS_IO] = 3;
+    c[POSIX_FASTEST_RANK] = 2;
+    c[POSIX_FASTEST_RANK_BYTES] = 0;
+    c[POSIX_SLOWEST_RANK] = 1;
+    c[POSIX_SLOWEST_RANK_BYTES] = 10240;
+    f[POSIX_F_FASTEST_RANK_TIME] = 0.0;
+    f[POSIX_F_SLOWEST_RANK_TIME] = 0.625;
+    f[POSIX_F_VARIANCE_RANK_TIME] = 0.059326171875;
+    f[POSIX_F_VARIANCE_RANK_BYTES] = 19399518.75;
 }
 
-static void build_posix(struct out *o)
+/* Layer regions go through the runtime's own encoder. */
+static void build_layer(struct out *o, uint32_t kind, const void *records, size_t n)
 {
-    struct iolens_layer_head head = {POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, 2};
+    struct iolens_buf b = {0};
+    if (iolens_region_layer(&b, iolens_layer_desc_by_kind(kind), records, n) != 0) {
+        fprintf(stderr, "make_test_log: out of memory\n");
+        exit(1);
+    }
+    put(o, b.data, b.len);
+    iolens_buf_free(&b);
+}
+
+/* Two regions, one record each, as two ranks would write them. */
+static void build_posix(struct out *first, struct out *second)
+{
     struct iolens_posix_record r;
-    put(o, &head, sizeof head);
     fill_out_record(&r);
-    put(o, &r, sizeof r);
+    build_layer(first, IOLENS_REGION_POSIX, &r, 1);
     fill_in_record(&r);
-    put(o, &r, sizeof r);
+    build_layer(second, IOLENS_REGION_POSIX, &r, 1);
+}
+
+/* Collective writes of 1 MiB by ranks 1 and 3 (2 each).  Per rank: I/O
+ * time 0.25 and 0.5 s, 2 MiB each. */
+static void build_mpiio(struct out *o)
+{
+    struct iolens_mpiio_record r;
+    memset(&r, 0, sizeof r);
+    r.id = ID_CKPT;
+    r.rank = IOLENS_RANK_ALL;
+    int64_t *c = r.counters;
+    c[MPIIO_COLL_OPENS] = 2;
+    c[MPIIO_COLL_WRITES] = 4;
+    c[MPIIO_SYNCS] = 2;
+    c[MPIIO_HINTS] = 2;
+    c[MPIIO_MODE] = 37;
+    c[MPIIO_BYTES_WRITTEN] = 4 * 1048576;
+    c[MPIIO_SIZE_WRITE_AGG_100K_1M] = 4;
+    c[MPIIO_ACCESS1_ACCESS] = 1048576;
+    c[MPIIO_ACCESS1_COUNT] = 4;
+    c[MPIIO_MAX_WRITE_TIME_SIZE] = 1048576;
+    c[MPIIO_RANKS_OPENED] = 2;
+    c[MPIIO_RANKS_IO] = 2;
+    c[MPIIO_FASTEST_RANK] = 1;
+    c[MPIIO_FASTEST_RANK_BYTES] = 2097152;
+    c[MPIIO_SLOWEST_RANK] = 3;
+    c[MPIIO_SLOWEST_RANK_BYTES] = 2097152;
+    double *f = r.fcounters;
+    f[MPIIO_F_OPEN_START_TIMESTAMP] = 1.0;
+    f[MPIIO_F_WRITE_START_TIMESTAMP] = 1.25;
+    f[MPIIO_F_CLOSE_START_TIMESTAMP] = 2.0;
+    f[MPIIO_F_OPEN_END_TIMESTAMP] = 1.125;
+    f[MPIIO_F_WRITE_END_TIMESTAMP] = 1.875;
+    f[MPIIO_F_CLOSE_END_TIMESTAMP] = 2.125;
+    f[MPIIO_F_WRITE_TIME] = 0.5;
+    f[MPIIO_F_META_TIME] = 0.25;
+    f[MPIIO_F_MAX_WRITE_TIME] = 0.25;
+    f[MPIIO_F_FASTEST_RANK_TIME] = 0.25;
+    f[MPIIO_F_SLOWEST_RANK_TIME] = 0.5;
+    f[MPIIO_F_VARIANCE_RANK_TIME] = 0.015625;
+    build_layer(o, IOLENS_REGION_MPIIO, &r, 1);
 }
 
 static void build_stdio(struct out *o, int twin)
 {
-    struct iolens_layer_head head = {STDIO_NUM_COUNTERS, STDIO_F_NUM_COUNTERS, 1 + (twin != 0)};
-    struct iolens_stdio_record r;
-    memset(&r, 0, sizeof r);
-    r.id = ID_CFG;
-    r.rank = 0;
-    r.counters[STDIO_OPENS] = 1;
-    r.counters[STDIO_READS] = 3;
-    r.counters[STDIO_SEEKS] = 1;
-    r.counters[STDIO_BYTES_READ] = 300;
-    r.counters[STDIO_MAX_BYTE_READ] = 299;
-    r.counters[STDIO_MAX_BYTE_WRITTEN] = -1;
-    r.fcounters[STDIO_F_OPEN_START_TIMESTAMP] = 0.1;
-    r.fcounters[STDIO_F_READ_START_TIMESTAMP] = 0.2;
-    r.fcounters[STDIO_F_CLOSE_START_TIMESTAMP] = 0.4;
-    r.fcounters[STDIO_F_OPEN_END_TIMESTAMP] = 0.11;
-    r.fcounters[STDIO_F_READ_END_TIMESTAMP] = 0.3;
-    r.fcounters[STDIO_F_CLOSE_END_TIMESTAMP] = 0.41;
-    r.fcounters[STDIO_F_READ_TIME] = 0.05;
-    r.fcounters[STDIO_F_META_TIME] = 0.02;
-    put(o, &head, sizeof head);
-    put(o, &r, sizeof r);
-    if (!twin)
-        return;
-    memset(&r, 0, sizeof r);
-    r.id = ID_OUT;
-    r.rank = 0;
-    r.counters[STDIO_OPENS] = 1;
-    r.counters[STDIO_WRITES] = 5;
-    r.counters[STDIO_BYTES_WRITTEN] = 50;
-    r.counters[STDIO_MAX_BYTE_READ] = -1;
-    r.counters[STDIO_MAX_BYTE_WRITTEN] = 9999999;
-    put(o, &r, sizeof r);
+    struct iolens_stdio_record r[2];
+    memset(r, 0, sizeof r);
+    r[0].id = ID_CFG;
+    r[0].rank = 0;
+    r[0].counters[STDIO_OPENS] = 1;
+    r[0].counters[STDIO_READS] = 3;
+    r[0].counters[STDIO_SEEKS] = 1;
+    r[0].counters[STDIO_BYTES_READ] = 300;
+    r[0].counters[STDIO_MAX_BYTE_READ] = 299;
+    r[0].counters[STDIO_MAX_BYTE_WRITTEN] = -1;
+    r[0].fcounters[STDIO_F_OPEN_START_TIMESTAMP] = 0.1;
+    r[0].fcounters[STDIO_F_READ_START_TIMESTAMP] = 0.2;
+    r[0].fcounters[STDIO_F_CLOSE_START_TIMESTAMP] = 0.4;
+    r[0].fcounters[STDIO_F_OPEN_END_TIMESTAMP] = 0.11;
+    r[0].fcounters[STDIO_F_READ_END_TIMESTAMP] = 0.3;
+    r[0].fcounters[STDIO_F_CLOSE_END_TIMESTAMP] = 0.41;
+    r[0].fcounters[STDIO_F_READ_TIME] = 0.05;
+    r[0].fcounters[STDIO_F_META_TIME] = 0.02;
+    r[1].id = ID_OUT;
+    r[1].rank = 0;
+    r[1].counters[STDIO_OPENS] = 1;
+    r[1].counters[STDIO_WRITES] = 5;
+    r[1].counters[STDIO_BYTES_WRITTEN] = 50;
+    r[1].counters[STDIO_MAX_BYTE_READ] = -1;
+    r[1].counters[STDIO_MAX_BYTE_WRITTEN] = 9999999;
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(IOLENS_REGION_STDIO);
+    iolens_record_fill_own_sharing(d, &r[0]);
+    iolens_record_fill_own_sharing(d, &r[1]);
+    build_layer(o, IOLENS_REGION_STDIO, r, twin ? 2 : 1);
 }
 
 int main(int argc, char **argv)
@@ -280,20 +376,26 @@ int main(int argc, char **argv)
         return 1;
     }
     const char *path = argv[i];
-    static struct out job, mounts, names, posix, stdio_o;
+    static struct out job, mounts, ranks, names1, names2, posix1, posix2, stdio_o, mpiio;
     static const char future[] = "a region kind from a later version";
     build_job(&job, forked);
     build_mounts(&mounts);
-    build_names(&names);
-    build_posix(&posix);
+    build_ranks(&ranks);
+    build_names(&names1, &names2);
+    build_posix(&posix1, &posix2);
     build_stdio(&stdio_o, twin);
+    build_mpiio(&mpiio);
     const struct iolens_region_src regions[] = {
         {IOLENS_REGION_JOB, IOLENS_JOB_VERSION, job.data, job.len},
         {IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, mounts.data, mounts.len},
+        {IOLENS_REGION_RANKS, IOLENS_RANKS_VERSION, ranks.data, ranks.len},
         {UNKNOWN_KIND, 1, future, sizeof future - 1},
-        {IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, names.data, names.len},
-        {IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, posix.data, posix.len},
+        {IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, names1.data, names1.len},
+        {IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, posix1.data, posix1.len},
         {IOLENS_REGION_STDIO, IOLENS_STDIO_VERSION, stdio_o.data, stdio_o.len},
+        {IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, names2.data, names2.len},
+        {IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, posix2.data, posix2.len},
+        {IOLENS_REGION_MPIIO, IOLENS_MPIIO_VERSION, mpiio.data, mpiio.len},
     };
     char err[256];
     uint64_t flags = forked ? IOLENS_FLAG_FORKED : 0;

@@ -73,10 +73,10 @@ expect_rejected "$T/short-table" "truncated: the region table ends past the end 
 
 head -c $((size - 1)) "$good" >"$T/truncated"
 expect_rejected "$T/truncated" \
-    "truncated: region 5 (STDIO) ends past the end of the file ($((size - 1)) bytes)"
+    "truncated: region 9 (MPIIO) ends past the end of the file ($((size - 1)) bytes)"
 
 flip_byte $((size - 5)) "$T/crc-region"
-expect_rejected "$T/crc-region" "CRC mismatch in region 5 (STDIO)"
+expect_rejected "$T/crc-region" "CRC mismatch in region 9 (MPIIO)"
 
 flip_byte 16 "$T/crc-header" # the flags
 expect_rejected "$T/crc-header" "CRC mismatch in the header"

@@ -3,7 +3,10 @@
 # the header lines, every nonzero --base line, every nonzero --total value
 # and the --file table, all compared exactly.  Zero-valued lines are
 # checked by count, so a counter added to log_format.h needs no edit here.
-# The log holds a region of unknown kind, which must be skipped.
+# The log is an MPI job's: a ranks region, two names and two POSIX regions
+# (which must be concatenated), shared records (rank -1) with their
+# sharing counters, an MPI-IO record, and a region of unknown kind, which
+# must be skipped.
 . "$(dirname "$0")/common.sh"
 
 for var in IOLENS_PARSER IOLENS_TESTBIN; do
@@ -51,11 +54,12 @@ cat >"$T/header.expected" <<END
 # start_time: 1700000000.250000000 (2023-11-14 22:13:20 UTC)
 # end_time: 1700000003.750000000 (2023-11-14 22:13:23 UTC)
 # run_time: 3.500000
-# nprocs: 1
-# nnodes: 1
+# nprocs: 4
+# nnodes: 2
 # pid: 4321
-# hosts: node001
+# hosts: node001 node002
 # iolens version: 0.1.0-test
+# mpi library: MPICH Version: 4.1.2
 # memory budget: 2097152
 # memory used: 65536
 # memory needed: 65536
@@ -66,6 +70,10 @@ cat >"$T/header.expected" <<END
 # mount: /scratch${TAB}lustre${TAB}1048576
 # mount: /scratch/runs${TAB}xfs${TAB}4096
 # mount: /home dir${TAB}nfs4${TAB}0
+# rank 0: host node001 start 1700000000.250000 end 1700000003.500000
+# rank 1: host node001 start 1700000000.500000 end 1700000003.625000
+# rank 2: host node002 start 1700000000.750000 end 1700000003.750000
+# rank 3: host node002 start 1700000001.000000 end 1700000003.875000
 END
 nheader=$(wc -l <"$T/header.expected")
 
@@ -82,22 +90,24 @@ same "$T/header.expected" "$T/header" "--base header"
 IOLENS_DISABLE=1 "$IOLENS_TESTBIN/integration/make_test_log" --forked "$T/forked.iolens" ||
     fail "make_test_log --forked failed"
 "$IOLENS_PARSER" "$T/forked.iolens" | sed -n '11,13p' >"$T/forked"
-printf '# pid: 4321\n# parent_pid: 4000\n# hosts: node001\n' >"$T/forked.expected"
+printf '# pid: 4321\n# parent_pid: 4000\n# hosts: node001 node002\n' >"$T/forked.expected"
 same "$T/forked.expected" "$T/forked" "header of a forked child's log"
 
 # -------------------------------------------------------------------- base --
 "$IOLENS_PARSER" --list-counters >"$T/counters" || fail "--list-counters failed"
 nposix=$(grep -c '^POSIX	' "$T/counters")
 nstdio=$(grep -c '^STDIO	' "$T/counters")
+nmpiio=$(grep -c '^MPIIO	' "$T/counters")
 
 check_eq "#<layer>${TAB}<rank>${TAB}<record id>${TAB}<counter>${TAB}<value>${TAB}<file name>${TAB}<mount pt>${TAB}<fs type>" \
     "$(sed -n "$((nheader + 1))p" "$T/base")" "--base column line"
-check_eq "$((nheader + 1 + 2 * nposix + nstdio))" "$(wc -l <"$T/base")" "--base line count"
+check_eq "$((nheader + 1 + 2 * nposix + nstdio + nmpiio))" "$(wc -l <"$T/base")" "--base line count"
 
 # Every line of a record carries its file, mount point and file system.
 grep -v '^#' "$T/base" | awk -F'\t' '{ print $1 "\t" $2 "\t" $3 "\t" $6 "\t" $7 "\t" $8 }' |
     sort | uniq -c | sed 's/^ *//' >"$T/tails"
 cat >"$T/tails.expected" <<END
+$nmpiio MPIIO	-1	6148914691236517205	/scratch/run/ckpt.dat	/scratch	lustre
 $nposix POSIX	-1	2459565876494606882	/home dir/in put.dat	/home dir	nfs4
 $nposix POSIX	0	1229782938247303441	/scratch/run/out.dat	/scratch	lustre
 $nstdio STDIO	0	3689348814741910323	/tmp/cfg\\011file.txt	/	ext4
@@ -107,6 +117,7 @@ same "$T/tails.expected" "$T/tails" "record ids, file names, mount points"
 out_rec() { printf 'POSIX\t0\t1229782938247303441\t%s\t%s\t/scratch/run/out.dat\t/scratch\tlustre\n' "$1" "$2"; }
 in_rec() { printf 'POSIX\t-1\t2459565876494606882\t%s\t%s\t/home dir/in put.dat\t/home dir\tnfs4\n' "$1" "$2"; }
 cfg_rec() { printf 'STDIO\t0\t3689348814741910323\t%s\t%s\t/tmp/cfg\\011file.txt\t/\text4\n' "$1" "$2"; }
+ckpt_rec() { printf 'MPIIO\t-1\t6148914691236517205\t%s\t%s\t/scratch/run/ckpt.dat\t/scratch\tlustre\n' "$1" "$2"; }
 each() {
     fn=$1
     shift
@@ -125,10 +136,13 @@ each() {
         POSIX_STRIDE1_COUNT 997 POSIX_STRIDE2_COUNT 2 \
         POSIX_ACCESS1_ACCESS 4096 POSIX_ACCESS2_ACCESS 512 \
         POSIX_ACCESS1_COUNT 998 POSIX_ACCESS2_COUNT 2 POSIX_MAX_WRITE_TIME_SIZE 4096 \
+        POSIX_RANKS_OPENED 1 POSIX_RANKS_IO 1 POSIX_FASTEST_RANK_BYTES 4088832 \
+        POSIX_SLOWEST_RANK_BYTES 4088832 \
         POSIX_F_OPEN_START_TIMESTAMP 0.001000 POSIX_F_WRITE_START_TIMESTAMP 0.003000 \
         POSIX_F_CLOSE_START_TIMESTAMP 1.600000 POSIX_F_OPEN_END_TIMESTAMP 0.002000 \
         POSIX_F_WRITE_END_TIMESTAMP 1.500000 POSIX_F_CLOSE_END_TIMESTAMP 1.601000 \
-        POSIX_F_WRITE_TIME 1.250000 POSIX_F_META_TIME 0.010000 POSIX_F_MAX_WRITE_TIME 0.020000
+        POSIX_F_WRITE_TIME 1.250000 POSIX_F_META_TIME 0.010000 POSIX_F_MAX_WRITE_TIME 0.020000 \
+        POSIX_F_FASTEST_RANK_TIME 1.260000 POSIX_F_SLOWEST_RANK_TIME 1.260000
     each in_rec POSIX_OPENS 2 POSIX_READS 11 POSIX_WRITES 2 POSIX_SEEKS 3 POSIX_MODE -1 \
         POSIX_BYTES_READ 10250 POSIX_BYTES_WRITTEN 200 POSIX_MAX_BYTE_READ 20479 \
         POSIX_MAX_BYTE_WRITTEN 199 POSIX_CONSEC_READS 4 POSIX_SEQ_READS 9 POSIX_RW_SWITCHES 1 \
@@ -138,18 +152,36 @@ each() {
         POSIX_ACCESS1_ACCESS 1024 POSIX_ACCESS2_ACCESS 100 POSIX_ACCESS3_ACCESS 10 \
         POSIX_ACCESS1_COUNT 10 POSIX_ACCESS2_COUNT 2 POSIX_ACCESS3_COUNT 1 \
         POSIX_MAX_READ_TIME_SIZE 1024 POSIX_MAX_WRITE_TIME_SIZE 100 \
+        POSIX_RANKS_OPENED 4 POSIX_RANKS_IO 3 POSIX_FASTEST_RANK 2 POSIX_SLOWEST_RANK 1 \
+        POSIX_SLOWEST_RANK_BYTES 10240 \
         POSIX_F_OPEN_START_TIMESTAMP 0.500000 POSIX_F_READ_START_TIMESTAMP 0.600000 \
         POSIX_F_WRITE_START_TIMESTAMP 2.100000 POSIX_F_CLOSE_START_TIMESTAMP 2.400000 \
         POSIX_F_OPEN_END_TIMESTAMP 2.500000 POSIX_F_READ_END_TIMESTAMP 2.000000 \
         POSIX_F_WRITE_END_TIMESTAMP 2.200000 POSIX_F_CLOSE_END_TIMESTAMP 2.600000 \
         POSIX_F_READ_TIME 0.750000 POSIX_F_WRITE_TIME 0.125000 POSIX_F_META_TIME 0.062500 \
-        POSIX_F_MAX_READ_TIME 0.250000 POSIX_F_MAX_WRITE_TIME 0.062500
+        POSIX_F_MAX_READ_TIME 0.250000 POSIX_F_MAX_WRITE_TIME 0.062500 \
+        POSIX_F_SLOWEST_RANK_TIME 0.625000 POSIX_F_VARIANCE_RANK_TIME 0.059326 \
+        POSIX_F_VARIANCE_RANK_BYTES 19399518.750000
     each cfg_rec STDIO_OPENS 1 STDIO_READS 3 STDIO_SEEKS 1 STDIO_BYTES_READ 300 \
         STDIO_MAX_BYTE_READ 299 STDIO_MAX_BYTE_WRITTEN -1 \
+        STDIO_RANKS_OPENED 1 STDIO_RANKS_IO 1 STDIO_FASTEST_RANK_BYTES 300 \
+        STDIO_SLOWEST_RANK_BYTES 300 \
         STDIO_F_OPEN_START_TIMESTAMP 0.100000 STDIO_F_READ_START_TIMESTAMP 0.200000 \
         STDIO_F_CLOSE_START_TIMESTAMP 0.400000 STDIO_F_OPEN_END_TIMESTAMP 0.110000 \
         STDIO_F_READ_END_TIMESTAMP 0.300000 STDIO_F_CLOSE_END_TIMESTAMP 0.410000 \
-        STDIO_F_READ_TIME 0.050000 STDIO_F_META_TIME 0.020000
+        STDIO_F_READ_TIME 0.050000 STDIO_F_META_TIME 0.020000 \
+        STDIO_F_FASTEST_RANK_TIME 0.070000 STDIO_F_SLOWEST_RANK_TIME 0.070000
+    each ckpt_rec MPIIO_COLL_OPENS 2 MPIIO_COLL_WRITES 4 MPIIO_SYNCS 2 MPIIO_HINTS 2 \
+        MPIIO_MODE 37 MPIIO_BYTES_WRITTEN 4194304 MPIIO_SIZE_WRITE_AGG_100K_1M 4 \
+        MPIIO_ACCESS1_ACCESS 1048576 MPIIO_ACCESS1_COUNT 4 MPIIO_MAX_WRITE_TIME_SIZE 1048576 \
+        MPIIO_RANKS_OPENED 2 MPIIO_RANKS_IO 2 MPIIO_FASTEST_RANK 1 \
+        MPIIO_FASTEST_RANK_BYTES 2097152 MPIIO_SLOWEST_RANK 3 MPIIO_SLOWEST_RANK_BYTES 2097152 \
+        MPIIO_F_OPEN_START_TIMESTAMP 1.000000 MPIIO_F_WRITE_START_TIMESTAMP 1.250000 \
+        MPIIO_F_CLOSE_START_TIMESTAMP 2.000000 MPIIO_F_OPEN_END_TIMESTAMP 1.125000 \
+        MPIIO_F_WRITE_END_TIMESTAMP 1.875000 MPIIO_F_CLOSE_END_TIMESTAMP 2.125000 \
+        MPIIO_F_WRITE_TIME 0.500000 MPIIO_F_META_TIME 0.250000 MPIIO_F_MAX_WRITE_TIME 0.250000 \
+        MPIIO_F_FASTEST_RANK_TIME 0.250000 MPIIO_F_SLOWEST_RANK_TIME 0.500000 \
+        MPIIO_F_VARIANCE_RANK_TIME 0.015625
 } >"$T/base.expected"
 nonzero "$T/base" >"$T/base.nonzero"
 same "$T/base.expected" "$T/base.nonzero" "nonzero --base lines"
@@ -159,7 +191,7 @@ run_parser --total "$log"
 cp "$T/out" "$T/total"
 head -n "$nheader" "$T/total" >"$T/header"
 same "$T/header.expected" "$T/header" "--total header"
-check_eq "$((nheader + nposix + nstdio))" "$(wc -l <"$T/total")" "--total line count"
+check_eq "$((nheader + nposix + nstdio + nmpiio))" "$(wc -l <"$T/total")" "--total line count"
 # Every counter once, in --list-counters order.
 grep -v '^#' "$T/total" | sed 's/^total_\([A-Z0-9_]*\): .*/\1/' >"$T/total.names"
 cut -f2 "$T/counters" >"$T/counters.names"
@@ -170,7 +202,13 @@ same "$T/counters.names" "$T/total.names" "--total counter names"
 # adds up to 1001 strides; 512 and 100 tie at 2 and the larger goes
 # first; access size 10 falls out of the top 4); the slowest read and
 # write are in the second record; start timestamps are the smallest
-# nonzero, end timestamps and F_MAX_* the largest.
+# nonzero, end timestamps and F_MAX_* the largest.  The sharing counters
+# are the rank statistics over the records, each record one "rank": both
+# POSIX records opened and did I/O; the shared one (rank -1: 0.9375 s,
+# 10450 bytes) is the fastest, out.dat (rank 0: 1.26 s, 4088832 bytes)
+# the slowest; time variance 0.16125^2 = 0.0260015625, bytes variance
+# 2039191^2 = 4158299934481.  The single MPI-IO record is its own fastest
+# and slowest (rank -1, 0.5 + 0.25 s).
 cat >"$T/total.expected" <<END
 total_POSIX_OPENS: 3
 total_POSIX_READS: 11
@@ -213,6 +251,11 @@ total_POSIX_ACCESS3_COUNT: 2
 total_POSIX_ACCESS4_COUNT: 2
 total_POSIX_MAX_READ_TIME_SIZE: 1024
 total_POSIX_MAX_WRITE_TIME_SIZE: 100
+total_POSIX_RANKS_OPENED: 2
+total_POSIX_RANKS_IO: 2
+total_POSIX_FASTEST_RANK: -1
+total_POSIX_FASTEST_RANK_BYTES: 10450
+total_POSIX_SLOWEST_RANK_BYTES: 4088832
 total_POSIX_F_OPEN_START_TIMESTAMP: 0.001000
 total_POSIX_F_READ_START_TIMESTAMP: 0.600000
 total_POSIX_F_WRITE_START_TIMESTAMP: 0.003000
@@ -226,12 +269,20 @@ total_POSIX_F_WRITE_TIME: 1.375000
 total_POSIX_F_META_TIME: 0.072500
 total_POSIX_F_MAX_READ_TIME: 0.250000
 total_POSIX_F_MAX_WRITE_TIME: 0.062500
+total_POSIX_F_FASTEST_RANK_TIME: 0.937500
+total_POSIX_F_SLOWEST_RANK_TIME: 1.260000
+total_POSIX_F_VARIANCE_RANK_TIME: 0.026002
+total_POSIX_F_VARIANCE_RANK_BYTES: 4158299934481.000000
 total_STDIO_OPENS: 1
 total_STDIO_READS: 3
 total_STDIO_SEEKS: 1
 total_STDIO_BYTES_READ: 300
 total_STDIO_MAX_BYTE_READ: 299
 total_STDIO_MAX_BYTE_WRITTEN: -1
+total_STDIO_RANKS_OPENED: 1
+total_STDIO_RANKS_IO: 1
+total_STDIO_FASTEST_RANK_BYTES: 300
+total_STDIO_SLOWEST_RANK_BYTES: 300
 total_STDIO_F_OPEN_START_TIMESTAMP: 0.100000
 total_STDIO_F_READ_START_TIMESTAMP: 0.200000
 total_STDIO_F_CLOSE_START_TIMESTAMP: 0.400000
@@ -240,6 +291,35 @@ total_STDIO_F_READ_END_TIMESTAMP: 0.300000
 total_STDIO_F_CLOSE_END_TIMESTAMP: 0.410000
 total_STDIO_F_READ_TIME: 0.050000
 total_STDIO_F_META_TIME: 0.020000
+total_STDIO_F_FASTEST_RANK_TIME: 0.070000
+total_STDIO_F_SLOWEST_RANK_TIME: 0.070000
+total_MPIIO_COLL_OPENS: 2
+total_MPIIO_COLL_WRITES: 4
+total_MPIIO_SYNCS: 2
+total_MPIIO_HINTS: 2
+total_MPIIO_MODE: 37
+total_MPIIO_BYTES_WRITTEN: 4194304
+total_MPIIO_SIZE_WRITE_AGG_100K_1M: 4
+total_MPIIO_ACCESS1_ACCESS: 1048576
+total_MPIIO_ACCESS1_COUNT: 4
+total_MPIIO_MAX_WRITE_TIME_SIZE: 1048576
+total_MPIIO_RANKS_OPENED: 1
+total_MPIIO_RANKS_IO: 1
+total_MPIIO_FASTEST_RANK: -1
+total_MPIIO_FASTEST_RANK_BYTES: 4194304
+total_MPIIO_SLOWEST_RANK: -1
+total_MPIIO_SLOWEST_RANK_BYTES: 4194304
+total_MPIIO_F_OPEN_START_TIMESTAMP: 1.000000
+total_MPIIO_F_WRITE_START_TIMESTAMP: 1.250000
+total_MPIIO_F_CLOSE_START_TIMESTAMP: 2.000000
+total_MPIIO_F_OPEN_END_TIMESTAMP: 1.125000
+total_MPIIO_F_WRITE_END_TIMESTAMP: 1.875000
+total_MPIIO_F_CLOSE_END_TIMESTAMP: 2.125000
+total_MPIIO_F_WRITE_TIME: 0.500000
+total_MPIIO_F_META_TIME: 0.250000
+total_MPIIO_F_MAX_WRITE_TIME: 0.250000
+total_MPIIO_F_FASTEST_RANK_TIME: 0.750000
+total_MPIIO_F_SLOWEST_RANK_TIME: 0.750000
 END
 grep -v '^#' "$T/total" | awk '$2 != "0" && $2 != "0.000000"' >"$T/total.nonzero"
 same "$T/total.expected" "$T/total.nonzero" "nonzero --total lines"
@@ -248,15 +328,19 @@ same "$T/total.expected" "$T/total.nonzero" "nonzero --total lines"
 run_parser --file "$log"
 cp "$T/out" "$T/file"
 # out.dat: written only, rank 0; "in put.dat": read and written, shared
-# (rank -1); cfg file: read only, and only in STDIO.
+# (rank -1) by all 4 ranks; cfg file: read only, and only in STDIO;
+# ckpt.dat: written only, only in MPI-IO (no byte offsets there: -1),
+# shared by 2 of the 4 ranks.
 cat "$T/header.expected" - >"$T/file.expected" <<END
 # <type>${TAB}<files>${TAB}<bytes>${TAB}<max_offset>
-total${TAB}3${TAB}4099582${TAB}4088831
+total${TAB}4${TAB}8293886${TAB}4088831
 read_only${TAB}1${TAB}300${TAB}299
-write_only${TAB}1${TAB}4088832${TAB}4088831
+write_only${TAB}2${TAB}8283136${TAB}4088831
 read_write${TAB}1${TAB}10450${TAB}20479
 unique${TAB}2${TAB}4089132${TAB}4088831
-shared${TAB}1${TAB}10450${TAB}20479
+shared${TAB}2${TAB}4204754${TAB}20479
+shared_all${TAB}1${TAB}10450${TAB}20479
+shared_partial${TAB}1${TAB}4194304${TAB}-1
 END
 same "$T/file.expected" "$T/file" "--file output"
 
@@ -273,8 +357,10 @@ check_eq "total_STDIO_BYTES_WRITTEN: 50" "$(grep '^total_STDIO_BYTES_WRITTEN:' "
 # --------------------------------------------------------- list-counters --
 check_eq "POSIX${TAB}POSIX_OPENS${TAB}open, open64, openat, creat and their fortified forms" \
     "$(head -n 1 "$T/counters")" "first --list-counters line"
-check_eq "STDIO${TAB}STDIO_F_META_TIME${TAB}cumulative open, close, seek and flush time" \
+check_eq "MPIIO${TAB}MPIIO_F_VARIANCE_RANK_BYTES${TAB}population variance of per-rank bytes read and written" \
     "$(tail -n 1 "$T/counters")" "last --list-counters line"
+check_eq "POSIX STDIO MPIIO" "$(cut -f1 "$T/counters" | uniq | tr '\n' ' ' | sed 's/ $//')" \
+    "--list-counters layers, in order"
 check_eq 0 "$(awk -F'\t' 'NF != 3' "$T/counters" | wc -l)" "--list-counters lines with 3 columns"
 
 finish

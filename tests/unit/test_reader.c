@@ -18,8 +18,10 @@
 #include <zlib.h>
 
 #include "iolens/log_format.h"
+#include "log_regions.h"
 #include "log_writer.h"
 #include "reader.h"
+#include "record_merge.h"
 
 #define ID_A 0x1111111111111111ull
 #define ID_B 0x2222222222222222ull
@@ -54,6 +56,26 @@ static void put_str(struct bytes *b, const char *s, size_t n)
 }
 static void put_cstr(struct bytes *b, const char *s) { put_str(b, s, strlen(s)); }
 
+/* The layer body layout of log_format.h, written out independently of
+ * the runtime's encoder: n records of ncols 8-byte values, row-major in
+ * rows, become column after column, each as 8 byte-planes. */
+static void put_columns(struct bytes *b, const void *rows, size_t n, size_t ncols)
+{
+    const unsigned char *src = rows;
+    for (size_t c = 0; c < ncols; c++)
+        for (size_t plane = 0; plane < 8; plane++)
+            for (size_t i = 0; i < n; i++)
+                put(b, &src[(i * ncols + c) * 8 + plane], 1);
+}
+
+/* A layer region: head, then the records in column layout. */
+static void put_layer(struct bytes *b, uint32_t cc, uint32_t fc, const void *rows, size_t n)
+{
+    struct iolens_layer_head h = {cc, fc, n};
+    put(b, &h, sizeof h);
+    put_columns(b, rows, n, 2 + (size_t)cc + fc);
+}
+
 /* ------------------------------------------------------- log building -- */
 
 struct region {
@@ -61,7 +83,8 @@ struct region {
     struct bytes raw;
 };
 
-enum { R_JOB, R_MOUNTS, R_UNKNOWN, R_NAMES, R_POSIX, R_STDIO, NREGIONS };
+enum { R_JOB, R_MOUNTS, R_UNKNOWN, R_NAMES, R_POSIX, R_STDIO, NREGIONS_STD };
+#define NREGIONS 12     /* room for tests that add regions */
 
 struct content {
     struct region r[NREGIONS];
@@ -84,6 +107,7 @@ static void build_job(struct bytes *b)
     put_str(b, "a\0b c", 5);
     put_cstr(b, "h1");
     put_cstr(b, "9.9");
+    put_cstr(b, "");   /* not an MPI job */
 }
 
 static void build_mounts(struct bytes *b)
@@ -111,43 +135,44 @@ static void build_names(struct bytes *b)
     put_cstr(b, "<STDOUT>");
 }
 
+static void standard_posix_records(struct iolens_posix_record r[2])
+{
+    memset(r, 0, 2 * sizeof *r);
+    r[0].id = ID_A;
+    r[0].rank = 0;
+    r[0].counters[POSIX_WRITES] = 1000;
+    r[0].counters[POSIX_BYTES_WRITTEN] = 4096000;
+    r[0].fcounters[POSIX_F_WRITE_TIME] = 1.5;
+    r[1] = r[0];
+    r[1].id = ID_B;
+    r[1].rank = -1;
+    r[1].counters[POSIX_WRITES] = 3;
+    r[1].counters[POSIX_MAX_WRITE_TIME_SIZE] = 42;
+    r[1].fcounters[POSIX_F_MAX_WRITE_TIME] = 0.25;
+}
+
 static void build_posix(struct bytes *b)
 {
-    struct iolens_layer_head h = {POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, 2};
-    put(b, &h, sizeof h);
-    struct iolens_posix_record r;
-    memset(&r, 0, sizeof r);
-    r.id = ID_A;
-    r.rank = 0;
-    r.counters[POSIX_WRITES] = 1000;
-    r.counters[POSIX_BYTES_WRITTEN] = 4096000;
-    r.fcounters[POSIX_F_WRITE_TIME] = 1.5;
-    put(b, &r, sizeof r);
-    r.id = ID_B;
-    r.rank = -1;
-    r.counters[POSIX_WRITES] = 3;
-    r.counters[POSIX_MAX_WRITE_TIME_SIZE] = 42;
-    r.fcounters[POSIX_F_MAX_WRITE_TIME] = 0.25;
-    put(b, &r, sizeof r);
+    struct iolens_posix_record r[2];
+    standard_posix_records(r);
+    put_layer(b, POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, r, 2);
 }
 
 static void build_stdio(struct bytes *b)
 {
-    struct iolens_layer_head h = {STDIO_NUM_COUNTERS, STDIO_F_NUM_COUNTERS, 1};
-    put(b, &h, sizeof h);
     struct iolens_stdio_record r;
     memset(&r, 0, sizeof r);
     r.id = ID_C;
     r.rank = 0;
     r.counters[STDIO_READS] = 7;
     r.fcounters[STDIO_F_META_TIME] = 0.125;
-    put(b, &r, sizeof r);
+    put_layer(b, STDIO_NUM_COUNTERS, STDIO_F_NUM_COUNTERS, &r, 1);
 }
 
 static void standard_content(struct content *c)
 {
     memset(c, 0, sizeof *c);
-    c->n = NREGIONS;
+    c->n = NREGIONS_STD;
     c->r[R_JOB] = (struct region){IOLENS_REGION_JOB, IOLENS_JOB_VERSION, {0}};
     c->r[R_MOUNTS] = (struct region){IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, {0}};
     c->r[R_UNKNOWN] = (struct region){99, 1, {0}};
@@ -300,6 +325,9 @@ static void check_standard_log(const struct iolens_log *log)
     ck_assert_int_eq(memcmp(log->jobstr[IOLENS_JOBSTR_ARGS], "a\0b c", 6), 0);
     ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_HOSTS], "h1");
     ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_VERSION], "9.9");
+    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_MPI_VERSION], "");
+    ck_assert_uint_eq(log->nranks, 0);
+    ck_assert_ptr_null(log->ranks);
 
     ck_assert_uint_eq(log->nmounts, 3);
     ck_assert_str_eq(log->mounts[1].point, "/data");
@@ -323,6 +351,8 @@ static void check_standard_log(const struct iolens_log *log)
     ck_assert_uint_eq(p->id[1], ID_B);
     ck_assert_int_eq(p->rank[1], -1);
     ck_assert_int_eq(p->counters[POSIX_BYTES_WRITTEN], 4096000);
+    ck_assert_int_eq(p->counters[POSIX_WRITES], 1000);
+    ck_assert_int_eq(p->counters[POSIX_NUM_COUNTERS + POSIX_BYTES_WRITTEN], 4096000);
     ck_assert_int_eq(p->counters[POSIX_NUM_COUNTERS + POSIX_WRITES], 3);
     ck_assert_int_eq(p->counters[POSIX_NUM_COUNTERS + POSIX_MAX_WRITE_TIME_SIZE], 42);
     ck_assert_double_eq(p->fcounters[POSIX_F_WRITE_TIME], 1.5);
@@ -350,15 +380,15 @@ START_TEST(round_trip_writer_file)
 {
     struct content c;
     standard_content(&c);
-    struct iolens_region_src src[NREGIONS];
-    for (unsigned i = 0; i < NREGIONS; i++)
+    struct iolens_region_src src[NREGIONS_STD];
+    for (unsigned i = 0; i < NREGIONS_STD; i++)
         src[i] = (struct iolens_region_src){c.r[i].kind, c.r[i].version, c.r[i].raw.p,
                                             c.r[i].raw.len};
     char dir[] = "/tmp/iolens-test-reader-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char path[PATH_MAX], err[256] = "";
     snprintf(path, sizeof path, "%s/x.iolens", dir);
-    ck_assert_int_eq(iolens_log_write_file(path, IOLENS_FLAG_PARTIAL, src, NREGIONS, err,
+    ck_assert_int_eq(iolens_log_write_file(path, IOLENS_FLAG_PARTIAL, src, NREGIONS_STD, err,
                                            sizeof err), 0);
     free_content(&c);
 
@@ -404,12 +434,14 @@ START_TEST(writer_reports_failure_and_leaves_nothing)
     ck_assert_int_eq(unlink(tmp), 0);
     ck_assert_int_eq(rmdir(dir), 0);
 
-    struct iolens_region_src many[IOLENS_MAX_REGIONS + 1];
+    struct iolens_region_src *many = calloc(IOLENS_MAX_REGIONS + 1, sizeof *many);
+    ck_assert_ptr_nonnull(many);
     for (unsigned i = 0; i <= IOLENS_MAX_REGIONS; i++)
         many[i] = src;
     ck_assert_int_eq(iolens_log_write_file("/tmp/never", 0, many, IOLENS_MAX_REGIONS + 1, err,
                                            sizeof err), -1);
     ck_assert_str_eq(err, "too many regions");
+    free(many);
 }
 END_TEST
 
@@ -620,13 +652,8 @@ END_TEST
 START_TEST(layer_with_other_counter_counts)
 {
     struct bytes raw = {0};
-    struct iolens_layer_head h = {2, 1, 2};
-    put(&raw, &h, sizeof h);
-    int64_t rec[2 + 2 + 1] = {ID_A, 0, 5, 6, 0};
-    put(&raw, rec, sizeof rec);
-    rec[0] = ID_B;
-    rec[2] = 7;
-    put(&raw, rec, sizeof rec);
+    int64_t rec[2][2 + 2 + 1] = {{ID_A, 0, 5, 6, 0}, {ID_B, 0, 7, 6, 0}};
+    put_layer(&raw, 2, 1, rec, 2);
     struct content c;
     standard_content(&c);
     free(c.r[R_POSIX].raw.p);
@@ -644,7 +671,7 @@ START_TEST(layer_with_other_counter_counts)
 
     /* An empty layer. */
     raw = (struct bytes){0};
-    h = (struct iolens_layer_head){POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, 0};
+    struct iolens_layer_head h = {POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, 0};
     put(&raw, &h, sizeof h);
     ck_assert_int_eq(status_with_region(R_POSIX, &raw), IOLENS_READ_OK);
     free(raw.p);
@@ -654,9 +681,17 @@ END_TEST
 START_TEST(bad_job_region)
 {
     struct bytes raw = {0};
-    struct iolens_job_fixed j = {.string_count = IOLENS_JOB_NSTRINGS};
+    struct iolens_job_fixed j = {.nprocs = 1, .string_count = IOLENS_JOB_NSTRINGS};
     put(&raw, &j, sizeof j - 1);
     ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* a job of no processes */
+    j.nprocs = 0;
+    put(&raw, &j, sizeof j);
+    for (int i = 0; i < IOLENS_JOB_NSTRINGS; i++)
+        put_cstr(&raw, "s");
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_CORRUPT);
+    j.nprocs = 1;
 
     raw.len = 0; /* too few strings */
     j.string_count = IOLENS_JOB_NSTRINGS - 1;
@@ -766,21 +801,322 @@ START_TEST(unknown_regions_are_skipped)
 }
 END_TEST
 
+/* Adds a region (a copy of raw) to c. */
+static void add_region(struct content *c, uint32_t kind, uint32_t version, const struct bytes *raw)
+{
+    ck_assert_uint_lt(c->n, NREGIONS);
+    struct region *r = &c->r[c->n++];
+    *r = (struct region){kind, version, {0}};
+    put(&r->raw, raw->p, raw->len);
+}
+
+static enum iolens_read_status status_of_content(const struct content *c)
+{
+    struct bytes file = assemble(c);
+    enum iolens_read_status st = status_of(&file);
+    free(file.p);
+    return st;
+}
+
 START_TEST(required_and_duplicate_regions)
 {
     struct content c;
     standard_content(&c);
     c.r[R_JOB].kind = 98; /* no job region left */
-    struct bytes file = assemble(&c);
-    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
-    free(file.p);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
     c.r[R_JOB].kind = IOLENS_REGION_JOB;
-    c.r[R_STDIO].kind = IOLENS_REGION_POSIX; /* a second POSIX region */
-    c.r[R_STDIO].version = IOLENS_POSIX_VERSION;
-    file = assemble(&c);
-    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
-    free(file.p);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_OK);
+    /* JOB, MOUNTS and RANKS at most once */
+    add_region(&c, IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, &c.r[R_MOUNTS].raw);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    c.r[c.n - 1].kind = IOLENS_REGION_JOB;
+    c.r[c.n - 1].version = IOLENS_JOB_VERSION;
+    free(c.r[c.n - 1].raw.p);
+    c.r[c.n - 1].raw = (struct bytes){0};
+    put(&c.r[c.n - 1].raw, c.r[R_JOB].raw.p, c.r[R_JOB].raw.len);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
     free_content(&c);
+}
+END_TEST
+
+/* The ranks region of a 3-process job on 2 hosts. */
+static void build_ranks(struct bytes *b, uint32_t n, uint32_t bad_host_rank)
+{
+    put_u32(b, n);
+    for (uint32_t r = 0; r < n; r++) {
+        struct iolens_rank_info ri = {1700000000.5 + r, 1700000009.25 + r, r == 2, 0};
+        if (r == bad_host_rank)
+            ri.host_index = 2;
+        put(b, &ri, sizeof ri);
+    }
+}
+
+/* The standard content as a 3-rank MPI job: hosts "h1" and "h2". */
+static void mpi_content(struct content *c)
+{
+    standard_content(c);
+    struct bytes *job = &c->r[R_JOB].raw;
+    job->len = 0;
+    struct iolens_job_fixed j = {.nprocs = 3, .nnodes = 2, .string_count = IOLENS_JOB_NSTRINGS};
+    put(job, &j, sizeof j);
+    put_cstr(job, "job.1");
+    put_cstr(job, "bob");
+    put_cstr(job, "/bin/prog");
+    put_cstr(job, "");
+    put_str(job, "h1\0h2", 5);
+    put_cstr(job, "9.9");
+    put_cstr(job, "MPICH Version: 4.1.2\nMPICH Release date: today");
+    struct bytes ranks = {0};
+    build_ranks(&ranks, 3, UINT32_MAX);
+    add_region(c, IOLENS_REGION_RANKS, IOLENS_RANKS_VERSION, &ranks);
+    free(ranks.p);
+}
+
+START_TEST(ranks_region)
+{
+    struct content c;
+    mpi_content(&c);
+    struct bytes file = assemble(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.nranks, 3);
+    ck_assert_double_eq(log.ranks[0].start_time, 1700000000.5);
+    ck_assert_double_eq(log.ranks[2].end_time, 1700000011.25);
+    ck_assert_uint_eq(log.ranks[1].host_index, 0);
+    ck_assert_uint_eq(log.ranks[2].host_index, 1);
+    ck_assert_str_eq(log.jobstr[IOLENS_JOBSTR_MPI_VERSION],
+                     "MPICH Version: 4.1.2\nMPICH Release date: today");
+    iolens_log_free(&log);
+    ck_assert_ptr_null(log.ranks);
+    free(file.p);
+
+    struct bytes *raw = &c.r[c.n - 1].raw;
+    raw->len = 0; /* a host index past the host list */
+    build_ranks(raw, 3, 1);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    raw->len = 0; /* fewer ranks than the job's processes */
+    build_ranks(raw, 2, UINT32_MAX);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    raw->len = 0; /* no ranks at all */
+    put_u32(raw, 0);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    raw->len = 0; /* a count that does not match the bytes */
+    build_ranks(raw, 3, UINT32_MAX);
+    raw->len -= 1;
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    raw->len += 1;
+    uint32_t huge = 0xffffffffu;
+    memcpy(raw->p, &huge, 4);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    raw->len = 0; /* twice */
+    build_ranks(raw, 3, UINT32_MAX);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_OK);
+    struct bytes copy = {0};
+    put(&copy, raw->p, raw->len);
+    add_region(&c, IOLENS_REGION_RANKS, IOLENS_RANKS_VERSION, &copy);
+    free(copy.p);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    free_content(&c);
+}
+END_TEST
+
+/* A record's rank must be a rank of the job or -1 (reduced). */
+START_TEST(record_ranks_are_checked)
+{
+    struct content c;
+    mpi_content(&c);
+    struct iolens_posix_record r[2];
+    standard_posix_records(r);
+    int64_t ranks[] = {2, -1, 3, -2, INT64_MIN, INT64_MAX};
+    enum iolens_read_status want[] = {IOLENS_READ_OK, IOLENS_READ_OK, IOLENS_READ_CORRUPT,
+                                      IOLENS_READ_CORRUPT, IOLENS_READ_CORRUPT,
+                                      IOLENS_READ_CORRUPT};
+    for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++) {
+        r[0].rank = ranks[i];
+        c.r[R_POSIX].raw.len = 0;
+        put_layer(&c.r[R_POSIX].raw, POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, r, 2);
+        ck_assert_msg(status_of_content(&c) == want[i], "rank %lld", (long long)ranks[i]);
+    }
+    free_content(&c);
+    /* in a non-MPI log (nprocs 1) only 0 and -1 */
+    standard_content(&c);
+    r[0].rank = 1;
+    c.r[R_POSIX].raw.len = 0;
+    put_layer(&c.r[R_POSIX].raw, POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, r, 2);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    free_content(&c);
+}
+END_TEST
+
+/* NAMES and layer regions repeat (one per rank) and are concatenated. */
+START_TEST(repeated_regions_concatenate)
+{
+    struct content c;
+    standard_content(&c);
+    struct bytes names = {0}, posix = {0}, mpiio = {0};
+    put_u32(&names, 2);
+    put_u64(&names, 77);
+    put_cstr(&names, "/rank1/file");
+    put_u64(&names, 78);
+    put_cstr(&names, "/rank1/other");
+    add_region(&c, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &names);
+    struct iolens_posix_record r[3];
+    memset(r, 0, sizeof r);
+    for (int i = 0; i < 3; i++) {
+        r[i].id = 77 + (uint64_t)i;
+        r[i].counters[POSIX_OPENS] = 10 + i;
+        r[i].counters[POSIX_NUM_COUNTERS - 1] = 100 + i;
+        r[i].fcounters[POSIX_F_META_TIME] = 0.5 * i;
+        r[i].fcounters[POSIX_F_NUM_COUNTERS - 1] = 1000.0 + i;
+    }
+    put_layer(&posix, POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, r, 3);
+    add_region(&c, IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, &posix);
+    struct iolens_mpiio_record m;
+    memset(&m, 0, sizeof m);
+    m.id = ID_A;
+    m.counters[MPIIO_COLL_WRITES] = 4;
+    m.fcounters[MPIIO_F_VARIANCE_RANK_BYTES] = 2.5;
+    put_layer(&mpiio, MPIIO_NUM_COUNTERS, MPIIO_F_NUM_COUNTERS, &m, 1);
+    add_region(&c, IOLENS_REGION_MPIIO, IOLENS_MPIIO_VERSION, &mpiio);
+    /* an empty layer region of a kind seen before adds nothing */
+    struct bytes empty = {0};
+    put_layer(&empty, STDIO_NUM_COUNTERS, STDIO_F_NUM_COUNTERS, NULL, 0);
+    add_region(&c, IOLENS_REGION_STDIO, IOLENS_STDIO_VERSION, &empty);
+
+    struct bytes file = assemble(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.nnames, 5);
+    ck_assert_str_eq(iolens_log_name_of(&log, 78), "/rank1/other");
+    ck_assert_str_eq(iolens_log_name_of(&log, ID_C), "/data/subdir/c");
+    ck_assert_uint_eq(log.nlayers, 3);
+    const struct iolens_log_layer *p = &log.layers[0];
+    ck_assert_uint_eq(p->kind, IOLENS_REGION_POSIX);
+    ck_assert_uint_eq(p->record_count, 5);
+    ck_assert_uint_eq(p->id[0], ID_A);
+    ck_assert_uint_eq(p->id[1], ID_B);
+    ck_assert_uint_eq(p->id[4], 79);
+    ck_assert_int_eq(p->counters[POSIX_WRITES], 1000);
+    ck_assert_int_eq(p->counters[3 * POSIX_NUM_COUNTERS + POSIX_OPENS], 11);
+    ck_assert_int_eq(p->counters[5 * POSIX_NUM_COUNTERS - 1], 102);
+    ck_assert_double_eq(p->fcounters[4 * POSIX_F_NUM_COUNTERS + POSIX_F_META_TIME], 1.0);
+    ck_assert_double_eq(p->fcounters[5 * POSIX_F_NUM_COUNTERS - 1], 1002.0);
+    ck_assert_uint_eq(log.layers[1].kind, IOLENS_REGION_STDIO);
+    ck_assert_uint_eq(log.layers[1].record_count, 1);
+    const struct iolens_log_layer *mp = &log.layers[2];
+    ck_assert_uint_eq(mp->kind, IOLENS_REGION_MPIIO);
+    ck_assert_uint_eq(mp->record_count, 1);
+    ck_assert_int_eq(mp->counters[MPIIO_COLL_WRITES], 4);
+    ck_assert_double_eq(mp->fcounters[MPIIO_F_VARIANCE_RANK_BYTES], 2.5);
+    iolens_log_free(&log);
+    free(file.p);
+
+    /* an id named in two regions */
+    names.len = 0;
+    put_u32(&names, 1);
+    put_u64(&names, ID_B);
+    put_cstr(&names, "/again");
+    add_region(&c, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &names);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    c.n--;
+    free(c.r[c.n].raw.p);
+    /* a region of one kind with other counter counts than the first */
+    posix.len = 0;
+    int64_t small[2 + 2 + 1] = {80, 0, 1, 2, 0};
+    put_layer(&posix, 2, 1, small, 1);
+    add_region(&c, IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, &posix);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    free(names.p);
+    free(posix.p);
+    free(mpiio.p);
+    free(empty.p);
+    free_content(&c);
+}
+END_TEST
+
+/* The runtime's encoder writes exactly the layout above, with times
+ * rounded to 2^-30 s and everything else bit for bit. */
+START_TEST(encoder_layout_and_time_grid)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(IOLENS_REGION_POSIX);
+    struct iolens_posix_record r[3];
+    memset(r, 0, sizeof r);
+    for (int i = 0; i < 3; i++) {
+        r[i].id = 0x0102030405060708ull * (uint64_t)(i + 1);
+        r[i].rank = i - 1;
+        for (int k = 0; k < POSIX_NUM_COUNTERS; k++)
+            r[i].counters[k] = (int64_t)(k * 1000003 + i) * (i == 1 ? -1 : 1);
+        for (int k = 0; k < POSIX_F_NUM_COUNTERS; k++)
+            r[i].fcounters[k] = 0.5 * k + 0.25 * i;   /* on the grid already */
+    }
+    struct iolens_buf out = {0};
+    ck_assert_int_eq(iolens_region_layer(&out, d, r, 3), 0);
+    struct bytes want = {0};
+    put_layer(&want, POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, r, 3);
+    ck_assert_uint_eq(out.len, want.len);
+    ck_assert_int_eq(memcmp(out.data, want.p, want.len), 0);
+    iolens_buf_free(&out);
+    free(want.p);
+
+    /* Off-grid times are rounded to the nearest multiple of 2^-30 s; the
+     * variances (not seconds) are kept as they are. */
+    double third = 1.0 / 3.0, tiny = 1e-12;
+    r[0].fcounters[POSIX_F_READ_TIME] = third;
+    r[0].fcounters[POSIX_F_OPEN_START_TIMESTAMP] = tiny;            /* rounds to 0 */
+    r[0].fcounters[POSIX_F_SLOWEST_RANK_TIME] = 7e-10;             /* 0.75 * 2^-30: up to 2^-30 */
+    r[0].fcounters[POSIX_F_VARIANCE_RANK_TIME] = tiny;
+    r[0].fcounters[POSIX_F_VARIANCE_RANK_BYTES] = third;
+    ck_assert_int_eq(iolens_region_layer(&out, d, r, 1), 0);
+    struct content c;
+    standard_content(&c);
+    c.r[R_POSIX].raw.len = 0;
+    put(&c.r[R_POSIX].raw, out.data, out.len);
+    iolens_buf_free(&out);
+    struct bytes file = assemble(&c);
+    free_content(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    const double *f = log.layers[0].fcounters;
+    double grid = 1.0 / 1073741824.0;
+    ck_assert_double_eq(f[POSIX_F_READ_TIME], 357913941.0 * grid);   /* 2^30 / 3 = 357913941.33 */
+    ck_assert_double_eq(f[POSIX_F_OPEN_START_TIMESTAMP], 0.0);
+    ck_assert_double_eq(f[POSIX_F_SLOWEST_RANK_TIME], grid);
+    ck_assert_double_eq(f[POSIX_F_VARIANCE_RANK_TIME], tiny);
+    ck_assert_double_eq(f[POSIX_F_VARIANCE_RANK_BYTES], third);
+    ck_assert_double_eq(f[POSIX_F_META_TIME], 0.5 * POSIX_F_META_TIME);
+    ck_assert_int_eq(log.layers[0].rank[0], -1);
+    ck_assert_int_eq(log.layers[0].counters[POSIX_MODE], POSIX_MODE * 1000003);
+    iolens_log_free(&log);
+    free(file.p);
+}
+END_TEST
+
+/* iolens_log_header_build: the header the reader accepts, CRC over header
+ * and table. */
+START_TEST(header_build)
+{
+    struct iolens_region_desc t[2] = {
+        {IOLENS_REGION_JOB, 1, 120, 10, 20, 0xabcd, IOLENS_COMPRESS_ZLIB},
+        {IOLENS_REGION_NAMES, 1, 130, 5, 4, 0x1234, IOLENS_COMPRESS_ZLIB},
+    };
+    struct iolens_file_header h;
+    memset(&h, 0x5a, sizeof h);
+    iolens_log_header_build(&h, IOLENS_FLAG_PARTIAL, t, 2);
+    ck_assert_int_eq(memcmp(h.magic, IOLENS_MAGIC, IOLENS_MAGIC_LEN), 0);
+    ck_assert_uint_eq(h.version, IOLENS_FORMAT_VERSION);
+    ck_assert_uint_eq(h.byte_order, IOLENS_BYTE_ORDER_MARK);
+    ck_assert_uint_eq(h.flags, IOLENS_FLAG_PARTIAL);
+    ck_assert_uint_eq(h.header_size, HDR);
+    ck_assert_uint_eq(h.region_count, 2);
+    ck_assert_uint_eq(h.reserved, 0);
+    struct iolens_file_header z = h;
+    z.header_crc = 0;
+    uLong crc = crc32(0, (const Bytef *)&z, HDR);
+    crc = crc32(crc, (const Bytef *)t, sizeof t);
+    ck_assert_uint_eq(h.header_crc, (uint32_t)crc);
+    iolens_log_header_build(&h, 0, t, 1);   /* the table is covered */
+    ck_assert_uint_ne(h.header_crc, (uint32_t)crc);
+    ck_assert_uint_eq(iolens_crc32(t, sizeof t), (uint32_t)crc32(0, (const Bytef *)t, sizeof t));
 }
 END_TEST
 
@@ -818,6 +1154,13 @@ START_TEST(counter_tables)
 {
     ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_POSIX), "POSIX");
     ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_STDIO), "STDIO");
+    ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_MPIIO), "MPIIO");
+    ck_assert_uint_eq(iolens_counter_known(IOLENS_REGION_MPIIO), MPIIO_NUM_COUNTERS);
+    ck_assert_uint_eq(iolens_fcounter_known(IOLENS_REGION_MPIIO), MPIIO_F_NUM_COUNTERS);
+    ck_assert_str_eq(iolens_counter_name(IOLENS_REGION_MPIIO, MPIIO_COLL_OPENS), "MPIIO_COLL_OPENS");
+    ck_assert_str_eq(iolens_fcounter_desc(IOLENS_REGION_MPIIO, MPIIO_F_MAX_READ_TIME),
+                     "duration of the slowest read");
+    ck_assert_ptr_null(iolens_layer_name(IOLENS_REGION_RANKS));
     ck_assert_ptr_null(iolens_layer_name(99));
     ck_assert_uint_eq(iolens_counter_known(IOLENS_REGION_POSIX), POSIX_NUM_COUNTERS);
     ck_assert_uint_eq(iolens_fcounter_known(IOLENS_REGION_STDIO), STDIO_F_NUM_COUNTERS);
@@ -856,6 +1199,11 @@ static Suite *reader_suite(void)
     tcase_add_test(tc, bad_mounts_and_names);
     tcase_add_test(tc, unknown_regions_are_skipped);
     tcase_add_test(tc, required_and_duplicate_regions);
+    tcase_add_test(tc, ranks_region);
+    tcase_add_test(tc, record_ranks_are_checked);
+    tcase_add_test(tc, repeated_regions_concatenate);
+    tcase_add_test(tc, encoder_layout_and_time_grid);
+    tcase_add_test(tc, header_build);
     tcase_add_test(tc, read_from_path_errors);
     tcase_add_test(tc, mount_lookup);
     tcase_add_test(tc, counter_tables);

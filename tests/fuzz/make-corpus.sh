@@ -1,0 +1,56 @@
+#!/bin/sh
+# Regenerates the seed corpus of tests/fuzz/corpus from make_test_log, after
+# a change of the log format or of make_test_log's content:
+#
+#   tests/fuzz/make-corpus.sh BUILDDIR
+#
+#   valid.iolens             make_test_log's log
+#   flipped-posix.iolens     one bit flipped inside the first POSIX region
+#   flipped-table.iolens     one bit flipped in the region table (version
+#                            field of the first entry)
+#   truncated-region.iolens  the last 7 bytes cut off
+#   truncated-table.iolens   the first 100 bytes (header, part of the table)
+#   truncated-header.iolens  the first 30 bytes
+#   text.txt                 not a log (kept as it is)
+set -eu
+build=${1:?usage: make-corpus.sh BUILDDIR}
+dir=$(cd "$(dirname "$0")" && pwd)/corpus
+valid=$dir/valid.iolens
+
+rm -f "$valid"
+IOLENS_DISABLE=1 "$build/tests/integration/make_test_log" "$valid"
+chmod 0644 "$valid"
+size=$(wc -c <"$valid")
+
+# u32/u64 at a byte offset of the valid log.
+u32() { od -An -t u4 -j "$1" -N 4 "$valid" | tr -d ' '; }
+u64() { od -An -t u8 -j "$1" -N 8 "$valid" | tr -d ' '; }
+
+# Copies the valid log to $1 with the byte at offset $2 xor-ed with $3.
+flip() {
+    byte=$(od -An -t u1 -j "$2" -N 1 "$valid" | tr -d ' ')
+    new=$(printf '%03o' $((byte ^ $3)))
+    cp "$valid" "$1"
+    printf "\\$new" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+# The first POSIX region (kind 16): flip a byte in the middle of it.
+count=$(u32 28)
+i=0
+while [ "$i" -lt "$count" ]; do
+    entry=$((40 + 40 * i))
+    if [ "$(u32 "$entry")" = 16 ]; then
+        offset=$(u64 $((entry + 8)))
+        stored=$(u64 $((entry + 16)))
+        flip "$dir/flipped-posix.iolens" $((offset + stored / 2)) 1
+        break
+    fi
+    i=$((i + 1))
+done
+[ "$i" -lt "$count" ] || { echo "make-corpus.sh: no POSIX region" >&2; exit 1; }
+
+flip "$dir/flipped-table.iolens" 44 16
+head -c $((size - 7)) "$valid" >"$dir/truncated-region.iolens"
+head -c 100 "$valid" >"$dir/truncated-table.iolens"
+head -c 30 "$valid" >"$dir/truncated-header.iolens"
+echo "corpus regenerated in $dir ($size-byte valid log)"
