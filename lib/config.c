@@ -88,6 +88,7 @@ static int layer_by_name(const char *name, size_t len)
     static const char *const names[IOLENS_NLAYERS] = {
         [IOLENS_LAYER_POSIX] = "posix",
         [IOLENS_LAYER_STDIO] = "stdio",
+        [IOLENS_LAYER_MPIIO] = "mpiio",
     };
     for (int layer = 0; layer < IOLENS_NLAYERS; layer++)
         if (strlen(names[layer]) == len && strncasecmp(names[layer], name, len) == 0)
@@ -104,7 +105,8 @@ static void load_layers_off(struct iolens_config *cfg, const char *value)
         if (layer >= 0)
             cfg->layers_off |= 1u << layer;
         else if (len > 0)
-            note_error(cfg, "IOLENS_DISABLE_LAYERS: unknown layer '%.*s' (known: posix, stdio)",
+            note_error(cfg,
+                       "IOLENS_DISABLE_LAYERS: unknown layer '%.*s' (known: posix, stdio, mpiio)",
                        (int)len, item);
         item += len + (item[len] == ',');
     }

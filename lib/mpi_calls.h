@@ -34,14 +34,90 @@
     X(PMPI_Type_get_envelope, int, (MPI_Datatype, int *, int *, int *, int *)) \
     X(PMPI_Comm_get_attr, int, (MPI_Comm, int, void *, int *))
 
-/* MPI-IO and request completion, used by the MPI-IO layer and by the
- * collective log writer.  Filled in by wrappers/mpiio.c's author. */
+/* MPI-IO and request completion, used by the MPI-IO layer (every call
+ * wrappers/mpiio.c wraps, and MPI_Request_free) and by the collective log
+ * writer.  The layer's datatype questions (PMPI_Type_size_x,
+ * PMPI_Type_get_envelope) are in the CORE list. */
 #define IOLENS_MPI_CALLS_FILE(X) \
     X(PMPI_File_open, int, (MPI_Comm, const char *, int, MPI_Info, MPI_File *)) \
     X(PMPI_File_close, int, (MPI_File *)) \
     X(PMPI_File_write_at_all, int, (MPI_File, MPI_Offset, const void *, int, MPI_Datatype, MPI_Status *)) \
     X(PMPI_File_write_at, int, (MPI_File, MPI_Offset, const void *, int, MPI_Datatype, MPI_Status *)) \
-    X(PMPI_File_delete, int, (const char *, MPI_Info))
+    X(PMPI_File_delete, int, (const char *, MPI_Info)) \
+    X(PMPI_File_sync, int, (MPI_File)) \
+    X(PMPI_File_set_size, int, (MPI_File, MPI_Offset)) \
+    X(PMPI_File_preallocate, int, (MPI_File, MPI_Offset)) \
+    X(PMPI_File_set_view, int, (MPI_File, MPI_Offset, MPI_Datatype, MPI_Datatype, const char *, MPI_Info)) \
+    X(PMPI_File_set_info, int, (MPI_File, MPI_Info)) \
+    X(PMPI_File_read_at, int, (MPI_File, MPI_Offset, void *, int, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_read_at_all, int, (MPI_File, MPI_Offset, void *, int, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_read, int, (MPI_File, void *, int, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_read_all, int, (MPI_File, void *, int, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_read_shared, int, (MPI_File, void *, int, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_read_ordered, int, (MPI_File, void *, int, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_write, int, (MPI_File, const void *, int, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_write_all, int, (MPI_File, const void *, int, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_write_shared, int, (MPI_File, const void *, int, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_write_ordered, int, (MPI_File, const void *, int, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_iread_at, int, (MPI_File, MPI_Offset, void *, int, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iread_at_all, int, (MPI_File, MPI_Offset, void *, int, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iwrite_at, int, (MPI_File, MPI_Offset, const void *, int, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iwrite_at_all, int, (MPI_File, MPI_Offset, const void *, int, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iread, int, (MPI_File, void *, int, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iread_all, int, (MPI_File, void *, int, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iread_shared, int, (MPI_File, void *, int, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iwrite, int, (MPI_File, const void *, int, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iwrite_all, int, (MPI_File, const void *, int, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iwrite_shared, int, (MPI_File, const void *, int, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_read_at_all_begin, int, (MPI_File, MPI_Offset, void *, int, MPI_Datatype)) \
+    X(PMPI_File_write_at_all_begin, int, (MPI_File, MPI_Offset, const void *, int, MPI_Datatype)) \
+    X(PMPI_File_read_all_begin, int, (MPI_File, void *, int, MPI_Datatype)) \
+    X(PMPI_File_read_ordered_begin, int, (MPI_File, void *, int, MPI_Datatype)) \
+    X(PMPI_File_write_all_begin, int, (MPI_File, const void *, int, MPI_Datatype)) \
+    X(PMPI_File_write_ordered_begin, int, (MPI_File, const void *, int, MPI_Datatype)) \
+    X(PMPI_File_read_at_c, int, (MPI_File, MPI_Offset, void *, MPI_Count, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_read_at_all_c, int, (MPI_File, MPI_Offset, void *, MPI_Count, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_write_at_c, int, (MPI_File, MPI_Offset, const void *, MPI_Count, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_write_at_all_c, int, (MPI_File, MPI_Offset, const void *, MPI_Count, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_read_c, int, (MPI_File, void *, MPI_Count, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_read_all_c, int, (MPI_File, void *, MPI_Count, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_read_shared_c, int, (MPI_File, void *, MPI_Count, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_read_ordered_c, int, (MPI_File, void *, MPI_Count, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_write_c, int, (MPI_File, const void *, MPI_Count, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_write_all_c, int, (MPI_File, const void *, MPI_Count, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_write_shared_c, int, (MPI_File, const void *, MPI_Count, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_write_ordered_c, int, (MPI_File, const void *, MPI_Count, MPI_Datatype, MPI_Status *)) \
+    X(PMPI_File_iread_at_c, int, (MPI_File, MPI_Offset, void *, MPI_Count, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iread_at_all_c, int, (MPI_File, MPI_Offset, void *, MPI_Count, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iwrite_at_c, int, (MPI_File, MPI_Offset, const void *, MPI_Count, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iwrite_at_all_c, int, (MPI_File, MPI_Offset, const void *, MPI_Count, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iread_c, int, (MPI_File, void *, MPI_Count, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iread_all_c, int, (MPI_File, void *, MPI_Count, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iread_shared_c, int, (MPI_File, void *, MPI_Count, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iwrite_c, int, (MPI_File, const void *, MPI_Count, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iwrite_all_c, int, (MPI_File, const void *, MPI_Count, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_iwrite_shared_c, int, (MPI_File, const void *, MPI_Count, MPI_Datatype, MPI_Request *)) \
+    X(PMPI_File_read_at_all_begin_c, int, (MPI_File, MPI_Offset, void *, MPI_Count, MPI_Datatype)) \
+    X(PMPI_File_write_at_all_begin_c, int, (MPI_File, MPI_Offset, const void *, MPI_Count, MPI_Datatype)) \
+    X(PMPI_File_read_all_begin_c, int, (MPI_File, void *, MPI_Count, MPI_Datatype)) \
+    X(PMPI_File_read_ordered_begin_c, int, (MPI_File, void *, MPI_Count, MPI_Datatype)) \
+    X(PMPI_File_write_all_begin_c, int, (MPI_File, const void *, MPI_Count, MPI_Datatype)) \
+    X(PMPI_File_write_ordered_begin_c, int, (MPI_File, const void *, MPI_Count, MPI_Datatype)) \
+    X(PMPI_File_read_at_all_end, int, (MPI_File, void *, MPI_Status *)) \
+    X(PMPI_File_read_all_end, int, (MPI_File, void *, MPI_Status *)) \
+    X(PMPI_File_read_ordered_end, int, (MPI_File, void *, MPI_Status *)) \
+    X(PMPI_File_write_at_all_end, int, (MPI_File, const void *, MPI_Status *)) \
+    X(PMPI_File_write_all_end, int, (MPI_File, const void *, MPI_Status *)) \
+    X(PMPI_File_write_ordered_end, int, (MPI_File, const void *, MPI_Status *)) \
+    X(PMPI_Wait, int, (MPI_Request *, MPI_Status *)) \
+    X(PMPI_Waitall, int, (int, MPI_Request *, MPI_Status *)) \
+    X(PMPI_Waitany, int, (int, MPI_Request *, int *, MPI_Status *)) \
+    X(PMPI_Waitsome, int, (int, MPI_Request *, int *, int *, MPI_Status *)) \
+    X(PMPI_Test, int, (MPI_Request *, int *, MPI_Status *)) \
+    X(PMPI_Testall, int, (int, MPI_Request *, int *, MPI_Status *)) \
+    X(PMPI_Testany, int, (int, MPI_Request *, int *, int *, MPI_Status *)) \
+    X(PMPI_Testsome, int, (int, MPI_Request *, int *, int *, MPI_Status *)) \
+    X(PMPI_Request_free, int, (MPI_Request *))
 
 #define IOLENS_MPI_CALLS(X) IOLENS_MPI_CALLS_CORE(X) IOLENS_MPI_CALLS_FILE(X)
 

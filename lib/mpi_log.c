@@ -1,1 +1,613 @@
-/* placeholder */
+/*
+ * The log writer of an MPI job (mpi_log.h).  Runs once, inside
+ * MPI_Finalize before PMPI_Finalize, on every rank; malloc is fine here.
+ * Three collectives, whatever the number of files: Gather (region
+ * descriptors and per-rank facts to rank 0), Bcast (the temporary file and
+ * every rank's offset, or the error that stops everyone) and Allreduce
+ * (did every rank write its part).  File I/O goes through the real calls.
+ */
+#include "mpi_log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "budget.h"
+#include "config.h"
+#include "file_table.h"
+#include "jobinfo.h"
+#include "log_regions.h"
+#include "log_writer.h"
+#include "mpi_calls.h"
+#include "mpi_runtime.h"
+#include "real_calls.h"
+#include "runtime.h"
+
+#define RANK_REGIONS_MAX (1 + IOLENS_SHARE_MAX_LAYERS)
+#define JOB_REGIONS 3                 /* JOB, MOUNTS, RANKS: rank 0 only */
+#define HOST_MAX (MPI_MAX_PROCESSOR_NAME + 1)
+/* MPICH's version string runs to kilobytes (its configure line): the job
+ * record keeps its first lines, up to this many characters. */
+#define MPI_VERSION_MAX 256
+
+/* What each rank tells rank 0 (one Gather, fixed size).  Region offsets
+ * are relative to the start of the rank's own bytes. */
+struct rank_summary {
+    double init_time, finalize_time;
+    uint64_t budget_used, budget_needed, folded_opens, folded_files;
+    int32_t error;
+    uint32_t nregions;
+    struct iolens_region_desc regions[RANK_REGIONS_MAX];
+    char host[HOST_MAX];
+};
+
+/* Compressed regions of one writer, back to back, and their descriptors. */
+struct part {
+    struct iolens_region_desc regions[RANK_REGIONS_MAX];
+    uint32_t nregions;
+    unsigned char *data;
+    size_t len;
+};
+
+/* What rank 0 broadcasts; one uint64 file offset per rank follows it. */
+struct plan {
+    int32_t code;                 /* 0: write; else the errno that stops the log */
+    int32_t failed_rank;
+    char tmp[PATH_MAX];           /* the temporary file every rank writes into */
+};
+
+/* Rank 0's side of the log. */
+struct head {
+    char path[PATH_MAX];
+    char reason[256];             /* rank 0's own failure in words, if any */
+    int fd;                       /* the temporary file, or -1 */
+    unsigned char *bytes;         /* file header + region table */
+    size_t len;
+    struct part job;              /* JOB, MOUNTS, RANKS */
+};
+
+/* ------------------------------------------------------ pure helpers -- */
+
+static uint64_t name_hash(const char *s, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    return h;
+}
+
+long iolens_mpi_host_list(const char *hosts, size_t hostsz, uint32_t n, char *out, size_t outsz,
+                          size_t *outlen, uint32_t *index)
+{
+    /* Open addressing over the ranks, each slot the first rank with a
+     * name (+1; 0 is empty): O(n) for any number of hosts. */
+    size_t cap = 16;
+    while (cap < 2 * (size_t)n)
+        cap *= 2;
+    uint32_t *slot = calloc(cap, sizeof *slot);
+    if (slot == NULL)
+        return -1;
+    size_t len = 0;
+    long distinct = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *h = hosts + (size_t)i * hostsz;
+        size_t hl = strnlen(h, hostsz);
+        size_t k = name_hash(h, hl) & (cap - 1);
+        for (; slot[k] != 0; k = (k + 1) & (cap - 1)) {
+            const char *o = hosts + (size_t)(slot[k] - 1) * hostsz;
+            if (strnlen(o, hostsz) == hl && memcmp(o, h, hl) == 0)
+                break;
+        }
+        if (slot[k] != 0) {
+            index[i] = index[slot[k] - 1];
+            continue;
+        }
+        if (len + hl + 1 > outsz) {
+            free(slot);
+            return -1;
+        }
+        slot[k] = i + 1;
+        memcpy(out + len, h, hl);
+        out[len + hl] = '\0';
+        len += hl + 1;
+        index[i] = (uint32_t)distinct++;
+    }
+    free(slot);
+    *outlen = len > 0 ? len - 1 : 0; /* no final NUL */
+    return distinct;
+}
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Copies line[0..len) to out with runs of blanks made one space and no
+ * blank at either end.  Returns the length written. */
+static size_t squeeze(const char *line, size_t len, char *out)
+{
+    size_t w = 0;
+    int blank = 0;
+    for (size_t r = 0; r < len; r++) {
+        if (is_blank(line[r])) {
+            blank = 1;
+            continue;
+        }
+        if (blank && w > 0)
+            out[w++] = ' ';
+        blank = 0;
+        out[w++] = line[r];
+    }
+    return w;
+}
+
+void iolens_mpi_version_line(const char *in, char *out, size_t outsz)
+{
+    size_t w = 0;
+    for (const char *line = in; *line != '\0';) {
+        size_t len = strcspn(line, "\n");
+        char one[len + 1];
+        size_t k = squeeze(line, len, one);
+        line += len + (line[len] == '\n');
+        if (k == 0)
+            continue;
+        if (w + (w > 0 ? 2 : 0) + k >= outsz) {
+            if (w == 0) { /* the first line, cut */
+                w = outsz - 1;
+                memcpy(out, one, w);
+            }
+            break;
+        }
+        if (w > 0) {
+            out[w++] = ';';
+            out[w++] = ' ';
+        }
+        memcpy(out + w, one, k);
+        w += k;
+    }
+    out[w] = '\0';
+}
+
+uint64_t iolens_mpi_log_region_count(uint64_t nprocs, unsigned nlayers)
+{
+    return JOB_REGIONS + nprocs * (1 + (uint64_t)nlayers);
+}
+
+/* ------------------------------------------------------------ errors -- */
+
+/* The one line a failed log gets, from rank 0. */
+static void report_failure(const char *path, const char *reason, int failed_rank)
+{
+    char line[PATH_MAX + 512];
+    int n = failed_rank > 0
+                ? snprintf(line, sizeof line, "iolens: cannot write log %s: %s (rank %d)\n", path,
+                           reason, failed_rank)
+                : snprintf(line, sizeof line, "iolens: cannot write log %s: %s\n", path, reason);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof line) {
+        n = (int)sizeof line - 1;
+        line[n - 1] = '\n';
+    }
+    if (IOLENS_REAL(write) != NULL)
+        (void)!iolens_real_write(2, line, (size_t)n);
+}
+
+/* ---------------------------------------------------- region building -- */
+
+static void part_free(struct part *p)
+{
+    free(p->data);
+    memset(p, 0, sizeof *p);
+}
+
+/* Compresses raw, appends it to p and frees raw.  Returns 0 or ENOMEM. */
+static int part_add(struct part *p, uint32_t kind, uint32_t version, struct iolens_buf *raw)
+{
+    void *z = NULL;
+    size_t zlen = 0;
+    int rc = ENOMEM;
+    if (!raw->failed && p->nregions < RANK_REGIONS_MAX &&
+        iolens_region_compress(raw->data, raw->len, &z, &zlen) == 0) {
+        unsigned char *data = realloc(p->data, p->len + zlen + 1);
+        if (data != NULL) {
+            p->data = data;
+            memcpy(data + p->len, z, zlen);
+            p->regions[p->nregions++] = (struct iolens_region_desc){
+                .kind = kind,
+                .version = version,
+                .offset = p->len,
+                .stored_size = zlen,
+                .raw_size = raw->len,
+                .crc32 = iolens_crc32(z, zlen),
+                .compression = IOLENS_COMPRESS_ZLIB,
+            };
+            p->len += zlen;
+            rc = 0;
+        }
+    }
+    free(z);
+    iolens_buf_free(raw);
+    return rc;
+}
+
+/* This rank's NAMES region and one region per layer that is on. */
+static int build_rank_part(const struct iolens_mpi_job *job, const struct iolens_record_set *recs,
+                           struct part *p)
+{
+    struct iolens_buf raw = {0};
+    uint64_t *ids = NULL;
+    long n = iolens_share_distinct_ids(recs, &ids);
+    int rc = n >= 0 ? iolens_region_names(&raw, ids, (size_t)n) : -1;
+    free(ids);
+    rc = rc == 0 ? part_add(p, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &raw) : ENOMEM;
+    for (unsigned l = 0; rc == 0 && l < iolens_layer_desc_count(); l++) {
+        if (!(job->layers_on & (1u << l)))
+            continue;
+        const struct iolens_layer_desc *d = iolens_layer_desc_at(l);
+        size_t count = l < recs->nlayers ? recs->count[l] : 0;
+        if (iolens_region_layer(&raw, d, count > 0 ? recs->records[l] : "", count) == 0)
+            rc = part_add(p, d->region_kind, d->version, &raw);
+        else
+            rc = ENOMEM;
+    }
+    iolens_buf_free(&raw);
+    return rc;
+}
+
+static void summarize(const struct iolens_mpi_job *job, const struct part *p, int error,
+                      struct rank_summary *s)
+{
+    struct iolens_budget_stats bs;
+    iolens_budget_stats(&bs);
+    memset(s, 0, sizeof *s);
+    s->init_time = job->init_time;
+    s->finalize_time = job->finalize_time;
+    s->budget_used = bs.used;
+    s->budget_needed = bs.needed;
+    s->folded_opens = iolens_file_folded_opens();
+    s->folded_files = iolens_file_folded_files();
+    s->error = error;
+    s->nregions = error == 0 ? p->nregions : 0;
+    memcpy(s->regions, p->regions, sizeof s->regions);
+    snprintf(s->host, sizeof s->host, "%s", job->host != NULL ? job->host : "");
+}
+
+/* ----------------------------------------------- rank 0: job regions -- */
+
+static void library_version(char *out, size_t outsz)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    out[0] = '\0';
+    if (IOLENS_PMPI(PMPI_Get_library_version)(v, &len) != MPI_SUCCESS)
+        return;
+    v[len >= 0 && len < (int)sizeof v ? len : (int)sizeof v - 1] = '\0';
+    iolens_mpi_version_line(v, out, outsz);
+}
+
+/* The JOB record's fixed part.  The budget figures that matter are the
+ * fullest rank's; folded opens add up (a file folded on two ranks counts
+ * in both estimates of folded files). */
+static struct iolens_job_fixed job_fixed(const struct iolens_mpi_job *job,
+                                         const struct rank_summary *all, uint32_t nnodes)
+{
+    struct iolens_job_fixed f = {
+        .uid = (uint64_t)getuid(),
+        .start_time_sec = job->job_start_ns / 1000000000,
+        .start_time_nsec = job->job_start_ns % 1000000000,
+        .nprocs = (uint32_t)job->nprocs,
+        .nnodes = nnodes,
+        .pid = (int64_t)getpid(),
+        .budget_bytes = iolens_runtime_config()->memory,
+        .string_count = IOLENS_JOB_NSTRINGS,
+    };
+    double end = 0;
+    for (int r = 0; r < job->nprocs; r++) {
+        if (all[r].finalize_time > end)
+            end = all[r].finalize_time;
+        if (all[r].budget_used > f.budget_used)
+            f.budget_used = all[r].budget_used;
+        if (all[r].budget_needed > f.budget_needed)
+            f.budget_needed = all[r].budget_needed;
+        f.folded_opens += all[r].folded_opens;
+        f.folded_files += all[r].folded_files;
+    }
+    double start = (double)job->job_start_ns * 1e-9;
+    f.end_time_sec = (int64_t)end;
+    f.end_time_nsec = (int64_t)((end - (double)f.end_time_sec) * 1e9);
+    f.run_time = end > start ? end - start : 0;
+    return f;
+}
+
+static int add_job_region(struct part *p, const struct iolens_job_fixed *fixed,
+                          const char *hosts, size_t hosts_len)
+{
+    char user[256], jobid[256], mpi_version[MPI_VERSION_MAX + 1];
+    iolens_jobinfo_user(user, sizeof user);
+    iolens_jobinfo_jobid(jobid, sizeof jobid);
+    library_version(mpi_version, sizeof mpi_version);
+    const char *strings[IOLENS_JOB_NSTRINGS];
+    size_t lens[IOLENS_JOB_NSTRINGS];
+    strings[IOLENS_JOBSTR_JOBID] = jobid;
+    strings[IOLENS_JOBSTR_USER] = user;
+    strings[IOLENS_JOBSTR_EXE] = iolens_jobinfo_exe();
+    strings[IOLENS_JOBSTR_ARGS] = iolens_jobinfo_args(&lens[IOLENS_JOBSTR_ARGS]);
+    strings[IOLENS_JOBSTR_HOSTS] = hosts;
+    strings[IOLENS_JOBSTR_VERSION] = IOLENS_VERSION_STRING;
+    strings[IOLENS_JOBSTR_MPI_VERSION] = mpi_version;
+    for (int i = 0; i < IOLENS_JOB_NSTRINGS; i++)
+        if (i != IOLENS_JOBSTR_ARGS && i != IOLENS_JOBSTR_HOSTS)
+            lens[i] = strlen(strings[i]);
+    lens[IOLENS_JOBSTR_HOSTS] = hosts_len;
+    struct iolens_buf raw = {0};
+    if (iolens_region_job(&raw, fixed, strings, lens) != 0) {
+        iolens_buf_free(&raw);
+        return ENOMEM;
+    }
+    return part_add(p, IOLENS_REGION_JOB, IOLENS_JOB_VERSION, &raw);
+}
+
+/* JOB, MOUNTS and RANKS from every rank's summary. */
+static int build_job_part(const struct iolens_mpi_job *job, const struct rank_summary *all,
+                          struct part *p)
+{
+    uint32_t n = (uint32_t)job->nprocs;
+    char *names = iolens_mpi_must_alloc((size_t)n * HOST_MAX);
+    char *hosts = iolens_mpi_must_alloc((size_t)n * HOST_MAX);
+    uint32_t *index = iolens_mpi_must_alloc((size_t)n * sizeof *index);
+    struct iolens_rank_info *ranks = iolens_mpi_must_alloc((size_t)n * sizeof *ranks);
+    for (uint32_t r = 0; r < n; r++)
+        memcpy(names + (size_t)r * HOST_MAX, all[r].host, HOST_MAX);
+    size_t hosts_len = 0;
+    long nnodes = iolens_mpi_host_list(names, HOST_MAX, n, hosts, (size_t)n * HOST_MAX,
+                                       &hosts_len, index);
+    for (uint32_t r = 0; nnodes >= 0 && r < n; r++)
+        ranks[r] = (struct iolens_rank_info){all[r].init_time, all[r].finalize_time, index[r], 0};
+    struct iolens_job_fixed fixed = job_fixed(job, all, (uint32_t)(nnodes > 0 ? nnodes : 0));
+    int rc = nnodes >= 0 ? add_job_region(p, &fixed, hosts, hosts_len) : ENOMEM;
+    struct iolens_buf raw = {0};
+    if (rc == 0)
+        rc = iolens_region_mounts(&raw) == 0
+                 ? part_add(p, IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, &raw)
+                 : ENOMEM;
+    if (rc == 0)
+        rc = iolens_region_ranks(&raw, ranks, n) == 0
+                 ? part_add(p, IOLENS_REGION_RANKS, IOLENS_RANKS_VERSION, &raw)
+                 : ENOMEM;
+    iolens_buf_free(&raw);
+    free(names);
+    free(hosts);
+    free(index);
+    free(ranks);
+    return rc;
+}
+
+/* ------------------------------------------------------- file writing -- */
+
+static int pwrite_all(int fd, const void *data, size_t len, uint64_t offset)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t n = IOLENS_REAL(pwrite)(fd, p, len, (off_t)offset);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return errno;
+        if (n == 0)
+            return EIO;
+        p += n;
+        len -= (size_t)n;
+        offset += (uint64_t)n;
+    }
+    return 0;
+}
+
+/* A rank other than 0: its part into the file rank 0 created. */
+static int write_part(const char *tmp, const struct part *mine, uint64_t offset)
+{
+    if (mine->len == 0)
+        return 0;
+    int fd = IOLENS_REAL(open)(tmp, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    int code = pwrite_all(fd, mine->data, mine->len, offset);
+    /* close reports delayed write errors on some file systems (NFS). */
+    if (IOLENS_REAL(close)(fd) != 0 && code == 0)
+        code = errno;
+    return code;
+}
+
+/* ------------------------------------------------ rank 0: the plan -- */
+
+/* Creates the default log directory if missing (one level), world-writable
+ * and sticky like /tmp, as the single-process writer does. */
+static int ensure_logdir(const char *dir, char *reason, size_t reasonsz)
+{
+    if (mkdir(dir, 01777) == 0) {
+        chmod(dir, 01777); /* mkdir's mode was cut by the umask */
+        return 0;
+    }
+    if (errno == EEXIST)
+        return 0;
+    int e = errno;
+    snprintf(reason, reasonsz, "cannot create the log directory: %s", strerror(e));
+    return e;
+}
+
+/* IOLENS_LOGFILE, or <logdir>/<user>_<exe>_<jobid>_<job start>_<pid of
+ * rank 0>.iolens.  Returns 0 or an errno value. */
+static int choose_path(const struct iolens_mpi_job *job, struct head *h)
+{
+    const struct iolens_config *cfg = iolens_runtime_config();
+    if (cfg->logfile[0] != '\0') {
+        snprintf(h->path, sizeof h->path, "%s", cfg->logfile);
+        return 0;
+    }
+    snprintf(h->path, sizeof h->path, "%s", cfg->logdir);
+    int e = ensure_logdir(cfg->logdir, h->reason, sizeof h->reason);
+    if (e != 0)
+        return e;
+    char user[256], jobid[256];
+    iolens_jobinfo_user(user, sizeof user);
+    iolens_jobinfo_jobid(jobid, sizeof jobid);
+    if (iolens_log_default_name(h->path, sizeof h->path, cfg->logdir, user, iolens_jobinfo_exe(),
+                                jobid, (long)(job->job_start_ns / 1000000000),
+                                (long)getpid()) != 0) {
+        snprintf(h->path, sizeof h->path, "%s", cfg->logdir);
+        return ENAMETOOLONG;
+    }
+    return 0;
+}
+
+/* Every rank's offset, then the region table (job-wide regions first,
+ * stored after every rank's bytes) and the header over it. */
+static int lay_out(const struct iolens_mpi_job *job, const struct rank_summary *all,
+                   uint64_t *offsets, struct head *h)
+{
+    uint32_t per_rank = 1 + (uint32_t)__builtin_popcount(job->layers_on);
+    uint64_t nregions = iolens_mpi_log_region_count((uint64_t)job->nprocs, per_rank - 1);
+    if (nregions > IOLENS_MAX_REGIONS)
+        return E2BIG;
+    size_t hsize = sizeof(struct iolens_file_header);
+    h->len = hsize + (size_t)nregions * sizeof(struct iolens_region_desc);
+    h->bytes = iolens_mpi_must_alloc(h->len);
+    struct iolens_region_desc *table = (struct iolens_region_desc *)(h->bytes + hsize);
+    size_t k = h->job.nregions;
+    uint64_t at = h->len, folded = 0;
+    for (int r = 0; r < job->nprocs; r++) {
+        if (all[r].nregions != per_rank)
+            return EPROTO; /* cannot happen: the ranks agreed on the layers */
+        offsets[r] = at;
+        for (uint32_t i = 0; i < per_rank; i++) {
+            table[k] = all[r].regions[i];
+            table[k++].offset += offsets[r];
+            at += all[r].regions[i].stored_size;
+        }
+        folded += all[r].folded_opens;
+    }
+    for (uint32_t i = 0; i < h->job.nregions; i++) {
+        table[i] = h->job.regions[i];
+        table[i].offset += at;
+    }
+    iolens_log_header_build((struct iolens_file_header *)h->bytes,
+                            folded > 0 ? IOLENS_FLAG_PARTIAL : 0, table, (uint32_t)nregions);
+    return 0;
+}
+
+/* Creates the temporary file and writes rank 0's part and the job-wide
+ * regions; the header waits until every rank has written. */
+static int create_file(const struct plan *plan, const struct part *mine, uint64_t offset,
+                       struct head *h)
+{
+    h->fd = IOLENS_REAL(open)(plan->tmp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+    if (h->fd < 0)
+        return errno;
+    const struct iolens_region_desc *first_job =
+        (const struct iolens_region_desc *)(h->bytes + sizeof(struct iolens_file_header));
+    int code = pwrite_all(h->fd, mine->data, mine->len, offset);
+    if (code == 0 && h->job.nregions > 0)
+        code = pwrite_all(h->fd, h->job.data, h->job.len, first_job->offset);
+    return code;
+}
+
+/* Rank 0, after the Gather: is there a log to write, where, and where
+ * each rank's bytes go. */
+static void make_plan(const struct iolens_mpi_job *job, const struct rank_summary *all,
+                      const struct part *mine, struct plan *plan, uint64_t *offsets,
+                      struct head *h)
+{
+    for (int r = 0; r < job->nprocs && plan->code == 0; r++)
+        if (all[r].error != 0) {
+            plan->code = all[r].error;
+            plan->failed_rank = r;
+        }
+    int code = choose_path(job, h); /* the path is needed for a message too */
+    if (plan->code == 0)
+        plan->code = code;
+    if (plan->code == 0)
+        plan->code = build_job_part(job, all, &h->job);
+    if (plan->code == 0)
+        plan->code = lay_out(job, all, offsets, h);
+    if (plan->code == 0) {
+        int n = snprintf(plan->tmp, sizeof plan->tmp, "%s.tmp-%ld", h->path, (long)getpid());
+        if (n < 0 || (size_t)n >= sizeof plan->tmp)
+            plan->code = ENAMETOOLONG;
+    }
+    if (plan->code == 0)
+        plan->code = create_file(plan, mine, offsets[0], h);
+}
+
+/* Rank 0, once every rank's outcome is known (code, failed_rank): the
+ * header and the rename, or the clean-up and the one line. */
+static int finish(const struct plan *plan, struct head *h, int code, int failed_rank)
+{
+    if (code == 0 && h->fd >= 0) {
+        code = pwrite_all(h->fd, h->bytes, h->len, 0);
+        if (code == 0)
+            (void)fchmod(h->fd, 0400);
+    }
+    if (h->fd >= 0 && IOLENS_REAL(close)(h->fd) != 0 && code == 0)
+        code = errno;
+    if (code == 0 && IOLENS_REAL(rename)(plan->tmp, h->path) != 0)
+        code = errno;
+    if (code == 0)
+        return 0;
+    if (h->fd >= 0)
+        IOLENS_REAL(unlink)(plan->tmp);
+    report_failure(h->path, h->reason[0] != '\0' && failed_rank == 0 ? h->reason : strerror(code),
+                   failed_rank);
+    return -1;
+}
+
+/* ------------------------------------------------------------- entry -- */
+
+int iolens_mpi_log_write(const struct iolens_mpi_job *job, const struct iolens_record_set *recs)
+{
+    MPI_Comm world = MPI_COMM_WORLD;
+    struct part mine = {0};
+    int error = job->error != 0 ? job->error : build_rank_part(job, recs, &mine);
+
+    struct rank_summary s, *all = NULL;
+    summarize(job, &mine, error, &s);
+    if (job->rank == 0)
+        all = iolens_mpi_must_alloc((size_t)job->nprocs * sizeof *all);
+    IOLENS_PMPI(PMPI_Gather)(&s, (int)sizeof s, MPI_BYTE, all, (int)sizeof s, MPI_BYTE, 0, world);
+
+    size_t plansz = sizeof(struct plan) + (size_t)job->nprocs * sizeof(uint64_t);
+    unsigned char *planbuf = iolens_mpi_must_alloc(plansz);
+    memset(planbuf, 0, plansz);
+    struct plan *plan = (struct plan *)planbuf;
+    uint64_t *offsets = (uint64_t *)(planbuf + sizeof *plan);
+    struct head h = {.fd = -1};
+    if (job->rank == 0)
+        make_plan(job, all, &mine, plan, offsets, &h);
+    IOLENS_PMPI(PMPI_Bcast)(planbuf, (int)plansz, MPI_BYTE, 0, world);
+
+    int rc = -1;
+    if (plan->code == 0) {
+        struct { int code, rank; } local = {0, job->rank}, agreed;
+        if (job->rank != 0)
+            local.code = write_part(plan->tmp, &mine, offsets[job->rank]);
+        IOLENS_PMPI(PMPI_Allreduce)(&local, &agreed, 1, MPI_2INT, MPI_MAXLOC, world);
+        if (job->rank == 0)
+            rc = finish(plan, &h, agreed.code, agreed.rank);
+        else
+            rc = agreed.code == 0 ? 0 : -1;
+    } else if (job->rank == 0) {
+        rc = finish(plan, &h, plan->code, plan->failed_rank);
+    }
+
+    part_free(&mine);
+    part_free(&h.job);
+    free(h.bytes);
+    free(planbuf);
+    free(all);
+    return rc;
+}

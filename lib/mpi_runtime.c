@@ -1,1 +1,395 @@
-/* placeholder */
+/*
+ * The MPI job's life cycle (mpi_runtime.h) and the thin MPI layer of the
+ * shutdown: the collectives that move the buffers lib/shared_reduce.c
+ * prepares.  Nothing here does I/O or communicates before MPI_Finalize.
+ *
+ * Shutdown, on every rank, in MPI_Finalize before PMPI_Finalize:
+ *   Alltoall    how many distinct ids go to each owner, with the rank's
+ *               process start and the layers it has switched off
+ *   Alltoallv   the ids
+ *   Alltoallv   back: the writer of each id
+ *   Alltoall    how many record bytes go to each writer
+ *   Alltoallv   the records
+ * then the writer's collectives (lib/mpi_log.c).  The count is the same
+ * for any number of files and layers; the volume is O(records).
+ */
+#include "mpi_runtime.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <mpi.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clock.h"
+#include "file_table.h"
+#include "log_regions.h"
+#include "mpi_calls.h"
+#include "mpi_log.h"
+#include "real_calls.h"
+#include "record_merge.h"
+#include "runtime.h"
+#include "shared_reduce.h"
+
+static struct {
+    int init_seen;          /* MPI_Init succeeded, ever */
+    int initialized;        /* ... and MPI_Finalize was not called yet */
+    int forked;             /* a forked child of a rank */
+    int rank, nprocs;
+    double init_time;       /* absolute seconds */
+    char host[MPI_MAX_PROCESSOR_NAME + 1];
+} mpi = {.nprocs = 1};
+
+int iolens_mpi_program_detected(void)
+{
+    return iolens_mpi_calls_resolve();
+}
+
+int iolens_mpi_initialized(void)
+{
+    return mpi.initialized;
+}
+
+int iolens_mpi_init_seen(void)
+{
+    return mpi.init_seen;
+}
+
+int iolens_mpi_rank(void)
+{
+    return mpi.rank;
+}
+
+int iolens_mpi_nprocs(void)
+{
+    return mpi.nprocs;
+}
+
+static void say(const char *line)
+{
+    if (IOLENS_REAL(write) != NULL)
+        (void)!iolens_real_write(2, line, strlen(line));
+}
+
+int iolens_mpi_missing(const char *name)
+{
+    char line[160];
+    snprintf(line, sizeof line, "iolens: the MPI library has no %s\n", name);
+    say(line);
+    return MPI_ERR_INTERN;
+}
+
+static double realtime_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void iolens_mpi_on_init(void)
+{
+    if (mpi.init_seen || mpi.forked)
+        return;
+    mpi.init_time = realtime_now();
+    IOLENS_PMPI(PMPI_Comm_rank)(MPI_COMM_WORLD, &mpi.rank);
+    IOLENS_PMPI(PMPI_Comm_size)(MPI_COMM_WORLD, &mpi.nprocs);
+    int len = 0;
+    if (IOLENS_PMPI(PMPI_Get_processor_name)(mpi.host, &len) != MPI_SUCCESS || len <= 0)
+        snprintf(mpi.host, sizeof mpi.host, "%s", iolens_runtime_hostname());
+    else
+        mpi.host[len < MPI_MAX_PROCESSOR_NAME ? len : MPI_MAX_PROCESSOR_NAME] = '\0';
+    mpi.init_seen = 1;
+    mpi.initialized = 1;
+}
+
+void iolens_mpi_on_fork_child(void)
+{
+    mpi.forked = 1;
+    mpi.initialized = 0;
+}
+
+/* ------------------------------------------------------- the shutdown -- */
+
+/* The counts and displacements of the exchanges.  A rank that fails
+ * (out of memory) still takes part in every collective, with nothing to
+ * send, and reports its error to the log writer. */
+struct exchange {
+    int rank, nprocs;
+    int *scount, *sdispl, *rcount, *rdispl;
+    int error;              /* this rank's first failure (errno) */
+};
+
+/* What the first Alltoall carries to every rank. */
+struct hello {
+    int64_t count;          /* ids for the receiver, as their owner */
+    int64_t start_ns;       /* the sender's process start, absolute */
+    int64_t layers_off;     /* bit per layer index switched off at the sender */
+};
+
+static void fail(struct exchange *x, int error)
+{
+    if (x->error == 0)
+        x->error = error;
+}
+
+void *iolens_mpi_must_alloc(size_t n)
+{
+    void *p = malloc(n + 1);
+    if (p == NULL) {
+        say("iolens: out of memory in MPI_Finalize\n");
+        abort();
+    }
+    return p;
+}
+
+static void exchange_init(struct exchange *x)
+{
+    size_t n = (size_t)mpi.nprocs * sizeof(int);
+    x->rank = mpi.rank;
+    x->nprocs = mpi.nprocs;
+    x->scount = iolens_mpi_must_alloc(n);
+    x->sdispl = iolens_mpi_must_alloc(n);
+    x->rcount = iolens_mpi_must_alloc(n);
+    x->rdispl = iolens_mpi_must_alloc(n);
+    memset(x->scount, 0, n);
+    memset(x->sdispl, 0, n);
+    x->error = 0;
+}
+
+static void exchange_free(struct exchange *x)
+{
+    free(x->scount);
+    free(x->sdispl);
+    free(x->rcount);
+    free(x->rdispl);
+}
+
+static void clear_counts(struct exchange *x)
+{
+    memset(x->scount, 0, (size_t)x->nprocs * sizeof(int));
+    memset(x->sdispl, 0, (size_t)x->nprocs * sizeof(int));
+}
+
+/* The receive displacements from the receive counts.  Returns the number
+ * of items this rank receives. */
+static size_t receive_displacements(struct exchange *x)
+{
+    size_t total = 0;
+    for (int r = 0; r < x->nprocs; r++) {
+        if (total > INT_MAX) {
+            say("iolens: too much data for one rank in MPI_Finalize\n");
+            abort();
+        }
+        x->rdispl[r] = (int)total;
+        total += (size_t)x->rcount[r];
+    }
+    return total;
+}
+
+/* Bit per enum iolens_layer that IOLENS_DISABLE_LAYERS switched off, for
+ * layer index l. */
+static int layer_switched_off(unsigned l)
+{
+    unsigned off = iolens_runtime_config()->layers_off;
+    switch (iolens_layer_desc_at(l)->region_kind) {
+    case IOLENS_REGION_POSIX:
+        return (off >> IOLENS_LAYER_POSIX) & 1u;
+    case IOLENS_REGION_STDIO:
+        return (off >> IOLENS_LAYER_STDIO) & 1u;
+    case IOLENS_REGION_MPIIO:
+        return (off >> IOLENS_LAYER_MPIIO) & 1u;
+    default:
+        return 0;
+    }
+}
+
+static int64_t process_start_ns(void)
+{
+    struct timespec ts = iolens_clock_start_real();
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Alltoall of the send counts.  It also tells every rank every other
+ * rank's process start and switched-off layers: the job starts at the
+ * earliest process start, and a layer switched off anywhere is left out
+ * everywhere, so that every rank writes the same regions. */
+static size_t exchange_counts_hello(struct exchange *x, struct iolens_mpi_job *job)
+{
+    struct hello *out = iolens_mpi_must_alloc((size_t)x->nprocs * sizeof *out);
+    struct hello *in = iolens_mpi_must_alloc((size_t)x->nprocs * sizeof *in);
+    int64_t off = 0;
+    for (unsigned l = 0; l < iolens_layer_desc_count(); l++)
+        off |= (int64_t)layer_switched_off(l) << l;
+    for (int r = 0; r < x->nprocs; r++)
+        out[r] = (struct hello){x->scount[r], process_start_ns(), off};
+    IOLENS_PMPI(PMPI_Alltoall)(out, 3, MPI_INT64_T, in, 3, MPI_INT64_T, MPI_COMM_WORLD);
+    job->job_start_ns = in[0].start_ns;
+    for (int r = 0; r < x->nprocs; r++) {
+        x->rcount[r] = (int)in[r].count;
+        if (in[r].start_ns < job->job_start_ns)
+            job->job_start_ns = in[r].start_ns;
+        off |= in[r].layers_off;
+    }
+    job->layers_on = 0;
+    for (unsigned l = 0; l < iolens_layer_desc_count(); l++)
+        if (!((off >> l) & 1))
+            job->layers_on |= 1u << l;
+    free(out);
+    free(in);
+    return receive_displacements(x);
+}
+
+/* Plain Alltoall of the send counts. */
+static size_t exchange_counts(struct exchange *x)
+{
+    IOLENS_PMPI(PMPI_Alltoall)(x->scount, 1, MPI_INT, x->rcount, 1, MPI_INT, MPI_COMM_WORLD);
+    return receive_displacements(x);
+}
+
+/* This rank's records of every layer it has on. */
+static void collect(struct exchange *x, int was_active, struct iolens_record_set *set)
+{
+    memset(set, 0, sizeof *set);
+    set->nlayers = iolens_layer_desc_count();
+    for (unsigned l = 0; was_active && l < set->nlayers; l++) {
+        if (layer_switched_off(l))
+            continue;
+        long n = iolens_layer_collect(iolens_layer_desc_at(l), x->rank, &set->records[l]);
+        if (n < 0)
+            fail(x, ENOMEM);
+        else
+            set->count[l] = (size_t)n;
+    }
+}
+
+/* Once the job start and the layers are agreed on: drops the layers
+ * switched off on another rank and moves the timestamps to the job's time
+ * axis. */
+static void align_to_job(const struct iolens_mpi_job *job, struct iolens_record_set *set)
+{
+    double shift = (double)(process_start_ns() - job->job_start_ns) * 1e-9;
+    for (unsigned l = 0; l < set->nlayers; l++) {
+        if (!(job->layers_on & (1u << l))) {
+            free(set->records[l]);
+            set->records[l] = NULL;
+            set->count[l] = 0;
+        }
+        iolens_share_shift_timestamps(iolens_layer_desc_at(l), set->records[l], set->count[l],
+                                      shift);
+    }
+}
+
+/* Steps 1 and 2: the distinct ids to their owners, the writers back; on
+ * the way, the job start and the layers (see exchange_counts_hello).
+ * Returns the assignment (sorted by id) and its length in *n. */
+static struct iolens_share_assign *assign_writers(struct exchange *x, struct iolens_mpi_job *job,
+                                                  struct iolens_record_set *set, size_t *n)
+{
+    uint64_t *ids = NULL;
+    long nids = x->error ? -1 : iolens_share_ids_by_owner(set, x->nprocs, &ids, x->scount,
+                                                           x->sdispl);
+    if (nids < 0) {
+        fail(x, ENOMEM);
+        nids = 0;
+        clear_counts(x);
+    }
+    size_t nrecv = exchange_counts_hello(x, job);
+    align_to_job(job, set);
+    uint64_t *recv = iolens_mpi_must_alloc(nrecv * sizeof *recv);
+    IOLENS_PMPI(PMPI_Alltoallv)(ids, x->scount, x->sdispl, MPI_UINT64_T, recv, x->rcount,
+                                x->rdispl, MPI_UINT64_T, MPI_COMM_WORLD);
+
+    /* As owner: decide; should that fail, every holder keeps its own. */
+    int32_t *writer = iolens_mpi_must_alloc(nrecv * sizeof *writer);
+    if (iolens_share_decide(recv, x->rcount, x->rdispl, x->nprocs, writer) != 0) {
+        fail(x, ENOMEM);
+        for (int r = 0; r < x->nprocs; r++)
+            for (int i = 0; i < x->rcount[r]; i++)
+                writer[x->rdispl[r] + i] = r;
+    }
+    int32_t *mine = iolens_mpi_must_alloc((size_t)nids * sizeof *mine);
+    IOLENS_PMPI(PMPI_Alltoallv)(writer, x->rcount, x->rdispl, MPI_INT32_T, mine, x->scount,
+                                x->sdispl, MPI_INT32_T, MPI_COMM_WORLD);
+    free(recv);
+    free(writer);
+
+    struct iolens_share_assign *a = iolens_share_assign_build(ids, mine, (size_t)nids);
+    if (a == NULL)
+        fail(x, ENOMEM);
+    *n = a != NULL ? (size_t)nids : 0;
+    free(ids);
+    free(mine);
+    return a;
+}
+
+/* Step 3: records to their writers, and the reduction of what arrives. */
+static void move_and_reduce(struct exchange *x, const struct iolens_record_set *set,
+                            const struct iolens_share_assign *a, size_t na,
+                            struct iolens_record_set *out)
+{
+    struct iolens_record_set kept = {0};
+    unsigned char *send = NULL;
+    if (x->error != 0 ||
+        iolens_share_split(set, a, na, x->rank, x->nprocs, &kept, &send, x->scount,
+                           x->sdispl) != 0) {
+        fail(x, ENOMEM);
+        clear_counts(x);
+    }
+    size_t nrecv = exchange_counts(x);
+    unsigned char *recv = iolens_mpi_must_alloc(nrecv);
+    IOLENS_PMPI(PMPI_Alltoallv)(send, x->scount, x->sdispl, MPI_BYTE, recv, x->rcount, x->rdispl,
+                                MPI_BYTE, MPI_COMM_WORLD);
+    free(send);
+    memset(out, 0, sizeof *out);
+    if (x->error == 0 && iolens_share_reduce(&kept, recv, nrecv, out) != 0)
+        fail(x, ENOMEM);
+    iolens_record_set_free(&kept);
+    free(recv);
+}
+
+static void shutdown_job(int was_active, double finalize_time)
+{
+    struct iolens_mpi_job job = {
+        .rank = mpi.rank,
+        .nprocs = mpi.nprocs,
+        .init_time = mpi.init_time,
+        .finalize_time = finalize_time,
+        .host = mpi.host,
+    };
+    struct exchange x;
+    exchange_init(&x);
+    struct iolens_record_set set, out = {0};
+    collect(&x, was_active, &set);
+    size_t na = 0;
+    struct iolens_share_assign *a = assign_writers(&x, &job, &set, &na);
+    move_and_reduce(&x, &set, a, na, &out);
+    free(a);
+    iolens_record_set_free(&set);
+    job.error = x.error;
+    iolens_mpi_log_write(&job, &out);
+    iolens_record_set_free(&out);
+    exchange_free(&x);
+}
+
+void iolens_mpi_on_finalize(void)
+{
+    if (!mpi.initialized || mpi.forked)
+        return;
+    mpi.initialized = 0;
+    /* IOLENS_DISABLE (the same on every rank) means no shutdown at all. */
+    if (iolens_runtime_config()->disabled || !iolens_mpi_calls_resolve())
+        return;
+    int saved_errno = errno;
+    int saved_guard = iolens_in_runtime;
+    iolens_in_runtime = 1;
+    /* Tracing stops here: I/O after MPI_Finalize is not in the log.  A
+     * rank whose runtime could not start (no budget) still takes part,
+     * with no records. */
+    int was_active = atomic_exchange(&iolens_active, 0);
+    shutdown_job(was_active, realtime_now());
+    iolens_in_runtime = saved_guard;
+    errno = saved_errno;
+}

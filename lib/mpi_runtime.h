@@ -5,6 +5,8 @@
 #ifndef IOLENS_MPI_RUNTIME_H
 #define IOLENS_MPI_RUNTIME_H
 
+#include <stddef.h>
+
 /* 1 if the process has an MPI library loaded (PMPI_Init resolvable), i.e.
  * it is an MPI program: traced from its start without IOLENS_NONMPI. */
 int iolens_mpi_program_detected(void);
@@ -18,5 +20,22 @@ void iolens_mpi_on_finalize(void);
 int iolens_mpi_initialized(void);   /* MPI_Init seen and not finalized */
 int iolens_mpi_rank(void);          /* 0 before MPI_Init */
 int iolens_mpi_nprocs(void);        /* 1 before MPI_Init */
+
+/* 1 once MPI_Init succeeded in this process (stays 1 after MPI_Finalize):
+ * the job's log is the collective one, never a per-process log. */
+int iolens_mpi_init_seen(void);
+
+/* A forked child of a rank is not part of the job: it must not take part
+ * in the shutdown collectives.  Called in the child after fork. */
+void iolens_mpi_on_fork_child(void);
+
+/* The wrappers' answer when the MPI library lacks the PMPI function they
+ * forward to (prints one line; returns MPI_ERR_INTERN). */
+int iolens_mpi_missing(const char *name);
+
+/* Memory a collective cannot do without (a receive buffer: the other
+ * ranks are already sending).  Running out of it is fatal: one line, then
+ * abort. */
+void *iolens_mpi_must_alloc(size_t n);
 
 #endif

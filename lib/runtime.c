@@ -19,6 +19,10 @@
 #include "posix_layer.h"
 #include "real_calls.h"
 #include "stdio_layer.h"
+#ifdef IOLENS_HAVE_MPI
+#include "mpi_runtime.h"
+#include "mpiio_layer.h"
+#endif
 
 /* Rough cost of one traced file (entry, name, POSIX record): sizes the
  * record table so that the budget, not the table, is what fills first. */
@@ -69,12 +73,18 @@ static const char *getenv_adapter(const char *name)
  * log, which names the parent. */
 static void on_fork_child(void)
 {
+#ifdef IOLENS_HAVE_MPI
+    iolens_mpi_on_fork_child();
+#endif
     if (!atomic_load(&iolens_active))
         return;
     parent_pid = (long)getppid();
     iolens_clock_init();
     iolens_posix_reset();
     iolens_stdio_reset();
+#ifdef IOLENS_HAVE_MPI
+    iolens_mpiio_reset();
+#endif
 }
 
 static int build_state(void)
@@ -93,11 +103,45 @@ static int build_state(void)
     }
     iolens_posix_layer_init();
     iolens_stdio_layer_init();
+#ifdef IOLENS_HAVE_MPI
+    iolens_mpiio_layer_init();
+#endif
     iolens_jobinfo_capture();
     if (gethostname(hostname, sizeof hostname - 1) != 0)
         strcpy(hostname, "unknown");
     pthread_atfork(NULL, NULL, on_fork_child);
     return 0;
+}
+
+/* An MPI program (libmpi loaded) is traced from its start: its log is
+ * written at MPI_Finalize, and I/O before MPI_Init belongs to the rank.
+ * Any other process (mpiexec, a shell, ls) only with IOLENS_NONMPI=1. */
+static int tracing_wanted(void)
+{
+    if (config.disabled)
+        return 0;
+    if (config.nonmpi)
+        return 1;
+#ifdef IOLENS_HAVE_MPI
+    return iolens_mpi_program_detected();
+#else
+    return 0;
+#endif
+}
+
+/* At exit: a per-process log for a non-MPI process, or an MPI program that
+ * never called MPI_Init when IOLENS_NONMPI=1.  An MPI program that called
+ * MPI_Init has the job's log, written at MPI_Finalize (or none if it never
+ * got there); a forked child of a rank likewise. */
+static int per_process_log_wanted(void)
+{
+#ifdef IOLENS_HAVE_MPI
+    if (iolens_mpi_init_seen())
+        return 0;
+    if (iolens_mpi_program_detected())
+        return config.nonmpi;
+#endif
+    return 1;
 }
 
 static void initialize(void)
@@ -106,9 +150,9 @@ static void initialize(void)
     char cwd[PATH_MAX];
     iolens_config_load(&config, getenv_adapter, getcwd(cwd, sizeof cwd));
     iolens_layers_off = config.layers_off;
-    /* Without IOLENS_NONMPI a non-MPI process (mpiexec, a shell, ls) is
-     * left alone entirely: no budget, no log. */
-    if (config.disabled || !config.nonmpi)
+    /* A process that is not traced is left alone entirely: no budget, no
+     * log. */
+    if (!tracing_wanted())
         return;
     if (config.error[0] != '\0')
         say(config.error);
@@ -129,7 +173,7 @@ void iolens_runtime_ensure_init(void)
 
 void iolens_runtime_shutdown(void)
 {
-    if (!atomic_exchange(&iolens_active, 0))
+    if (!atomic_exchange(&iolens_active, 0) || !per_process_log_wanted())
         return;
     iolens_in_runtime = 1;
     iolens_log_write_job();

@@ -1,1 +1,66 @@
-/* placeholder */
+/* MPI_Init, MPI_Init_thread and MPI_Finalize, through the profiling
+ * interface (PMPI).  The job's life cycle itself is in lib/mpi_runtime.c.
+ *
+ * What the MPI library does inside PMPI_Init and PMPI_Finalize (reading
+ * its configuration, setting up shared memory) is the library's I/O, not
+ * the program's: the runtime guard is set around those calls so that it is
+ * not traced. */
+#include <mpi.h>
+
+#include "mpi_calls.h"
+#include "mpi_runtime.h"
+#include "runtime.h"
+
+#define IOLENS_EXPORT __attribute__((visibility("default")))
+
+static inline int untraced_begin(void)
+{
+    int saved = iolens_in_runtime;
+    iolens_in_runtime = 1;
+    return saved;
+}
+
+static inline void untraced_end(int saved)
+{
+    iolens_in_runtime = saved;
+}
+
+IOLENS_EXPORT int MPI_Init(int *argc, char ***argv)
+{
+    iolens_runtime_ensure_init();
+    __typeof__(iolens_PMPI_Init) init = IOLENS_PMPI(PMPI_Init);
+    if (init == NULL)
+        return iolens_mpi_missing("PMPI_Init");
+    int saved = untraced_begin();
+    int rc = init(argc, argv);
+    untraced_end(saved);
+    if (rc == MPI_SUCCESS)
+        iolens_mpi_on_init();
+    return rc;
+}
+
+IOLENS_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    iolens_runtime_ensure_init();
+    __typeof__(iolens_PMPI_Init_thread) init = IOLENS_PMPI(PMPI_Init_thread);
+    if (init == NULL)
+        return iolens_mpi_missing("PMPI_Init_thread");
+    int saved = untraced_begin();
+    int rc = init(argc, argv, required, provided);
+    untraced_end(saved);
+    if (rc == MPI_SUCCESS)
+        iolens_mpi_on_init();
+    return rc;
+}
+
+IOLENS_EXPORT int MPI_Finalize(void)
+{
+    __typeof__(iolens_PMPI_Finalize) finalize = IOLENS_PMPI(PMPI_Finalize);
+    if (finalize == NULL)
+        return iolens_mpi_missing("PMPI_Finalize");
+    iolens_mpi_on_finalize();
+    int saved = untraced_begin();
+    int rc = finalize();
+    untraced_end(saved);
+    return rc;
+}

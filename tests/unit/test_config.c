@@ -147,7 +147,7 @@ END_TEST
 
 START_TEST(bad_values_fall_back_and_say_so)
 {
-    static const char *const env[] = {"IOLENS_MEMORY", "lots", "IOLENS_DISABLE_LAYERS", "mpiio", NULL};
+    static const char *const env[] = {"IOLENS_MEMORY", "lots", "IOLENS_DISABLE_LAYERS", "bogus", NULL};
     load(env, "/");
     ck_assert_uint_eq(cfg.memory, 2u * 1024 * 1024);
     ck_assert_uint_eq(cfg.layers_off, 0);

@@ -1,0 +1,134 @@
+#!/bin/sh
+# The life cycle of a traced MPI job (lib/mpi_runtime.c): an MPI program is
+# traced from its start without IOLENS_NONMPI, its I/O before MPI_Init is
+# kept and attributed to its rank, I/O after MPI_Finalize is not traced,
+# the job leaves exactly one log (none from mpiexec or its proxies), and
+# processes without MPI are left alone and write no log.
+. "$(dirname "$0")/../integration/common.sh"
+. "$(dirname "$0")/job_common.sh"
+job_setup
+
+# ------------------------------------------------------ before MPI_Init --
+for n in 1 2 4; do
+    run_job $n before
+    what="at $n ranks"
+    r=0
+    while [ $r -lt $n ]; do
+        f=$DATA/before.$r
+        check_eq 1 "$(records_of "$LOG" "$f" POSIX)" "POSIX records of before.$r $what"
+        check_eq "$r" "$(base_of "$LOG" | awk -F'\t' -v f="$f" '$6 == f { print $2; exit }')" \
+            "before.$r attributed to rank $r $what"
+        expect_counters "$LOG" "$f" <<END
+POSIX_OPENS 1
+POSIX_WRITES 1
+POSIX_BYTES_WRITTEN $((123 * (r + 1)))
+POSIX_RANKS_OPENED 1
+POSIX_FASTEST_RANK $r
+END
+        # Written after MPI_Finalize: on disk, not in the log.
+        check_eq 10 "$(wc -c <"$DATA/after.$r" | tr -d ' ')" "after.$r written $what"
+        check_eq 0 "$(records_of "$LOG" "$DATA/after.$r")" "records of after.$r $what"
+        r=$((r + 1))
+    done
+    f=$DATA/before.shared
+    check_eq 1 "$(records_of "$LOG" "$f" POSIX)" "one POSIX record of before.shared $what"
+    expect_counters "$LOG" "$f" <<END
+POSIX_OPENS $n
+POSIX_BYTES_WRITTEN $((100 * n))
+POSIX_RANKS_OPENED $n
+POSIX_RANKS_IO $n
+END
+    # A timestamp before MPI_Init is still after the job start.
+    check_gt "$(counter "$LOG" "$DATA/before.0" POSIX_F_OPEN_START_TIMESTAMP)" 0 \
+        "open time of before.0 $what"
+done
+
+# ------------------------------------- MPI programs that stop half-way --
+launch 2 noinit
+check_eq 0 "$STATUS" "exit status of a job that never calls MPI_Init"
+check_eq "" "$(cat "$ERR")" "stderr of a job that never calls MPI_Init"
+check_eq 0 "$(logs_in "$LOGDIR")" "logs of a job that never calls MPI_Init"
+check_eq 1000 "$(wc -c <"$DATA/noinit" | tr -d ' ')" "noinit written"
+
+# With IOLENS_NONMPI=1 such a program is traced like any process: a log
+# per process, at exit.
+launch 2 noinit IOLENS_NONMPI=1
+check_eq 0 "$STATUS" "exit status, never MPI_Init, IOLENS_NONMPI=1"
+check_eq 2 "$(logs_in "$LOGDIR")" "logs of 2 processes, never MPI_Init, IOLENS_NONMPI=1"
+for LOG in "$LOGDIR"/*.iolens; do
+    require_log "$LOG"
+    check_eq 1 "$(header "$LOG" nprocs)" "nprocs of a per-process log"
+    expect_counters "$LOG" "$DATA/noinit" <<END
+POSIX_OPENS 1
+POSIX_BYTES_WRITTEN 1000
+END
+done
+
+# MPI_Init without MPI_Finalize: the job's log cannot be written.
+launch 1 nofinal
+check_eq 0 "$STATUS" "exit status of a job without MPI_Finalize"
+check_eq 0 "$(logs_in "$LOGDIR")" "logs of a job without MPI_Finalize"
+
+# ------------------------------------------------ settings of the job --
+launch 2 sharing IOLENS_DISABLE=1
+check_eq 0 "$STATUS" "exit status with IOLENS_DISABLE=1"
+check_eq "" "$(cat "$ERR")" "stderr with IOLENS_DISABLE=1"
+check_eq 0 "$(logs_in "$LOGDIR")" "logs with IOLENS_DISABLE=1"
+
+exact=$T/exact-name.log
+launch 2 sharing "IOLENS_LOGFILE=$exact"
+check_eq 0 "$STATUS" "exit status with IOLENS_LOGFILE"
+check_eq "" "$(cat "$ERR")" "stderr with IOLENS_LOGFILE"
+check_eq 0 "$(logs_in "$LOGDIR")" "logs in IOLENS_LOGDIR when IOLENS_LOGFILE is set"
+LOG=$exact
+require_log "$LOG"
+check_eq 2 "$(header "$LOG" nprocs)" "nprocs of the IOLENS_LOGFILE log"
+check_eq 0 "$(count_in "$T" '*.tmp-*')" "temporary files left beside IOLENS_LOGFILE"
+check_eq "-r--------" "$(stat -c %A "$exact")" "mode of the log"
+
+run_job 4 sharing IOLENS_DISABLE_LAYERS=stdio
+check_eq $((3 + 3 * 4)) "$(region_count "$LOG")" "regions with STDIO switched off (4 ranks)"
+check_eq 0 "$(records_of "$LOG" "<STDOUT>" STDIO)" "STDIO records with STDIO switched off"
+check_eq 1 "$(records_of "$LOG" "$DATA/strided" POSIX)" "POSIX record of strided, STDIO off"
+
+# ------------------------------------------- mpiexec under the preload --
+# LD_PRELOAD in mpiexec's own environment reaches mpiexec, its proxy and
+# the ranks: only the job writes a log.
+dir=$T/mpiexec-preload
+mkdir -p "$dir/data" "$dir/logs"
+env LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" \
+    "$IOLENS_MPIEXEC" -n 2 "$JOB_PROG" sharing "$dir/data" >"$dir/out" 2>"$dir/err"
+check_eq 0 "$?" "exit status of mpiexec under LD_PRELOAD"
+check_eq 1 "$(logs_in "$dir/logs")" "logs of mpiexec -n 2 under LD_PRELOAD"
+check_eq 1 "$(count_in "$dir/logs" '*_job_prog_*.iolens')" "the one log is the job's"
+
+# A singleton (no mpiexec) is a one-rank job.
+dir=$T/singleton
+mkdir -p "$dir/data" "$dir/logs"
+env LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" "$JOB_PROG" sharing "$dir/data" >/dev/null
+check_eq 0 "$?" "exit status of a singleton"
+check_eq 1 "$(logs_in "$dir/logs")" "logs of a singleton"
+LOG=$(first_in "$dir/logs" '*.iolens')
+require_log "$LOG"
+check_eq 1 "$(header "$LOG" nprocs)" "nprocs of a singleton"
+expect_counters "$LOG" "$dir/data/strided" <<END
+POSIX_BYTES_WRITTEN 16384
+POSIX_RANKS_OPENED 1
+END
+
+# ------------------------------------------- processes without MPI --
+dir=$T/non-mpi
+mkdir -p "$dir/logs"
+out=$(env LD_BIND_NOW=1 LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" /bin/true 2>&1)
+check_eq "0:" "$?:$out" "LD_BIND_NOW=1 /bin/true under the preload"
+# The runtime must not pull libmpi into a program that does not use MPI.
+check_eq 0 "$(env LD_PRELOAD="$IOLENS_LIB" LD_DEBUG=libs /bin/true 2>&1 | grep -c 'libmpi')" \
+    "libmpi loaded into /bin/true"
+env LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" ls / >/dev/null
+check_eq 0 "$?" "exit status of ls under the preload"
+env LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" bash -c 'echo x >/dev/null; exit 3'
+check_eq 3 "$?" "exit status of bash under the preload"
+env LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" "$IOLENS_MPIEXEC" -n 1 /bin/true
+check_eq 0 "$?" "exit status of mpiexec -n 1 /bin/true under the preload"
+check_eq 0 "$(count_in "$dir/logs" '*')" "logs of /bin/true, ls, bash and mpiexec"
+finish
