@@ -1,6 +1,7 @@
 #!/bin/sh
-# Builds and installs iolens into ./_install, then traces two unmodified
-# system programs (dd and cp) and summarizes the newest log on screen.
+# Builds and installs iolens into ./_install, then traces a small MPI job
+# (scripts/demo-mpi.c at 4 ranks, run unmodified under
+# `mpiexec -genv LD_PRELOAD`) and summarizes its one log on screen.
 # Safe to rerun: the build is incremental and the demo starts clean.
 set -eu
 
@@ -11,6 +12,7 @@ PREFIX=$TOP/_install
 LOGDIR=$TOP/demo-logs
 # Data goes outside the log directory, which iolens never traces.
 DATADIR=$BUILD/demo-data
+NPROCS=4
 
 step() { printf '\n==> %s\n' "$*"; }
 
@@ -30,40 +32,52 @@ make -C "$BUILD" install >/dev/null
 
 LIB=$PREFIX/lib/libiolens.so
 PARSER=$PREFIX/bin/iolens-parser
-
-step "Tracing dd and cp (IOLENS_NONMPI=1 LD_PRELOAD=$LIB)"
-mkdir -p "$LOGDIR" "$DATADIR"
-rm -f "$LOGDIR"/*.iolens "$DATADIR"/demo.dat "$DATADIR"/demo-copy.dat
-# 160 writes of 64 KiB = 10 MiB.
-IOLENS_NONMPI=1 LD_PRELOAD=$LIB \
-    dd if=/dev/zero of="$DATADIR/demo.dat" bs=64k count=160 status=none
-# --reflink=never makes cp copy with read/write instead of one in-kernel
-# copy_file_range, so the log shows its 128 KiB reads and writes.
-IOLENS_NONMPI=1 LD_PRELOAD=$LIB \
-    cp --reflink=never "$DATADIR/demo.dat" "$DATADIR/demo-copy.dat"
-
-step "Logs written"
-ls -l "$LOGDIR"
-# shellcheck disable=SC2012  # log names have no odd characters
-newest=$(ls -t "$LOGDIR"/*.iolens 2>/dev/null | head -n 1)
-set -- "$LOGDIR"/*_dd_*.iolens
-dd_log=$1
-if [ -z "$newest" ] || [ ! -e "$dd_log" ]; then
-    echo "build-and-demo: the traced programs wrote no log to $LOGDIR" >&2
+# The MPI compiler and launcher configure found.
+MPICC=$(sed -n 's/^MPICC = //p' "$BUILD/Makefile")
+MPIEXEC=$(sed -n 's/^MPIEXEC = //p' "$BUILD/Makefile")
+if [ -z "$MPICC" ] || [ -z "$MPIEXEC" ]; then
+    echo "build-and-demo: configure found no mpicc/mpiexec (is mpich installed?)" >&2
     exit 1
 fi
 
-step "What dd did (iolens-parser --total $(basename "$dd_log"))"
-"$PARSER" --total "$dd_log" | grep -E '^total_POSIX_(OPENS|WRITES|BYTES_WRITTEN):'
+step "Compiling the demo MPI program (an ordinary mpicc build, no iolens in it)"
+"$MPICC" -O2 -o "$BUILD/demo-mpi" "$TOP/scripts/demo-mpi.c"
 
-step "Files touched by cp (iolens-parser --file, mount lines left out)"
-"$PARSER" --file "$newest" | grep -v '^# mount:'
+step "Tracing an MPI job: $(basename "$MPIEXEC") -n $NPROCS -genv LD_PRELOAD $LIB demo-mpi"
+mkdir -p "$LOGDIR" "$DATADIR"
+rm -f "$LOGDIR"/*.iolens "$DATADIR"/*
+# An MPI program needs no IOLENS_NONMPI: it is traced from its start and
+# its ranks write one log together in MPI_Finalize.  mpiexec itself and
+# its helper processes also get the preload, and stay silent.
+"$MPIEXEC" -n "$NPROCS" -genv LD_PRELOAD "$LIB" "$BUILD/demo-mpi" "$DATADIR"
 
-step "Totals for cp (a selection of iolens-parser --total)"
-"$PARSER" --total "$newest" |
-    grep -E '^total_POSIX_(OPENS|READS|WRITES|BYTES_READ|BYTES_WRITTEN|CONSEC_WRITES|ACCESS1_ACCESS|ACCESS1_COUNT|F_READ_TIME|F_WRITE_TIME|F_META_TIME):'
+step "Logs written (one for the whole job)"
+ls -l "$LOGDIR"
+set -- "$LOGDIR"/*.iolens
+if [ "$#" -ne 1 ] || [ ! -e "$1" ]; then
+    echo "build-and-demo: expected one log in $LOGDIR, found $# ($*)" >&2
+    exit 1
+fi
+log=$1
+
+step "The job (header lines of iolens-parser)"
+"$PARSER" "$log" | grep -E '^# (exe|nprocs|nnodes|hosts|run_time|mpi library|rank [0-9]+):'
+
+step "Files by kind of use (iolens-parser --file, header lines left out)"
+"$PARSER" --file "$log" | grep -v '^# [^<]'
+
+step "Totals over all ranks and files (a selection of iolens-parser --total)"
+"$PARSER" --total "$log" |
+    grep -E '^total_(POSIX_(OPENS|READS|WRITES|BYTES_READ|BYTES_WRITTEN)|STDIO_(OPENS|WRITES|BYTES_WRITTEN)|MPIIO_(COLL_OPENS|COLL_WRITES|INDEP_READS|BYTES_READ|BYTES_WRITTEN)):'
+
+step "The shared checkpoint file: one MPI-IO record reduced over all ranks"
+"$PARSER" "$log" |
+    awk -F'\t' -v f="$DATADIR/checkpoint.dat" '
+        $1 == "MPIIO" && $6 == f && $4 ~ /^MPIIO_(RANKS_OPENED|RANKS_IO|BYTES_WRITTEN|BYTES_READ|FASTEST_RANK|SLOWEST_RANK|F_FASTEST_RANK_TIME|F_SLOWEST_RANK_TIME|F_VARIANCE_RANK_TIME)$/ {
+            printf "rank %s  %-28s %s\n", $2, $4, $5 }'
 
 step "Done"
-echo "Newest log:      $newest"
-echo "All counters:    $PARSER $newest"
-echo "Trace your own:  IOLENS_NONMPI=1 LD_PRELOAD=$LIB <program> [args]"
+echo "The log:         $log"
+echo "All counters:    $PARSER $log"
+echo "Trace your own:  $(basename "$MPIEXEC") -n N -genv LD_PRELOAD $LIB ./app"
+echo "or link it in:   mpicc -profile=$PREFIX/etc/mpich/iolens app.c -o app"
