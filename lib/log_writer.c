@@ -260,9 +260,7 @@ struct job_log {
     uint64_t folded_opens;
 };
 
-/* Creates the default log directory if missing (one level), world-writable
- * and sticky like /tmp so that every user's jobs can log into it. */
-static int ensure_logdir(const char *dir, char *err, size_t errsz)
+int iolens_log_ensure_dir(const char *dir, char *err, size_t errsz)
 {
     if (mkdir(dir, 01777) == 0) {
         chmod(dir, 01777); /* mkdir's mode was cut by the umask */
@@ -270,19 +268,26 @@ static int ensure_logdir(const char *dir, char *err, size_t errsz)
     }
     if (errno == EEXIST)
         return 0;
-    set_err(err, errsz, "cannot create the log directory", errno);
-    return -1;
+    int e = errno;
+    set_err(err, errsz, "cannot create the log directory", e);
+    return e;
 }
 
 static int choose_path(struct job_log *jl, char *path, size_t pathsz, char *err, size_t errsz)
 {
     const struct iolens_config *cfg = iolens_runtime_config();
     if (cfg->logfile[0] != '\0') {
-        snprintf(path, pathsz, "%s", cfg->logfile);
+        /* A forked child must not replace its parent's log at that path. */
+        int n = jl->parent_pid != 0 ? snprintf(path, pathsz, "%s.%ld", cfg->logfile, (long)getpid())
+                                    : snprintf(path, pathsz, "%s", cfg->logfile);
+        if (n < 0 || (size_t)n >= pathsz) {
+            set_err(err, errsz, "", ENAMETOOLONG);
+            return -1;
+        }
         return 0;
     }
     snprintf(path, pathsz, "%s", cfg->logdir);
-    if (ensure_logdir(cfg->logdir, err, errsz) != 0)
+    if (iolens_log_ensure_dir(cfg->logdir, err, errsz) != 0)
         return -1;
     struct timespec start = iolens_clock_start_real();
     if (iolens_log_default_name(path, pathsz, cfg->logdir, jl->user, iolens_jobinfo_exe(),
@@ -294,10 +299,13 @@ static int choose_path(struct job_log *jl, char *path, size_t pathsz, char *err,
     return 0;
 }
 
-static void report_failure(const char *path, const char *reason)
+void iolens_log_report_failure(const char *path, const char *reason, int failed_rank)
 {
     char line[PATH_MAX + 512];
-    int n = snprintf(line, sizeof line, "iolens: cannot write log %s: %s\n", path, reason);
+    int n = failed_rank > 0
+                ? snprintf(line, sizeof line, "iolens: cannot write log %s: %s (rank %d)\n", path,
+                           reason, failed_rank)
+                : snprintf(line, sizeof line, "iolens: cannot write log %s: %s\n", path, reason);
     if (n < 0)
         return;
     if ((size_t)n >= sizeof line) {
@@ -458,7 +466,7 @@ int iolens_log_write_job(void)
         free_job_log(jl);
     }
     if (rc != 0)
-        report_failure(path, err);
+        iolens_log_report_failure(path, err, 0);
 
     iolens_in_runtime = saved_guard;
     errno = saved_errno;

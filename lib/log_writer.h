@@ -31,6 +31,15 @@ int iolens_log_write_file(const char *path, uint64_t flags,
 void iolens_log_header_build(struct iolens_file_header *h, uint64_t flags,
                              const struct iolens_region_desc *descs, uint32_t n);
 
+/* Creates the log directory if missing (one level), world-writable and
+ * sticky like /tmp so that every user's jobs can log into it.  Returns 0,
+ * or an errno value with the reason written into err. */
+int iolens_log_ensure_dir(const char *dir, char *err, size_t errsz);
+
+/* Prints the one line a failed log gets:
+ * "iolens: cannot write log PATH: REASON[ (rank N)]" (rank shown if > 0). */
+void iolens_log_report_failure(const char *path, const char *reason, int failed_rank);
+
 /* Builds <logdir>/<user>_<exe>_<jobid>_<YYYYmmdd-HHMMSS>_<pid>.iolens. */
 int iolens_log_default_name(char *out, size_t outsz, const char *logdir, const char *user,
                             const char *exe, const char *jobid, long start_sec, long pid);

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 
 #define IOLENS_MPI_DEFINE(name, ret, params) ret(*iolens_##name) params;
 IOLENS_MPI_CALLS(IOLENS_MPI_DEFINE)
@@ -24,9 +25,21 @@ static void resolve_all(void)
 #undef IOLENS_MPI_LOOKUP
 }
 
+/* Until an MPI library is found the lookup is repeated on demand, so a
+ * program that loads libmpi after start-up (mpi4py, a plugin) is still
+ * served; once PMPI_Init is found the pointers are final. */
 int iolens_mpi_calls_resolve(void)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, resolve_all);
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static _Atomic int final;
+    if (!atomic_load_explicit(&final, memory_order_acquire)) {
+        pthread_mutex_lock(&lock);
+        if (!atomic_load_explicit(&final, memory_order_relaxed)) {
+            resolve_all();
+            if (iolens_PMPI_Init != NULL)
+                atomic_store_explicit(&final, 1, memory_order_release);
+        }
+        pthread_mutex_unlock(&lock);
+    }
     return iolens_PMPI_Init != NULL;
 }

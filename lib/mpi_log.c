@@ -181,23 +181,6 @@ uint64_t iolens_mpi_log_region_count(uint64_t nprocs, unsigned nlayers)
 
 /* ------------------------------------------------------------ errors -- */
 
-/* The one line a failed log gets, from rank 0. */
-static void report_failure(const char *path, const char *reason, int failed_rank)
-{
-    char line[PATH_MAX + 512];
-    int n = failed_rank > 0
-                ? snprintf(line, sizeof line, "iolens: cannot write log %s: %s (rank %d)\n", path,
-                           reason, failed_rank)
-                : snprintf(line, sizeof line, "iolens: cannot write log %s: %s\n", path, reason);
-    if (n < 0)
-        return;
-    if ((size_t)n >= sizeof line) {
-        n = (int)sizeof line - 1;
-        line[n - 1] = '\n';
-    }
-    if (IOLENS_REAL(write) != NULL)
-        (void)!iolens_real_write(2, line, (size_t)n);
-}
 
 /* ---------------------------------------------------- region building -- */
 
@@ -426,20 +409,6 @@ static int write_part(const char *tmp, const struct part *mine, uint64_t offset)
 
 /* ------------------------------------------------ rank 0: the plan -- */
 
-/* Creates the default log directory if missing (one level), world-writable
- * and sticky like /tmp, as the single-process writer does. */
-static int ensure_logdir(const char *dir, char *reason, size_t reasonsz)
-{
-    if (mkdir(dir, 01777) == 0) {
-        chmod(dir, 01777); /* mkdir's mode was cut by the umask */
-        return 0;
-    }
-    if (errno == EEXIST)
-        return 0;
-    int e = errno;
-    snprintf(reason, reasonsz, "cannot create the log directory: %s", strerror(e));
-    return e;
-}
 
 /* IOLENS_LOGFILE, or <logdir>/<user>_<exe>_<jobid>_<job start>_<pid of
  * rank 0>.iolens.  Returns 0 or an errno value. */
@@ -451,7 +420,7 @@ static int choose_path(const struct iolens_mpi_job *job, struct head *h)
         return 0;
     }
     snprintf(h->path, sizeof h->path, "%s", cfg->logdir);
-    int e = ensure_logdir(cfg->logdir, h->reason, sizeof h->reason);
+    int e = iolens_log_ensure_dir(cfg->logdir, h->reason, sizeof h->reason);
     if (e != 0)
         return e;
     char user[256], jobid[256];
@@ -561,7 +530,7 @@ static int finish(const struct plan *plan, struct head *h, int code, int failed_
         return 0;
     if (h->fd >= 0)
         IOLENS_REAL(unlink)(plan->tmp);
-    report_failure(h->path, h->reason[0] != '\0' && failed_rank == 0 ? h->reason : strerror(code),
+    iolens_log_report_failure(h->path, h->reason[0] != '\0' && failed_rank == 0 ? h->reason : strerror(code),
                    failed_rank);
     return -1;
 }

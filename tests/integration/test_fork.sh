@@ -49,4 +49,18 @@ POSIX_OPENS 1
 POSIX_WRITES 1
 POSIX_BYTES_WRITTEN 2000
 END
+
+# With IOLENS_LOGFILE the parent's log takes the exact path and the
+# child's the same path followed by .<its pid>, so neither replaces the other.
+exact=$T/exact.iolens
+pids=$(env IOLENS_NONMPI=1 IOLENS_LOGFILE="$exact" LD_PRELOAD="$IOLENS_LIB" "$PROGS/prog_fork" "$T/c" "$T/d") ||
+    fail "prog_fork with IOLENS_LOGFILE exited with status $?"
+parent=${pids% *}
+child=${pids#* }
+require_log "$exact"
+require_log "$exact.$child"
+check_eq "$parent" "$(header "$exact" pid)" "pid in the log at IOLENS_LOGFILE"
+check_eq "$parent" "$(header "$exact.$child" parent_pid)" "parent_pid in the child's IOLENS_LOGFILE.<pid> log"
+check_eq 1500 "$(counter "$exact" "$T/c" POSIX_BYTES_WRITTEN)" "parent's bytes at IOLENS_LOGFILE"
+check_eq 2000 "$(counter "$exact.$child" "$T/d" POSIX_BYTES_WRITTEN)" "child's bytes at IOLENS_LOGFILE.<pid>"
 finish
