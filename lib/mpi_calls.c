@@ -27,19 +27,22 @@ static void resolve_all(void)
 
 /* Until an MPI library is found the lookup is repeated on demand, so a
  * program that loads libmpi after start-up (mpi4py, a plugin) is still
- * served; once PMPI_Init is found the pointers are final. */
+ * served; once PMPI_Init is found the pointers are final.  A process
+ * without MPI pays one or two dlsym calls per check, not the whole list:
+ * every process under the preload (shells, ls) asks at start-up. */
 int iolens_mpi_calls_resolve(void)
 {
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     static _Atomic int final;
-    if (!atomic_load_explicit(&final, memory_order_acquire)) {
-        pthread_mutex_lock(&lock);
-        if (!atomic_load_explicit(&final, memory_order_relaxed)) {
-            resolve_all();
-            if (iolens_PMPI_Init != NULL)
-                atomic_store_explicit(&final, 1, memory_order_release);
-        }
-        pthread_mutex_unlock(&lock);
+    if (atomic_load_explicit(&final, memory_order_acquire))
+        return 1;
+    if (lookup("PMPI_Init") == NULL)
+        return 0;
+    pthread_mutex_lock(&lock);
+    if (!atomic_load_explicit(&final, memory_order_relaxed)) {
+        resolve_all();
+        atomic_store_explicit(&final, 1, memory_order_release);
     }
-    return iolens_PMPI_Init != NULL;
+    pthread_mutex_unlock(&lock);
+    return 1;
 }
