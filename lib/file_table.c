@@ -19,12 +19,10 @@
 
 #include <string.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include "budget.h"
 #include "iolens/log_format.h"
 #include "mounts.h"
+#include "path_hash.h"
 
 /* A re-derived id chain longer than this means a broken hash; the file is
  * then folded rather than looping. */
@@ -55,23 +53,18 @@ void iolens_file_table_set_hash_for_test(uint64_t (*fn)(const char *path, size_t
     test_hash = fn;
 }
 
-/* Moves a hash off the reserved ids (and 0); the result has high bits set,
- * so it cannot be reserved itself. */
-static uint64_t avoid_reserved(uint64_t h)
-{
-    return h <= IOLENS_ID_RESERVED_MAX ? h ^ 0x9e3779b97f4a7c15ULL : h;
-}
-
+/* The first candidate id of a name (lib/path_hash.h; the reader
+ * recomputes it, so a NAMES entry stores only the ids that differ). */
 uint64_t iolens_path_hash(const char *path, size_t len)
 {
-    uint64_t h = __builtin_expect(test_hash != NULL, 0) ? test_hash(path, len)
-                                                       : XXH3_64bits(path, len);
-    return avoid_reserved(h);
+    if (__builtin_expect(test_hash != NULL, 0))
+        return iolens_id_avoid_reserved(test_hash(path, len));
+    return iolens_name_id(path, len);
 }
 
 static uint64_t next_candidate_id(uint64_t id)
 {
-    return avoid_reserved(XXH3_64bits_withSeed(&id, sizeof id, ID_SALT));
+    return iolens_id_avoid_reserved(XXH3_64bits_withSeed(&id, sizeof id, ID_SALT));
 }
 
 static size_t next_pow2(size_t n)

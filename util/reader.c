@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "path_hash.h"
 #include "record_merge.h"
 
 /* ------------------------------------------------------ counter tables -- */
@@ -247,7 +248,8 @@ static enum iolens_read_status parse_mounts(struct reader *r, struct cursor *c)
 
 /* ----------------------------------------------------- names region -- */
 
-#define NAME_ENTRY_MIN (8 + 4)
+/* Smallest entry: the length word of an empty name with an implied id. */
+#define NAME_ENTRY_MIN 4
 
 static int compare_names(const void *a, const void *b)
 {
@@ -275,6 +277,32 @@ static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
     return true;
 }
 
+/* One entry (log_format.h): uint32 len << 1 | explicit_id, the uint64 id
+ * if explicit, the name.  An implied id is the hash of the name, as the
+ * runtime computed it (lib/path_hash.h). */
+static enum iolens_read_status take_name_entry(struct cursor *c, struct iolens_log_name *n)
+{
+    uint32_t word;
+    if (!take_u32(c, &word))
+        return IOLENS_READ_CORRUPT;
+    uint32_t len = word >> 1;
+    bool explicit_id = word & 1u;
+    if (explicit_id && !take_u64(c, &n->id))
+        return IOLENS_READ_CORRUPT;
+    if (len > c->left || memchr(c->p, '\0', len) != NULL)
+        return IOLENS_READ_CORRUPT;
+    n->name = malloc((size_t)len + 1);
+    if (n->name == NULL)
+        return IOLENS_READ_NOMEM;
+    memcpy(n->name, c->p, len);
+    n->name[len] = '\0';
+    c->p += len;
+    c->left -= len;
+    if (!explicit_id)
+        n->id = iolens_name_id(n->name, len);
+    return IOLENS_READ_OK;
+}
+
 /* Appends a names region's entries; sorting and the duplicate check wait
  * until every names region is in (finish_names). */
 static enum iolens_read_status parse_names(struct reader *r, struct cursor *c)
@@ -290,10 +318,8 @@ static enum iolens_read_status parse_names(struct reader *r, struct cursor *c)
     for (uint32_t i = 0; i < count; i++) {
         struct iolens_log_name *n = &log->names[log->nnames];
         n->name = NULL;
-        if (!take_u64(c, &n->id))
-            return fail(r, IOLENS_READ_CORRUPT, "corrupt names region: entry %u", (unsigned)i);
         log->nnames++; /* from here on its name is freed with the log */
-        enum iolens_read_status st = take_string(c, false, &n->name, NULL);
+        enum iolens_read_status st = take_name_entry(c, n);
         if (st == IOLENS_READ_NOMEM)
             return fail(r, st, "out of memory");
         if (st != IOLENS_READ_OK)
