@@ -89,6 +89,8 @@ static int layer_by_name(const char *name, size_t len)
         [IOLENS_LAYER_POSIX] = "posix",
         [IOLENS_LAYER_STDIO] = "stdio",
         [IOLENS_LAYER_MPIIO] = "mpiio",
+        [IOLENS_LAYER_H5F] = "h5f",
+        [IOLENS_LAYER_H5D] = "h5d",
     };
     for (int layer = 0; layer < IOLENS_NLAYERS; layer++)
         if (strlen(names[layer]) == len && strncasecmp(names[layer], name, len) == 0)
@@ -102,11 +104,14 @@ static void load_layers_off(struct iolens_config *cfg, const char *value)
     for (const char *item = value; item != NULL && *item != '\0';) {
         size_t len = strcspn(item, ",");
         int layer = layer_by_name(item, len);
-        if (layer >= 0)
+        if (len == 4 && strncasecmp(item, "hdf5", 4) == 0) /* both HDF5 layers */
+            cfg->layers_off |= 1u << IOLENS_LAYER_H5F | 1u << IOLENS_LAYER_H5D;
+        else if (layer >= 0)
             cfg->layers_off |= 1u << layer;
         else if (len > 0)
             note_error(cfg,
-                       "IOLENS_DISABLE_LAYERS: unknown layer '%.*s' (known: posix, stdio, mpiio)",
+                       "IOLENS_DISABLE_LAYERS: unknown layer '%.*s' "
+                       "(known: posix, stdio, mpiio, h5f, h5d, hdf5)",
                        (int)len, item);
         item += len + (item[len] == ',');
     }

@@ -14,7 +14,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum iolens_layer { IOLENS_LAYER_POSIX, IOLENS_LAYER_STDIO, IOLENS_LAYER_MPIIO, IOLENS_NLAYERS };
+enum iolens_layer {
+    IOLENS_LAYER_POSIX,
+    IOLENS_LAYER_STDIO,
+    IOLENS_LAYER_MPIIO,
+    IOLENS_LAYER_H5F,
+    IOLENS_LAYER_H5D,
+    IOLENS_NLAYERS
+};
 
 struct iolens_file {
     uint64_t id;                         /* unique within the table */

@@ -14,10 +14,14 @@
 
 #include "file_table.h"
 #include "mounts.h"
+#include "path_hash.h"
 #include "posix_layer.h"
 #include "stdio_layer.h"
 #ifdef IOLENS_HAVE_MPI
 #include "mpiio_layer.h"
+#endif
+#ifdef IOLENS_HAVE_HDF5
+#include "hdf5_layer.h"
 #endif
 
 /* Level 1: 3000 POSIX records (1.9 MB raw, about a full 2 MiB budget)
@@ -87,13 +91,6 @@ static void put_cstring(struct iolens_buf *b, const char *s)
     put_string(b, s, s != NULL ? strlen(s) : 0);
 }
 
-/* Overwrites a uint32 count written earlier at offset at. */
-static void patch_u32(struct iolens_buf *b, size_t at, uint32_t v)
-{
-    if (!b->failed)
-        memcpy(b->data + at, &v, sizeof v);
-}
-
 static int done(const struct iolens_buf *b)
 {
     return b->failed ? -1 : 0;
@@ -141,42 +138,68 @@ static int compare_ids(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-struct names_ctx {
-    struct iolens_buf *out;
-    const uint64_t *ids;      /* sorted */
-    size_t nids;
-    uint32_t count;
-};
-
-static void emit_name(struct iolens_file *file, void *arg)
+/* Byte order of the names; names hold no NUL. */
+static int compare_files_by_name(const void *a, const void *b)
 {
-    struct names_ctx *ctx = arg;
-    if (bsearch(&file->id, ctx->ids, ctx->nids, sizeof *ctx->ids, compare_ids) == NULL)
-        return;
-    put_u64(ctx->out, file->id);
-    put_string(ctx->out, file->name, file->name_len);
-    ctx->count++;
+    const struct iolens_file *x = *(const struct iolens_file *const *)a;
+    const struct iolens_file *y = *(const struct iolens_file *const *)b;
+    return strcmp(x->name, y->name);
 }
 
+struct names_ctx {
+    const uint64_t *ids;      /* sorted */
+    size_t nids;
+    struct iolens_file **files;
+    size_t nfiles;            /* at most nids: an id is in the table once */
+};
+
+static void pick_named_file(struct iolens_file *file, void *arg)
+{
+    struct names_ctx *ctx = arg;
+    if (ctx->nfiles < ctx->nids &&
+        bsearch(&file->id, ctx->ids, ctx->nids, sizeof *ctx->ids, compare_ids) != NULL)
+        ctx->files[ctx->nfiles++] = file;
+}
+
+/* Entry layout (log_format.h): uint32 len << 1 | explicit, the id only
+ * when it is not the hash of the name (a re-derived id after a collision,
+ * a reserved name), then the name. */
+static void put_name_entry(struct iolens_buf *out, const struct iolens_file *file)
+{
+    size_t len = file->name_len > IOLENS_NAME_LEN_MAX ? IOLENS_NAME_LEN_MAX : file->name_len;
+    int explicit_id = file->id != iolens_name_id(file->name, len);
+    put_u32(out, (uint32_t)len << 1 | (uint32_t)explicit_id);
+    if (explicit_id)
+        put_u64(out, file->id);
+    put(out, file->name, len);
+}
+
+/* Entries sorted by name: neighbours share long prefixes, which is what
+ * lets zlib shrink a directory of similar names. */
 int iolens_region_names(struct iolens_buf *out, const uint64_t *ids, size_t n)
 {
-    uint64_t *sorted = NULL;
+    struct names_ctx ctx = {0};
     if (n > 0) {
-        sorted = malloc(n * sizeof *sorted);
-        if (sorted == NULL) {
+        uint64_t *sorted = malloc(n * sizeof *sorted);
+        ctx.files = malloc(n * sizeof *ctx.files);
+        if (sorted == NULL || ctx.files == NULL) {
+            free(sorted);
+            free(ctx.files);
             out->failed = 1;
             return -1;
         }
         memcpy(sorted, ids, n * sizeof *sorted);
         qsort(sorted, n, sizeof *sorted, compare_ids);
+        ctx.ids = sorted;
+        ctx.nids = n;
+        iolens_file_foreach(pick_named_file, &ctx);
+        free(sorted);
+        qsort(ctx.files, ctx.nfiles, sizeof *ctx.files, compare_files_by_name);
     }
-    struct names_ctx ctx = {out, sorted, n, 0};
-    size_t at = out->len;
-    put_u32(out, 0); /* count, patched below */
-    if (n > 0)
-        iolens_file_foreach(emit_name, &ctx);
-    patch_u32(out, at, ctx.count);
-    free(sorted);
+    put_u32(out, (uint32_t)ctx.nfiles);
+    for (size_t i = 0; i < ctx.nfiles; i++)
+        put_name_entry(out, ctx.files[i]);
+    free(ctx.files);
     return done(out);
 }
 
@@ -222,9 +245,97 @@ static uint64_t column_value(const struct iolens_layer_desc *d, const unsigned c
     return v;
 }
 
+/* ------------------------------------------------- record order -- */
+
+/* The name of each id in the record table, sorted by id. */
+struct id_name {
+    uint64_t id;
+    const char *name;
+};
+
+struct id_names {
+    struct id_name *v;
+    size_t n, cap;
+};
+
+static void add_id_name(struct iolens_file *file, void *arg)
+{
+    struct id_names *t = arg;
+    if (t->n < t->cap)
+        t->v[t->n++] = (struct id_name){file->id, file->name};
+}
+
+static int compare_id_names(const void *a, const void *b)
+{
+    return compare_ids(&((const struct id_name *)a)->id, &((const struct id_name *)b)->id);
+}
+
+/* One record's sort key. */
+struct row_key {
+    const char *name;     /* NULL when the table has no such id */
+    uint64_t id;
+    size_t index;
+};
+
+/* By name as in the NAMES region, unnamed records last; the id and then
+ * the input position settle ties, so the order is deterministic. */
+static int compare_rows(const void *a, const void *b)
+{
+    const struct row_key *x = a, *y = b;
+    if (x->name != NULL && y->name != NULL) {
+        int c = strcmp(x->name, y->name);
+        if (c != 0)
+            return c;
+    } else if (x->name != y->name) {
+        return x->name == NULL ? 1 : -1;
+    }
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * The order in which to store n records: by name.  Files a program
+ * creates one after another usually have neighbouring names, so their
+ * timestamps and sizes are alike and the byte-planes of those columns
+ * compress better (3 bytes per record less for a directory of 1000
+ * files written once).  Returns a malloc'd permutation, or NULL when
+ * memory is short (the records are then stored as they come; readers do
+ * not depend on the order).
+ */
+static size_t *record_order(const struct iolens_layer_desc *d, const unsigned char *recs,
+                            size_t n)
+{
+    size_t nfiles = iolens_file_count();
+    struct id_names t = {malloc((nfiles > 0 ? nfiles : 1) * sizeof *t.v), 0, nfiles};
+    struct row_key *keys = malloc((n > 0 ? n : 1) * sizeof *keys);
+    size_t *order = malloc((n > 0 ? n : 1) * sizeof *order);
+    if (t.v == NULL || keys == NULL || order == NULL) {
+        free(order);
+        order = NULL;
+        goto out;
+    }
+    iolens_file_foreach(add_id_name, &t);
+    qsort(t.v, t.n, sizeof *t.v, compare_id_names);
+    for (size_t i = 0; i < n; i++) {
+        struct id_name probe;
+        memcpy(&probe.id, recs + i * d->record_size, sizeof probe.id);
+        const struct id_name *hit = bsearch(&probe, t.v, t.n, sizeof *t.v, compare_id_names);
+        keys[i] = (struct row_key){hit != NULL ? hit->name : NULL, probe.id, i};
+    }
+    qsort(keys, n, sizeof *keys, compare_rows);
+    for (size_t i = 0; i < n; i++)
+        order[i] = keys[i].index;
+out:
+    free(t.v);
+    free(keys);
+    return order;
+}
+
 /* Layout (log_format.h): the head, then column by column (id, rank,
  * counters, fcounters), each column as 8 byte-planes of n bytes, least
- * significant byte first. */
+ * significant byte first.  Records are stored in name order when memory
+ * allows (record_order). */
 int iolens_region_layer(struct iolens_buf *out, const struct iolens_layer_desc *d,
                         const void *records, size_t n)
 {
@@ -239,14 +350,17 @@ int iolens_region_layer(struct iolens_buf *out, const struct iolens_layer_desc *
         return -1;
     uint32_t ncols = 2 + d->ncounters + d->nfcounters;
     const unsigned char *recs = records;
+    size_t *order = n > 1 ? record_order(d, recs, n) : NULL;
     for (uint32_t c = 0; c < ncols; c++) {
         unsigned char *planes = body + (size_t)c * 8 * n;
         for (size_t i = 0; i < n; i++) {
-            uint64_t v = column_value(d, recs + i * d->record_size, c);
+            size_t row = order != NULL ? order[i] : i;
+            uint64_t v = column_value(d, recs + row * d->record_size, c);
             for (unsigned b = 0; b < 8; b++)
                 planes[b * n + i] = (unsigned char)(v >> (8 * b));
         }
     }
+    free(order);
     out->len += n * d->record_size;
     return done(out);
 }
@@ -288,6 +402,18 @@ static void collect_mpiio(const struct iolens_mpiio_record *rec, void *arg)
 }
 #endif
 
+#ifdef IOLENS_HAVE_HDF5
+static void collect_h5f(const struct iolens_h5f_record *rec, void *arg)
+{
+    collect_one(arg, rec);
+}
+
+static void collect_h5d(const struct iolens_h5d_record *rec, void *arg)
+{
+    collect_one(arg, rec);
+}
+#endif
+
 long iolens_layer_collect(const struct iolens_layer_desc *d, int64_t rank, void **records)
 {
     struct collect_ctx ctx = {.d = d, .rank = rank};
@@ -302,6 +428,14 @@ long iolens_layer_collect(const struct iolens_layer_desc *d, int64_t rank, void 
 #ifdef IOLENS_HAVE_MPI
     case IOLENS_REGION_MPIIO:
         iolens_mpiio_foreach_record(collect_mpiio, &ctx);
+        break;
+#endif
+#ifdef IOLENS_HAVE_HDF5
+    case IOLENS_REGION_H5F:
+        iolens_h5f_foreach_record(collect_h5f, &ctx);
+        break;
+    case IOLENS_REGION_H5D:
+        iolens_h5d_foreach_record(collect_h5d, &ctx);
         break;
 #endif
     default:

@@ -32,8 +32,9 @@
 #include "real_calls.h"
 #include "runtime.h"
 
-/* Layers a single-process log can hold (POSIX, STDIO, MPI-IO). */
-#define IOLENS_LOG_NLAYERS 3
+/* Layers a single-process log can hold (POSIX, STDIO, MPI-IO, H5F, H5D):
+ * every layer descriptor (record_merge.c). */
+#define IOLENS_LOG_NLAYERS 5
 
 _Static_assert(sizeof(struct iolens_file_header) == 40, "header layout");
 _Static_assert(sizeof(struct iolens_region_desc) == 40, "region descriptor layout");

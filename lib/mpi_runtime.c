@@ -126,7 +126,8 @@ struct exchange {
 struct hello {
     int64_t count;          /* ids for the receiver, as their owner */
     int64_t start_ns;       /* the sender's process start, absolute */
-    int64_t layers_off;     /* bit per layer index switched off at the sender */
+    int64_t layers_off;     /* bit per layer index switched off at the sender;
+                               bit 32 + index: the sender has records of it */
 };
 
 static void fail(struct exchange *x, int error)
@@ -201,6 +202,10 @@ static int layer_switched_off(unsigned l)
         return (off >> IOLENS_LAYER_STDIO) & 1u;
     case IOLENS_REGION_MPIIO:
         return (off >> IOLENS_LAYER_MPIIO) & 1u;
+    case IOLENS_REGION_H5F:
+        return (off >> IOLENS_LAYER_H5F) & 1u;
+    case IOLENS_REGION_H5D:
+        return (off >> IOLENS_LAYER_H5D) & 1u;
     default:
         return 0;
     }
@@ -212,30 +217,44 @@ static int64_t process_start_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* POSIX, STDIO and MPI-IO regions are written even when empty; the HDF5
+ * layers only in a job where some rank has records of them, so that a
+ * job without HDF5 does not carry two empty regions per rank. */
+static int layer_written_when_empty(unsigned l)
+{
+    uint32_t kind = iolens_layer_desc_at(l)->region_kind;
+    return kind != IOLENS_REGION_H5F && kind != IOLENS_REGION_H5D;
+}
+
 /* Alltoall of the send counts.  It also tells every rank every other
- * rank's process start and switched-off layers: the job starts at the
- * earliest process start, and a layer switched off anywhere is left out
+ * rank's process start, switched-off layers and layers with records: the
+ * job starts at the earliest process start, and a layer switched off
+ * anywhere (or, for the HDF5 layers, without records anywhere) is left out
  * everywhere, so that every rank writes the same regions. */
-static size_t exchange_counts_hello(struct exchange *x, struct iolens_mpi_job *job)
+static size_t exchange_counts_hello(struct exchange *x, struct iolens_mpi_job *job,
+                                    const struct iolens_record_set *set)
 {
     struct hello *out = iolens_mpi_must_alloc((size_t)x->nprocs * sizeof *out);
     struct hello *in = iolens_mpi_must_alloc((size_t)x->nprocs * sizeof *in);
-    int64_t off = 0;
-    for (unsigned l = 0; l < iolens_layer_desc_count(); l++)
+    int64_t off = 0, used = 0;
+    for (unsigned l = 0; l < iolens_layer_desc_count(); l++) {
         off |= (int64_t)layer_switched_off(l) << l;
+        used |= (int64_t)(l < set->nlayers && set->count[l] > 0) << l;
+    }
     for (int r = 0; r < x->nprocs; r++)
-        out[r] = (struct hello){x->scount[r], process_start_ns(), off};
+        out[r] = (struct hello){x->scount[r], process_start_ns(), off | used << 32};
     IOLENS_PMPI(PMPI_Alltoall)(out, 3, MPI_INT64_T, in, 3, MPI_INT64_T, MPI_COMM_WORLD);
     job->job_start_ns = in[0].start_ns;
     for (int r = 0; r < x->nprocs; r++) {
         x->rcount[r] = (int)in[r].count;
         if (in[r].start_ns < job->job_start_ns)
             job->job_start_ns = in[r].start_ns;
-        off |= in[r].layers_off;
+        off |= in[r].layers_off & 0xffffffff;
+        used |= (in[r].layers_off >> 32) & 0xffffffff;
     }
     job->layers_on = 0;
     for (unsigned l = 0; l < iolens_layer_desc_count(); l++)
-        if (!((off >> l) & 1))
+        if (!((off >> l) & 1) && (layer_written_when_empty(l) || ((used >> l) & 1)))
             job->layers_on |= 1u << l;
     free(out);
     free(in);
@@ -296,7 +315,7 @@ static struct iolens_share_assign *assign_writers(struct exchange *x, struct iol
         nids = 0;
         clear_counts(x);
     }
-    size_t nrecv = exchange_counts_hello(x, job);
+    size_t nrecv = exchange_counts_hello(x, job, set);
     align_to_job(job, set);
     uint64_t *recv = iolens_mpi_must_alloc(nrecv * sizeof *recv);
     IOLENS_PMPI(PMPI_Alltoallv)(ids, x->scount, x->sdispl, MPI_UINT64_T, recv, x->rcount,

@@ -31,12 +31,16 @@
 LAYER_TABLES(posix, POSIX);
 LAYER_TABLES(stdio, STDIO);
 LAYER_TABLES(mpiio, MPIIO);
+LAYER_TABLES(h5f, H5F);
+LAYER_TABLES(h5d, H5D);
 
 #define RECORD_SIZE(UPPER) (16 + 8 * (size_t)(UPPER##_NUM_COUNTERS + UPPER##_F_NUM_COUNTERS))
 
 _Static_assert(sizeof(struct iolens_posix_record) == RECORD_SIZE(POSIX), "POSIX record layout");
 _Static_assert(sizeof(struct iolens_stdio_record) == RECORD_SIZE(STDIO), "STDIO record layout");
 _Static_assert(sizeof(struct iolens_mpiio_record) == RECORD_SIZE(MPIIO), "MPIIO record layout");
+_Static_assert(sizeof(struct iolens_h5f_record) == RECORD_SIZE(H5F), "H5F record layout");
+_Static_assert(sizeof(struct iolens_h5d_record) == RECORD_SIZE(H5D), "H5D record layout");
 
 #define DESC_TABLES(lower, UPPER)                                                       \
     .ncounters = UPPER##_NUM_COUNTERS, .nfcounters = UPPER##_F_NUM_COUNTERS,            \
@@ -94,6 +98,40 @@ static const struct iolens_layer_desc layers[] = {
         .ranks_opened = MPIIO_RANKS_OPENED,
         .f_fastest_rank_time = MPIIO_F_FASTEST_RANK_TIME,
     },
+    {
+        /* A file's data moves through its datasets: H5F has only
+         * metadata time. */
+        .region_kind = IOLENS_REGION_H5F,
+        .version = IOLENS_H5F_VERSION,
+        .name = "H5F",
+        DESC_TABLES(h5f, H5F),
+        .opens = {H5F_CREATES, H5F_OPENS},
+        .bytes_read = -1,
+        .bytes_written = -1,
+        .reads = -1,
+        .writes = -1,
+        .read_time = -1,
+        .write_time = -1,
+        .meta_time = H5F_F_META_TIME,
+        .ranks_opened = H5F_RANKS_OPENED,
+        .f_fastest_rank_time = H5F_F_FASTEST_RANK_TIME,
+    },
+    {
+        .region_kind = IOLENS_REGION_H5D,
+        .version = IOLENS_H5D_VERSION,
+        .name = "H5D",
+        DESC_TABLES(h5d, H5D),
+        .opens = {H5D_OPENS, -1},
+        .bytes_read = H5D_BYTES_READ,
+        .bytes_written = H5D_BYTES_WRITTEN,
+        .reads = H5D_READS,
+        .writes = H5D_WRITES,
+        .read_time = H5D_F_READ_TIME,
+        .write_time = H5D_F_WRITE_TIME,
+        .meta_time = H5D_F_META_TIME,
+        .ranks_opened = H5D_RANKS_OPENED,
+        .f_fastest_rank_time = H5D_F_FASTEST_RANK_TIME,
+    },
 };
 
 #define NLAYERS (sizeof layers / sizeof layers[0])
@@ -126,6 +164,17 @@ static const struct layer_extra extras[NLAYERS] = {
         .write_ops = {MPIIO_INDEP_WRITES, MPIIO_COLL_WRITES, MPIIO_SPLIT_WRITES, MPIIO_NB_WRITES},
         .slowest = {{MPIIO_MAX_READ_TIME_SIZE, MPIIO_F_MAX_READ_TIME},
                     {MPIIO_MAX_WRITE_TIME_SIZE, MPIIO_F_MAX_WRITE_TIME}},
+    },
+    {
+        .read_ops = {-1, -1, -1, -1},
+        .write_ops = {-1, -1, -1, -1},
+        .slowest = {{-1, -1}, {-1, -1}},
+    },
+    {
+        .read_ops = {H5D_READS, -1, -1, -1},
+        .write_ops = {H5D_WRITES, -1, -1, -1},
+        .slowest = {{H5D_MAX_READ_TIME_SIZE, H5D_F_MAX_READ_TIME},
+                    {H5D_MAX_WRITE_TIME_SIZE, H5D_F_MAX_WRITE_TIME}},
     },
 };
 
@@ -163,25 +212,91 @@ int iolens_record_slowest_time_index(const struct iolens_layer_desc *d, int size
     return -1;
 }
 
+/* Does an interleaved entry (TOP_VALUE, width - 1 TOP_SHAPE, TOP_COUNT)
+ * start at counter i? */
+static int interleaved_entry_at(const struct iolens_layer_desc *d, uint32_t i, uint32_t width)
+{
+    if (i + width >= d->ncounters || d->agg[i] != IOLENS_AGG_TOP_VALUE)
+        return 0;
+    for (uint32_t s = 1; s < width; s++)
+        if (d->agg[i + s] != IOLENS_AGG_TOP_SHAPE)
+            return 0;
+    return d->agg[i + width] == IOLENS_AGG_TOP_COUNT;
+}
+
+/* k TOP_VALUE counters from i, then k TOP_COUNT counters. */
+static uint32_t split_table_at(const struct iolens_layer_desc *d, uint32_t i,
+                               struct iolens_top_table *t)
+{
+    uint32_t end = i;
+    while (end < d->ncounters && d->agg[end] == IOLENS_AGG_TOP_VALUE)
+        end++;
+    uint32_t k = end - i;
+    if (k > IOLENS_TOP_K_MAX || end + k > d->ncounters)
+        return 0;
+    for (uint32_t j = 0; j < k; j++) {
+        if (d->agg[end + j] != IOLENS_AGG_TOP_COUNT)
+            return 0;
+        t->value[j] = i + j;
+        t->count[j] = end + j;
+    }
+    t->k = k;
+    t->width = 1;
+    return end + k;
+}
+
+/* Entries (TOP_VALUE, TOP_SHAPE..., TOP_COUNT) one after another. */
+static uint32_t interleaved_table_at(const struct iolens_layer_desc *d, uint32_t i,
+                                     struct iolens_top_table *t)
+{
+    uint32_t width = 1;
+    while (i + width < d->ncounters && d->agg[i + width] == IOLENS_AGG_TOP_SHAPE)
+        width++;
+    if (width > IOLENS_TOP_WIDTH_MAX)
+        return 0;
+    if (i >= width + 1 && interleaved_entry_at(d, i - width - 1, width))
+        return 0; /* i is the second or a later entry of a table */
+    uint32_t k = 0;
+    while (k < IOLENS_TOP_K_MAX && interleaved_entry_at(d, i, width)) {
+        t->value[k] = i;
+        t->count[k] = i + width;
+        k++;
+        i += width + 1;
+    }
+    t->k = k;
+    t->width = width;
+    return k > 0 ? i : 0;
+}
+
+uint32_t iolens_record_top_table(const struct iolens_layer_desc *d, uint32_t i,
+                                 struct iolens_top_table *t)
+{
+    memset(t, 0, sizeof *t);
+    if (i >= d->ncounters || d->agg[i] != IOLENS_AGG_TOP_VALUE ||
+        (i > 0 && d->agg[i - 1] == IOLENS_AGG_TOP_VALUE))
+        return 0;
+    if (i + 1 < d->ncounters && d->agg[i + 1] == IOLENS_AGG_TOP_VALUE)
+        return split_table_at(d, i, t);
+    return interleaved_table_at(d, i, t);
+}
+
 int iolens_record_top_pair(const struct iolens_layer_desc *d, int value_counter)
 {
-    if (value_counter < 0 || (uint32_t)value_counter >= d->ncounters ||
-        d->agg[value_counter] != IOLENS_AGG_TOP_VALUE)
+    if (value_counter < 0 || (uint32_t)value_counter >= d->ncounters)
         return -1;
-    /* A group is a run of k TOP_VALUE counters followed by k TOP_COUNT
-     * counters; the nth value pairs with the nth count. */
-    uint32_t start = (uint32_t)value_counter, end;
-    while (start > 0 && d->agg[start - 1] == IOLENS_AGG_TOP_VALUE)
-        start--;
-    for (end = start; end < d->ncounters && d->agg[end] == IOLENS_AGG_TOP_VALUE; end++)
-        ;
-    uint32_t k = end - start;
-    if (end + k > d->ncounters)
-        return -1;
-    for (uint32_t i = end; i < end + k; i++)
-        if (d->agg[i] != IOLENS_AGG_TOP_COUNT)
-            return -1;
-    return (int)(end + ((uint32_t)value_counter - start));
+    struct iolens_top_table t;
+    for (uint32_t i = 0; i <= (uint32_t)value_counter;) {
+        uint32_t next = iolens_record_top_table(d, i, &t);
+        if (next == 0) {
+            i++;
+            continue;
+        }
+        for (uint32_t j = 0; j < t.k; j++)
+            if (t.value[j] == (uint32_t)value_counter)
+                return (int)t.count[j];
+        i = next;
+    }
+    return -1;
 }
 
 /* --------------------------------------------------------- accessors -- */
@@ -246,16 +361,26 @@ int iolens_record_did_io(const struct iolens_layer_desc *d, const void *rec)
     return iolens_record_read_ops(d, rec) > 0 || iolens_record_write_ops(d, rec) > 0;
 }
 
+/* A counter the layer lacks (index -1) counts as 0. */
+static double fcounter_or_0(const struct iolens_layer_desc *d, const void *rec, int i)
+{
+    return i >= 0 ? fcounters_of(d, rec)[i] : 0.0;
+}
+
+static int64_t counter_or_0(const void *rec, int i)
+{
+    return i >= 0 ? counters_of(rec)[i] : 0;
+}
+
 double iolens_record_io_time(const struct iolens_layer_desc *d, const void *rec)
 {
-    const double *f = fcounters_of(d, rec);
-    return f[d->read_time] + f[d->write_time] + f[d->meta_time];
+    return fcounter_or_0(d, rec, d->read_time) + fcounter_or_0(d, rec, d->write_time) +
+           fcounter_or_0(d, rec, d->meta_time);
 }
 
 int64_t iolens_record_io_bytes(const struct iolens_layer_desc *d, const void *rec)
 {
-    const int64_t *c = counters_of(rec);
-    return sat_add(c[d->bytes_read], c[d->bytes_written]);
+    return sat_add(counter_or_0(rec, d->bytes_read), counter_or_0(rec, d->bytes_written));
 }
 
 /* ------------------------------------------------------------- merge -- */
@@ -298,71 +423,98 @@ static double merge_fcounter(uint8_t agg, double a, double b)
     }
 }
 
-struct top_pair {
-    int64_t value, count;
-};
-
-/* Most frequent first; equal counts: larger value first. */
-static int top_before(const struct top_pair *x, const struct top_pair *y)
+int iolens_top_entry_cmp_tuple(const void *a, const void *b)
 {
-    return x->count > y->count || (x->count == y->count && x->value > y->value);
+    const struct iolens_top_entry *x = a, *y = b;
+    for (unsigned i = 0; i < IOLENS_TOP_WIDTH_MAX; i++)
+        if (x->value[i] != y->value[i])
+            return x->value[i] < y->value[i] ? -1 : 1;
+    return 0;
 }
 
-/* Adds (value, count) to the pairs, combining equal values. */
-static void top_add(struct top_pair *pairs, unsigned *n, int64_t value, int64_t count)
+/* Most frequent first; equal counts: the larger tuple first, so the
+ * result does not depend on the order the records come in. */
+int iolens_top_entry_cmp_rank(const void *a, const void *b)
 {
-    if (count <= 0)
-        return;
-    for (unsigned i = 0; i < *n; i++)
-        if (pairs[i].value == value) {
-            pairs[i].count = sat_add(pairs[i].count, count);
-            return;
-        }
-    pairs[(*n)++] = (struct top_pair){value, count};
+    const struct iolens_top_entry *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    return -iolens_top_entry_cmp_tuple(a, b);
 }
 
-/* Merges the k (value, count) pairs of one group starting at counters
- * v (values) and c (counts), then keeps the top k. */
-static void merge_top_group(int64_t *acc, const int64_t *src, uint32_t v, uint32_t c, uint32_t k)
+size_t iolens_top_entries_combine_sorted(struct iolens_top_entry *e, size_t n)
 {
-    struct top_pair pairs[64];
-    unsigned n = 0;
-    if (k > 32)
-        return; /* no such table; keeps pairs[] bounded */
-    for (uint32_t i = 0; i < k; i++)
-        top_add(pairs, &n, acc[v + i], acc[c + i]);
-    for (uint32_t i = 0; i < k; i++)
-        top_add(pairs, &n, src[v + i], src[c + i]);
-    /* Insertion sort: at most 2k entries. */
-    for (unsigned i = 1; i < n; i++) {
-        struct top_pair p = pairs[i];
-        unsigned j = i;
-        for (; j > 0 && top_before(&p, &pairs[j - 1]); j--)
-            pairs[j] = pairs[j - 1];
-        pairs[j] = p;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m > 0 && iolens_top_entry_cmp_tuple(&e[m - 1], &e[i]) == 0)
+            e[m - 1].count = sat_add(e[m - 1].count, e[i].count);
+        else
+            e[m++] = e[i];
     }
-    for (uint32_t i = 0; i < k; i++) {
-        acc[v + i] = i < n ? pairs[i].value : 0;
-        acc[c + i] = i < n ? pairs[i].count : 0;
+    return m;
+}
+
+void iolens_top_entry_get(const struct iolens_top_table *t, uint32_t j, const int64_t *counters,
+                          struct iolens_top_entry *e)
+{
+    memset(e, 0, sizeof *e);
+    for (uint32_t s = 0; s < t->width; s++)
+        e->value[s] = counters[t->value[j] + s];
+    e->count = counters[t->count[j]];
+}
+
+void iolens_top_entry_put(const struct iolens_top_table *t, uint32_t j,
+                          const struct iolens_top_entry *e, int64_t *counters)
+{
+    for (uint32_t s = 0; s < t->width; s++)
+        counters[t->value[j] + s] = e != NULL ? e->value[s] : 0;
+    counters[t->count[j]] = e != NULL ? e->count : 0;
+}
+
+/* Insertion sort: at most 2 * IOLENS_TOP_K_MAX entries, and the merge
+ * must not allocate. */
+static void sort_entries(struct iolens_top_entry *e, size_t n,
+                         int (*cmp)(const void *, const void *))
+{
+    for (size_t i = 1; i < n; i++) {
+        struct iolens_top_entry x = e[i];
+        size_t j = i;
+        for (; j > 0 && cmp(&x, &e[j - 1]) < 0; j--)
+            e[j] = e[j - 1];
+        e[j] = x;
     }
+}
+
+/* Merges the entries of one table of acc and src (equal tuples add up),
+ * then keeps the top k. */
+static void merge_top_table(const struct iolens_top_table *t, int64_t *acc, const int64_t *src)
+{
+    struct iolens_top_entry e[2 * IOLENS_TOP_K_MAX];
+    size_t n = 0;
+    for (uint32_t j = 0; j < t->k; j++) {
+        iolens_top_entry_get(t, j, acc, &e[n]);
+        n += e[n].count > 0;
+        iolens_top_entry_get(t, j, src, &e[n]);
+        n += e[n].count > 0;
+    }
+    sort_entries(e, n, iolens_top_entry_cmp_tuple);
+    n = iolens_top_entries_combine_sorted(e, n);
+    sort_entries(e, n, iolens_top_entry_cmp_rank);
+    for (uint32_t j = 0; j < t->k; j++)
+        iolens_top_entry_put(t, j, j < n ? &e[j] : NULL, acc);
 }
 
 static void merge_top_groups(const struct iolens_layer_desc *d, int64_t *acc, const int64_t *src)
 {
-    uint32_t i = 0;
-    while (i < d->ncounters) {
-        if (d->agg[i] != IOLENS_AGG_TOP_VALUE) {
+    struct iolens_top_table t;
+    for (uint32_t i = 0; i < d->ncounters;) {
+        uint32_t next = iolens_record_top_table(d, i, &t);
+        if (next == 0) { /* not a table (or a malformed one: left alone) */
             i++;
             continue;
         }
-        int c = iolens_record_top_pair(d, (int)i);
-        uint32_t k = c >= 0 ? (uint32_t)c - i : 0;
-        if (k == 0) { /* malformed group: leave it alone */
-            i++;
-            continue;
-        }
-        merge_top_group(acc, src, i, (uint32_t)c, k);
-        i += 2 * k;
+        merge_top_table(&t, acc, src);
+        i = next;
     }
 }
 

@@ -17,7 +17,7 @@
 struct iolens_layer_desc {
     uint32_t region_kind;        /* IOLENS_REGION_POSIX ... */
     uint32_t version;            /* IOLENS_POSIX_VERSION ... */
-    const char *name;            /* "POSIX", "STDIO", "MPIIO" */
+    const char *name;            /* "POSIX", "STDIO", "MPIIO", "H5F", "H5D" */
     uint32_t ncounters, nfcounters;
     const uint8_t *agg;          /* enum iolens_agg per counter */
     const uint8_t *fagg;         /* enum iolens_agg per fcounter */
@@ -64,10 +64,45 @@ int64_t iolens_record_io_bytes(const struct iolens_layer_desc *d, const void *re
 int iolens_record_top_pair(const struct iolens_layer_desc *d, int value_counter);
 int iolens_record_slowest_time_index(const struct iolens_layer_desc *d, int size_counter);
 
+/* A top-k table: k entries, each a value tuple and a count.  Entry j's
+ * tuple is the width counters from value[j] (a TOP_VALUE counter, then
+ * width - 1 TOP_SHAPE counters), its count the TOP_COUNT counter count[j].
+ * Two layouts exist: k TOP_VALUE then k TOP_COUNT counters (width 1:
+ * POSIX_ACCESSn), and k entries (TOP_VALUE, TOP_SHAPE..., TOP_COUNT) one
+ * after another (H5D_ACCESSn). */
+#define IOLENS_TOP_K_MAX 32
+#define IOLENS_TOP_WIDTH_MAX 8
+struct iolens_top_table {
+    uint32_t k, width;
+    uint32_t value[IOLENS_TOP_K_MAX], count[IOLENS_TOP_K_MAX];
+};
+/* The table whose first counter is i: fills *t and returns the index of
+ * the counter after the table; 0 if no (well-formed) table starts at i. */
+uint32_t iolens_record_top_table(const struct iolens_layer_desc *d, uint32_t i,
+                                 struct iolens_top_table *t);
+
+/* One entry; tuple slots beyond the width are 0. */
+struct iolens_top_entry {
+    int64_t value[IOLENS_TOP_WIDTH_MAX];
+    int64_t count;
+};
+void iolens_top_entry_get(const struct iolens_top_table *t, uint32_t j, const int64_t *counters,
+                          struct iolens_top_entry *e);
+/* e NULL: an empty entry (all 0). */
+void iolens_top_entry_put(const struct iolens_top_table *t, uint32_t j,
+                          const struct iolens_top_entry *e, int64_t *counters);
+/* qsort comparators: by tuple (lexicographic), and by rank (count
+ * descending, then tuple descending). */
+int iolens_top_entry_cmp_tuple(const void *a, const void *b);
+int iolens_top_entry_cmp_rank(const void *a, const void *b);
+/* Entries sorted by tuple: adds up the counts of equal tuples in place;
+ * returns the number of distinct tuples. */
+size_t iolens_top_entries_combine_sorted(struct iolens_top_entry *e, size_t n);
+
 /* Merges src into acc by the AGG rules.  acc must first be a copy of the
  * first record (iolens_record_merge_begin), so SAME and MIN_NONZERO have a
- * starting point.  TOP_VALUE/TOP_COUNT groups are merged as (value, count)
- * pairs and re-ranked; SLOWEST_SIZE follows its F_MAX_*_TIME.  RANK_STAT
+ * starting point.  Top tables are merged as (tuple, count) entries, equal
+ * tuples adding up, and re-ranked; SLOWEST_SIZE follows its F_MAX_*_TIME.  RANK_STAT
  * counters are left alone (see iolens_rank_stats). */
 void iolens_record_merge_begin(const struct iolens_layer_desc *d, void *acc, const void *first);
 void iolens_record_merge(const struct iolens_layer_desc *d, void *acc, const void *src);

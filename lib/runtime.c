@@ -23,6 +23,9 @@
 #include "mpi_runtime.h"
 #include "mpiio_layer.h"
 #endif
+#ifdef IOLENS_HAVE_HDF5
+#include "hdf5_layer.h"
+#endif
 
 /* Rough cost of one traced file (entry, name, POSIX record): sizes the
  * record table so that the budget, not the table, is what fills first. */
@@ -85,6 +88,9 @@ static void on_fork_child(void)
 #ifdef IOLENS_HAVE_MPI
     iolens_mpiio_reset();
 #endif
+#ifdef IOLENS_HAVE_HDF5
+    iolens_hdf5_reset();
+#endif
 }
 
 static int build_state(void)
@@ -105,6 +111,9 @@ static int build_state(void)
     iolens_stdio_layer_init();
 #ifdef IOLENS_HAVE_MPI
     iolens_mpiio_layer_init();
+#endif
+#ifdef IOLENS_HAVE_HDF5
+    iolens_hdf5_layer_init();
 #endif
     iolens_jobinfo_capture();
     if (gethostname(hostname, sizeof hostname - 1) != 0)

@@ -16,7 +16,9 @@ END='.\" END GENERATED COUNTERS'
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Each X(name, agg, "description") becomes one line "name<TAB>description".
+# Each X(name, agg, "description") becomes one line "name<TAB>description";
+# a description pasted from adjacent literals ("first" " most common ...",
+# IOLENS_H5D_ACCESS_SHAPE) is joined into one.
 cat >"$tmp/counters.c" <<'C'
 #include "iolens/log_format.h"
 #define ROW(name, agg, desc) @ROW@ name @TAB@ desc
@@ -32,11 +34,20 @@ IOLENS_STDIO_FCOUNTERS(ROW)
 IOLENS_MPIIO_COUNTERS(ROW)
 @SECTION@ mpiio_f
 IOLENS_MPIIO_FCOUNTERS(ROW)
+@SECTION@ h5f
+IOLENS_H5F_COUNTERS(ROW)
+@SECTION@ h5f_f
+IOLENS_H5F_FCOUNTERS(ROW)
+@SECTION@ h5d
+IOLENS_H5D_COUNTERS(ROW)
+@SECTION@ h5d_f
+IOLENS_H5D_FCOUNTERS(ROW)
 C
 "$CPP" -P -I"$SRC/include" "$tmp/counters.c" |
     sed -e 's/@ROW@/\n@ROW@/g' -e 's/@SECTION@/\n@SECTION@/g' |
+    sed -e '/^@ROW@/s/" *"//g' |
     sed -n -e 's/^@ROW@ *\([A-Z0-9_]*\) *@TAB@ *"\(.*\)" *$/\1\t\2/p' \
-        -e 's/^@SECTION@ *\([a-z_]*\) *$/@SECTION@\t\1/p' >"$tmp/rows"
+        -e 's/^@SECTION@ *\([a-z0-9_]*\) *$/@SECTION@\t\1/p' >"$tmp/rows"
 
 # Sanity: every counter named literally in the header must have come
 # through (the sharing counters are built by token pasting, so they are
@@ -59,6 +70,10 @@ function title(s) {
     if (s == "stdio_f") return "STDIO floating-point counters (seconds)"
     if (s == "mpiio")   return "MPIIO integer counters"
     if (s == "mpiio_f") return "MPIIO floating-point counters (seconds)"
+    if (s == "h5f")     return "H5F integer counters"
+    if (s == "h5f_f")   return "H5F floating-point counters (seconds)"
+    if (s == "h5d")     return "H5D integer counters"
+    if (s == "h5d_f")   return "H5D floating-point counters (seconds)"
 }
 $1 == "@SECTION@" { printf ".SS \"%s\"\n", title($2); next }
 {

@@ -5,6 +5,7 @@
  *   --total           one total_<COUNTER> line per counter and layer,
  *                     combined by the counters' AGG rules (record_merge.h)
  *   --file            file counts by access type and sharing
+ *   --stack           per file: bytes and time at each layer side by side
  *   --list-counters   every counter this parser knows, with its meaning
  *
  * Layers, names and descriptions come from the layer descriptors of
@@ -27,7 +28,7 @@
 
 #define PROG "iolens-parser"
 
-enum mode { MODE_BASE, MODE_TOTAL, MODE_FILE, MODE_LIST };
+enum mode { MODE_BASE, MODE_TOTAL, MODE_FILE, MODE_STACK, MODE_LIST };
 
 
 /* ------------------------------------------------------------ output -- */
@@ -243,8 +244,8 @@ static void print_base(const struct iolens_log *log)
 /*
  * --total: the records of a layer combined by the AGG rules of the counter
  * tables (lib/record_merge.c), as the runtime combines the per-rank
- * records of a shared file, except that each TOP_VALUE/TOP_COUNT group is
- * recomputed from the (value, count) pairs of every record at once.  The
+ * records of a shared file, except that each top table (ACCESSn, STRIDEn)
+ * is recomputed from the (tuple, count) entries of every record at once.  The
  * sharing counters (RANK_STAT) are the rank statistics over the records
  * themselves, each record counting as one rank with its own rank field:
  * RANKS_OPENED counts the records that opened their file, RANKS_IO those
@@ -270,11 +271,6 @@ static void full_record(const struct iolens_log_layer *L, uint64_t r,
                8 * (size_t)nf);
 }
 
-struct value_count {
-    int64_t value;
-    int64_t count;
-};
-
 static int64_t add_saturating(int64_t a, int64_t b)
 {
     int64_t s;
@@ -283,77 +279,58 @@ static int64_t add_saturating(int64_t a, int64_t b)
     return s;
 }
 
-static int by_value(const void *a, const void *b)
+/* Counter i of record r, 0 if the region lacks it. */
+static int64_t counter_or_0(const struct iolens_log_layer *L, uint64_t r, uint32_t i)
 {
-    int64_t x = ((const struct value_count *)a)->value, y = ((const struct value_count *)b)->value;
-    return x < y ? -1 : x > y;
+    return i < L->counter_count ? L->counters[r * L->counter_count + i] : 0;
 }
 
-/* Most frequent first; ties: larger value first (as the runtime ranks). */
-static int by_rank(const void *a, const void *b)
-{
-    const struct value_count *x = a, *y = b;
-    if (x->count != y->count)
-        return x->count > y->count ? -1 : 1;
-    return x->value > y->value ? -1 : x->value < y->value;
-}
-
-/* The top-k group whose values start at counter v and counts at counter
- * c, recomputed from every record's pairs (equal values add up). */
-static int total_top_group(const struct iolens_log_layer *L, uint32_t v, uint32_t c, uint32_t k,
+/* One top table recomputed from every record's entries (equal tuples add
+ * up), ranked as the runtime ranks (record_merge.h). */
+static int total_top_table(const struct iolens_log_layer *L, const struct iolens_top_table *t,
                            int64_t *totals)
 {
     size_t n = 0;
-    struct value_count *vc = NULL;
+    struct iolens_top_entry *e = NULL;
     if (L->record_count > 0) {
-        if (L->record_count > SIZE_MAX / (k * sizeof *vc))
+        if (L->record_count > SIZE_MAX / (t->k * sizeof *e))
             return -1;
-        vc = malloc((size_t)L->record_count * k * sizeof *vc);
-        if (vc == NULL)
+        e = malloc((size_t)L->record_count * t->k * sizeof *e);
+        if (e == NULL)
             return -1;
     }
     for (uint64_t r = 0; r < L->record_count; r++)
-        for (uint32_t j = 0; j < k; j++) {
-            /* counters the region lacks count as empty pairs */
-            if (c + j >= L->counter_count)
-                continue;
-            int64_t count = L->counters[r * L->counter_count + c + j];
-            if (count > 0)
-                vc[n++] = (struct value_count){L->counters[r * L->counter_count + v + j], count};
+        for (uint32_t j = 0; j < t->k; j++) {
+            struct iolens_top_entry x = {.count = counter_or_0(L, r, t->count[j])};
+            for (uint32_t s = 0; s < t->width; s++)
+                x.value[s] = counter_or_0(L, r, t->value[j] + s);
+            if (x.count > 0)
+                e[n++] = x;
         }
     if (n > 0)
-        qsort(vc, n, sizeof *vc, by_value);
-    size_t merged = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (merged > 0 && vc[merged - 1].value == vc[i].value)
-            vc[merged - 1].count = add_saturating(vc[merged - 1].count, vc[i].count);
-        else
-            vc[merged++] = vc[i];
-    }
-    if (merged > 0)
-        qsort(vc, merged, sizeof *vc, by_rank);
-    for (uint32_t j = 0; j < k; j++) {
-        totals[v + j] = j < merged ? vc[j].value : 0;
-        totals[c + j] = j < merged ? vc[j].count : 0;
-    }
-    free(vc);
+        qsort(e, n, sizeof *e, iolens_top_entry_cmp_tuple);
+    n = iolens_top_entries_combine_sorted(e, n);
+    if (n > 0)
+        qsort(e, n, sizeof *e, iolens_top_entry_cmp_rank);
+    for (uint32_t j = 0; j < t->k; j++)
+        iolens_top_entry_put(t, j, j < n ? &e[j] : NULL, totals);
+    free(e);
     return 0;
 }
 
 static int total_top_groups(const struct iolens_log_layer *L, const struct iolens_layer_desc *d,
                             int64_t *totals)
 {
-    uint32_t i = 0;
-    while (i < d->ncounters) {
-        int c = iolens_record_top_pair(d, (int)i);
-        if (c < 0) {
+    struct iolens_top_table t;
+    for (uint32_t i = 0; i < d->ncounters;) {
+        uint32_t next = iolens_record_top_table(d, i, &t);
+        if (next == 0) {
             i++;
             continue;
         }
-        uint32_t k = (uint32_t)c - i;
-        if (total_top_group(L, i, (uint32_t)c, k, totals) != 0)
+        if (total_top_table(L, &t, totals) != 0)
             return -1;
-        i += 2 * k;
+        i = next;
     }
     return 0;
 }
@@ -414,7 +391,8 @@ static int print_total(const struct iolens_log *log)
  * --file: one entry per distinct file.  A file counts from its POSIX
  * records when it has any, else from its STDIO records, else from its
  * MPI-IO records (the layers above POSIX would count the same bytes
- * twice).  A file is shared when it has a reduced record (rank
+ * twice).  HDF5 records (H5F, H5D) are not counted: their files are
+ * counted through the layers below, and --stack shows them.  A file is shared when it has a reduced record (rank
  * IOLENS_RANK_ALL); <L>_RANKS_OPENED of that record says by how many
  * ranks, which splits the shared files into shared_all (every rank of the
  * job) and shared_partial.
@@ -593,6 +571,160 @@ static int print_file(const struct iolens_log *log)
     return 0;
 }
 
+/* ------------------------------------------------------------- stack -- */
+
+/*
+ * --stack: the layers of each file side by side.  One row per file path
+ * (sorted by path), and for each of H5D, MPIIO, POSIX and STDIO that has a
+ * region in the log three columns: bytes read, bytes written and I/O time
+ * (read + write + metadata seconds), summed over the layer's records of
+ * the file (every rank's, and the reduced record of a shared file).  H5D
+ * records count for their file: the name of H5D_FILE_REC_ID, else the
+ * dataset record's name up to its first ":/".  A layer with no record of
+ * the file prints "-" in its columns.
+ */
+static const uint32_t stack_kinds[] = {IOLENS_REGION_H5D, IOLENS_REGION_MPIIO,
+                                       IOLENS_REGION_POSIX, IOLENS_REGION_STDIO};
+#define STACK_NKINDS (sizeof stack_kinds / sizeof stack_kinds[0])
+
+/* One record's contribution to a file's row. */
+struct stack_entry {
+    char *file;            /* malloc'd */
+    unsigned k;            /* index in stack_kinds */
+    int64_t bytes_read, bytes_written;
+    double time;
+};
+
+struct stack_cell {
+    bool present;
+    int64_t bytes_read, bytes_written;
+    double time;
+};
+
+/* The file name a record counts for, malloc'd (an unnamed record: its id). */
+static char *stack_file_of(const struct iolens_log *log, const struct iolens_log_layer *L,
+                           uint64_t r)
+{
+    const char *name = iolens_log_name_of(log, L->id[r]);
+    if (L->kind == IOLENS_REGION_H5D) {
+        const char *file = NULL;
+        if ((uint32_t)H5D_FILE_REC_ID < L->counter_count)
+            file = iolens_log_name_of(log, (uint64_t)counter_at(L, r, H5D_FILE_REC_ID));
+        if (file != NULL)
+            return strdup(file);
+        const char *sep = name != NULL ? strstr(name, ":/") : NULL;
+        if (sep != NULL)
+            return strndup(name, (size_t)(sep - name));
+    }
+    if (name != NULL)
+        return strdup(name);
+    char idbuf[32];
+    snprintf(idbuf, sizeof idbuf, "%" PRIu64, L->id[r]);
+    return strdup(idbuf);
+}
+
+/* Appends one entry per record of L to e (room for them is there). */
+static int stack_add_layer(const struct iolens_log *log, const struct iolens_log_layer *L,
+                           unsigned k, struct stack_entry *e, size_t *n)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(L->kind);
+    void *rec = malloc(d->record_size);
+    if (rec == NULL)
+        return -1;
+    for (uint64_t r = 0; r < L->record_count; r++) {
+        char *file = stack_file_of(log, L, r);
+        if (file == NULL) {
+            free(rec);
+            return -1;
+        }
+        full_record(L, r, d, rec);
+        const int64_t *c = iolens_rec_counters(rec);
+        e[(*n)++] = (struct stack_entry){file, k, c[d->bytes_read], c[d->bytes_written],
+                                         iolens_record_io_time(d, rec)};
+    }
+    free(rec);
+    return 0;
+}
+
+static int by_file(const void *a, const void *b)
+{
+    return strcmp(((const struct stack_entry *)a)->file, ((const struct stack_entry *)b)->file);
+}
+
+static void print_stack_header(const struct iolens_log_layer **layer)
+{
+    fputs("# <file>", stdout);
+    for (unsigned k = 0; k < STACK_NKINDS; k++)
+        if (layer[k] != NULL) {
+            const char *n = iolens_layer_name(stack_kinds[k]);
+            printf("\t%s_bytes_read\t%s_bytes_written\t%s_time", n, n, n);
+        }
+    putchar('\n');
+}
+
+static void print_stack_row(const char *file, const struct stack_cell *cell,
+                            const struct iolens_log_layer **layer)
+{
+    put_escaped_str(file);
+    for (unsigned k = 0; k < STACK_NKINDS; k++) {
+        if (layer[k] == NULL)
+            continue;
+        if (cell[k].present)
+            printf("\t%" PRId64 "\t%" PRId64 "\t%.6f", cell[k].bytes_read,
+                   cell[k].bytes_written, cell[k].time);
+        else
+            fputs("\t-\t-\t-", stdout);
+    }
+    putchar('\n');
+}
+
+/* Entries sorted by file: one row per run of equal files. */
+static void print_stack_rows(const struct stack_entry *e, size_t n,
+                             const struct iolens_log_layer **layer)
+{
+    for (size_t i = 0; i < n;) {
+        struct stack_cell cell[STACK_NKINDS] = {{0}};
+        size_t j = i;
+        for (; j < n && strcmp(e[j].file, e[i].file) == 0; j++) {
+            struct stack_cell *c = &cell[e[j].k];
+            c->present = true;
+            c->bytes_read = add_saturating(c->bytes_read, e[j].bytes_read);
+            c->bytes_written = add_saturating(c->bytes_written, e[j].bytes_written);
+            c->time += e[j].time;
+        }
+        print_stack_row(e[i].file, cell, layer);
+        i = j;
+    }
+}
+
+static int print_stack(const struct iolens_log *log)
+{
+    const struct iolens_log_layer *layer[STACK_NKINDS];
+    uint64_t total = 0;
+    for (unsigned k = 0; k < STACK_NKINDS; k++) {
+        layer[k] = find_layer(log, stack_kinds[k]);
+        total += layer[k] != NULL ? layer[k]->record_count : 0;
+    }
+    if (total > SIZE_MAX / sizeof(struct stack_entry))
+        return -1;
+    struct stack_entry *e = malloc((total > 0 ? (size_t)total : 1) * sizeof *e);
+    size_t n = 0;
+    int rc = e != NULL ? 0 : -1;
+    for (unsigned k = 0; k < STACK_NKINDS && rc == 0; k++)
+        if (layer[k] != NULL)
+            rc = stack_add_layer(log, layer[k], k, e, &n);
+    if (rc == 0) {
+        if (n > 0)
+            qsort(e, n, sizeof *e, by_file);
+        print_stack_header(layer);
+        print_stack_rows(e, n, layer);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(e[i].file);
+    free(e);
+    return rc;
+}
+
 /* ---------------------------------------------------- list counters -- */
 
 static void print_counter_list(void)
@@ -614,12 +746,13 @@ static void print_counter_list(void)
 static void usage(FILE *to)
 {
     fprintf(to,
-            "usage: " PROG " [--base|--total|--file] LOG\n"
+            "usage: " PROG " [--base|--total|--file|--stack] LOG\n"
             "       " PROG " --list-counters\n"
             "       " PROG " --help\n"
             "  --base           every counter of every record (default)\n"
             "  --total          each counter totalled over all records\n"
             "  --file           file counts: read-only, write-only, read-write, unique, shared\n"
+            "  --stack          per file, bytes read/written and time at H5D, MPIIO, POSIX, STDIO\n"
             "  --list-counters  every counter with its description\n"
             "Exit status: 0 success, 1 usage or output error, 2 unreadable or invalid log.\n");
 }
@@ -638,7 +771,8 @@ static int parse_args(int argc, char **argv, enum mode *mode, const char **path)
 {
     static const struct option opts[] = {
         {"base", no_argument, NULL, 'b'},   {"total", no_argument, NULL, 't'},
-        {"file", no_argument, NULL, 'f'},   {"list-counters", no_argument, NULL, 'l'},
+        {"file", no_argument, NULL, 'f'},   {"stack", no_argument, NULL, 's'},
+        {"list-counters", no_argument, NULL, 'l'},
         {"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
     };
     int nmodes = 0, c;
@@ -649,6 +783,7 @@ static int parse_args(int argc, char **argv, enum mode *mode, const char **path)
         case 'b': *mode = MODE_BASE; nmodes++; break;
         case 't': *mode = MODE_TOTAL; nmodes++; break;
         case 'f': *mode = MODE_FILE; nmodes++; break;
+        case 's': *mode = MODE_STACK; nmodes++; break;
         case 'l': *mode = MODE_LIST; nmodes++; break;
         case 'h': usage(stdout); exit(finish_output());
         default:
@@ -657,7 +792,8 @@ static int parse_args(int argc, char **argv, enum mode *mode, const char **path)
         }
     }
     if (nmodes > 1) {
-        fprintf(stderr, PROG ": give at most one of --base, --total, --file, --list-counters\n");
+        fprintf(stderr, PROG ": give at most one of --base, --total, --file, --stack, "
+                        "--list-counters\n");
         return -1;
     }
     int want = *mode == MODE_LIST ? 0 : 1;
@@ -695,6 +831,8 @@ int main(int argc, char **argv)
         print_base(&log);
     else if (mode == MODE_TOTAL)
         rc = print_total(&log);
+    else if (mode == MODE_STACK)
+        rc = print_stack(&log);
     else
         rc = print_file(&log);
     iolens_log_free(&log);

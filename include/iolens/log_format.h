@@ -59,6 +59,8 @@ enum iolens_region_kind {
     IOLENS_REGION_POSIX = 16,
     IOLENS_REGION_STDIO = 17,
     IOLENS_REGION_MPIIO = 18,
+    IOLENS_REGION_H5F = 19,
+    IOLENS_REGION_H5D = 20,
 };
 
 #define IOLENS_COMPRESS_ZLIB 1u
@@ -138,10 +140,23 @@ struct iolens_rank_info {
 
 /* -------------------------------------------------------------- names -- */
 
-#define IOLENS_NAMES_VERSION 1u
+#define IOLENS_NAMES_VERSION 2u
 
-/* Name region: uint32 count, then per entry: uint64 record id,
- * uint32 len + normalized absolute path (or "<STDIN>", "<other files>" ...). */
+/*
+ * Name region: uint32 count, then per entry:
+ *   uint32 len << 1 | explicit_id
+ *   uint64 record id            only if explicit_id is 1
+ *   len bytes of the name       normalized absolute path, or "<STDIN>",
+ *                               "<other files>" ... (no NUL)
+ * Without an explicit id, the id is the hash of the name (XXH3 64-bit,
+ * moved off the reserved ids: lib/path_hash.h), which the reader
+ * recomputes; random 64-bit ids do not compress, so storing each once (in
+ * the layer regions) instead of twice saves 8 bytes per record.  Ids
+ * re-derived after a hash collision and the reserved ids are explicit.
+ * Writers sort the entries by name (neighbours share prefixes, which
+ * compresses); readers must not depend on any order.
+ */
+#define IOLENS_NAME_LEN_MAX 0x7fffffffu
 
 /* ------------------------------------------------------------- layers -- */
 
@@ -217,6 +232,8 @@ enum iolens_agg {
     IOLENS_AGG_TOP_COUNT,    /*   merged (value, count) pairs of its group */
     IOLENS_AGG_SLOWEST_SIZE, /* size of the op that set the matching F_MAX_*_TIME */
     IOLENS_AGG_RANK_STAT,    /* computed by the shared-file reduction (below) */
+    IOLENS_AGG_TOP_SHAPE,    /* a dimension of the shape of its ACCESSn group:
+                                part of the group's value, like TOP_VALUE */
 };
 
 /*
@@ -434,6 +451,119 @@ enum iolens_agg {
     X(MPIIO_F_MAX_WRITE_TIME, IOLENS_AGG_MAX, "duration of the slowest write") \
     IOLENS_SHARING_FCOUNTERS(X, MPIIO)
 
+/*
+ * HDF5 file layer (H5F).  One record per HDF5 file, keyed by its path like
+ * the POSIX record of the same file.
+ */
+#define IOLENS_H5F_VERSION 1u
+#define IOLENS_H5F_COUNTERS(X) \
+    X(H5F_CREATES, IOLENS_AGG_SUM, "H5Fcreate") \
+    X(H5F_OPENS, IOLENS_AGG_SUM, "H5Fopen") \
+    X(H5F_FLUSHES, IOLENS_AGG_SUM, "H5Fflush") \
+    X(H5F_USE_MPIIO, IOLENS_AGG_MAX, "1 if a file access property list selected the MPI-IO driver") \
+    X(H5F_COLL_METADATA, IOLENS_AGG_MAX, "1 if collective metadata reads or writes were enabled") \
+    IOLENS_SHARING_COUNTERS(X, H5F)
+
+#define IOLENS_H5F_FCOUNTERS(X) \
+    X(H5F_F_OPEN_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first create or open") \
+    X(H5F_F_CLOSE_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first close") \
+    X(H5F_F_OPEN_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last create or open") \
+    X(H5F_F_CLOSE_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last close") \
+    X(H5F_F_META_TIME, IOLENS_AGG_SUM, "cumulative create, open, flush and close time") \
+    IOLENS_SHARING_FCOUNTERS(X, H5F)
+
+/*
+ * HDF5 dataset layer (H5D).  One record per dataset, named
+ * "<file path>:<dataset path>"; H5D_FILE_REC_ID is the record id of the
+ * file's H5F record.  Bytes are the selected points times the memory
+ * datatype size.  An access's shape is the extent of its file selection's
+ * bounding box in each of the first 5 dimensions.
+ */
+#define IOLENS_H5D_VERSION 1u
+#define IOLENS_H5D_ACCESS_SHAPE(X, N, ORD) \
+    X(H5D_ACCESS##N##_ACCESS, IOLENS_AGG_TOP_VALUE, ORD " most common access size, bytes") \
+    X(H5D_ACCESS##N##_LENGTH_D1, IOLENS_AGG_TOP_SHAPE, "extent in dimension 1 of the " ORD " most common access shape") \
+    X(H5D_ACCESS##N##_LENGTH_D2, IOLENS_AGG_TOP_SHAPE, "extent in dimension 2, 0 beyond the rank") \
+    X(H5D_ACCESS##N##_LENGTH_D3, IOLENS_AGG_TOP_SHAPE, "extent in dimension 3") \
+    X(H5D_ACCESS##N##_LENGTH_D4, IOLENS_AGG_TOP_SHAPE, "extent in dimension 4") \
+    X(H5D_ACCESS##N##_LENGTH_D5, IOLENS_AGG_TOP_SHAPE, "extent in dimension 5") \
+    X(H5D_ACCESS##N##_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of this access shape")
+
+#define IOLENS_H5D_COUNTERS(X) \
+    X(H5D_OPENS, IOLENS_AGG_SUM, "H5Dcreate1/2, H5Dcreate_anon, H5Dopen1/2 and H5Oopen of a dataset") \
+    X(H5D_READS, IOLENS_AGG_SUM, "H5Dread") \
+    X(H5D_WRITES, IOLENS_AGG_SUM, "H5Dwrite") \
+    X(H5D_FLUSHES, IOLENS_AGG_SUM, "H5Dflush") \
+    X(H5D_BYTES_READ, IOLENS_AGG_SUM, "bytes read: selected points x memory datatype size") \
+    X(H5D_BYTES_WRITTEN, IOLENS_AGG_SUM, "bytes written: selected points x memory datatype size") \
+    X(H5D_RW_SWITCHES, IOLENS_AGG_SUM, "changes between reading and writing") \
+    X(H5D_ALL_SELECTS, IOLENS_AGG_SUM, "accesses whose file selection is the whole dataspace (H5S_ALL or select_all)") \
+    X(H5D_REGULAR_HYPERSLAB_SELECTS, IOLENS_AGG_SUM, "accesses with a regular hyperslab file selection") \
+    X(H5D_IRREGULAR_HYPERSLAB_SELECTS, IOLENS_AGG_SUM, "accesses with an irregular hyperslab file selection") \
+    X(H5D_POINT_SELECTS, IOLENS_AGG_SUM, "accesses with a point file selection") \
+    X(H5D_COLL_ACCESSES, IOLENS_AGG_SUM, "reads and writes with a collective MPI-IO transfer property list") \
+    X(H5D_INDEP_ACCESSES, IOLENS_AGG_SUM, "reads and writes with an independent (or no) MPI-IO transfer") \
+    X(H5D_MAX_READ_TIME_SIZE, IOLENS_AGG_SLOWEST_SIZE, "size of the slowest read, bytes") \
+    X(H5D_MAX_WRITE_TIME_SIZE, IOLENS_AGG_SLOWEST_SIZE, "size of the slowest write, bytes") \
+    X(H5D_SIZE_READ_AGG_0_100, IOLENS_AGG_SUM, "reads of 0-100 bytes") \
+    X(H5D_SIZE_READ_AGG_100_1K, IOLENS_AGG_SUM, "reads of 101 bytes-1 KiB") \
+    X(H5D_SIZE_READ_AGG_1K_10K, IOLENS_AGG_SUM, "reads of 1-10 KiB") \
+    X(H5D_SIZE_READ_AGG_10K_100K, IOLENS_AGG_SUM, "reads of 10-100 KiB") \
+    X(H5D_SIZE_READ_AGG_100K_1M, IOLENS_AGG_SUM, "reads of 100 KiB-1 MiB") \
+    X(H5D_SIZE_READ_AGG_1M_4M, IOLENS_AGG_SUM, "reads of 1-4 MiB") \
+    X(H5D_SIZE_READ_AGG_4M_10M, IOLENS_AGG_SUM, "reads of 4-10 MiB") \
+    X(H5D_SIZE_READ_AGG_10M_100M, IOLENS_AGG_SUM, "reads of 10-100 MiB") \
+    X(H5D_SIZE_READ_AGG_100M_1G, IOLENS_AGG_SUM, "reads of 100 MiB-1 GiB") \
+    X(H5D_SIZE_READ_AGG_1G_PLUS, IOLENS_AGG_SUM, "reads over 1 GiB") \
+    X(H5D_SIZE_WRITE_AGG_0_100, IOLENS_AGG_SUM, "writes of 0-100 bytes") \
+    X(H5D_SIZE_WRITE_AGG_100_1K, IOLENS_AGG_SUM, "writes of 101 bytes-1 KiB") \
+    X(H5D_SIZE_WRITE_AGG_1K_10K, IOLENS_AGG_SUM, "writes of 1-10 KiB") \
+    X(H5D_SIZE_WRITE_AGG_10K_100K, IOLENS_AGG_SUM, "writes of 10-100 KiB") \
+    X(H5D_SIZE_WRITE_AGG_100K_1M, IOLENS_AGG_SUM, "writes of 100 KiB-1 MiB") \
+    X(H5D_SIZE_WRITE_AGG_1M_4M, IOLENS_AGG_SUM, "writes of 1-4 MiB") \
+    X(H5D_SIZE_WRITE_AGG_4M_10M, IOLENS_AGG_SUM, "writes of 4-10 MiB") \
+    X(H5D_SIZE_WRITE_AGG_10M_100M, IOLENS_AGG_SUM, "writes of 10-100 MiB") \
+    X(H5D_SIZE_WRITE_AGG_100M_1G, IOLENS_AGG_SUM, "writes of 100 MiB-1 GiB") \
+    X(H5D_SIZE_WRITE_AGG_1G_PLUS, IOLENS_AGG_SUM, "writes over 1 GiB") \
+    IOLENS_H5D_ACCESS_SHAPE(X, 1, "first") \
+    IOLENS_H5D_ACCESS_SHAPE(X, 2, "second") \
+    IOLENS_H5D_ACCESS_SHAPE(X, 3, "third") \
+    IOLENS_H5D_ACCESS_SHAPE(X, 4, "fourth") \
+    X(H5D_DATASPACE_NDIMS, IOLENS_AGG_SAME, "rank of the dataset's dataspace, -1 if unknown") \
+    X(H5D_DATASPACE_NPOINTS, IOLENS_AGG_SAME, "points in the dataset's dataspace, -1 if unknown") \
+    X(H5D_DATASPACE_DIM1, IOLENS_AGG_SAME, "dataspace extent in dimension 1 (0 beyond the rank)") \
+    X(H5D_DATASPACE_DIM2, IOLENS_AGG_SAME, "dataspace extent in dimension 2") \
+    X(H5D_DATASPACE_DIM3, IOLENS_AGG_SAME, "dataspace extent in dimension 3") \
+    X(H5D_DATASPACE_DIM4, IOLENS_AGG_SAME, "dataspace extent in dimension 4") \
+    X(H5D_DATASPACE_DIM5, IOLENS_AGG_SAME, "dataspace extent in dimension 5") \
+    X(H5D_DATATYPE_SIZE, IOLENS_AGG_SAME, "size of the dataset's datatype, bytes, -1 if unknown") \
+    X(H5D_LAYOUT, IOLENS_AGG_SAME, "storage layout: 0 compact, 1 contiguous, 2 chunked, 3 virtual, -1 unknown") \
+    X(H5D_CHUNK_NDIMS, IOLENS_AGG_SAME, "chunk rank, 0 when not chunked") \
+    X(H5D_CHUNK_DIM1, IOLENS_AGG_SAME, "chunk extent in dimension 1 (0 beyond the chunk rank)") \
+    X(H5D_CHUNK_DIM2, IOLENS_AGG_SAME, "chunk extent in dimension 2") \
+    X(H5D_CHUNK_DIM3, IOLENS_AGG_SAME, "chunk extent in dimension 3") \
+    X(H5D_CHUNK_DIM4, IOLENS_AGG_SAME, "chunk extent in dimension 4") \
+    X(H5D_CHUNK_DIM5, IOLENS_AGG_SAME, "chunk extent in dimension 5") \
+    X(H5D_FILTERS, IOLENS_AGG_SAME, "number of filters (compression ...) in the creation pipeline") \
+    X(H5D_FILE_REC_ID, IOLENS_AGG_SAME, "record id of the file's H5F record (as a signed 64-bit value)") \
+    IOLENS_SHARING_COUNTERS(X, H5D)
+
+#define IOLENS_H5D_FCOUNTERS(X) \
+    X(H5D_F_OPEN_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first open or create") \
+    X(H5D_F_READ_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first read") \
+    X(H5D_F_WRITE_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first write") \
+    X(H5D_F_CLOSE_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first close") \
+    X(H5D_F_OPEN_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last open or create") \
+    X(H5D_F_READ_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last read") \
+    X(H5D_F_WRITE_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last write") \
+    X(H5D_F_CLOSE_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last close") \
+    X(H5D_F_READ_TIME, IOLENS_AGG_SUM, "cumulative H5Dread time, overlap within the process counted once") \
+    X(H5D_F_WRITE_TIME, IOLENS_AGG_SUM, "cumulative H5Dwrite time, overlap within the process counted once") \
+    X(H5D_F_META_TIME, IOLENS_AGG_SUM, "cumulative create, open, flush and close time") \
+    X(H5D_F_MAX_READ_TIME, IOLENS_AGG_MAX, "duration of the slowest read") \
+    X(H5D_F_MAX_WRITE_TIME, IOLENS_AGG_MAX, "duration of the slowest write") \
+    IOLENS_SHARING_FCOUNTERS(X, H5D)
+
 #define IOLENS_X_ENUM(name, agg, desc) name,
 
 enum iolens_posix_counter { IOLENS_POSIX_COUNTERS(IOLENS_X_ENUM) POSIX_NUM_COUNTERS };
@@ -442,6 +572,10 @@ enum iolens_stdio_counter { IOLENS_STDIO_COUNTERS(IOLENS_X_ENUM) STDIO_NUM_COUNT
 enum iolens_stdio_fcounter { IOLENS_STDIO_FCOUNTERS(IOLENS_X_ENUM) STDIO_F_NUM_COUNTERS };
 enum iolens_mpiio_counter { IOLENS_MPIIO_COUNTERS(IOLENS_X_ENUM) MPIIO_NUM_COUNTERS };
 enum iolens_mpiio_fcounter { IOLENS_MPIIO_FCOUNTERS(IOLENS_X_ENUM) MPIIO_F_NUM_COUNTERS };
+enum iolens_h5f_counter { IOLENS_H5F_COUNTERS(IOLENS_X_ENUM) H5F_NUM_COUNTERS };
+enum iolens_h5f_fcounter { IOLENS_H5F_FCOUNTERS(IOLENS_X_ENUM) H5F_F_NUM_COUNTERS };
+enum iolens_h5d_counter { IOLENS_H5D_COUNTERS(IOLENS_X_ENUM) H5D_NUM_COUNTERS };
+enum iolens_h5d_fcounter { IOLENS_H5D_FCOUNTERS(IOLENS_X_ENUM) H5D_F_NUM_COUNTERS };
 
 /* One record of a layer as it lies in the (decompressed) region. */
 struct iolens_posix_record {
@@ -463,6 +597,20 @@ struct iolens_mpiio_record {
     int64_t rank;
     int64_t counters[MPIIO_NUM_COUNTERS];
     double fcounters[MPIIO_F_NUM_COUNTERS];
+};
+
+struct iolens_h5f_record {
+    uint64_t id;
+    int64_t rank;
+    int64_t counters[H5F_NUM_COUNTERS];
+    double fcounters[H5F_F_NUM_COUNTERS];
+};
+
+struct iolens_h5d_record {
+    uint64_t id;
+    int64_t rank;
+    int64_t counters[H5D_NUM_COUNTERS];
+    double fcounters[H5D_F_NUM_COUNTERS];
 };
 
 #endif /* IOLENS_LOG_FORMAT_H */

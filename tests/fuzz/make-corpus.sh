@@ -4,7 +4,8 @@
 #
 #   tests/fuzz/make-corpus.sh BUILDDIR
 #
-#   valid.iolens             make_test_log's log
+#   valid.iolens             make_test_log --hdf5's log (every layer, the
+#                            H5F and H5D regions included)
 #   flipped-posix.iolens     one bit flipped inside the first POSIX region
 #   flipped-table.iolens     one bit flipped in the region table (version
 #                            field of the first entry)
@@ -18,7 +19,7 @@ dir=$(cd "$(dirname "$0")" && pwd)/corpus
 valid=$dir/valid.iolens
 
 rm -f "$valid"
-IOLENS_DISABLE=1 "$build/tests/integration/make_test_log" "$valid"
+IOLENS_DISABLE=1 "$build/tests/integration/make_test_log" --hdf5 "$valid"
 chmod 0644 "$valid"
 size=$(wc -c <"$valid")
 

@@ -3,11 +3,14 @@
  * (iolens_log_write_file) but without tracing anything, so that the
  * parser tests run without LD_PRELOAD and under the sanitizers.
  *
- *   make_test_log [--forked] [--stdio-twin] OUTPUT
+ *   make_test_log [--forked] [--stdio-twin] [--hdf5] OUTPUT
  *
  * --forked marks the log as a forked child's (parent pid 4000).
  * --stdio-twin adds a second STDIO record, for out.dat, a file that also
  * has a POSIX record (written 5 times, 50 bytes, through a stream).
+ * --hdf5 adds an HDF5 file at every layer (build_hdf5 below): a third
+ * names region, an H5F and an H5D region, and MPI-IO and POSIX records of
+ * the same file.
  *
  * Content (the parser tests check it exactly), an MPI job of 4 ranks on
  * 2 nodes, laid out as the collective writer lays it out (NAMES and layer
@@ -19,7 +22,8 @@
  *            "/home dir" nfs4 0
  *   ranks    0, 1 on node001, 2, 3 on node002, with start and end times
  *   kind 99  an unknown region, which readers must skip
- *   names    two regions: the four files below, plus one id no record uses
+ *   names    two regions: the four files below (explicit ids), plus one
+ *            name no record uses (id implied: the hash of the name)
  *   POSIX    two regions:
  *            /scratch/run/out.dat       rank 0, write-only
  *            /home dir/in put.dat       rank -1 (shared by all 4), read-write
@@ -40,8 +44,10 @@
 #define ID_OUT 0x1111111111111111ull
 #define ID_IN 0x2222222222222222ull
 #define ID_CFG 0x3333333333333333ull
-#define ID_UNUSED 0x4444444444444444ull
 #define ID_CKPT 0x5555555555555555ull
+#define ID_H5 0x6666666666666666ull
+#define ID_TEMP 0x7777777777777777ull
+#define ID_PRESS 0x1888888888888888ull
 
 #define UNKNOWN_KIND 99u
 
@@ -133,10 +139,20 @@ static void build_mounts(struct out *o)
     put_mount(o, "/home dir", "nfs4", 0);
 }
 
+/* A NAMES entry with an explicit id (the fixed ids below are not the
+ * hashes of their names)... */
 static void put_name(struct out *o, uint64_t id, const char *name)
 {
+    put_u32(o, (uint32_t)strlen(name) << 1 | 1u);
     put_u64(o, id);
-    put_cstr(o, name);
+    put(o, name, strlen(name));
+}
+
+/* ... and one whose id is implied: the hash of the name. */
+static void put_hashed_name(struct out *o, const char *name)
+{
+    put_u32(o, (uint32_t)strlen(name) << 1);
+    put(o, name, strlen(name));
 }
 
 /* Two regions, as two ranks would write them. */
@@ -146,7 +162,7 @@ static void build_names(struct out *first, struct out *second)
     put_name(first, ID_CFG, "/tmp/cfg\tfile.txt");
     put_name(first, ID_OUT, "/scratch/run/out.dat");
     put_u32(second, 3);
-    put_name(second, ID_UNUSED, "/not/used");
+    put_hashed_name(second, "/not/used");
     put_name(second, ID_IN, "/home dir/in put.dat");
     put_name(second, ID_CKPT, "/scratch/run/ckpt.dat");
 }
@@ -327,6 +343,188 @@ static void build_mpiio(struct out *o)
     build_layer(o, IOLENS_REGION_MPIIO, &r, 1);
 }
 
+/* ---------------------------------------------------------------- HDF5 --
+ *
+ * /scratch/run/field.h5, created by ranks 1 and 3 with the MPI-IO driver:
+ *   H5F  rank -1: 2 creates, 1 flush, metadata time 0.125
+ *   H5D  /grid/temp   rank -1: a 20x20 chunked (10x20) double dataset, each
+ *        rank writes a 10x20 hyperslab collectively: 2 writes, 3200 bytes,
+ *        write 0.25 s + meta 0.0625 s
+ *   H5D  /grid/press  rank 1: reads all 100 doubles, 800 bytes, read 0.5 s
+ *        + meta 0.03125 s; rank 3: reads a 50-point hyperslab, 400
+ *        bytes, read 0.25 s + meta 0.03125 s.  Rank 3's record lacks its
+ *        file's id (0), so --stack finds the file by the name prefix.
+ *   MPIIO rank -1: 1600 bytes read (0.625 s), 3712 written (0.375 s),
+ *        meta 0.125 s: the dataset bytes plus HDF5's metadata
+ *   POSIX rank -1: 3648 bytes read (0.5 s, data sieving), 4096 written
+ *        (0.25 s), meta 0.0625 s
+ */
+static void build_hdf5_names(struct out *o)
+{
+    put_u32(o, 3);
+    put_name(o, ID_H5, "/scratch/run/field.h5");
+    put_name(o, ID_TEMP, "/scratch/run/field.h5:/grid/temp");
+    put_name(o, ID_PRESS, "/scratch/run/field.h5:/grid/press");
+}
+
+static void build_h5f(struct out *o)
+{
+    struct iolens_h5f_record r;
+    memset(&r, 0, sizeof r);
+    r.id = ID_H5;
+    r.rank = IOLENS_RANK_ALL;
+    r.counters[H5F_CREATES] = 2;
+    r.counters[H5F_FLUSHES] = 1;
+    r.counters[H5F_USE_MPIIO] = 1;
+    r.counters[H5F_RANKS_OPENED] = 2;
+    r.counters[H5F_FASTEST_RANK] = 1;
+    r.counters[H5F_SLOWEST_RANK] = 3;
+    r.fcounters[H5F_F_OPEN_START_TIMESTAMP] = 0.75;
+    r.fcounters[H5F_F_OPEN_END_TIMESTAMP] = 0.875;
+    r.fcounters[H5F_F_CLOSE_START_TIMESTAMP] = 3.0;
+    r.fcounters[H5F_F_CLOSE_END_TIMESTAMP] = 3.125;
+    r.fcounters[H5F_F_META_TIME] = 0.125;
+    r.fcounters[H5F_F_FASTEST_RANK_TIME] = 0.0625;
+    r.fcounters[H5F_F_SLOWEST_RANK_TIME] = 0.0625;
+    build_layer(o, IOLENS_REGION_H5F, &r, 1);
+}
+
+/* Shape entry j of an H5D record: size, extents, count. */
+static void put_h5d_shape(struct iolens_h5d_record *r, int j, int64_t size, int64_t d1,
+                          int64_t d2, int64_t count)
+{
+    int64_t *c = &r->counters[H5D_ACCESS1_ACCESS + 7 * j];
+    c[0] = size;
+    c[1] = d1;
+    c[2] = d2;
+    c[6] = count;
+}
+
+static void fill_temp_record(struct iolens_h5d_record *r)
+{
+    memset(r, 0, sizeof *r);
+    r->id = ID_TEMP;
+    r->rank = IOLENS_RANK_ALL;
+    int64_t *c = r->counters;
+    c[H5D_OPENS] = 2;
+    c[H5D_WRITES] = 2;
+    c[H5D_BYTES_WRITTEN] = 3200;
+    c[H5D_REGULAR_HYPERSLAB_SELECTS] = 2;
+    c[H5D_COLL_ACCESSES] = 2;
+    c[H5D_MAX_WRITE_TIME_SIZE] = 1600;
+    c[H5D_SIZE_WRITE_AGG_1K_10K] = 2;
+    put_h5d_shape(r, 0, 1600, 10, 20, 2);
+    c[H5D_DATASPACE_NDIMS] = 2;
+    c[H5D_DATASPACE_NPOINTS] = 400;
+    c[H5D_DATASPACE_DIM1] = 20;
+    c[H5D_DATASPACE_DIM2] = 20;
+    c[H5D_DATATYPE_SIZE] = 8;
+    c[H5D_LAYOUT] = 2;
+    c[H5D_CHUNK_NDIMS] = 2;
+    c[H5D_CHUNK_DIM1] = 10;
+    c[H5D_CHUNK_DIM2] = 20;
+    c[H5D_FILE_REC_ID] = (int64_t)ID_H5;
+    c[H5D_RANKS_OPENED] = 2;
+    c[H5D_RANKS_IO] = 2;
+    c[H5D_FASTEST_RANK] = 1;
+    c[H5D_FASTEST_RANK_BYTES] = 1600;
+    c[H5D_SLOWEST_RANK] = 3;
+    c[H5D_SLOWEST_RANK_BYTES] = 1600;
+    double *f = r->fcounters;
+    f[H5D_F_OPEN_START_TIMESTAMP] = 1.0;
+    f[H5D_F_OPEN_END_TIMESTAMP] = 1.0625;
+    f[H5D_F_WRITE_START_TIMESTAMP] = 1.25;
+    f[H5D_F_WRITE_END_TIMESTAMP] = 1.5;
+    f[H5D_F_WRITE_TIME] = 0.25;
+    f[H5D_F_META_TIME] = 0.0625;
+    f[H5D_F_MAX_WRITE_TIME] = 0.1875;
+    f[H5D_F_FASTEST_RANK_TIME] = 0.125;
+    f[H5D_F_SLOWEST_RANK_TIME] = 0.1875;
+    f[H5D_F_VARIANCE_RANK_TIME] = 0.0009765625;
+}
+
+/* /grid/press, read by rank 1 (whole dataspace) or 3 (a hyperslab). */
+static void fill_press_record(struct iolens_h5d_record *r, int64_t rank)
+{
+    memset(r, 0, sizeof *r);
+    r->id = ID_PRESS;
+    r->rank = rank;
+    int64_t *c = r->counters;
+    int64_t bytes = rank == 1 ? 800 : 400;
+    c[H5D_OPENS] = 1;
+    c[H5D_READS] = 1;
+    c[H5D_BYTES_READ] = bytes;
+    c[rank == 1 ? H5D_ALL_SELECTS : H5D_REGULAR_HYPERSLAB_SELECTS] = 1;
+    c[H5D_INDEP_ACCESSES] = 1;
+    c[H5D_MAX_READ_TIME_SIZE] = bytes;
+    c[H5D_SIZE_READ_AGG_100_1K] = 1;
+    put_h5d_shape(r, 0, bytes, bytes / 8, 0, 1);
+    c[H5D_DATASPACE_NDIMS] = 1;
+    c[H5D_DATASPACE_NPOINTS] = 100;
+    c[H5D_DATASPACE_DIM1] = 100;
+    c[H5D_DATATYPE_SIZE] = 8;
+    c[H5D_LAYOUT] = 1;
+    c[H5D_FILE_REC_ID] = rank == 1 ? (int64_t)ID_H5 : 0;
+    double *f = r->fcounters;
+    double read = rank == 1 ? 0.5 : 0.25;
+    f[H5D_F_OPEN_START_TIMESTAMP] = 2.0;
+    f[H5D_F_OPEN_END_TIMESTAMP] = 2.03125;
+    f[H5D_F_READ_START_TIMESTAMP] = 2.125;
+    f[H5D_F_READ_END_TIMESTAMP] = 2.125 + read;
+    f[H5D_F_READ_TIME] = read;
+    f[H5D_F_META_TIME] = 0.03125;
+    f[H5D_F_MAX_READ_TIME] = read;
+    iolens_record_fill_own_sharing(iolens_layer_desc_by_kind(IOLENS_REGION_H5D), r);
+}
+
+static void build_h5d(struct out *o)
+{
+    struct iolens_h5d_record r[3];
+    fill_temp_record(&r[0]);
+    fill_press_record(&r[1], 1);
+    fill_press_record(&r[2], 3);
+    build_layer(o, IOLENS_REGION_H5D, r, 3);
+}
+
+/* The layers below HDF5 for field.h5: one MPI-IO and one POSIX region. */
+static void build_hdf5_lower(struct out *mpiio, struct out *posix)
+{
+    struct iolens_mpiio_record m;
+    memset(&m, 0, sizeof m);
+    m.id = ID_H5;
+    m.rank = IOLENS_RANK_ALL;
+    m.counters[MPIIO_COLL_OPENS] = 2;
+    m.counters[MPIIO_INDEP_READS] = 2;
+    m.counters[MPIIO_COLL_WRITES] = 2;
+    m.counters[MPIIO_INDEP_WRITES] = 1;
+    m.counters[MPIIO_BYTES_READ] = 1600;
+    m.counters[MPIIO_BYTES_WRITTEN] = 3712;
+    m.counters[MPIIO_RANKS_OPENED] = 2;
+    m.counters[MPIIO_RANKS_IO] = 2;
+    m.fcounters[MPIIO_F_READ_TIME] = 0.625;
+    m.fcounters[MPIIO_F_WRITE_TIME] = 0.375;
+    m.fcounters[MPIIO_F_META_TIME] = 0.125;
+    build_layer(mpiio, IOLENS_REGION_MPIIO, &m, 1);
+
+    struct iolens_posix_record p;
+    memset(&p, 0, sizeof p);
+    p.id = ID_H5;
+    p.rank = IOLENS_RANK_ALL;
+    p.counters[POSIX_OPENS] = 2;
+    p.counters[POSIX_READS] = 3;
+    p.counters[POSIX_WRITES] = 3;
+    p.counters[POSIX_BYTES_READ] = 3648;
+    p.counters[POSIX_BYTES_WRITTEN] = 4096;
+    p.counters[POSIX_MAX_BYTE_READ] = 3647;
+    p.counters[POSIX_MAX_BYTE_WRITTEN] = 4095;
+    p.counters[POSIX_RANKS_OPENED] = 2;
+    p.counters[POSIX_RANKS_IO] = 2;
+    p.fcounters[POSIX_F_READ_TIME] = 0.5;
+    p.fcounters[POSIX_F_WRITE_TIME] = 0.25;
+    p.fcounters[POSIX_F_META_TIME] = 0.0625;
+    build_layer(posix, IOLENS_REGION_POSIX, &p, 1);
+}
+
 static void build_stdio(struct out *o, int twin)
 {
     struct iolens_stdio_record r[2];
@@ -362,21 +560,24 @@ static void build_stdio(struct out *o, int twin)
 
 int main(int argc, char **argv)
 {
-    int forked = 0, twin = 0, i = 1;
+    int forked = 0, twin = 0, hdf5 = 0, i = 1;
     for (; i < argc - 1; i++) {
         if (strcmp(argv[i], "--forked") == 0)
             forked = 1;
         else if (strcmp(argv[i], "--stdio-twin") == 0)
             twin = 1;
+        else if (strcmp(argv[i], "--hdf5") == 0)
+            hdf5 = 1;
         else
             break;
     }
     if (i != argc - 1) {
-        fprintf(stderr, "usage: make_test_log [--forked] [--stdio-twin] OUTPUT\n");
+        fprintf(stderr, "usage: make_test_log [--forked] [--stdio-twin] [--hdf5] OUTPUT\n");
         return 1;
     }
     const char *path = argv[i];
     static struct out job, mounts, ranks, names1, names2, posix1, posix2, stdio_o, mpiio;
+    static struct out names3, h5f, h5d, mpiio3, posix3;
     static const char future[] = "a region kind from a later version";
     build_job(&job, forked);
     build_mounts(&mounts);
@@ -385,6 +586,12 @@ int main(int argc, char **argv)
     build_posix(&posix1, &posix2);
     build_stdio(&stdio_o, twin);
     build_mpiio(&mpiio);
+    if (hdf5) {
+        build_hdf5_names(&names3);
+        build_h5f(&h5f);
+        build_h5d(&h5d);
+        build_hdf5_lower(&mpiio3, &posix3);
+    }
     const struct iolens_region_src regions[] = {
         {IOLENS_REGION_JOB, IOLENS_JOB_VERSION, job.data, job.len},
         {IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, mounts.data, mounts.len},
@@ -396,10 +603,16 @@ int main(int argc, char **argv)
         {IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, names2.data, names2.len},
         {IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, posix2.data, posix2.len},
         {IOLENS_REGION_MPIIO, IOLENS_MPIIO_VERSION, mpiio.data, mpiio.len},
+        /* --hdf5 only: a third rank's regions */
+        {IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, names3.data, names3.len},
+        {IOLENS_REGION_H5F, IOLENS_H5F_VERSION, h5f.data, h5f.len},
+        {IOLENS_REGION_H5D, IOLENS_H5D_VERSION, h5d.data, h5d.len},
+        {IOLENS_REGION_MPIIO, IOLENS_MPIIO_VERSION, mpiio3.data, mpiio3.len},
+        {IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, posix3.data, posix3.len},
     };
     char err[256];
     uint64_t flags = forked ? IOLENS_FLAG_FORKED : 0;
-    unsigned n = sizeof regions / sizeof regions[0];
+    unsigned n = sizeof regions / sizeof regions[0] - (hdf5 ? 0 : 5);
     if (iolens_log_write_file(path, flags, regions, n, err, sizeof err) != 0) {
         fprintf(stderr, "make_test_log: %s: %s\n", path, err);
         return 1;

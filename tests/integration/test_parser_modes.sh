@@ -192,9 +192,9 @@ cp "$T/out" "$T/total"
 head -n "$nheader" "$T/total" >"$T/header"
 same "$T/header.expected" "$T/header" "--total header"
 check_eq "$((nheader + nposix + nstdio + nmpiio))" "$(wc -l <"$T/total")" "--total line count"
-# Every counter once, in --list-counters order.
+# Every counter of the log's layers once, in --list-counters order.
 grep -v '^#' "$T/total" | sed 's/^total_\([A-Z0-9_]*\): .*/\1/' >"$T/total.names"
-cut -f2 "$T/counters" >"$T/counters.names"
+grep -E "^(POSIX|STDIO|MPIIO)${TAB}" "$T/counters" | cut -f2 >"$T/counters.names"
 same "$T/counters.names" "$T/total.names" "--total counter names"
 
 # Sums; MAX_BYTE_* maxima; MODE and FILE_ALIGNMENT disagree (-1) while
@@ -354,12 +354,152 @@ same "$T/file.expected" "$T/twin.file" "--file output with a STDIO twin of a POS
 check_eq "total_STDIO_BYTES_WRITTEN: 50" "$(grep '^total_STDIO_BYTES_WRITTEN:' "$T/twin.total")" \
     "the twin is in the STDIO totals"
 
+# -------------------------------------------------------------- HDF5 --
+# make_test_log --hdf5 adds /scratch/run/field.h5 at every layer: an H5F
+# record, two datasets (one shared record, two per-rank records), and
+# MPI-IO and POSIX records (see make_test_log.c for the numbers).
+h5log=$T/hdf5.iolens
+IOLENS_DISABLE=1 "$IOLENS_TESTBIN/integration/make_test_log" --hdf5 "$h5log" ||
+    fail "make_test_log --hdf5 failed"
+
+# --stack: H5D sums the two datasets (1200 read, 3200 written, time
+# 0.3125 + 0.53125 + 0.28125); rank 3's /grid/press record has no file id
+# and is found by its name prefix.  "-": no record of the file there.
+run_parser --stack "$h5log"
+grep -v '^# [a-z_ 0-9]*:' "$T/out" >"$T/stack"
+cat >"$T/stack.expected" <<END
+# <file>${TAB}H5D_bytes_read${TAB}H5D_bytes_written${TAB}H5D_time${TAB}MPIIO_bytes_read${TAB}MPIIO_bytes_written${TAB}MPIIO_time${TAB}POSIX_bytes_read${TAB}POSIX_bytes_written${TAB}POSIX_time${TAB}STDIO_bytes_read${TAB}STDIO_bytes_written${TAB}STDIO_time
+/home dir/in put.dat${TAB}-${TAB}-${TAB}-${TAB}-${TAB}-${TAB}-${TAB}10250${TAB}200${TAB}0.937500${TAB}-${TAB}-${TAB}-
+/scratch/run/ckpt.dat${TAB}-${TAB}-${TAB}-${TAB}0${TAB}4194304${TAB}0.750000${TAB}-${TAB}-${TAB}-${TAB}-${TAB}-${TAB}-
+/scratch/run/field.h5${TAB}1200${TAB}3200${TAB}1.125000${TAB}1600${TAB}3712${TAB}1.125000${TAB}3648${TAB}4096${TAB}0.812500${TAB}-${TAB}-${TAB}-
+/scratch/run/out.dat${TAB}-${TAB}-${TAB}-${TAB}-${TAB}-${TAB}-${TAB}0${TAB}4088832${TAB}1.260000${TAB}-${TAB}-${TAB}-
+/tmp/cfg\\011file.txt${TAB}-${TAB}-${TAB}-${TAB}-${TAB}-${TAB}-${TAB}-${TAB}-${TAB}-${TAB}300${TAB}0${TAB}0.070000
+END
+same "$T/stack.expected" "$T/stack" "--stack output"
+head -n "$nheader" "$T/out" >"$T/stack.header"
+same "$T/header.expected" "$T/stack.header" "--stack header"
+
+# Only the layers the log has get columns: the plain log has no H5D.
+run_parser --stack "$log"
+check_eq "# <file>${TAB}MPIIO_bytes_read${TAB}MPIIO_bytes_written${TAB}MPIIO_time${TAB}POSIX_bytes_read${TAB}POSIX_bytes_written${TAB}POSIX_time${TAB}STDIO_bytes_read${TAB}STDIO_bytes_written${TAB}STDIO_time" \
+    "$(sed -n "$((nheader + 1))p" "$T/out")" "--stack header line without HDF5"
+check_eq "/scratch/run/out.dat${TAB}-${TAB}-${TAB}-${TAB}0${TAB}4088832${TAB}1.260000${TAB}-${TAB}-${TAB}-" \
+    "$(grep '^/scratch/run/out.dat' "$T/out")" "--stack row without HDF5"
+check_eq 4 "$(grep -vc '^#' "$T/out")" "--stack rows without HDF5"
+
+# --total of the HDF5 layers.  The access shapes are (size, extents)
+# tuples ranked by count, ties by the larger tuple; SAME counters that
+# differ between the datasets are -1; the sharing counters are over the
+# records (temp: rank -1, 3200 bytes, 0.3125 s; press: ranks 1 and 3).
+run_parser --total "$h5log"
+grep '^total_H5' "$T/out" | awk '$2 != "0" && $2 != "0.000000"' >"$T/h5total"
+cat >"$T/h5total.expected" <<END
+total_H5F_CREATES: 2
+total_H5F_FLUSHES: 1
+total_H5F_USE_MPIIO: 1
+total_H5F_RANKS_OPENED: 1
+total_H5F_FASTEST_RANK: -1
+total_H5F_SLOWEST_RANK: -1
+total_H5F_F_OPEN_START_TIMESTAMP: 0.750000
+total_H5F_F_CLOSE_START_TIMESTAMP: 3.000000
+total_H5F_F_OPEN_END_TIMESTAMP: 0.875000
+total_H5F_F_CLOSE_END_TIMESTAMP: 3.125000
+total_H5F_F_META_TIME: 0.125000
+total_H5F_F_FASTEST_RANK_TIME: 0.125000
+total_H5F_F_SLOWEST_RANK_TIME: 0.125000
+total_H5D_OPENS: 4
+total_H5D_READS: 2
+total_H5D_WRITES: 2
+total_H5D_BYTES_READ: 1200
+total_H5D_BYTES_WRITTEN: 3200
+total_H5D_ALL_SELECTS: 1
+total_H5D_REGULAR_HYPERSLAB_SELECTS: 3
+total_H5D_COLL_ACCESSES: 2
+total_H5D_INDEP_ACCESSES: 2
+total_H5D_MAX_READ_TIME_SIZE: 800
+total_H5D_MAX_WRITE_TIME_SIZE: 1600
+total_H5D_SIZE_READ_AGG_100_1K: 2
+total_H5D_SIZE_WRITE_AGG_1K_10K: 2
+total_H5D_ACCESS1_ACCESS: 1600
+total_H5D_ACCESS1_LENGTH_D1: 10
+total_H5D_ACCESS1_LENGTH_D2: 20
+total_H5D_ACCESS1_COUNT: 2
+total_H5D_ACCESS2_ACCESS: 800
+total_H5D_ACCESS2_LENGTH_D1: 100
+total_H5D_ACCESS2_COUNT: 1
+total_H5D_ACCESS3_ACCESS: 400
+total_H5D_ACCESS3_LENGTH_D1: 50
+total_H5D_ACCESS3_COUNT: 1
+total_H5D_DATASPACE_NDIMS: -1
+total_H5D_DATASPACE_NPOINTS: -1
+total_H5D_DATASPACE_DIM1: -1
+total_H5D_DATASPACE_DIM2: -1
+total_H5D_DATATYPE_SIZE: 8
+total_H5D_LAYOUT: -1
+total_H5D_CHUNK_NDIMS: -1
+total_H5D_CHUNK_DIM1: -1
+total_H5D_CHUNK_DIM2: -1
+total_H5D_FILE_REC_ID: -1
+total_H5D_RANKS_OPENED: 3
+total_H5D_RANKS_IO: 3
+total_H5D_FASTEST_RANK: 3
+total_H5D_FASTEST_RANK_BYTES: 400
+total_H5D_SLOWEST_RANK: 1
+total_H5D_SLOWEST_RANK_BYTES: 800
+total_H5D_F_OPEN_START_TIMESTAMP: 1.000000
+total_H5D_F_READ_START_TIMESTAMP: 2.125000
+total_H5D_F_WRITE_START_TIMESTAMP: 1.250000
+total_H5D_F_OPEN_END_TIMESTAMP: 2.031250
+total_H5D_F_READ_END_TIMESTAMP: 2.625000
+total_H5D_F_WRITE_END_TIMESTAMP: 1.500000
+total_H5D_F_READ_TIME: 0.750000
+total_H5D_F_WRITE_TIME: 0.250000
+total_H5D_F_META_TIME: 0.125000
+total_H5D_F_MAX_READ_TIME: 0.500000
+total_H5D_F_MAX_WRITE_TIME: 0.187500
+total_H5D_F_FASTEST_RANK_TIME: 0.281250
+total_H5D_F_SLOWEST_RANK_TIME: 0.531250
+total_H5D_F_VARIANCE_RANK_TIME: 0.012370
+total_H5D_F_VARIANCE_RANK_BYTES: 1528888.888889
+END
+same "$T/h5total.expected" "$T/h5total" "nonzero --total lines of H5F and H5D"
+# The log has every layer: every counter once, in --list-counters order.
+grep -v '^#' "$T/out" | sed 's/^total_\([A-Z0-9_]*\): .*/\1/' >"$T/h5total.names"
+cut -f2 "$T/counters" >"$T/all.names"
+same "$T/all.names" "$T/h5total.names" "--total counter names with HDF5 layers"
+
+# --file stays about files: field.h5 counts once, from its POSIX record
+# (read and written, shared by 2 of 4 ranks); the H5F and H5D records
+# add nothing.
+run_parser --file "$h5log"
+grep -v '^#' "$T/out" >"$T/h5file"
+cat >"$T/h5file.expected" <<END
+total${TAB}5${TAB}8301630${TAB}4088831
+read_only${TAB}1${TAB}300${TAB}299
+write_only${TAB}2${TAB}8283136${TAB}4088831
+read_write${TAB}2${TAB}18194${TAB}20479
+unique${TAB}2${TAB}4089132${TAB}4088831
+shared${TAB}3${TAB}4212498${TAB}20479
+shared_all${TAB}1${TAB}10450${TAB}20479
+shared_partial${TAB}2${TAB}4202048${TAB}4095
+END
+same "$T/h5file.expected" "$T/h5file" "--file output with HDF5 records"
+
+# --base names the dataset records "<file>:<dataset>".
+run_parser --base "$h5log"
+check_eq "H5D${TAB}1${TAB}$((0x1888888888888888))${TAB}H5D_BYTES_READ${TAB}800${TAB}/scratch/run/field.h5:/grid/press${TAB}/scratch${TAB}lustre" \
+    "$(grep "^H5D${TAB}1${TAB}.*${TAB}H5D_BYTES_READ${TAB}" "$T/out")" "--base line of an H5D record"
+check_eq 3 "$(grep -c "${TAB}H5D_OPENS${TAB}" "$T/out")" "--base H5D records"
+
 # --------------------------------------------------------- list-counters --
 check_eq "POSIX${TAB}POSIX_OPENS${TAB}open, open64, openat, creat and their fortified forms" \
     "$(head -n 1 "$T/counters")" "first --list-counters line"
-check_eq "MPIIO${TAB}MPIIO_F_VARIANCE_RANK_BYTES${TAB}population variance of per-rank bytes read and written" \
+check_eq "H5D${TAB}H5D_F_VARIANCE_RANK_BYTES${TAB}population variance of per-rank bytes read and written" \
     "$(tail -n 1 "$T/counters")" "last --list-counters line"
-check_eq "POSIX STDIO MPIIO" "$(cut -f1 "$T/counters" | uniq | tr '\n' ' ' | sed 's/ $//')" \
+check_eq "${TAB}H5D_ACCESS1_LENGTH_D1${TAB}extent in dimension 1 of the first most common access shape" \
+    "$(grep "^H5D${TAB}H5D_ACCESS1_LENGTH_D1${TAB}" "$T/counters" | sed 's/^H5D//')" \
+    "--list-counters line of an access shape counter"
+check_eq "POSIX STDIO MPIIO H5F H5D" "$(cut -f1 "$T/counters" | uniq | tr '\n' ' ' | sed 's/ $//')" \
     "--list-counters layers, in order"
 check_eq 0 "$(awk -F'\t' 'NF != 3' "$T/counters" | wc -l)" "--list-counters lines with 3 columns"
 

@@ -17,6 +17,11 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "budget.h"
+#include "file_table.h"
 #include "iolens/log_format.h"
 #include "log_regions.h"
 #include "log_writer.h"
@@ -55,6 +60,30 @@ static void put_str(struct bytes *b, const char *s, size_t n)
     put(b, s, n);
 }
 static void put_cstr(struct bytes *b, const char *s) { put_str(b, s, strlen(s)); }
+
+/* NAMES entries (log_format.h): uint32 len << 1 | explicit, the id if
+ * explicit, the name. */
+static void put_name(struct bytes *b, uint64_t id, const char *name)
+{
+    put_u32(b, (uint32_t)strlen(name) << 1 | 1u);
+    put_u64(b, id);
+    put(b, name, strlen(name));
+}
+
+static void put_hashed_name(struct bytes *b, const char *name)
+{
+    put_u32(b, (uint32_t)strlen(name) << 1);
+    put(b, name, strlen(name));
+}
+
+/* The id a NAMES entry without an explicit id implies, computed here from
+ * the format's definition (XXH3 64-bit of the name, ids 0..15 moved off
+ * by xor with 0x9e3779b97f4a7c15), not with lib/path_hash.h. */
+static uint64_t implied_id(const char *name)
+{
+    uint64_t h = XXH3_64bits(name, strlen(name));
+    return h <= IOLENS_ID_RESERVED_MAX ? h ^ 0x9e3779b97f4a7c15ull : h;
+}
 
 /* The layer body layout of log_format.h, written out independently of
  * the runtime's encoder: n records of ncols 8-byte values, row-major in
@@ -127,12 +156,9 @@ static void build_mounts(struct bytes *b)
 static void build_names(struct bytes *b)
 {
     put_u32(b, 3);
-    put_u64(b, ID_C); /* deliberately unsorted */
-    put_cstr(b, "/data/subdir/c");
-    put_u64(b, ID_A);
-    put_cstr(b, "/data/sub/a");
-    put_u64(b, ID_B);
-    put_cstr(b, "<STDOUT>");
+    put_name(b, ID_C, "/data/subdir/c"); /* deliberately unsorted */
+    put_name(b, ID_A, "/data/sub/a");
+    put_name(b, ID_B, "<STDOUT>");
 }
 
 static void standard_posix_records(struct iolens_posix_record r[2])
@@ -761,10 +787,8 @@ START_TEST(bad_mounts_and_names)
 
     raw.len = 0; /* one id named twice */
     put_u32(&raw, 2);
-    put_u64(&raw, ID_A);
-    put_cstr(&raw, "/a");
-    put_u64(&raw, ID_A);
-    put_cstr(&raw, "/b");
+    put_name(&raw, ID_A, "/a");
+    put_name(&raw, ID_A, "/b");
     ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_CORRUPT);
 
     raw.len = 0; /* empty tables are fine */
@@ -955,10 +979,8 @@ START_TEST(repeated_regions_concatenate)
     standard_content(&c);
     struct bytes names = {0}, posix = {0}, mpiio = {0};
     put_u32(&names, 2);
-    put_u64(&names, 77);
-    put_cstr(&names, "/rank1/file");
-    put_u64(&names, 78);
-    put_cstr(&names, "/rank1/other");
+    put_name(&names, 77, "/rank1/file");
+    put_name(&names, 78, "/rank1/other");
     add_region(&c, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &names);
     struct iolens_posix_record r[3];
     memset(r, 0, sizeof r);
@@ -1014,8 +1036,7 @@ START_TEST(repeated_regions_concatenate)
     /* an id named in two regions */
     names.len = 0;
     put_u32(&names, 1);
-    put_u64(&names, ID_B);
-    put_cstr(&names, "/again");
+    put_name(&names, ID_B, "/again");
     add_region(&c, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &names);
     ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
     c.n--;
@@ -1088,6 +1109,182 @@ START_TEST(encoder_layout_and_time_grid)
     ck_assert_int_eq(log.layers[0].counters[POSIX_MODE], POSIX_MODE * 1000003);
     iolens_log_free(&log);
     free(file.p);
+}
+END_TEST
+
+/* NAMES entries without an explicit id get the hash of their name; an
+ * explicit id is taken as it is, even when it is not the name's hash. */
+START_TEST(names_with_implied_ids)
+{
+    struct content c;
+    standard_content(&c);
+    struct bytes names = {0};
+    put_u32(&names, 3);
+    put_hashed_name(&names, "/data/h1");
+    put_name(&names, 0x7777777777777777ull, "/data/h2"); /* not its hash */
+    put_hashed_name(&names, "");                          /* empty name */
+    add_region(&c, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &names);
+    struct bytes file = assemble(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.nnames, 6);
+    ck_assert_uint_eq(implied_id("/data/h1"), 0x75eefd7dc3791cc4ull); /* XXH3, pinned */
+    ck_assert_str_eq(iolens_log_name_of(&log, 0x75eefd7dc3791cc4ull), "/data/h1");
+    ck_assert_str_eq(iolens_log_name_of(&log, 0x7777777777777777ull), "/data/h2");
+    ck_assert_ptr_null(iolens_log_name_of(&log, implied_id("/data/h2")));
+    ck_assert_str_eq(iolens_log_name_of(&log, implied_id("")), "");
+    ck_assert_str_eq(iolens_log_name_of(&log, ID_A), "/data/sub/a");
+    iolens_log_free(&log);
+    free(file.p);
+    c.n--;
+    free(c.r[c.n].raw.p);
+
+    /* An explicit id equal to another entry's implied id: named twice. */
+    names.len = 0;
+    put_u32(&names, 2);
+    put_hashed_name(&names, "/data/h1");
+    put_name(&names, implied_id("/data/h1"), "/data/other");
+    add_region(&c, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &names);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    c.n--;
+    free(c.r[c.n].raw.p);
+
+    /* A version 1 NAMES region (ids always stored) is not read: skipped as
+     * unknown, like any region version this reader does not know. */
+    names.len = 0;
+    put_u32(&names, 1);
+    put_u64(&names, 99);
+    put_cstr(&names, "/old");
+    add_region(&c, IOLENS_REGION_NAMES, 1, &names);
+    file = assemble(&c);
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.unknown_regions, 2);
+    ck_assert_uint_eq(log.nnames, 3);
+    ck_assert_ptr_null(iolens_log_name_of(&log, 99));
+    iolens_log_free(&log);
+    free(file.p);
+    free(names.p);
+    free_content(&c);
+
+    struct bytes raw = {0};
+    /* explicit id cut short */
+    put_u32(&raw, 1);
+    put_u32(&raw, 3u << 1 | 1u);
+    put_u32(&raw, 0x12345678);
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_CORRUPT);
+    /* the same entry with its id and name whole is fine */
+    raw.len = 0;
+    put_u32(&raw, 1);
+    put_name(&raw, 5555, "/ab");
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_OK);
+    /* name longer than what is left */
+    raw.len = 0;
+    put_u32(&raw, 1);
+    put_u32(&raw, 9u << 1);
+    put(&raw, "/abc", 4);
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_CORRUPT);
+    /* a NUL inside a name */
+    raw.len = 0;
+    put_u32(&raw, 1);
+    put_u32(&raw, 3u << 1);
+    put(&raw, "/\0b", 3);
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_CORRUPT);
+    /* more entries than 4-byte minimum entries fit */
+    raw.len = 0;
+    put_u32(&raw, 3);
+    put_hashed_name(&raw, "");
+    put_hashed_name(&raw, "/x");
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_CORRUPT);
+    free(raw.p);
+}
+END_TEST
+
+/* Byte b of value i of column col of a layer region body with n records. */
+static uint64_t stored_value(const struct iolens_buf *region, size_t n, size_t col, size_t i)
+{
+    const unsigned char *body = region->data + sizeof(struct iolens_layer_head);
+    uint64_t v = 0;
+    for (unsigned b = 0; b < 8; b++)
+        v |= (uint64_t)body[(col * 8 + b) * n + i] << (8 * b);
+    return v;
+}
+
+static uint64_t real_hash_of_a(const char *path, size_t len)
+{
+    (void)path;
+    (void)len;
+    return XXH3_64bits("/w/a", 4);
+}
+
+/* The runtime's NAMES encoder: entries sorted by name, explicit ids only
+ * where the id is not the name's hash (reserved names, an id re-derived
+ * after a collision); layer records stored in the same name order. */
+START_TEST(writer_names_and_record_order)
+{
+    ck_assert_int_eq(iolens_budget_init(1 << 20), 0);
+    ck_assert_int_eq(iolens_file_table_init(64), 0);
+    struct iolens_file *b = iolens_file_get("/w/b", 4);
+    struct iolens_file *a = iolens_file_get("/w/a", 4);
+    iolens_file_table_set_hash_for_test(real_hash_of_a); /* "/w/z" collides with "/w/a" */
+    struct iolens_file *z = iolens_file_get("/w/z", 4);
+    iolens_file_table_set_hash_for_test(NULL);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_ptr_nonnull(z);
+    ck_assert_uint_eq(a->id, implied_id("/w/a"));
+    ck_assert_uint_eq(b->id, implied_id("/w/b"));
+    ck_assert_uint_ne(z->id, a->id);
+    ck_assert_uint_ne(z->id, implied_id("/w/z"));
+
+    /* ids in any order, with repeats and one id the table does not hold;
+     * "/w/b" is in the table but not asked for. */
+    uint64_t ids[] = {z->id, IOLENS_ID_STDOUT, a->id, 424242, z->id};
+    struct iolens_buf out = {0};
+    ck_assert_int_eq(iolens_region_names(&out, ids, 5), 0);
+    struct bytes want = {0};
+    put_u32(&want, 3);
+    put_hashed_name(&want, "/w/a");
+    put_name(&want, z->id, "/w/z");
+    put_name(&want, IOLENS_ID_STDOUT, "<STDOUT>");
+    ck_assert_uint_eq(out.len, want.len);
+    ck_assert_int_eq(memcmp(out.data, want.p, want.len), 0);
+
+    /* Read back in a log: every id finds its name. */
+    struct content c;
+    standard_content(&c);
+    c.r[R_NAMES].raw.len = 0;
+    put(&c.r[R_NAMES].raw, out.data, out.len);
+    struct bytes file = assemble(&c);
+    free_content(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.nnames, 3);
+    ck_assert_str_eq(iolens_log_name_of(&log, a->id), "/w/a");
+    ck_assert_str_eq(iolens_log_name_of(&log, z->id), "/w/z");
+    ck_assert_str_eq(iolens_log_name_of(&log, IOLENS_ID_STDOUT), "<STDOUT>");
+    iolens_log_free(&log);
+    free(file.p);
+    iolens_buf_free(&out);
+
+    /* Layer records: by name, records of ids without a name last (by id). */
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(IOLENS_REGION_POSIX);
+    struct iolens_posix_record r[5];
+    memset(r, 0, sizeof r);
+    uint64_t in_ids[5] = {900, z->id, IOLENS_ID_STDOUT, 800, a->id};
+    for (int i = 0; i < 5; i++) {
+        r[i].id = in_ids[i];
+        r[i].counters[POSIX_OPENS] = i;
+    }
+    ck_assert_int_eq(iolens_region_layer(&out, d, r, 5), 0);
+    uint64_t want_ids[5] = {a->id, z->id, IOLENS_ID_STDOUT, 800, 900};
+    int64_t want_opens[5] = {4, 1, 2, 3, 0};
+    for (size_t i = 0; i < 5; i++) {
+        ck_assert_uint_eq(stored_value(&out, 5, 0, i), want_ids[i]);
+        ck_assert_uint_eq(stored_value(&out, 5, 2 + POSIX_OPENS, i), (uint64_t)want_opens[i]);
+    }
+    iolens_buf_free(&out);
+    free(want.p);
+    iolens_budget_fini();
 }
 END_TEST
 
@@ -1178,6 +1375,95 @@ START_TEST(counter_tables)
 }
 END_TEST
 
+/* The HDF5 layers: named by the tables, and their regions read like the
+ * others (an H5F region and two H5D regions, concatenated). */
+START_TEST(hdf5_layers)
+{
+    ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_H5F), "H5F");
+    ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_H5D), "H5D");
+    ck_assert_uint_eq(iolens_counter_known(IOLENS_REGION_H5F), H5F_NUM_COUNTERS);
+    ck_assert_uint_eq(iolens_fcounter_known(IOLENS_REGION_H5F), H5F_F_NUM_COUNTERS);
+    ck_assert_uint_eq(iolens_counter_known(IOLENS_REGION_H5D), H5D_NUM_COUNTERS);
+    ck_assert_uint_eq(iolens_fcounter_known(IOLENS_REGION_H5D), H5D_F_NUM_COUNTERS);
+    ck_assert_str_eq(iolens_counter_name(IOLENS_REGION_H5D, H5D_ACCESS4_LENGTH_D5),
+                     "H5D_ACCESS4_LENGTH_D5");
+    ck_assert_str_eq(iolens_fcounter_name(IOLENS_REGION_H5F, H5F_F_META_TIME), "H5F_F_META_TIME");
+    ck_assert_str_eq(iolens_counter_desc(IOLENS_REGION_H5F, H5F_OPENS), "H5Fopen");
+    ck_assert_ptr_null(iolens_counter_name(IOLENS_REGION_H5D, H5D_NUM_COUNTERS));
+    ck_assert_ptr_null(iolens_layer_name(IOLENS_REGION_H5D + 1));
+
+    struct content c;
+    standard_content(&c);
+    struct bytes names = {0}, h5f = {0}, h5d1 = {0}, h5d2 = {0};
+    put_u32(&names, 2);
+    put_name(&names, 90, "/data/f.h5");
+    put_name(&names, 91, "/data/f.h5:/grid/temp");
+    add_region(&c, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &names);
+    struct iolens_h5f_record f;
+    memset(&f, 0, sizeof f);
+    f.id = 90;
+    f.counters[H5F_CREATES] = 1;
+    f.counters[H5F_USE_MPIIO] = 1;
+    f.fcounters[H5F_F_META_TIME] = 0.75;
+    put_layer(&h5f, H5F_NUM_COUNTERS, H5F_F_NUM_COUNTERS, &f, 1);
+    add_region(&c, IOLENS_REGION_H5F, IOLENS_H5F_VERSION, &h5f);
+    struct iolens_h5d_record d;
+    memset(&d, 0, sizeof d);
+    d.id = 91;
+    d.counters[H5D_WRITES] = 2;
+    d.counters[H5D_BYTES_WRITTEN] = 3200;
+    d.counters[H5D_ACCESS1_LENGTH_D2] = 20;
+    d.counters[H5D_FILE_REC_ID] = 90;
+    d.fcounters[H5D_F_VARIANCE_RANK_BYTES] = 4.5;
+    put_layer(&h5d1, H5D_NUM_COUNTERS, H5D_F_NUM_COUNTERS, &d, 1);
+    add_region(&c, IOLENS_REGION_H5D, IOLENS_H5D_VERSION, &h5d1);
+    d.rank = IOLENS_RANK_ALL; /* a serial log: ranks 0 and -1 only */
+    d.counters[H5D_WRITES] = 3;
+    put_layer(&h5d2, H5D_NUM_COUNTERS, H5D_F_NUM_COUNTERS, &d, 1);
+    add_region(&c, IOLENS_REGION_H5D, IOLENS_H5D_VERSION, &h5d2);
+
+    struct bytes file = assemble(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.nlayers, 4);
+    const struct iolens_log_layer *lf = &log.layers[2], *ld = &log.layers[3];
+    ck_assert_uint_eq(lf->kind, IOLENS_REGION_H5F);
+    ck_assert_uint_eq(lf->version, IOLENS_H5F_VERSION);
+    ck_assert_uint_eq(lf->counter_count, H5F_NUM_COUNTERS);
+    ck_assert_uint_eq(lf->record_count, 1);
+    ck_assert_int_eq(lf->counters[H5F_USE_MPIIO], 1);
+    ck_assert_double_eq(lf->fcounters[H5F_F_META_TIME], 0.75);
+    ck_assert_uint_eq(ld->kind, IOLENS_REGION_H5D);
+    ck_assert_uint_eq(ld->record_count, 2);
+    ck_assert_uint_eq(ld->id[1], 91);
+    ck_assert_int_eq(ld->rank[1], IOLENS_RANK_ALL);
+    ck_assert_int_eq(ld->counters[H5D_WRITES], 2);
+    ck_assert_int_eq(ld->counters[H5D_NUM_COUNTERS + H5D_WRITES], 3);
+    ck_assert_int_eq(ld->counters[H5D_NUM_COUNTERS + H5D_ACCESS1_LENGTH_D2], 20);
+    ck_assert_int_eq(ld->counters[H5D_NUM_COUNTERS + H5D_FILE_REC_ID], 90);
+    ck_assert_double_eq(ld->fcounters[H5D_F_NUM_COUNTERS + H5D_F_VARIANCE_RANK_BYTES], 4.5);
+    ck_assert_str_eq(iolens_log_name_of(&log, ld->id[0]), "/data/f.h5:/grid/temp");
+    iolens_log_free(&log);
+    free(file.p);
+
+    /* an H5D region whose records are one counter short of its head */
+    h5d2.len = 0;
+    struct iolens_layer_head h = {H5D_NUM_COUNTERS, H5D_F_NUM_COUNTERS, 1};
+    put(&h5d2, &h, sizeof h);
+    unsigned char zeros[sizeof d - 8] = {0};
+    put(&h5d2, zeros, sizeof zeros);
+    c.n--;
+    free(c.r[c.n].raw.p);
+    add_region(&c, IOLENS_REGION_H5D, IOLENS_H5D_VERSION, &h5d2);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    free(names.p);
+    free(h5f.p);
+    free(h5d1.p);
+    free(h5d2.p);
+    free_content(&c);
+}
+END_TEST
+
 static Suite *reader_suite(void)
 {
     Suite *s = suite_create("reader");
@@ -1203,10 +1489,13 @@ static Suite *reader_suite(void)
     tcase_add_test(tc, record_ranks_are_checked);
     tcase_add_test(tc, repeated_regions_concatenate);
     tcase_add_test(tc, encoder_layout_and_time_grid);
+    tcase_add_test(tc, names_with_implied_ids);
+    tcase_add_test(tc, writer_names_and_record_order);
     tcase_add_test(tc, header_build);
     tcase_add_test(tc, read_from_path_errors);
     tcase_add_test(tc, mount_lookup);
     tcase_add_test(tc, counter_tables);
+    tcase_add_test(tc, hdf5_layers);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -19,6 +19,16 @@ static const struct iolens_layer_desc *mpiio(void)
     return iolens_layer_desc_by_kind(IOLENS_REGION_MPIIO);
 }
 
+static const struct iolens_layer_desc *h5f(void)
+{
+    return iolens_layer_desc_by_kind(IOLENS_REGION_H5F);
+}
+
+static const struct iolens_layer_desc *h5d(void)
+{
+    return iolens_layer_desc_by_kind(IOLENS_REGION_H5D);
+}
+
 static struct iolens_posix_record posix_rec(int64_t rank)
 {
     struct iolens_posix_record r;
@@ -42,16 +52,58 @@ static struct iolens_posix_record merged(struct iolens_posix_record a,
 
 START_TEST(descriptor_counts_match_the_enums)
 {
-    ck_assert_uint_eq(iolens_layer_desc_count(), 3);
+    ck_assert_uint_eq(iolens_layer_desc_count(), 5);
     const struct iolens_layer_desc *p = iolens_layer_desc_at(0);
     const struct iolens_layer_desc *s = iolens_layer_desc_at(1);
     const struct iolens_layer_desc *m = iolens_layer_desc_at(2);
-    ck_assert_ptr_null(iolens_layer_desc_at(3));
+    const struct iolens_layer_desc *hf = iolens_layer_desc_at(3);
+    const struct iolens_layer_desc *hd = iolens_layer_desc_at(4);
+    ck_assert_ptr_null(iolens_layer_desc_at(5));
     ck_assert_ptr_eq(iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), p);
     ck_assert_ptr_eq(iolens_layer_desc_by_kind(IOLENS_REGION_STDIO), s);
     ck_assert_ptr_eq(iolens_layer_desc_by_kind(IOLENS_REGION_MPIIO), m);
+    ck_assert_ptr_eq(iolens_layer_desc_by_kind(IOLENS_REGION_H5F), hf);
+    ck_assert_ptr_eq(iolens_layer_desc_by_kind(IOLENS_REGION_H5D), hd);
     ck_assert_ptr_null(iolens_layer_desc_by_kind(IOLENS_REGION_NAMES));
-    ck_assert_ptr_null(iolens_layer_desc_by_kind(19));
+    ck_assert_ptr_null(iolens_layer_desc_by_kind(21));
+
+    ck_assert_str_eq(hf->name, "H5F");
+    ck_assert_str_eq(hd->name, "H5D");
+    ck_assert_uint_eq(hf->version, IOLENS_H5F_VERSION);
+    ck_assert_uint_eq(hd->version, IOLENS_H5D_VERSION);
+    ck_assert_uint_eq(hf->ncounters, H5F_NUM_COUNTERS);
+    ck_assert_uint_eq(hf->nfcounters, H5F_F_NUM_COUNTERS);
+    ck_assert_uint_eq(hd->ncounters, H5D_NUM_COUNTERS);
+    ck_assert_uint_eq(hd->nfcounters, H5D_F_NUM_COUNTERS);
+    ck_assert_uint_eq(hf->record_size, sizeof(struct iolens_h5f_record));
+    ck_assert_uint_eq(hd->record_size, sizeof(struct iolens_h5d_record));
+    ck_assert_uint_eq(hf->record_size, 16 + 8 * (5 + 6 + 5 + 4));
+    ck_assert_uint_eq(hd->record_size, 16 + 8 * (35 + 4 * 7 + 17 + 6 + 13 + 4));
+    ck_assert_int_eq(hf->opens[0], H5F_CREATES);
+    ck_assert_int_eq(hf->opens[1], H5F_OPENS);
+    ck_assert_int_eq(hf->bytes_read, -1);
+    ck_assert_int_eq(hf->bytes_written, -1);
+    ck_assert_int_eq(hf->reads, -1);
+    ck_assert_int_eq(hf->writes, -1);
+    ck_assert_int_eq(hf->read_time, -1);
+    ck_assert_int_eq(hf->write_time, -1);
+    ck_assert_int_eq(hf->meta_time, H5F_F_META_TIME);
+    ck_assert_int_eq(hf->ranks_opened, H5F_RANKS_OPENED);
+    ck_assert_int_eq(hf->f_fastest_rank_time, H5F_F_FASTEST_RANK_TIME);
+    ck_assert_int_eq(hd->opens[0], H5D_OPENS);
+    ck_assert_int_eq(hd->opens[1], -1);
+    ck_assert_int_eq(hd->bytes_read, H5D_BYTES_READ);
+    ck_assert_int_eq(hd->bytes_written, H5D_BYTES_WRITTEN);
+    ck_assert_int_eq(hd->reads, H5D_READS);
+    ck_assert_int_eq(hd->writes, H5D_WRITES);
+    ck_assert_int_eq(hd->read_time, H5D_F_READ_TIME);
+    ck_assert_int_eq(hd->write_time, H5D_F_WRITE_TIME);
+    ck_assert_int_eq(hd->meta_time, H5D_F_META_TIME);
+    ck_assert_int_eq(hd->ranks_opened, H5D_RANKS_OPENED);
+    ck_assert_int_eq(hd->f_fastest_rank_time, H5D_F_FASTEST_RANK_TIME);
+    ck_assert_str_eq(hd->counter_names[H5D_ACCESS2_LENGTH_D3], "H5D_ACCESS2_LENGTH_D3");
+    ck_assert_uint_eq(hd->agg[H5D_ACCESS2_LENGTH_D3], IOLENS_AGG_TOP_SHAPE);
+    ck_assert_str_eq(hf->fcounter_names[H5F_F_META_TIME], "H5F_F_META_TIME");
 
     ck_assert_uint_eq(p->ncounters, POSIX_NUM_COUNTERS);
     ck_assert_uint_eq(p->nfcounters, POSIX_F_NUM_COUNTERS);
@@ -151,8 +203,11 @@ START_TEST(pairings_follow_the_names)
             }
         }
     }
-    ck_assert_uint_eq(pairs, 4 + 4 + 4);  /* POSIX strides and sizes, MPIIO sizes */
-    ck_assert_uint_eq(slowest, 2 + 2);
+    /* POSIX strides and sizes, MPIIO sizes, H5D shapes */
+    ck_assert_uint_eq(pairs, 4 + 4 + 4 + 4);
+    ck_assert_uint_eq(slowest, 2 + 2 + 2); /* POSIX, MPIIO, H5D */
+    ck_assert_int_eq(iolens_record_top_pair(h5d(), H5D_ACCESS3_ACCESS), H5D_ACCESS3_COUNT);
+    ck_assert_int_eq(iolens_record_top_pair(h5d(), H5D_ACCESS3_LENGTH_D2), -1);
     ck_assert_int_eq(iolens_record_top_pair(posix(), -1), -1);
     ck_assert_int_eq(iolens_record_top_pair(posix(), POSIX_NUM_COUNTERS), -1);
 }
@@ -188,7 +243,7 @@ START_TEST(sum_adds_every_sum_counter_of_every_layer)
                 ck_assert_double_eq(iolens_rec_fcounters(d, a)[i], 0.75 * (i + 1));
                 sums++;
             }
-        ck_assert_uint_ge(sums, 10);   /* STDIO has the fewest: 7 + 3 */
+        ck_assert_uint_ge(sums, 4);    /* H5F has the fewest: 3 + 1 */
         free(a);
         free(b);
     }
@@ -600,6 +655,174 @@ START_TEST(fill_own_sharing_describes_the_record_itself)
 }
 END_TEST
 
+/* ---------------------------------------------------- H5D top shapes -- */
+
+/* The tables of the two layouts, as the merge and --total see them. */
+START_TEST(top_tables_of_both_layouts)
+{
+    struct iolens_top_table t;
+    uint32_t next = iolens_record_top_table(h5d(), H5D_ACCESS1_ACCESS, &t);
+    ck_assert_uint_eq(next, H5D_DATASPACE_NDIMS);
+    ck_assert_uint_eq(t.k, 4);
+    ck_assert_uint_eq(t.width, 6);
+    ck_assert_uint_eq(t.value[0], H5D_ACCESS1_ACCESS);
+    ck_assert_uint_eq(t.count[0], H5D_ACCESS1_COUNT);
+    ck_assert_uint_eq(t.value[3], H5D_ACCESS4_ACCESS);
+    ck_assert_uint_eq(t.count[3], H5D_ACCESS4_COUNT);
+    /* no table starts inside one */
+    ck_assert_uint_eq(iolens_record_top_table(h5d(), H5D_ACCESS2_ACCESS, &t), 0);
+    ck_assert_uint_eq(iolens_record_top_table(h5d(), H5D_ACCESS1_LENGTH_D1, &t), 0);
+    ck_assert_uint_eq(iolens_record_top_table(h5d(), H5D_NUM_COUNTERS, &t), 0);
+
+    next = iolens_record_top_table(posix(), POSIX_ACCESS1_ACCESS, &t);
+    ck_assert_uint_eq(next, POSIX_ACCESS4_COUNT + 1);
+    ck_assert_uint_eq(t.k, 4);
+    ck_assert_uint_eq(t.width, 1);
+    ck_assert_uint_eq(t.value[2], POSIX_ACCESS3_ACCESS);
+    ck_assert_uint_eq(t.count[2], POSIX_ACCESS3_COUNT);
+    ck_assert_uint_eq(iolens_record_top_table(posix(), POSIX_ACCESS2_ACCESS, &t), 0);
+}
+END_TEST
+
+/* Entry j of the H5D access table: size, D1 ... D5, count. */
+static void set_shape(struct iolens_h5d_record *r, int j, const int64_t v[7])
+{
+    int base = H5D_ACCESS1_ACCESS + 7 * j;
+    for (int i = 0; i < 7; i++)
+        r->counters[base + i] = v[i];
+}
+
+static void assert_shape(const struct iolens_h5d_record *r, int j, const int64_t v[7])
+{
+    int base = H5D_ACCESS1_ACCESS + 7 * j;
+    for (int i = 0; i < 7; i++)
+        ck_assert_int_eq(r->counters[base + i], v[i]);
+}
+
+static struct iolens_h5d_record h5d_rec(int64_t rank)
+{
+    struct iolens_h5d_record r;
+    memset(&r, 0, sizeof r);
+    r.id = 0x5d5d;
+    r.rank = rank;
+    return r;
+}
+
+/* A shape is the size together with its extents: equal tuples add up,
+ * the same size with other extents is another entry; ranked by count,
+ * ties by the larger tuple. */
+START_TEST(h5d_shapes_merge_as_tuples)
+{
+    struct iolens_h5d_record a = h5d_rec(0), b = h5d_rec(1), acc;
+    set_shape(&a, 0, (int64_t[]){800, 10, 20, 2, 0, 0, 5});
+    set_shape(&a, 1, (int64_t[]){400, 5, 20, 0, 0, 0, 3});
+    set_shape(&a, 2, (int64_t[]){800, 20, 10, 2, 0, 0, 3});
+    set_shape(&a, 3, (int64_t[]){8, 1, 1, 0, 0, 0, 1});
+    set_shape(&b, 0, (int64_t[]){400, 5, 20, 0, 0, 0, 4});
+    set_shape(&b, 1, (int64_t[]){800, 10, 20, 2, 0, 0, 1});
+    set_shape(&b, 2, (int64_t[]){800, 10, 30, 2, 0, 0, 3});
+    set_shape(&b, 3, (int64_t[]){16, 2, 1, 0, 0, 0, 2});
+    iolens_record_merge_begin(h5d(), &acc, &a);
+    iolens_record_merge(h5d(), &acc, &b);
+    assert_shape(&acc, 0, (int64_t[]){400, 5, 20, 0, 0, 0, 7});
+    assert_shape(&acc, 1, (int64_t[]){800, 10, 20, 2, 0, 0, 6});
+    assert_shape(&acc, 2, (int64_t[]){800, 20, 10, 2, 0, 0, 3});
+    assert_shape(&acc, 3, (int64_t[]){800, 10, 30, 2, 0, 0, 3});
+    /* the other order gives the same result */
+    iolens_record_merge_begin(h5d(), &acc, &b);
+    iolens_record_merge(h5d(), &acc, &a);
+    assert_shape(&acc, 0, (int64_t[]){400, 5, 20, 0, 0, 0, 7});
+    assert_shape(&acc, 1, (int64_t[]){800, 10, 20, 2, 0, 0, 6});
+    assert_shape(&acc, 2, (int64_t[]){800, 20, 10, 2, 0, 0, 3});
+    assert_shape(&acc, 3, (int64_t[]){800, 10, 30, 2, 0, 0, 3});
+}
+END_TEST
+
+/* Tuples that differ only in the last dimension stay apart; empty slots
+ * stay empty; the shape counters next to the table are untouched. */
+START_TEST(h5d_shapes_last_dimension_and_empty_slots)
+{
+    struct iolens_h5d_record a = h5d_rec(0), b = h5d_rec(1);
+    set_shape(&a, 0, (int64_t[]){64, 4, 4, 1, 1, 1, 2});
+    set_shape(&b, 0, (int64_t[]){64, 4, 4, 1, 1, 2, 2});
+    a.counters[H5D_DATASPACE_NDIMS] = 5;
+    b.counters[H5D_DATASPACE_NDIMS] = 5;
+    iolens_record_merge(h5d(), &a, &b);
+    assert_shape(&a, 0, (int64_t[]){64, 4, 4, 1, 1, 2, 2});
+    assert_shape(&a, 1, (int64_t[]){64, 4, 4, 1, 1, 1, 2});
+    assert_shape(&a, 2, (int64_t[]){0, 0, 0, 0, 0, 0, 0});
+    assert_shape(&a, 3, (int64_t[]){0, 0, 0, 0, 0, 0, 0});
+    ck_assert_int_eq(a.counters[H5D_DATASPACE_NDIMS], 5);
+    ck_assert_int_eq(a.counters[H5D_SIZE_WRITE_AGG_1G_PLUS], 0);
+}
+END_TEST
+
+/* SAME, SUM and SLOWEST_SIZE of the H5D layer. */
+START_TEST(h5d_same_sum_and_slowest)
+{
+    struct iolens_h5d_record a = h5d_rec(0), b = h5d_rec(1);
+    a.counters[H5D_LAYOUT] = 2;
+    b.counters[H5D_LAYOUT] = 2;
+    a.counters[H5D_CHUNK_DIM1] = 64;
+    b.counters[H5D_CHUNK_DIM1] = 128;
+    a.counters[H5D_BYTES_WRITTEN] = 800;
+    b.counters[H5D_BYTES_WRITTEN] = 1600;
+    a.counters[H5D_FILE_REC_ID] = 77;
+    b.counters[H5D_FILE_REC_ID] = 77;
+    a.counters[H5D_MAX_WRITE_TIME_SIZE] = 800;
+    a.fcounters[H5D_F_MAX_WRITE_TIME] = 0.25;
+    b.counters[H5D_MAX_WRITE_TIME_SIZE] = 1600;
+    b.fcounters[H5D_F_MAX_WRITE_TIME] = 0.5;
+    iolens_record_merge(h5d(), &a, &b);
+    ck_assert_int_eq(a.counters[H5D_LAYOUT], 2);
+    ck_assert_int_eq(a.counters[H5D_CHUNK_DIM1], -1);
+    ck_assert_int_eq(a.counters[H5D_BYTES_WRITTEN], 2400);
+    ck_assert_int_eq(a.counters[H5D_FILE_REC_ID], 77);
+    ck_assert_int_eq(a.counters[H5D_MAX_WRITE_TIME_SIZE], 1600);
+    ck_assert_double_eq(a.fcounters[H5D_F_MAX_WRITE_TIME], 0.5);
+}
+END_TEST
+
+/* H5F has no bytes, reads, writes or read/write time (index -1): its
+ * rank statistics use metadata time alone and 0 bytes. */
+START_TEST(h5f_rank_stats_without_io_counters)
+{
+    struct iolens_h5f_record a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.rank = 3;
+    a.counters[H5F_OPENS] = 1;
+    a.fcounters[H5F_F_META_TIME] = 0.5;
+    b.rank = 1;
+    b.counters[H5F_CREATES] = 1;
+    b.fcounters[H5F_F_META_TIME] = 1.5;
+    ck_assert_int_eq(iolens_record_opened(h5f(), &a), 1);
+    ck_assert_int_eq(iolens_record_opened(h5f(), &b), 1);
+    ck_assert_int_eq(iolens_record_did_io(h5f(), &a), 0);
+    ck_assert_int_eq(iolens_record_io_bytes(h5f(), &a), 0);
+    ck_assert_double_eq(iolens_record_io_time(h5f(), &b), 1.5);
+    struct iolens_rank_stats s;
+    iolens_rank_stats_init(&s);
+    iolens_rank_stats_add(&s, h5f(), a.rank, &a);
+    iolens_rank_stats_add(&s, h5f(), b.rank, &b);
+    struct iolens_h5f_record m = a;
+    iolens_record_merge(h5f(), &m, &b);
+    iolens_rank_stats_store(&s, h5f(), &m);
+    ck_assert_int_eq(m.counters[H5F_CREATES], 1);
+    ck_assert_int_eq(m.counters[H5F_OPENS], 1);
+    ck_assert_double_eq(m.fcounters[H5F_F_META_TIME], 2.0);
+    ck_assert_int_eq(m.counters[H5F_RANKS_OPENED], 2);
+    ck_assert_int_eq(m.counters[H5F_RANKS_IO], 0);
+    ck_assert_int_eq(m.counters[H5F_FASTEST_RANK], 3);
+    ck_assert_int_eq(m.counters[H5F_FASTEST_RANK_BYTES], 0);
+    ck_assert_int_eq(m.counters[H5F_SLOWEST_RANK], 1);
+    ck_assert_double_eq(m.fcounters[H5F_F_FASTEST_RANK_TIME], 0.5);
+    ck_assert_double_eq(m.fcounters[H5F_F_SLOWEST_RANK_TIME], 1.5);
+    ck_assert_double_eq(m.fcounters[H5F_F_VARIANCE_RANK_TIME], 0.25);
+    ck_assert_double_eq(m.fcounters[H5F_F_VARIANCE_RANK_BYTES], 0.0);
+}
+END_TEST
+
 static Suite *merge_suite(void)
 {
     Suite *s = suite_create("record_merge");
@@ -619,6 +842,13 @@ static Suite *merge_suite(void)
     tcase_add_test(tc, mpiio_top_group_merges_too);
     tcase_add_test(tc, slowest_size_follows_the_slower_record);
     tcase_add_test(tc, rank_stats_counters_are_left_alone_and_begin_copies);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("hdf5");
+    tcase_add_test(tc, top_tables_of_both_layouts);
+    tcase_add_test(tc, h5d_shapes_merge_as_tuples);
+    tcase_add_test(tc, h5d_shapes_last_dimension_and_empty_slots);
+    tcase_add_test(tc, h5d_same_sum_and_slowest);
+    tcase_add_test(tc, h5f_rank_stats_without_io_counters);
     suite_add_tcase(s, tc);
     tc = tcase_create("rank_stats");
     tcase_add_test(tc, rank_stats_hand_computed_variance);

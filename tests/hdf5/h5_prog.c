@@ -1,0 +1,312 @@
+/* HDF5 programs for the tests/hdf5 scripts.  Usage: h5_prog MODE DIR
+ *   serial    one process, no MPI_Init: DIR/serial.h5 with 1-D and 2-D
+ *             datasets, contiguous, chunked (deflate) and compact, every
+ *             selection kind, then reopened (H5Oopen, H5Dopen1/2);
+ *             test_hdf5_serial.sh lists the exact counts
+ *   parallel  MPI job: DIR/par.h5 through the MPI-IO driver with
+ *             collective metadata; each rank writes and reads its own
+ *             hyperslab of /x (1-D, 1024 doubles per rank) independently
+ *             and collectively, and two rows of /y (2-D ints, chunked)
+ *             collectively
+ *   errors    one process: DIR/errors.h5 with /e (8 ints) written whole,
+ *             then, with HDF5's error printing left on, H5Dopen2 of a
+ *             missing dataset (HDF5 must still print its error stack)
+ * Every HDF5 call is checked; the program exits 1 on the first failure. */
+#include <hdf5.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(call)                                                       \
+    do {                                                                  \
+        if ((call) < 0) {                                                 \
+            fprintf(stderr, "h5_prog: %s failed (line %d)\n", #call, __LINE__); \
+            exit(1);                                                      \
+        }                                                                 \
+    } while (0)
+
+static hid_t simple_space(int ndims, const hsize_t *dims)
+{
+    hid_t space = H5Screate_simple(ndims, dims, NULL);
+    CHECK(space);
+    return space;
+}
+
+/* /d1: 100 ints, contiguous.  Write all, read all, flush. */
+static void serial_d1(hid_t file)
+{
+    int buf[100];
+    for (int i = 0; i < 100; i++)
+        buf[i] = i;
+    hsize_t dims[1] = {100};
+    hid_t space = simple_space(1, dims);
+    hid_t d = H5Dcreate2(file, "d1", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(d);
+    CHECK(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    CHECK(H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    CHECK(H5Dflush(d));
+    CHECK(H5Dclose(d));
+    /* An anonymous dataset of the same shape, written whole. */
+    hid_t anon = H5Dcreate_anon(file, H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(anon);
+    CHECK(H5Dwrite(anon, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    CHECK(H5Dclose(anon));
+    CHECK(H5Sclose(space));
+}
+
+/* /g/d2: 20 x 30 doubles, chunks of 5 x 10, deflate.  Write all, write a
+ * 4 x 6 hyperslab at (2, 3) twice, read 3 points, read an irregular
+ * hyperslab (2 x 2 at (0, 0) or 3 x 3 at (10, 10): 13 points). */
+static void serial_d2(hid_t file)
+{
+    static double buf[20 * 30];
+    hsize_t dims[2] = {20, 30}, chunk[2] = {5, 10};
+    hid_t space = simple_space(2, dims);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    CHECK(dcpl);
+    CHECK(H5Pset_chunk(dcpl, 2, chunk));
+    CHECK(H5Pset_deflate(dcpl, 6));
+    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+    CHECK(lcpl);
+    CHECK(H5Pset_create_intermediate_group(lcpl, 1));
+    hid_t d = H5Dcreate2(file, "g/d2", H5T_NATIVE_DOUBLE, space, lcpl, dcpl, H5P_DEFAULT);
+    CHECK(d);
+    CHECK(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+
+    hsize_t start[2] = {2, 3}, count[2] = {4, 6};
+    hid_t fs = H5Dget_space(d);
+    CHECK(fs);
+    CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
+    hid_t ms = simple_space(2, count);
+    CHECK(H5Dwrite(d, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, buf));
+    CHECK(H5Dwrite(d, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, buf));
+    CHECK(H5Sclose(ms));
+
+    hsize_t points[3][2] = {{0, 0}, {5, 5}, {19, 29}};
+    CHECK(H5Sselect_elements(fs, H5S_SELECT_SET, 3, &points[0][0]));
+    hsize_t three[1] = {3};
+    ms = simple_space(1, three);
+    CHECK(H5Dread(d, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, buf));
+    CHECK(H5Sclose(ms));
+
+    hsize_t s1[2] = {0, 0}, c1[2] = {2, 2}, s2[2] = {10, 10}, c2[2] = {3, 3};
+    CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, s1, NULL, c1, NULL));
+    CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_OR, s2, NULL, c2, NULL));
+    hsize_t thirteen[1] = {13};
+    ms = simple_space(1, thirteen);
+    CHECK(H5Dread(d, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, buf));
+    CHECK(H5Sclose(ms));
+
+    CHECK(H5Sclose(fs));
+    CHECK(H5Dclose(d));
+    CHECK(H5Pclose(lcpl));
+    CHECK(H5Pclose(dcpl));
+    CHECK(H5Sclose(space));
+}
+
+/* /c: 10 shorts, compact, created with the deprecated H5Dcreate1. */
+static void serial_compact(hid_t file)
+{
+    short buf[10] = {0};
+    hsize_t dims[1] = {10};
+    hid_t space = simple_space(1, dims);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    CHECK(dcpl);
+    CHECK(H5Pset_layout(dcpl, H5D_COMPACT));
+    hid_t d = H5Dcreate1(file, "c", H5T_NATIVE_SHORT, space, dcpl);
+    CHECK(d);
+    CHECK(H5Dwrite(d, H5T_NATIVE_SHORT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    CHECK(H5Dclose(d));
+    CHECK(H5Pclose(dcpl));
+    CHECK(H5Sclose(space));
+}
+
+/* Reopened read-only: /g/d2 through H5Oopen (read whole), the group g
+ * through H5Oopen (not a dataset), /d1 through H5Dopen2 (a regular
+ * hyperslab of 20 ints at 10) and H5Dopen1, and a missing dataset. */
+static void serial_reopen(const char *path)
+{
+    static double dbuf[20 * 30];
+    int ibuf[20];
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    CHECK(file);
+    hid_t o = H5Oopen(file, "g/d2", H5P_DEFAULT);
+    CHECK(o);
+    CHECK(H5Dread(o, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, dbuf));
+    CHECK(H5Oclose(o));
+    hid_t g = H5Oopen(file, "g", H5P_DEFAULT);
+    CHECK(g);
+    CHECK(H5Oclose(g));
+
+    hid_t d = H5Dopen2(file, "d1", H5P_DEFAULT);
+    CHECK(d);
+    hsize_t start[1] = {10}, count[1] = {20};
+    hid_t fs = H5Dget_space(d);
+    CHECK(fs);
+    CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
+    hid_t ms = simple_space(1, count);
+    CHECK(H5Dread(d, H5T_NATIVE_INT, ms, fs, H5P_DEFAULT, ibuf));
+    CHECK(H5Sclose(ms));
+    CHECK(H5Sclose(fs));
+    CHECK(H5Dclose(d));
+    d = H5Dopen1(file, "d1");
+    CHECK(d);
+    CHECK(H5Dclose(d));
+
+    /* Failures are not counted, and HDF5 still reports them. */
+    H5E_auto2_t fn;
+    void *data;
+    CHECK(H5Eget_auto2(H5E_DEFAULT, &fn, &data));
+    CHECK(H5Eset_auto2(H5E_DEFAULT, NULL, NULL));
+    if (H5Dopen2(file, "missing", H5P_DEFAULT) >= 0 || H5Dread(-1, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, ibuf) >= 0 ||
+        H5Fopen("/nonexistent/iolens.h5", H5F_ACC_RDONLY, H5P_DEFAULT) >= 0) {
+        fprintf(stderr, "h5_prog: a failing call succeeded\n");
+        exit(1);
+    }
+    CHECK(H5Eset_auto2(H5E_DEFAULT, fn, data));
+    CHECK(H5Fclose(file));
+}
+
+static void serial(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/serial.h5", dir);
+    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(file);
+    serial_d1(file);
+    serial_d2(file);
+    serial_compact(file);
+    CHECK(H5Fflush(file, H5F_SCOPE_GLOBAL));
+    CHECK(H5Fclose(file));
+    serial_reopen(path);
+}
+
+/* HDF5's own error report must survive iolens' quiet questions. */
+static void errors(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/errors.h5", dir);
+    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(file);
+    int buf[8] = {0};
+    hsize_t dims[1] = {8};
+    hid_t space = simple_space(1, dims);
+    hid_t d = H5Dcreate2(file, "e", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(d);
+    CHECK(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    if (H5Dopen2(file, "missing", H5P_DEFAULT) >= 0) {
+        fprintf(stderr, "h5_prog: opening a missing dataset succeeded\n");
+        exit(1);
+    }
+    CHECK(H5Dclose(d));
+    CHECK(H5Sclose(space));
+    CHECK(H5Fclose(file));
+}
+
+#define PER_RANK 1024
+
+static hid_t xfer(H5FD_mpio_xfer_t mode)
+{
+    hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+    CHECK(dxpl);
+    CHECK(H5Pset_dxpl_mpio(dxpl, mode));
+    return dxpl;
+}
+
+/* /x: each rank's 1024 doubles, written independently (H5P_DEFAULT) then
+ * collectively, read back collectively then independently (explicit). */
+static void parallel_x(hid_t file, int rank, int nprocs, hid_t coll, hid_t indep)
+{
+    static double buf[PER_RANK];
+    for (int i = 0; i < PER_RANK; i++)
+        buf[i] = rank * PER_RANK + i;
+    hsize_t dims[1] = {(hsize_t)nprocs * PER_RANK};
+    hid_t space = simple_space(1, dims);
+    hid_t d = H5Dcreate2(file, "x", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT,
+                         H5P_DEFAULT);
+    CHECK(d);
+    hsize_t start[1] = {(hsize_t)rank * PER_RANK}, count[1] = {PER_RANK};
+    CHECK(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL));
+    hid_t ms = simple_space(1, count);
+    CHECK(H5Dwrite(d, H5T_NATIVE_DOUBLE, ms, space, H5P_DEFAULT, buf));
+    CHECK(H5Dwrite(d, H5T_NATIVE_DOUBLE, ms, space, coll, buf));
+    CHECK(H5Dread(d, H5T_NATIVE_DOUBLE, ms, space, coll, buf));
+    CHECK(H5Dread(d, H5T_NATIVE_DOUBLE, ms, space, indep, buf));
+    for (int i = 0; i < PER_RANK; i++)
+        if (buf[i] != rank * PER_RANK + i) {
+            fprintf(stderr, "h5_prog: rank %d read back a wrong value at %d\n", rank, i);
+            exit(1);
+        }
+    CHECK(H5Sclose(ms));
+    CHECK(H5Sclose(space));
+    CHECK(H5Dclose(d));
+}
+
+/* /y: nprocs*2 rows of 16 ints, chunks of 2 rows; rank r writes rows
+ * 2r, 2r+1 collectively. */
+static void parallel_y(hid_t file, int rank, int nprocs, hid_t coll)
+{
+    int buf[2 * 16];
+    for (int i = 0; i < 32; i++)
+        buf[i] = rank;
+    hsize_t dims[2] = {(hsize_t)nprocs * 2, 16}, chunk[2] = {2, 16};
+    hid_t space = simple_space(2, dims);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    CHECK(dcpl);
+    CHECK(H5Pset_chunk(dcpl, 2, chunk));
+    hid_t d = H5Dcreate2(file, "y", H5T_NATIVE_INT, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECK(d);
+    hsize_t start[2] = {(hsize_t)rank * 2, 0}, count[2] = {2, 16};
+    CHECK(H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL));
+    hid_t ms = simple_space(2, count);
+    CHECK(H5Dwrite(d, H5T_NATIVE_INT, ms, space, coll, buf));
+    CHECK(H5Sclose(ms));
+    CHECK(H5Sclose(space));
+    CHECK(H5Pclose(dcpl));
+    CHECK(H5Dclose(d));
+}
+
+static void parallel(const char *dir)
+{
+    int rank, nprocs;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/par.h5", dir);
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    CHECK(fapl);
+    CHECK(H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL));
+    CHECK(H5Pset_all_coll_metadata_ops(fapl, 1));
+    CHECK(H5Pset_coll_metadata_write(fapl, 1));
+    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    CHECK(file);
+    hid_t coll = xfer(H5FD_MPIO_COLLECTIVE), indep = xfer(H5FD_MPIO_INDEPENDENT);
+    parallel_x(file, rank, nprocs, coll, indep);
+    parallel_y(file, rank, nprocs, coll);
+    CHECK(H5Pclose(coll));
+    CHECK(H5Pclose(indep));
+    CHECK(H5Fclose(file));
+    CHECK(H5Pclose(fapl));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: h5_prog serial|errors|parallel DIR\n");
+        return 2;
+    }
+    if (strcmp(argv[1], "serial") == 0) {
+        serial(argv[2]);
+    } else if (strcmp(argv[1], "errors") == 0) {
+        errors(argv[2]);
+    } else if (strcmp(argv[1], "parallel") == 0) {
+        MPI_Init(&argc, &argv);
+        parallel(argv[2]);
+        MPI_Finalize();
+    } else {
+        fprintf(stderr, "h5_prog: unknown mode %s\n", argv[1]);
+        return 2;
+    }
+    return 0;
+}

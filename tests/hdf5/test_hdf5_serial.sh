@@ -1,0 +1,214 @@
+#!/bin/sh
+# Serial HDF5 (h5_prog.c, mode serial): exact H5F and H5D counters for
+# 1-D and 2-D datasets, contiguous, chunked with deflate and compact,
+# every selection kind, access shapes, reopening through H5Oopen, H5Dopen2
+# and H5Dopen1; failed calls not counted; the dataset records link to the
+# file record; IOLENS_DISABLE_LAYERS for the HDF5 layers.
+. "$(dirname "$0")/../integration/common.sh"
+. "$(dirname "$0")/../mpi/mpiio_common.sh"
+. "$(dirname "$0")/hdf5_common.sh"
+hdf5_setup
+
+run_serial
+F=$DATA/serial.h5
+
+# ------------------------------------------------------------- the file --
+expect_counters "$LOG" "$F" <<END
+H5F_CREATES 1
+H5F_OPENS 1
+H5F_FLUSHES 1
+H5F_USE_MPIIO 0
+H5F_COLL_METADATA 0
+H5F_RANKS_OPENED 1
+END
+check_gt "$(counter "$LOG" "$F" H5F_F_META_TIME)" 0 "H5F_F_META_TIME"
+check_le "$(counter "$LOG" "$F" H5F_F_OPEN_START_TIMESTAMP)" \
+    "$(counter "$LOG" "$F" H5F_F_CLOSE_START_TIMESTAMP)" "H5F open start <= close start"
+check_le "$(counter "$LOG" "$F" H5F_F_CLOSE_START_TIMESTAMP)" \
+    "$(counter "$LOG" "$F" H5F_F_CLOSE_END_TIMESTAMP)" "H5F close start <= close end"
+
+# --------------------------------------- /d1: 1-D contiguous, 100 ints --
+# write all, read all, flush; reopened: a 20-int hyperslab at 10 read;
+# opened a third time with H5Dopen1.
+expect_counters "$LOG" "$F:/d1" <<END
+H5D_OPENS 3
+H5D_WRITES 1
+H5D_READS 2
+H5D_FLUSHES 1
+H5D_BYTES_WRITTEN 400
+H5D_BYTES_READ 480
+H5D_RW_SWITCHES 1
+H5D_ALL_SELECTS 2
+H5D_REGULAR_HYPERSLAB_SELECTS 1
+H5D_IRREGULAR_HYPERSLAB_SELECTS 0
+H5D_POINT_SELECTS 0
+H5D_COLL_ACCESSES 0
+H5D_INDEP_ACCESSES 3
+H5D_SIZE_WRITE_AGG_100_1K 1
+H5D_SIZE_READ_AGG_0_100 1
+H5D_SIZE_READ_AGG_100_1K 1
+H5D_MAX_WRITE_TIME_SIZE 400
+H5D_ACCESS1_ACCESS 400
+H5D_ACCESS1_LENGTH_D1 100
+H5D_ACCESS1_LENGTH_D2 0
+H5D_ACCESS1_COUNT 2
+H5D_ACCESS2_ACCESS 80
+H5D_ACCESS2_LENGTH_D1 20
+H5D_ACCESS2_COUNT 1
+H5D_ACCESS3_ACCESS 0
+H5D_ACCESS3_COUNT 0
+H5D_DATASPACE_NDIMS 1
+H5D_DATASPACE_NPOINTS 100
+H5D_DATASPACE_DIM1 100
+H5D_DATASPACE_DIM2 0
+H5D_DATATYPE_SIZE 4
+H5D_LAYOUT 1
+H5D_CHUNK_NDIMS 0
+H5D_CHUNK_DIM1 0
+H5D_FILTERS 0
+H5D_RANKS_OPENED 1
+END
+case $(counter "$LOG" "$F:/d1" H5D_MAX_READ_TIME_SIZE) in
+    400 | 80) pass ;;
+    *) fail "H5D_MAX_READ_TIME_SIZE of /d1 is not the size of one of its reads" ;;
+esac
+
+# ------------------ /g/d2: 2-D 20 x 30 doubles, chunks 5 x 10, deflate --
+# writes: all (4800), a 4 x 6 hyperslab twice (192 each); reads: 3 points
+# (24), an irregular hyperslab of 13 points in a 13 x 13 box (104), and
+# after reopening through H5Oopen, all (4800).
+expect_counters "$LOG" "$F:/g/d2" <<END
+H5D_OPENS 2
+H5D_WRITES 3
+H5D_READS 3
+H5D_FLUSHES 0
+H5D_BYTES_WRITTEN 5184
+H5D_BYTES_READ 4928
+H5D_RW_SWITCHES 1
+H5D_ALL_SELECTS 2
+H5D_REGULAR_HYPERSLAB_SELECTS 2
+H5D_IRREGULAR_HYPERSLAB_SELECTS 1
+H5D_POINT_SELECTS 1
+H5D_INDEP_ACCESSES 6
+H5D_SIZE_WRITE_AGG_100_1K 2
+H5D_SIZE_WRITE_AGG_1K_10K 1
+H5D_SIZE_READ_AGG_0_100 1
+H5D_SIZE_READ_AGG_100_1K 1
+H5D_SIZE_READ_AGG_1K_10K 1
+H5D_ACCESS1_ACCESS 192
+H5D_ACCESS1_LENGTH_D1 4
+H5D_ACCESS1_LENGTH_D2 6
+H5D_ACCESS1_COUNT 2
+H5D_ACCESS2_ACCESS 4800
+H5D_ACCESS2_LENGTH_D1 20
+H5D_ACCESS2_LENGTH_D2 30
+H5D_ACCESS2_COUNT 2
+H5D_ACCESS3_ACCESS 24
+H5D_ACCESS3_LENGTH_D1 20
+H5D_ACCESS3_LENGTH_D2 30
+H5D_ACCESS3_COUNT 1
+H5D_ACCESS4_ACCESS 104
+H5D_ACCESS4_LENGTH_D1 13
+H5D_ACCESS4_LENGTH_D2 13
+H5D_ACCESS4_LENGTH_D3 0
+H5D_ACCESS4_COUNT 1
+H5D_DATASPACE_NDIMS 2
+H5D_DATASPACE_NPOINTS 600
+H5D_DATASPACE_DIM1 20
+H5D_DATASPACE_DIM2 30
+H5D_DATASPACE_DIM3 0
+H5D_DATATYPE_SIZE 8
+H5D_LAYOUT 2
+H5D_CHUNK_NDIMS 2
+H5D_CHUNK_DIM1 5
+H5D_CHUNK_DIM2 10
+H5D_CHUNK_DIM3 0
+H5D_FILTERS 1
+END
+d2() { counter "$LOG" "$F:/g/d2" "H5D_F_$1"; }
+check_le "$(d2 OPEN_START_TIMESTAMP)" "$(d2 WRITE_START_TIMESTAMP)" "/g/d2 open <= first write"
+check_le "$(d2 WRITE_START_TIMESTAMP)" "$(d2 WRITE_END_TIMESTAMP)" "/g/d2 first <= last write"
+check_le "$(d2 WRITE_END_TIMESTAMP)" "$(d2 READ_START_TIMESTAMP)" "/g/d2 writes before reads"
+check_le "$(d2 READ_START_TIMESTAMP)" "$(d2 READ_END_TIMESTAMP)" "/g/d2 first <= last read"
+check_le "$(d2 READ_END_TIMESTAMP)" "$(d2 CLOSE_END_TIMESTAMP)" "/g/d2 last read <= close"
+check_le "$(d2 MAX_READ_TIME)" "$(d2 READ_TIME)" "/g/d2 slowest read <= read time"
+check_gt "$(d2 MAX_WRITE_TIME)" 0 "H5D_F_MAX_WRITE_TIME of /g/d2"
+
+# ----------------- /c: compact, 10 shorts, H5Dcreate1; the anonymous one --
+expect_counters "$LOG" "$F:/c" <<END
+H5D_OPENS 1
+H5D_WRITES 1
+H5D_BYTES_WRITTEN 20
+H5D_LAYOUT 0
+H5D_DATATYPE_SIZE 2
+H5D_DATASPACE_DIM1 10
+END
+expect_counters "$LOG" "$F:<anonymous>" <<END
+H5D_OPENS 1
+H5D_WRITES 1
+H5D_BYTES_WRITTEN 400
+H5D_LAYOUT 1
+END
+
+# Every dataset record names its file's record; nothing else was counted
+# (the group opened with H5Oopen, the failed open, read and file open).
+file_id=$(record_id "$LOG" H5F "$F")
+for d in /d1 /g/d2 /c "<anonymous>"; do
+    check_eq "$file_id" "$(file_rec_id "$LOG" "$F:$d")" "H5D_FILE_REC_ID of $d"
+done
+check_eq 4 "$(base_of "$LOG" | awk -F'\t' '$1 == "H5D" { ids[$3] = 1 }
+    END { n = 0; for (i in ids) n++; print n }')" "H5D records"
+check_eq 1 "$(base_of "$LOG" | awk -F'\t' '$1 == "H5F" { ids[$3] = 1 }
+    END { n = 0; for (i in ids) n++; print n }')" "H5F records"
+check_eq "<none>" "$(counter "$LOG" "$F:/g" H5D_OPENS)" "a group opened with H5Oopen"
+check_eq "<none>" "$(counter "$LOG" "$F:/missing" H5D_OPENS)" "a failed H5Dopen2"
+# The POSIX layer underneath still sees the file.
+check_gt "$(counter "$LOG" "$F" POSIX_BYTES_WRITTEN)" 5603 "POSIX bytes written under H5D's 5604"
+
+# ------------------------------------------ HDF5's own error reports --
+# iolens turns HDF5's error printing off for its questions only: a failed
+# call of the program still prints HDF5's error stack, and is not counted.
+run_one errors
+E=$DATA/errors.h5
+check_gt "$(grep -c 'H5Dopen2' "$ERR")" 0 "HDF5's error stack for the failed H5Dopen2"
+expect_counters "$LOG" "$E:/e" <<END
+H5D_OPENS 1
+H5D_WRITES 1
+H5D_BYTES_WRITTEN 32
+END
+check_eq "<none>" "$(counter "$LOG" "$E:/missing" H5D_OPENS)" "the failed H5Dopen2"
+
+# ---------------------------------------------- IOLENS_DISABLE_LAYERS --
+run_serial IOLENS_DISABLE_LAYERS=hdf5
+F=$DATA/serial.h5
+check_eq 0 "$(base_of "$LOG" | awk -F'\t' '$1 == "H5F" || $1 == "H5D"' | wc -l)" \
+    "H5F/H5D lines with IOLENS_DISABLE_LAYERS=hdf5"
+check_gt "$(counter "$LOG" "$F" POSIX_BYTES_WRITTEN)" 0 "POSIX with the HDF5 layers off"
+
+run_serial IOLENS_DISABLE_LAYERS=h5d
+F=$DATA/serial.h5
+check_eq 0 "$(base_of "$LOG" | awk -F'\t' '$1 == "H5D"' | wc -l)" "H5D lines with h5d off"
+check_eq 1 "$(counter "$LOG" "$F" H5F_CREATES)" "H5F_CREATES with h5d off"
+
+run_serial IOLENS_DISABLE_LAYERS=h5f
+F=$DATA/serial.h5
+check_eq 0 "$(base_of "$LOG" | awk -F'\t' '$1 == "H5F"' | wc -l)" "H5F lines with h5f off"
+check_eq 3 "$(counter "$LOG" "$F:/d1" H5D_OPENS)" "H5D_OPENS of /d1 with h5f off"
+
+# ------------------------------------------- libhdf5.a (static linking) --
+# Debian's h5pcc links libhdf5.a by default: its HDF5 calls are resolved
+# inside the program and cannot be interposed.  The program must still run
+# cleanly, with its POSIX I/O traced and no HDF5 record.
+if command -v h5pcc >/dev/null 2>&1 &&
+    h5pcc -Wall -Wextra -Werror "$IOLENS_SRCDIR/tests/hdf5/h5_prog.c" -o "$T/h5_static" \
+        >"$T/cc-static.out" 2>&1 && ! ldd "$T/h5_static" | grep -q libhdf5; then
+    H5_PROG=$T/h5_static
+    run_serial
+    F=$DATA/serial.h5
+    check_eq 0 "$(base_of "$LOG" | awk -F'\t' '$1 == "H5F" || $1 == "H5D"' | wc -l)" \
+        "H5F/H5D lines of a program linked with libhdf5.a"
+    check_gt "$(counter "$LOG" "$F" POSIX_BYTES_WRITTEN)" 5603 \
+        "POSIX bytes of a program linked with libhdf5.a"
+fi
+
+finish

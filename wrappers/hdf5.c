@@ -1,0 +1,304 @@
+/* HDF5 interposition: H5F and H5D calls.  Each wrapper:
+ *   1. gets the real function (resolved in the running process with dlsym,
+ *      lib/hdf5_calls.h: libiolens is never linked to libhdf5); a missing
+ *      one fails the call as HDF5 would (a negative id or herr_t);
+ *   2. if its layer is not tracing (or the dataset is not tracked), calls
+ *      it straight away;
+ *   3. else times the call and, when it succeeded, hands the facts to
+ *      lib/hdf5_layer.c with the runtime guard set, so that the HDF5 calls
+ *      the layer makes to learn about the objects are not traced.
+ * The real call itself runs unguarded: the MPI-IO and POSIX calls HDF5
+ * makes are the lower layers' records.
+ *
+ * The prototypes match hdf5.h (1.10 and later); the compiler checks them
+ * against the declarations there.  H5Dcreate1 and H5Dopen1 exist only
+ * while the header declares deprecated symbols. */
+#include <errno.h>
+#include <hdf5.h>
+#include <stdatomic.h>
+
+#include "clock.h"
+#include "file_table.h"
+#include "hdf5_calls.h"
+#include "hdf5_layer.h"
+#include "runtime.h"
+
+#define IOLENS_EXPORT __attribute__((visibility("default")))
+
+/* Declares fn as the real function; fails the call if it is missing. */
+#define REAL_OR_FAIL(fn, name)                      \
+    __typeof__(iolens_h5_##name) fn = IOLENS_H5(name); \
+    if (__builtin_expect(fn == NULL, 0))            \
+        return -1;
+
+static inline int tracing_files(void)
+{
+    return iolens_tracing(IOLENS_LAYER_H5F);
+}
+
+static inline int tracing_datasets(void)
+{
+    return iolens_tracing(IOLENS_LAYER_H5D);
+}
+
+static inline int traced(hid_t dset)
+{
+    return tracing_datasets() && iolens_h5d_is_traced(dset);
+}
+
+/* Bookkeeping runs between enter() and leave(): errno is saved and
+ * restored and the per-thread runtime guard is set. */
+static inline int enter(void)
+{
+    int saved_errno = errno;
+    iolens_in_runtime = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+    return saved_errno;
+}
+
+static inline void leave(int saved_errno)
+{
+    atomic_signal_fence(memory_order_seq_cst);
+    iolens_in_runtime = 0;
+    errno = saved_errno;
+}
+
+/* ------------------------------------------- after the real call -- */
+
+static hid_t after_file_open(hid_t file, hid_t fapl, int created, double t0)
+{
+    double t1 = iolens_now();
+    if (file >= 0) {
+        int saved = enter();
+        iolens_h5f_open(file, fapl, created, t0, t1);
+        leave(saved);
+    }
+    return file;
+}
+
+static hid_t after_dataset_open(hid_t dset, double t0)
+{
+    double t1 = iolens_now();
+    if (dset >= 0) {
+        int saved = enter();
+        iolens_h5d_open(dset, t0, t1);
+        leave(saved);
+    }
+    return dset;
+}
+
+static herr_t after_access(hid_t dset, enum iolens_h5d_dir dir, hid_t mem_type, hid_t mem_space,
+                           hid_t file_space, hid_t dxpl, herr_t rc, double t0)
+{
+    double t1 = iolens_now();
+    if (rc >= 0) {
+        int saved = enter();
+        iolens_h5d_access(dset, dir, mem_type, mem_space, file_space, dxpl, t0, t1);
+        leave(saved);
+    }
+    return rc;
+}
+
+/* H5Dclose, and H5Oclose of a tracked dataset. */
+static herr_t close_dataset(herr_t (*real)(hid_t), hid_t dset)
+{
+    int saved = enter();
+    struct iolens_h5d_rec *rec = iolens_h5d_close_begin(dset);
+    leave(saved);
+    double t0 = iolens_now();
+    herr_t rc = real(dset);
+    double t1 = iolens_now();
+    if (rc >= 0) {
+        saved = enter();
+        iolens_h5d_close_end(rec, t0, t1);
+        leave(saved);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------ files -- */
+
+IOLENS_EXPORT hid_t H5Fcreate(const char *filename, unsigned flags, hid_t fcpl_id, hid_t fapl_id)
+{
+    REAL_OR_FAIL(real, H5Fcreate);
+    if (!tracing_files())
+        return real(filename, flags, fcpl_id, fapl_id);
+    double t0 = iolens_now();
+    return after_file_open(real(filename, flags, fcpl_id, fapl_id), fapl_id, 1, t0);
+}
+
+IOLENS_EXPORT hid_t H5Fopen(const char *filename, unsigned flags, hid_t fapl_id)
+{
+    REAL_OR_FAIL(real, H5Fopen);
+    if (!tracing_files())
+        return real(filename, flags, fapl_id);
+    double t0 = iolens_now();
+    return after_file_open(real(filename, flags, fapl_id), fapl_id, 0, t0);
+}
+
+IOLENS_EXPORT herr_t H5Fflush(hid_t object_id, H5F_scope_t scope)
+{
+    REAL_OR_FAIL(real, H5Fflush);
+    if (!tracing_files())
+        return real(object_id, scope);
+    double t0 = iolens_now();
+    herr_t rc = real(object_id, scope);
+    double t1 = iolens_now();
+    if (rc >= 0) {
+        int saved = enter();
+        iolens_h5f_flush(object_id, t0, t1);
+        leave(saved);
+    }
+    return rc;
+}
+
+IOLENS_EXPORT herr_t H5Fclose(hid_t file_id)
+{
+    REAL_OR_FAIL(real, H5Fclose);
+    if (!tracing_files())
+        return real(file_id);
+    int saved = enter();
+    struct iolens_h5f_rec *rec = iolens_h5f_close_begin(file_id);
+    leave(saved);
+    if (rec == NULL)
+        return real(file_id);
+    double t0 = iolens_now();
+    herr_t rc = real(file_id);
+    double t1 = iolens_now();
+    if (rc >= 0) {
+        saved = enter();
+        iolens_h5f_close_end(rec, t0, t1);
+        leave(saved);
+    }
+    return rc;
+}
+
+/* --------------------------------------------------------- datasets -- */
+
+IOLENS_EXPORT hid_t H5Dcreate2(hid_t loc_id, const char *name, hid_t type_id, hid_t space_id,
+                               hid_t lcpl_id, hid_t dcpl_id, hid_t dapl_id)
+{
+    REAL_OR_FAIL(real, H5Dcreate2);
+    if (!tracing_datasets())
+        return real(loc_id, name, type_id, space_id, lcpl_id, dcpl_id, dapl_id);
+    double t0 = iolens_now();
+    return after_dataset_open(real(loc_id, name, type_id, space_id, lcpl_id, dcpl_id, dapl_id),
+                              t0);
+}
+
+IOLENS_EXPORT hid_t H5Dcreate_anon(hid_t loc_id, hid_t type_id, hid_t space_id, hid_t dcpl_id,
+                                   hid_t dapl_id)
+{
+    REAL_OR_FAIL(real, H5Dcreate_anon);
+    if (!tracing_datasets())
+        return real(loc_id, type_id, space_id, dcpl_id, dapl_id);
+    double t0 = iolens_now();
+    return after_dataset_open(real(loc_id, type_id, space_id, dcpl_id, dapl_id), t0);
+}
+
+IOLENS_EXPORT hid_t H5Dopen2(hid_t loc_id, const char *name, hid_t dapl_id)
+{
+    REAL_OR_FAIL(real, H5Dopen2);
+    if (!tracing_datasets())
+        return real(loc_id, name, dapl_id);
+    double t0 = iolens_now();
+    return after_dataset_open(real(loc_id, name, dapl_id), t0);
+}
+
+#ifndef H5_NO_DEPRECATED_SYMBOLS
+IOLENS_EXPORT hid_t H5Dcreate1(hid_t loc_id, const char *name, hid_t type_id, hid_t space_id,
+                               hid_t dcpl_id)
+{
+    REAL_OR_FAIL(real, H5Dcreate1);
+    if (!tracing_datasets())
+        return real(loc_id, name, type_id, space_id, dcpl_id);
+    double t0 = iolens_now();
+    return after_dataset_open(real(loc_id, name, type_id, space_id, dcpl_id), t0);
+}
+
+IOLENS_EXPORT hid_t H5Dopen1(hid_t loc_id, const char *name)
+{
+    REAL_OR_FAIL(real, H5Dopen1);
+    if (!tracing_datasets())
+        return real(loc_id, name);
+    double t0 = iolens_now();
+    return after_dataset_open(real(loc_id, name), t0);
+}
+#endif
+
+IOLENS_EXPORT herr_t H5Dread(hid_t dset_id, hid_t mem_type_id, hid_t mem_space_id,
+                             hid_t file_space_id, hid_t dxpl_id, void *buf)
+{
+    REAL_OR_FAIL(real, H5Dread);
+    if (!traced(dset_id))
+        return real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
+    double t0 = iolens_now();
+    herr_t rc = real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
+    return after_access(dset_id, IOLENS_H5D_READ, mem_type_id, mem_space_id, file_space_id,
+                        dxpl_id, rc, t0);
+}
+
+IOLENS_EXPORT herr_t H5Dwrite(hid_t dset_id, hid_t mem_type_id, hid_t mem_space_id,
+                              hid_t file_space_id, hid_t dxpl_id, const void *buf)
+{
+    REAL_OR_FAIL(real, H5Dwrite);
+    if (!traced(dset_id))
+        return real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
+    double t0 = iolens_now();
+    herr_t rc = real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
+    return after_access(dset_id, IOLENS_H5D_WRITE, mem_type_id, mem_space_id, file_space_id,
+                        dxpl_id, rc, t0);
+}
+
+IOLENS_EXPORT herr_t H5Dflush(hid_t dset_id)
+{
+    REAL_OR_FAIL(real, H5Dflush);
+    if (!traced(dset_id))
+        return real(dset_id);
+    double t0 = iolens_now();
+    herr_t rc = real(dset_id);
+    double t1 = iolens_now();
+    if (rc >= 0) {
+        int saved = enter();
+        iolens_h5d_flush(dset_id, t0, t1);
+        leave(saved);
+    }
+    return rc;
+}
+
+IOLENS_EXPORT herr_t H5Dclose(hid_t dset_id)
+{
+    REAL_OR_FAIL(real, H5Dclose);
+    if (!traced(dset_id))
+        return real(dset_id);
+    return close_dataset(real, dset_id);
+}
+
+/* ---------------------------------------------- generic objects -- */
+
+/* h5py opens datasets with H5Oopen: an object that turns out to be a
+ * dataset is counted as a dataset open. */
+IOLENS_EXPORT hid_t H5Oopen(hid_t loc_id, const char *name, hid_t lapl_id)
+{
+    REAL_OR_FAIL(real, H5Oopen);
+    if (!tracing_datasets())
+        return real(loc_id, name, lapl_id);
+    double t0 = iolens_now();
+    hid_t id = real(loc_id, name, lapl_id);
+    double t1 = iolens_now();
+    if (id >= 0) {
+        int saved = enter();
+        if (IOLENS_H5(H5Iget_type) != NULL && IOLENS_H5(H5Iget_type)(id) == H5I_DATASET)
+            iolens_h5d_open(id, t0, t1);
+        leave(saved);
+    }
+    return id;
+}
+
+IOLENS_EXPORT herr_t H5Oclose(hid_t object_id)
+{
+    REAL_OR_FAIL(real, H5Oclose);
+    if (!traced(object_id))
+        return real(object_id);
+    return close_dataset(real, object_id);
+}
