@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "budget.h"
+#include "spinlock.h"
 
 #define NCHUNKS (IOLENS_FD_MAX / IOLENS_FD_CHUNK)
 
@@ -62,19 +63,10 @@ static ofd_slot *slot_of(int fd)
     return &chunk[fd % IOLENS_FD_CHUNK];
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ volatile("yield");
-#endif
-}
-
 static void lock_free_list(void)
 {
     while (atomic_flag_test_and_set_explicit(&free_lock, memory_order_acquire))
-        cpu_relax();
+        iolens_cpu_relax();
 }
 
 static void unlock_free_list(void)

@@ -33,6 +33,8 @@
 #define IOLENS_HDF5_CALLS_QUERY(X) \
     X(H5Eget_auto2, herr_t, (hid_t, H5E_auto2_t *, void **)) \
     X(H5Eset_auto2, herr_t, (hid_t, H5E_auto2_t, void *)) \
+    X(H5Eget_current_stack, hid_t, (void)) \
+    X(H5Eset_current_stack, herr_t, (hid_t)) \
     X(H5Iget_type, H5I_type_t, (hid_t)) \
     X(H5Iget_name, ssize_t, (hid_t, char *, size_t)) \
     X(H5Fget_name, ssize_t, (hid_t, char *, size_t)) \

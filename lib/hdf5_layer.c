@@ -22,27 +22,19 @@
 #include "clock.h"
 #include "file_table.h"
 #include "hdf5_calls.h"
+#include "layer_intervals.h"
 #include "posix_layer.h"
 #include "runtime.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#define cpu_relax() __builtin_ia32_pause()
-#elif defined(__aarch64__)
-#define cpu_relax() __asm__ __volatile__("yield")
-#else
-#define cpu_relax() ((void)0)
-#endif
+#include "spinlock.h"
 
 static void spin_lock(_Atomic int *lock)
 {
-    while (atomic_exchange_explicit(lock, 1, memory_order_acquire))
-        while (atomic_load_explicit(lock, memory_order_relaxed))
-            cpu_relax();
+    iolens_lock_always(lock);
 }
 
 static void spin_unlock(_Atomic int *lock)
 {
-    atomic_store_explicit(lock, 0, memory_order_release);
+    iolens_unlock(lock, 1);
 }
 
 /* Dimensions the counters keep (DIM1..DIM5, LENGTH_D1..D5). */
@@ -811,6 +803,30 @@ void iolens_h5d_access(hid_t dset, enum iolens_h5d_dir dir, hid_t mem_type, hid_
     spin_lock(&r->lock);
     count_access(r, dir, &a, t0, t1);
     spin_unlock(&r->lock);
+    iolens_intervals_add(IOLENS_LAYER_H5D, t0, t1, r->disk.id, a.bytes,
+                         dir == IOLENS_H5D_READ ? IOLENS_IV_READ : IOLENS_IV_WRITE);
+}
+
+void iolens_h5d_failed_access(hid_t dset, enum iolens_h5d_dir dir, hid_t mem_type,
+                              hid_t file_space, hid_t dxpl, double t0, double t1)
+{
+    h5d_rec *r = rec_of(dset);
+    if (r == NULL)
+        return;
+    /* The program may look at the error stack of the failed call (every
+     * HDF5 call clears it on entry, the layer's questions included): it
+     * is taken aside and put back. */
+    hid_t errors = HAVE(H5Eget_current_stack) && HAVE(H5Eset_current_stack)
+                       ? IOLENS_H5(H5Eget_current_stack)()
+                       : H5I_INVALID_HID;
+    struct quiet q;
+    quiet_begin(&q);
+    struct access a = describe(dset, mem_type, file_space, dxpl);
+    quiet_end(&q);
+    if (errors >= 0)
+        IOLENS_H5(H5Eset_current_stack)(errors);
+    uint32_t flags = IOLENS_IV_FAILED | (dir == IOLENS_H5D_READ ? IOLENS_IV_READ : IOLENS_IV_WRITE);
+    iolens_intervals_add(IOLENS_LAYER_H5D, t0, t1, r->disk.id, a.bytes, flags);
 }
 
 void iolens_h5d_flush(hid_t dset, double t0, double t1)

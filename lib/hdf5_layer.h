@@ -64,6 +64,13 @@ void iolens_h5d_open(hid_t dset, double t0, double t1);
 void iolens_h5d_access(hid_t dset, enum iolens_h5d_dir dir, hid_t mem_type, hid_t mem_space,
                        hid_t file_space, hid_t dxpl, double t0, double t1);
 
+/* H5Dread/H5Dwrite on a tracked dataset returned a negative value: no
+ * counter changes, only an access interval of the bytes the selection
+ * asked for, flagged IOLENS_IV_FAILED (BPS counts every access;
+ * layer_intervals.h).  Every successful access adds its interval too. */
+void iolens_h5d_failed_access(hid_t dset, enum iolens_h5d_dir dir, hid_t mem_type,
+                              hid_t file_space, hid_t dxpl, double t0, double t1);
+
 void iolens_h5d_flush(hid_t dset, double t0, double t1);
 
 /* H5Dclose or H5Oclose: as for files, the handle leaves the table before

@@ -365,6 +365,98 @@ int iolens_region_layer(struct iolens_buf *out, const struct iolens_layer_desc *
     return done(out);
 }
 
+/* --------------------------------------------------------- intervals -- */
+
+_Static_assert(sizeof(struct iolens_intervals_head) == 32, "intervals head layout");
+_Static_assert(sizeof(struct iolens_intervals_layer) == 48, "intervals layer layout");
+
+#define NS_CAP 4611686018427387904.0   /* 2^62 ns, 146 years: sums stay in int64 */
+
+/* Seconds to ns, rounded; negative times and NaN become 0. */
+static int64_t seconds_to_ns(double t)
+{
+    if (!(t > 0))
+        return 0;
+    double ns = t * 1e9 + 0.5;
+    return ns < NS_CAP ? (int64_t)ns : (int64_t)NS_CAP;
+}
+
+/* A non-negative finite value, else 0 (the reader rejects anything else). */
+static double non_negative(double x)
+{
+    return x >= 0 && x < NS_CAP ? x : 0.0;
+}
+
+static int compare_iv_start(const void *a, const void *b)
+{
+    const struct iolens_interval *x = *(const struct iolens_interval *const *)a;
+    const struct iolens_interval *y = *(const struct iolens_interval *const *)b;
+    int64_t sx = seconds_to_ns(x->start), sy = seconds_to_ns(y->start);
+    return sx < sy ? -1 : sx > sy;
+}
+
+/* The six columns of log_format.h, from intervals sorted by start. */
+static void put_interval_columns(struct iolens_buf *out, const struct iolens_interval *const *v,
+                                 size_t n)
+{
+    int64_t prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t start = seconds_to_ns(v[i]->start);
+        put_u64(out, (uint64_t)(start - prev));
+        prev = start;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int64_t d = seconds_to_ns(v[i]->end) - seconds_to_ns(v[i]->start);
+        put_u64(out, (uint64_t)(d > 0 ? d : 0));
+    }
+    for (size_t i = 0; i < n; i++)
+        put_u64(out, (uint64_t)(v[i]->bytes > 0 ? v[i]->bytes : 0));
+    for (size_t i = 0; i < n; i++)
+        put_u64(out, v[i]->file_id);
+    for (size_t i = 0; i < n; i++)
+        put_u32(out, v[i]->accesses > 0 ? v[i]->accesses : 1);
+    for (size_t i = 0; i < n; i++)
+        put_u32(out, v[i]->flags);
+}
+
+static void put_interval_layer(struct iolens_buf *out, const struct iolens_intervals_layer_in *L)
+{
+    const struct iolens_interval **sorted = malloc((L->count > 0 ? L->count : 1) * sizeof *sorted);
+    if (sorted == NULL) {
+        out->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < L->count; i++)
+        sorted[i] = &L->iv[i];
+    qsort(sorted, L->count, sizeof *sorted, compare_iv_start);
+    struct iolens_intervals_layer head = {
+        .kind = L->kind,
+        .count = L->count,
+        .error_bound = non_negative(L->error_bound),
+        .accesses = L->accesses,
+        .bytes = L->bytes > 0 ? L->bytes : 0,
+        .sum_duration = non_negative(L->sum_duration),
+    };
+    put(out, &head, sizeof head);
+    put_interval_columns(out, sorted, L->count);
+    free(sorted);
+}
+
+int iolens_region_intervals(struct iolens_buf *out, const struct iolens_intervals_rank *in)
+{
+    double offset = in->clock_offset;
+    struct iolens_intervals_head head = {
+        .rank = in->rank,
+        .clock_offset = offset == offset && offset > -NS_CAP && offset < NS_CAP ? offset : 0.0,
+        .clock_uncertainty = non_negative(in->clock_uncertainty),
+        .nlayers = in->nlayers,
+    };
+    put(out, &head, sizeof head);
+    for (uint32_t l = 0; l < in->nlayers; l++)
+        put_interval_layer(out, &in->layers[l]);
+    return done(out);
+}
+
 struct collect_ctx {
     const struct iolens_layer_desc *d;
     int64_t rank;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "iolens/log_format.h"
+#include "interval_store.h"
 #include "record_merge.h"
 
 /* A growable byte buffer (malloc'd: used only at shutdown). */
@@ -31,6 +32,31 @@ int iolens_region_names(struct iolens_buf *out, const uint64_t *ids, size_t n);
 /* Layer region from n on-disk records laid out back to back. */
 int iolens_region_layer(struct iolens_buf *out, const struct iolens_layer_desc *d,
                         const void *records, size_t n);
+
+/* Intervals region (log_format.h): one per rank.  The intervals of each
+ * layer are in seconds since the job start on the rank's own clock (the
+ * packer converts clock units and shifts them like record timestamps), in
+ * any order; the encoder sorts them by start.  Times before the job start
+ * are stored as 0 (the format has no negative times). */
+struct iolens_intervals_layer_in {
+    uint32_t kind;                          /* IOLENS_REGION_POSIX ... */
+    const struct iolens_interval *iv;       /* lib/interval_store.h */
+    size_t count;
+    double error_bound;                     /* seconds */
+    uint64_t accesses;
+    int64_t bytes;
+    double sum_duration;                    /* seconds */
+};
+
+struct iolens_intervals_rank {
+    int64_t rank;
+    double clock_offset;                    /* seconds, to rank 0's clock */
+    double clock_uncertainty;               /* seconds */
+    const struct iolens_intervals_layer_in *layers;
+    uint32_t nlayers;
+};
+
+int iolens_region_intervals(struct iolens_buf *out, const struct iolens_intervals_rank *in);
 
 /* Collects every record of a layer from the runtime (the layer's
  * foreach_record), packed and with rank set to the caller's rank and the

@@ -28,6 +28,7 @@
 #include "clock.h"
 #include "file_table.h"
 #include "jobinfo.h"
+#include "layer_intervals.h"
 #include "log_regions.h"
 #include "real_calls.h"
 #include "runtime.h"
@@ -251,7 +252,7 @@ int iolens_log_default_name(char *out, size_t outsz, const char *logdir, const c
 
 /* Everything one single-process log is built from. */
 struct job_log {
-    struct iolens_buf job, mounts, names;
+    struct iolens_buf job, mounts, names, intervals;
     struct iolens_buf layer[IOLENS_LOG_NLAYERS];
     bool has_layer[IOLENS_LOG_NLAYERS];
     uint64_t *ids;            /* ids of collected records */
@@ -419,11 +420,12 @@ static int write_job_log(struct job_log *jl, char *path, size_t pathsz, char *er
     if (choose_path(jl, path, pathsz, err, errsz) != 0)
         return -1;
     if (build_job(jl) != 0 || iolens_region_mounts(&jl->mounts) != 0 ||
-        build_layers(jl, off) != 0 || iolens_region_names(&jl->names, jl->ids, jl->nids) != 0) {
+        build_layers(jl, off) != 0 || iolens_region_names(&jl->names, jl->ids, jl->nids) != 0 ||
+        iolens_intervals_region(&jl->intervals, 0, off, 0.0, 0.0, 0.0) != 0) {
         set_err(err, errsz, "out of memory", 0);
         return -1;
     }
-    struct iolens_region_src regions[3 + IOLENS_LOG_NLAYERS];
+    struct iolens_region_src regions[4 + IOLENS_LOG_NLAYERS];
     unsigned n = 0;
     add_region(regions, &n, IOLENS_REGION_JOB, IOLENS_JOB_VERSION, &jl->job);
     add_region(regions, &n, IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, &jl->mounts);
@@ -433,6 +435,8 @@ static int write_job_log(struct job_log *jl, char *path, size_t pathsz, char *er
         if (jl->has_layer[i])
             add_region(regions, &n, d->region_kind, d->version, &jl->layer[i]);
     }
+    /* Times in seconds since the process start, like the records'. */
+    add_region(regions, &n, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, &jl->intervals);
     uint64_t flags = (jl->folded_opens > 0 ? IOLENS_FLAG_PARTIAL : 0) |
                      (jl->parent_pid != 0 ? IOLENS_FLAG_FORKED : 0);
     return iolens_log_write_file(path, flags, regions, n, err, errsz);
@@ -443,6 +447,7 @@ static void free_job_log(struct job_log *jl)
     iolens_buf_free(&jl->job);
     iolens_buf_free(&jl->mounts);
     iolens_buf_free(&jl->names);
+    iolens_buf_free(&jl->intervals);
     for (unsigned i = 0; i < IOLENS_LOG_NLAYERS; i++)
         iolens_buf_free(&jl->layer[i]);
     free(jl->ids);

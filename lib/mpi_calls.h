@@ -9,7 +9,8 @@
 
 #include <mpi.h>
 
-/* Job life cycle and the collectives used at shutdown. */
+/* Job life cycle, the collectives used at shutdown and the point-to-point
+ * calls of the clock-offset ping-pong at MPI_Init. */
 #define IOLENS_MPI_CALLS_CORE(X) \
     X(PMPI_Init, int, (int *, char ***)) \
     X(PMPI_Init_thread, int, (int *, char ***, int, int *)) \
@@ -32,7 +33,9 @@
     X(PMPI_Type_size, int, (MPI_Datatype, int *)) \
     X(PMPI_Type_size_x, int, (MPI_Datatype, MPI_Count *)) \
     X(PMPI_Type_get_envelope, int, (MPI_Datatype, int *, int *, int *, int *)) \
-    X(PMPI_Comm_get_attr, int, (MPI_Comm, int, void *, int *))
+    X(PMPI_Comm_get_attr, int, (MPI_Comm, int, void *, int *)) \
+    X(PMPI_Send, int, (const void *, int, MPI_Datatype, int, int, MPI_Comm)) \
+    X(PMPI_Recv, int, (void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *))
 
 /* MPI-IO and request completion, used by the MPI-IO layer (every call
  * wrappers/mpiio.c wraps, and MPI_Request_free) and by the collective log

@@ -19,9 +19,11 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "clock.h"
 #include "config.h"
 #include "file_table.h"
 #include "jobinfo.h"
+#include "layer_intervals.h"
 #include "log_regions.h"
 #include "log_writer.h"
 #include "mpi_calls.h"
@@ -29,7 +31,8 @@
 #include "real_calls.h"
 #include "runtime.h"
 
-#define RANK_REGIONS_MAX (1 + IOLENS_SHARE_MAX_LAYERS)
+/* NAMES, INTERVALS and one region per layer. */
+#define RANK_REGIONS_MAX (2 + IOLENS_SHARE_MAX_LAYERS)
 #define JOB_REGIONS 3                 /* JOB, MOUNTS, RANKS: rank 0 only */
 #define HOST_MAX (MPI_MAX_PROCESSOR_NAME + 1)
 /* MPICH's version string runs to kilobytes (its configure line): the job
@@ -176,7 +179,7 @@ void iolens_mpi_version_line(const char *in, char *out, size_t outsz)
 
 uint64_t iolens_mpi_log_region_count(uint64_t nprocs, unsigned nlayers)
 {
-    return JOB_REGIONS + nprocs * (1 + (uint64_t)nlayers);
+    return JOB_REGIONS + nprocs * (2 + (uint64_t)nlayers);
 }
 
 /* ------------------------------------------------------------ errors -- */
@@ -220,7 +223,27 @@ static int part_add(struct part *p, uint32_t kind, uint32_t version, struct iole
     return rc;
 }
 
-/* This rank's NAMES region and one region per layer that is on. */
+/* This rank's INTERVALS region: its times shifted to the job start
+ * exactly as its records' (mpi_runtime.c, align_to_job), with the clock
+ * offset to rank 0 measured at MPI_Init. */
+static int add_intervals(const struct iolens_mpi_job *job, struct part *p)
+{
+    struct timespec ts = iolens_clock_start_real();
+    int64_t start_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    double shift = (double)(start_ns - job->job_start_ns) * 1e-9;
+    double offset = 0, uncertainty = 0;
+    iolens_mpi_clock_offset(&offset, &uncertainty);
+    struct iolens_buf raw = {0};
+    if (iolens_intervals_region(&raw, job->rank, iolens_runtime_config()->layers_off, shift,
+                                offset, uncertainty) != 0) {
+        iolens_buf_free(&raw);
+        return ENOMEM;
+    }
+    return part_add(p, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, &raw);
+}
+
+/* This rank's NAMES region, one region per layer that is on, and its
+ * INTERVALS region. */
 static int build_rank_part(const struct iolens_mpi_job *job, const struct iolens_record_set *recs,
                            struct part *p)
 {
@@ -241,7 +264,7 @@ static int build_rank_part(const struct iolens_mpi_job *job, const struct iolens
             rc = ENOMEM;
     }
     iolens_buf_free(&raw);
-    return rc;
+    return rc == 0 ? add_intervals(job, p) : rc;
 }
 
 static void summarize(const struct iolens_mpi_job *job, const struct part *p, int error,
@@ -440,8 +463,8 @@ static int choose_path(const struct iolens_mpi_job *job, struct head *h)
 static int lay_out(const struct iolens_mpi_job *job, const struct rank_summary *all,
                    uint64_t *offsets, struct head *h)
 {
-    uint32_t per_rank = 1 + (uint32_t)__builtin_popcount(job->layers_on);
-    uint64_t nregions = iolens_mpi_log_region_count((uint64_t)job->nprocs, per_rank - 1);
+    uint32_t per_rank = 2 + (uint32_t)__builtin_popcount(job->layers_on);
+    uint64_t nregions = iolens_mpi_log_region_count((uint64_t)job->nprocs, per_rank - 2);
     if (nregions > IOLENS_MAX_REGIONS)
         return E2BIG;
     size_t hsize = sizeof(struct iolens_file_header);

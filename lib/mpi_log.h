@@ -1,7 +1,8 @@
 /* The job's one log, written by all ranks at MPI_Finalize.
  *
- * Each rank builds and compresses its own regions (one NAMES region and
- * one region per layer that is on), in parallel with the others.  One
+ * Each rank builds and compresses its own regions (one NAMES region, one
+ * region per layer that is on and one INTERVALS region), in parallel with
+ * the others.  One
  * Gather brings every rank's region descriptors and facts to rank 0, which
  * places the ranks' bytes one after the other, creates the file under a
  * temporary name (O_CREAT | O_EXCL, in the log's directory), writes its
@@ -24,7 +25,9 @@
  * earliest process start of any rank, stored as the JOB record's start
  * time.  Each rank's own timestamps were shifted by its process start
  * minus the job start (lib/shared_reduce.h), so the records of different
- * ranks, and the reduced ones, share one time axis.  The RANKS region has
+ * ranks, and the reduced ones, share one time axis; each rank's INTERVALS
+ * region is shifted the same way and carries the rank's clock offset to
+ * rank 0 (measured at MPI_Init, mpi_runtime.h).  The RANKS region has
  * each rank's absolute MPI_Init and MPI_Finalize times; run_time is the
  * last MPI_Finalize minus the job start. */
 #ifndef IOLENS_MPI_LOG_H

@@ -40,6 +40,8 @@ static struct {
     int forked;             /* a forked child of a rank */
     int rank, nprocs;
     double init_time;       /* absolute seconds */
+    double clock_offset;    /* seconds to add to put this rank's times on rank 0's */
+    double clock_uncertainty;
     char host[MPI_MAX_PROCESSOR_NAME + 1];
 } mpi = {.nprocs = 1};
 
@@ -89,6 +91,112 @@ static double realtime_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* ------------------------------------------------ clock offsets -- */
+
+/*
+ * Clock offsets, measured once at MPI_Init.  Ranks on different nodes have
+ * different clocks, and the BPS union of access intervals (iolens-parser
+ * --bps) merges the intervals of every rank on one time axis: each rank's
+ * offset to rank 0 is stored with its intervals (issue 5 asks for it).
+ *
+ * Every rank r > 0 does PING_ROUNDS ping-pong rounds with rank 0, which
+ * serves the ranks in order: r notes t_send, sends, rank 0 answers with
+ * its time t0 when the ping arrives, r notes t_recv.  If the two legs took
+ * equally long, t0 was taken at (t_send + t_recv) / 2 on r's clock, so
+ * offset = t0 - (t_send + t_recv) / 2, wrong by at most half the round
+ * trip; the round with the shortest round trip is kept.  That costs
+ * 2 * PING_ROUNDS * (nprocs - 1) small messages at start-up, once, served
+ * one after another by rank 0 (a few microseconds each on one node).
+ *
+ * The time compared is the one the log uses: the process's start
+ * (CLOCK_REALTIME at iolens_clock_init) plus the monotonic time since,
+ * which is what a converted runtime timestamp plus the job-start shift
+ * comes to (clock.h: the conversion maps units to the monotonic clock).
+ * The monotonic clock is read rather than the runtime's own units, so
+ * that the units' calibration is not fixed this early.  Integer
+ * nanoseconds keep the sub-microsecond differences that a double of
+ * absolute seconds would round off.  Ranks on one node then find an
+ * offset of about 0 within the uncertainty.
+ *
+ * The messages go over MPI_COMM_WORLD with a tag of their own, before
+ * MPI_Init returns: no message of the program can be in flight yet, and
+ * MPI's ordering keeps later ones from matching these receives.
+ */
+#define PING_ROUNDS 5
+#define PING_TAG 31117
+
+static int64_t log_clock_ns(void)
+{
+    struct timespec real = iolens_clock_start_real();
+    int64_t mono0 = (int64_t)iolens_clock_start_mono.tv_sec * 1000000000 +
+                    iolens_clock_start_mono.tv_nsec;
+    return (int64_t)real.tv_sec * 1000000000 + real.tv_nsec +
+           ((int64_t)iolens_clock_monotonic_ns() - mono0);
+}
+
+/* Rank 0: answers every round of every other rank, in rank order. */
+static void serve_clock_pings(int nprocs)
+{
+    for (int r = 1; r < nprocs; r++)
+        for (int k = 0; k < PING_ROUNDS; k++) {
+            int64_t t0;
+            if (IOLENS_PMPI(PMPI_Recv)(&t0, 1, MPI_INT64_T, r, PING_TAG, MPI_COMM_WORLD,
+                                       MPI_STATUS_IGNORE) != MPI_SUCCESS)
+                return;
+            t0 = log_clock_ns();
+            if (IOLENS_PMPI(PMPI_Send)(&t0, 1, MPI_INT64_T, r, PING_TAG, MPI_COMM_WORLD) !=
+                MPI_SUCCESS)
+                return;
+        }
+}
+
+/* Rank r > 0: the offset from the round with the shortest round trip. */
+static void measure_clock_offset(void)
+{
+    int64_t best_rtt = INT64_MAX, best_offset = 0;
+    for (int k = 0; k < PING_ROUNDS; k++) {
+        int64_t t0 = 0, t_send = log_clock_ns();
+        if (IOLENS_PMPI(PMPI_Send)(&t_send, 1, MPI_INT64_T, 0, PING_TAG, MPI_COMM_WORLD) !=
+                MPI_SUCCESS ||
+            IOLENS_PMPI(PMPI_Recv)(&t0, 1, MPI_INT64_T, 0, PING_TAG, MPI_COMM_WORLD,
+                                   MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return;
+        int64_t t_recv = log_clock_ns();
+        if (t_recv - t_send < best_rtt) {
+            best_rtt = t_recv - t_send;
+            best_offset = t0 - (t_send + (t_recv - t_send) / 2);
+        }
+    }
+    mpi.clock_offset = (double)best_offset * 1e-9;
+    mpi.clock_uncertainty = (double)best_rtt * 0.5e-9;
+}
+
+/* IOLENS_DISABLE is the same on every rank (as for the shutdown): then no
+ * rank takes part. */
+static void estimate_clock_offsets(void)
+{
+    if (mpi.nprocs < 2 || iolens_runtime_config()->disabled ||
+        IOLENS_PMPI(PMPI_Send) == NULL || IOLENS_PMPI(PMPI_Recv) == NULL)
+        return;
+    int saved_errno = errno;
+    int saved_guard = iolens_in_runtime;
+    iolens_in_runtime = 1;
+    if (mpi.rank == 0)
+        serve_clock_pings(mpi.nprocs);
+    else
+        measure_clock_offset();
+    iolens_in_runtime = saved_guard;
+    errno = saved_errno;
+}
+
+void iolens_mpi_clock_offset(double *offset, double *uncertainty)
+{
+    *offset = mpi.clock_offset;
+    *uncertainty = mpi.clock_uncertainty;
+}
+
+/* ------------------------------------------------------- MPI_Init -- */
+
 void iolens_mpi_on_init(void)
 {
     if (mpi.init_seen || mpi.forked)
@@ -101,6 +209,7 @@ void iolens_mpi_on_init(void)
         snprintf(mpi.host, sizeof mpi.host, "%s", iolens_runtime_hostname());
     else
         mpi.host[len < MPI_MAX_PROCESSOR_NAME ? len : MPI_MAX_PROCESSOR_NAME] = '\0';
+    estimate_clock_offsets();
     mpi.init_seen = 1;
     mpi.initialized = 1;
 }

@@ -25,6 +25,13 @@ int iolens_mpi_nprocs(void);        /* 1 before MPI_Init */
  * the job's log is the collective one, never a per-process log. */
 int iolens_mpi_init_seen(void);
 
+/* This rank's clock offset to rank 0, measured at MPI_Init: seconds to
+ * add to this rank's log times (seconds since the job start on its own
+ * clock) to put them on rank 0's, and how wrong that may be (half the
+ * best round trip).  0 and 0 on rank 0, before MPI_Init, or if it could
+ * not be measured. */
+void iolens_mpi_clock_offset(double *offset, double *uncertainty);
+
 /* A forked child of a rank is not part of the job: it must not take part
  * in the shutdown collectives.  Called in the child after fork. */
 void iolens_mpi_on_fork_child(void);

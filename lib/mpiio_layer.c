@@ -23,28 +23,20 @@
 #include "budget.h"
 #include "clock.h"
 #include "file_table.h"
+#include "layer_intervals.h"
 #include "mpi_calls.h"
 #include "posix_layer.h"
 #include "runtime.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#define cpu_relax() __builtin_ia32_pause()
-#elif defined(__aarch64__)
-#define cpu_relax() __asm__ __volatile__("yield")
-#else
-#define cpu_relax() ((void)0)
-#endif
+#include "spinlock.h"
 
 static void spin_lock(_Atomic int *lock)
 {
-    while (atomic_exchange_explicit(lock, 1, memory_order_acquire))
-        while (atomic_load_explicit(lock, memory_order_relaxed))
-            cpu_relax();
+    iolens_lock_always(lock);
 }
 
 static void spin_unlock(_Atomic int *lock)
 {
-    atomic_store_explicit(lock, 0, memory_order_release);
+    iolens_unlock(lock, 1);
 }
 
 enum last_io { IO_NONE, IO_READ, IO_WRITE };
@@ -293,6 +285,10 @@ static void count_time(mpiio_rec *r, enum iolens_mpiio_dir dir, int64_t bytes, d
         f[k->f_max_time] = t1 - t0;
         r->disk.counters[k->max_time_size] = bytes;
     }
+    /* Every access ends here (blocking, split, nonblocking at completion):
+     * its interval for BPS (layer_intervals.h). */
+    iolens_intervals_add(IOLENS_LAYER_MPIIO, t0, t1, r->disk.id, bytes,
+                         dir == IOLENS_MPIIO_READ ? IOLENS_IV_READ : IOLENS_IV_WRITE);
 }
 
 /* Counts one metadata operation (counter, or -1 for time only). */
@@ -656,6 +652,17 @@ void iolens_mpiio_access(MPI_File fh, enum iolens_mpiio_dir dir, enum iolens_mpi
     count_issue(r, &a);
     count_time(r, dir, a.bytes, t0, t1);
     spin_unlock(&r->lock);
+}
+
+void iolens_mpiio_failed_access(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,
+                                MPI_Count count, double t0, double t1)
+{
+    mpiio_rec *r = rec_of(fh);
+    if (r == NULL)
+        return;
+    uint32_t flags = IOLENS_IV_FAILED |
+                     (dir == IOLENS_MPIIO_READ ? IOLENS_IV_READ : IOLENS_IV_WRITE);
+    iolens_intervals_add(IOLENS_LAYER_MPIIO, t0, t1, r->disk.id, access_bytes(dt, count), flags);
 }
 
 void iolens_mpiio_split_begin(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,

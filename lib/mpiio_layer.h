@@ -72,6 +72,12 @@ void iolens_mpiio_set_info(MPI_File fh, double t0, double t1);
 void iolens_mpiio_access(MPI_File fh, enum iolens_mpiio_dir dir, enum iolens_mpiio_kind kind,
                          MPI_Datatype dt, MPI_Count count, double t0, double t1);
 
+/* A read or write (any kind) on fh that did not return MPI_SUCCESS: no
+ * counter changes, only an access interval of the bytes requested,
+ * flagged IOLENS_IV_FAILED (BPS counts every access; layer_intervals.h).
+ * Every successful access adds its interval when it ends. */
+void iolens_mpiio_failed_access(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,
+                                MPI_Count count, double t0, double t1);
 /* A split collective: _begin started at t0 (counted then), _end returned
  * at t1 (timed then).  At most one is in progress per handle (MPI rule). */
 void iolens_mpiio_split_begin(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,

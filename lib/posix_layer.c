@@ -27,24 +27,11 @@
 #include "fd_table.h"
 #include "file_table.h"
 #include "iolens/log_format.h"
+#include "layer_intervals.h"
 #include "pathname.h"
 #include "real_calls.h"
 #include "runtime.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#define cpu_relax() __builtin_ia32_pause()
-#elif defined(__aarch64__)
-#define cpu_relax() __asm__ __volatile__("yield")
-#else
-#define cpu_relax() ((void)0)
-#endif
-
-#if defined(__has_include)
-#if __has_include(<sys/single_threaded.h>)
-#include <sys/single_threaded.h>
-#define HAVE_LIBC_SINGLE_THREADED 1
-#endif
-#endif
+#include "spinlock.h"
 
 enum last_io { IO_NONE, IO_READ, IO_WRITE };
 
@@ -78,20 +65,12 @@ typedef struct iolens_posix_rec posix_rec;
  */
 static inline int lock_rec(posix_rec *r)
 {
-#ifdef HAVE_LIBC_SINGLE_THREADED
-    if (__libc_single_threaded)
-        return 0;
-#endif
-    while (atomic_exchange_explicit(&r->lock, 1, memory_order_acquire))
-        while (atomic_load_explicit(&r->lock, memory_order_relaxed))
-            cpu_relax();
-    return 1;
+    return iolens_lock(&r->lock);
 }
 
 static inline void unlock_rec(posix_rec *r, int held)
 {
-    if (held)
-        atomic_store_explicit(&r->lock, 0, memory_order_release);
+    iolens_unlock(&r->lock, held);
 }
 
 /* ------------------------------------------------------- records -- */
@@ -274,7 +253,7 @@ static long normalize_against_cwd(const char *path, size_t rel_len, char *out, s
 {
     long len = -1;
     while (atomic_flag_test_and_set_explicit(&cwd_lock, memory_order_acquire))
-        cpu_relax();
+        iolens_cpu_relax();
     uint64_t now = atomic_load_explicit(&cwd_generation, memory_order_acquire);
     if (!cwd_cache_valid || cwd_cache_generation != now) {
         cwd_cache_valid = getcwd(cwd_cache, sizeof cwd_cache) != NULL && cwd_cache[0] == '/';
@@ -583,11 +562,15 @@ static __attribute__((noinline)) void count_append_write(struct iolens_ofd *ofd,
     count_access(ofd, buf, -1, size, t0, t1, &write_ids, append_position(fd));
 }
 
+/* The access interval (layer_intervals.h) is added after the record's
+ * lock is released, as the last step: a call in tail position. */
 void iolens_posix_read_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset,
                            ssize_t ret, double t0, double t1)
 {
     (void)fd;
     count_access(ofd, buf, offset, ret, t0, t1, &read_ids, -1);
+    iolens_intervals_add(IOLENS_LAYER_POSIX, t0, t1, ((posix_rec *)ofd->rec)->disk.id, ret,
+                         IOLENS_IV_READ);
 }
 
 void iolens_posix_write_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset,
@@ -597,6 +580,18 @@ void iolens_posix_write_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int
         count_append_write(ofd, fd, buf, ret, t0, t1);
     else
         count_access(ofd, buf, offset, ret, t0, t1, &write_ids, -1);
+    iolens_intervals_add(IOLENS_LAYER_POSIX, t0, t1, ((posix_rec *)ofd->rec)->disk.id, ret,
+                         IOLENS_IV_WRITE);
+}
+
+void iolens_posix_failed_access(int fd, int64_t requested, int is_write, double t0, double t1)
+{
+    struct iolens_ofd *ofd = iolens_fd_lookup(fd);
+    if (ofd == NULL)
+        return;
+    uint32_t flags = IOLENS_IV_FAILED | (is_write ? IOLENS_IV_WRITE : IOLENS_IV_READ);
+    iolens_intervals_add(IOLENS_LAYER_POSIX, t0, t1, ((posix_rec *)ofd->rec)->disk.id,
+                         requested, flags);
 }
 
 void iolens_posix_read(int fd, const void *buf, int64_t offset, ssize_t ret, double t0,

@@ -14,7 +14,7 @@
  *    advance it; the p-forms use their offset and leave it alone; O_APPEND
  *    writes learn where they landed from lseek(fd, 0, SEEK_CUR).
  *  - A read returning 0 (end of file) is an operation of size 0; a call
- *    that failed is not recorded at all.
+ *    that failed is not counted (only its access interval is kept).
  *  - Consecutive: the access starts where the previous one on the same
  *    descriptor ended; sequential: at or after that end.  The stride is
  *    start minus the previous start.
@@ -70,6 +70,13 @@ void iolens_posix_read_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int6
                            ssize_t ret, double t0, double t1);
 void iolens_posix_write_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset,
                             ssize_t ret, double t0, double t1);
+
+/* A read or write on fd that failed (the real call returned -1): no
+ * counter changes, but it is recorded as an access interval of the bytes
+ * requested, flagged IOLENS_IV_FAILED (BPS counts every access;
+ * layer_intervals.h).  Every successful read and write adds its interval
+ * too.  Leaves errno as it was. */
+void iolens_posix_failed_access(int fd, int64_t requested, int is_write, double t0, double t1);
 
 /* lseek returned new_offset. */
 void iolens_posix_seek(int fd, int64_t new_offset, double t0, double t1);

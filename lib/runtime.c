@@ -14,6 +14,7 @@
 #include "fd_table.h"
 #include "file_table.h"
 #include "jobinfo.h"
+#include "layer_intervals.h"
 #include "log_writer.h"
 #include "mounts.h"
 #include "posix_layer.h"
@@ -85,6 +86,7 @@ static void on_fork_child(void)
     iolens_clock_init();
     iolens_posix_reset();
     iolens_stdio_reset();
+    iolens_intervals_reset();
 #ifdef IOLENS_HAVE_MPI
     iolens_mpiio_reset();
 #endif
@@ -107,6 +109,7 @@ static int build_state(void)
         say("memory budget too small for the record table; tracing disabled");
         return -1;
     }
+    iolens_intervals_init(config.memory);
     iolens_posix_layer_init();
     iolens_stdio_layer_init();
 #ifdef IOLENS_HAVE_MPI

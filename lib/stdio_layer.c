@@ -22,30 +22,17 @@
 #include "fd_table.h"
 #include "file_table.h"
 #include "iolens/log_format.h"
+#include "layer_intervals.h"
 #include "posix_layer.h"
 #include "real_calls.h"
 #include "runtime.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#define cpu_relax() __builtin_ia32_pause()
-#elif defined(__aarch64__)
-#define cpu_relax() __asm__ __volatile__("yield")
-#else
-#define cpu_relax() ((void)0)
-#endif
-
-#if defined(__has_include)
-#if __has_include(<sys/single_threaded.h>)
-#include <sys/single_threaded.h>
-#define HAVE_LIBC_SINGLE_THREADED 1
-#endif
-#endif
+#include "spinlock.h"
 
 /* The table lock (opening and closing only). */
 static void spin_lock(atomic_flag *lock)
 {
     while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire))
-        cpu_relax();
+        iolens_cpu_relax();
 }
 
 static void spin_unlock(atomic_flag *lock)
@@ -67,20 +54,12 @@ typedef struct iolens_stdio_rec stdio_rec;
  * while the process has a single thread; returns whether it was taken. */
 static inline int lock_rec(stdio_rec *r)
 {
-#ifdef HAVE_LIBC_SINGLE_THREADED
-    if (__libc_single_threaded)
-        return 0;
-#endif
-    while (atomic_exchange_explicit(&r->lock, 1, memory_order_acquire))
-        while (atomic_load_explicit(&r->lock, memory_order_relaxed))
-            cpu_relax();
-    return 1;
+    return iolens_lock(&r->lock);
 }
 
 static inline void unlock_rec(stdio_rec *r, int held)
 {
-    if (held)
-        atomic_store_explicit(&r->lock, 0, memory_order_release);
+    iolens_unlock(&r->lock, held);
 }
 
 /* ------------------------------------------------------- records -- */
@@ -451,11 +430,14 @@ struct iolens_stdio_stream *iolens_stdio_stream_of(FILE *stream)
     return find_slot(stream);
 }
 
+/* The access interval (layer_intervals.h) goes in last, after the record
+ * lock is released. */
 void iolens_stdio_read_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
                               double t0, double t1)
 {
     (void)stream;
     count_access(s, bytes, t0, t1, &read_ids, -1);
+    iolens_intervals_add(IOLENS_LAYER_STDIO, t0, t1, s->rec->disk.id, bytes, IOLENS_IV_READ);
 }
 
 void iolens_stdio_write_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
@@ -465,6 +447,14 @@ void iolens_stdio_write_stream(struct iolens_stdio_stream *s, FILE *stream, int6
         count_append_write(s, stream, bytes, t0, t1);
     else
         count_access(s, bytes, t0, t1, &write_ids, -1);
+    iolens_intervals_add(IOLENS_LAYER_STDIO, t0, t1, s->rec->disk.id, bytes, IOLENS_IV_WRITE);
+}
+
+void iolens_stdio_failed_access(struct iolens_stdio_stream *s, int64_t requested, int is_write,
+                                double t0, double t1)
+{
+    uint32_t flags = IOLENS_IV_FAILED | (is_write ? IOLENS_IV_WRITE : IOLENS_IV_READ);
+    iolens_intervals_add(IOLENS_LAYER_STDIO, t0, t1, s->rec->disk.id, requested, flags);
 }
 
 void iolens_stdio_read(FILE *stream, int64_t bytes, double t0, double t1)

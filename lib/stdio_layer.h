@@ -12,7 +12,8 @@
  *    from ftello after it.
  *  - Bytes: fread size*items, fgets the string length, fputs the string
  *    length, fprintf its result, fscanf the distance ftello moved.
- *  - A call that failed is not recorded. */
+ *  - A call that failed is not counted (only its access interval is
+ *    kept). */
 #ifndef IOLENS_STDIO_LAYER_H
 #define IOLENS_STDIO_LAYER_H
 
@@ -63,6 +64,13 @@ void iolens_stdio_read_stream(struct iolens_stdio_stream *s, FILE *stream, int64
                               double t0, double t1);
 void iolens_stdio_write_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
                                double t0, double t1);
+
+/* A read or write on a tracked stream that failed: no counter changes,
+ * only an access interval of the bytes requested, flagged
+ * IOLENS_IV_FAILED (BPS counts every access; layer_intervals.h).  Every
+ * successful read and write adds its interval too.  Keeps errno. */
+void iolens_stdio_failed_access(struct iolens_stdio_stream *s, int64_t requested, int is_write,
+                                double t0, double t1);
 
 /* fseek/fseeko/rewind: new_offset is the position after the call (the
  * wrapper learns it with ftell only when the whence is not SEEK_SET). */

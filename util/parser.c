@@ -6,6 +6,8 @@
  *                     combined by the counters' AGG rules (record_merge.h)
  *   --file            file counts by access type and sharing
  *   --stack           per file: bytes and time at each layer side by side
+ *   --bps             BPS per layer and per shared file (util/bps.c)
+ *   --timeseries      bytes read and written per time bin, layer and rank
  *   --list-counters   every counter this parser knows, with its meaning
  *
  * Layers, names and descriptions come from the layer descriptors of
@@ -17,18 +19,34 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bps.h"
 #include "reader.h"
 #include "record_merge.h"
 
 #define PROG "iolens-parser"
 
-enum mode { MODE_BASE, MODE_TOTAL, MODE_FILE, MODE_STACK, MODE_LIST };
+enum mode { MODE_BASE, MODE_TOTAL, MODE_FILE, MODE_STACK, MODE_BPS, MODE_TIMESERIES, MODE_LIST };
+
+/* What the command line asked for. */
+struct args {
+    enum mode mode;
+    const char *path;
+    uint64_t block_size;     /* --block-size (--bps) */
+    double bin;              /* --bin (--timeseries) */
+    bool block_size_given, bin_given;
+};
+
+#define DEFAULT_BLOCK_SIZE 512u
+#define DEFAULT_BIN 1.0
+/* Bins narrower than this are refused (the times are in nanoseconds). */
+#define MIN_BIN 1e-9
 
 
 /* ------------------------------------------------------------ output -- */
@@ -725,6 +743,138 @@ static int print_stack(const struct iolens_log *log)
     return rc;
 }
 
+/* --------------------------------------------------------------- bps -- */
+
+/*
+ * --bps: for each layer with intervals, the figures of the whole job, then
+ * those of each shared file at that layer (sorted by record id), as
+ * "<layer> <file> <metric> <value>" lines (file "*" for the whole layer).
+ * The metrics and their formulas are in iolens-parser(1); util/bps.c
+ * computes them.  An undefined figure (a division by zero) prints "-", an
+ * unbounded one "inf".
+ */
+
+static void put_real(double v)
+{
+    if (isnan(v))
+        putchar('-');
+    else if (isinf(v))
+        fputs("inf", stdout);
+    else
+        printf("%.6f", v);
+}
+
+static void bps_line_start(const struct iolens_log *log, const struct iolens_bps *b,
+                           const char *metric)
+{
+    printf("%s\t", iolens_layer_name(b->kind));
+    const char *name = b->file_id != 0 ? iolens_log_name_of(log, b->file_id) : "*";
+    if (name != NULL)
+        put_escaped_str(name);
+    else
+        printf("%" PRIu64, b->file_id);
+    printf("\t%s\t", metric);
+}
+
+static void bps_real(const struct iolens_log *log, const struct iolens_bps *b,
+                     const char *metric, double v)
+{
+    bps_line_start(log, b, metric);
+    put_real(v);
+    putchar('\n');
+}
+
+static void bps_int(const struct iolens_log *log, const struct iolens_bps *b, const char *metric,
+                    uint64_t v)
+{
+    bps_line_start(log, b, metric);
+    printf("%" PRIu64 "\n", v);
+}
+
+static void print_bps_row(const struct iolens_log *log, const struct iolens_bps *b,
+                          uint64_t block_size)
+{
+    struct iolens_bps_figures f;
+    iolens_bps_derive(b, block_size, log->job.run_time, &f);
+    bps_int(log, b, "intervals", b->intervals);
+    bps_int(log, b, "accesses", b->accesses);
+    bps_line_start(log, b, "bytes");
+    printf("%" PRId64 "\n", b->bytes);
+    bps_int(log, b, "block_size", block_size);
+    bps_real(log, b, "blocks", f.blocks);
+    bps_real(log, b, "time", b->time);
+    bps_real(log, b, "error_bound", b->error_bound);
+    bps_real(log, b, "bps", f.bps);
+    bps_real(log, b, "bps_min", f.bps);
+    bps_real(log, b, "bps_max", f.bps_max);
+    bps_real(log, b, "mib_per_s", f.mib_per_s);
+    bps_real(log, b, "busy_fraction", f.busy_fraction);
+    bps_real(log, b, "access_time", b->access_time);
+    bps_real(log, b, "iops", f.iops);
+    bps_real(log, b, "conv_mib_per_s", f.conv_mib_per_s);
+    bps_real(log, b, "avg_response_time", f.avg_response_time);
+    if (b->file_id == 0)
+        bps_int(log, b, "mixed_intervals", b->mixed);
+}
+
+/* One line per rank with intervals (the sets are sorted by rank). */
+static void print_clock_offsets(const struct iolens_log *log)
+{
+    for (size_t i = 0; i < log->ninterval_sets; i++) {
+        const struct iolens_log_intervals *s = &log->intervals[i];
+        if (i > 0 && s->rank == log->intervals[i - 1].rank)
+            continue;
+        printf("# bps rank %" PRId64 ": clock offset %.9f uncertainty %.9f\n", s->rank,
+               s->clock_offset, s->clock_uncertainty);
+    }
+}
+
+static int print_bps(const struct iolens_log *log, uint64_t block_size)
+{
+    struct iolens_bps_report r;
+    if (iolens_bps_compute(log, &r) != 0)
+        return -1;
+    printf("# bps block size: %" PRIu64 "\n", block_size);
+    print_clock_offsets(log);
+    printf("#<layer>\t<file>\t<metric>\t<value>\n");
+    for (size_t i = 0; i < r.n; i++)
+        print_bps_row(log, &r.rows[i], block_size);
+    iolens_bps_report_free(&r);
+    return 0;
+}
+
+/* -------------------------------------------------------- timeseries -- */
+
+/*
+ * --timeseries: bytes per time bin, per layer for the whole job (rank
+ * "all") and per rank, bins without bytes left out (util/bps.h says how
+ * an access's bytes are spread over bins).  Returns -1 when out of memory,
+ * -2 when the bins are too many.
+ */
+static int print_timeseries(const struct iolens_log *log, double width)
+{
+    struct iolens_ts_bin *b;
+    size_t n;
+    enum iolens_ts_status st = iolens_timeseries(log, width, &b, &n);
+    if (st != IOLENS_TS_OK)
+        return st == IOLENS_TS_NOMEM ? -1 : -2;
+    printf("# timeseries bin: %.9f\n", width);
+    printf("#<layer>\t<rank>\t<bin>\t<start>\t<end>\t<bytes_read>\t<bytes_written>"
+           "\t<bytes_read_write>\n");
+    for (size_t i = 0; i < n; i++) {
+        printf("%s\t", iolens_layer_name(b[i].kind));
+        if (b[i].rank == IOLENS_RANK_ALL)
+            fputs("all", stdout);
+        else
+            printf("%" PRId64, b[i].rank);
+        printf("\t%" PRId64 "\t%.6f\t%.6f\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\n", b[i].bin,
+               (double)b[i].bin * width, (double)(b[i].bin + 1) * width, b[i].bytes_read,
+               b[i].bytes_written, b[i].bytes_rw);
+    }
+    free(b);
+    return 0;
+}
+
 /* ---------------------------------------------------- list counters -- */
 
 static void print_counter_list(void)
@@ -747,12 +897,19 @@ static void usage(FILE *to)
 {
     fprintf(to,
             "usage: " PROG " [--base|--total|--file|--stack] LOG\n"
+            "       " PROG " --bps [--block-size N] LOG\n"
+            "       " PROG " --timeseries [--bin SECONDS] LOG\n"
             "       " PROG " --list-counters\n"
             "       " PROG " --help\n"
             "  --base           every counter of every record (default)\n"
             "  --total          each counter totalled over all records\n"
             "  --file           file counts: read-only, write-only, read-write, unique, shared\n"
             "  --stack          per file, bytes read/written and time at H5D, MPIIO, POSIX, STDIO\n"
+            "  --bps            blocks per second per layer and shared file, with IOPS,\n"
+            "                   bandwidth and response time for comparison\n"
+            "  --block-size N   bytes per block for --bps (default 512)\n"
+            "  --timeseries     bytes read and written per time bin, per layer and rank\n"
+            "  --bin SECONDS    width of a --timeseries bin (default 1)\n"
             "  --list-counters  every counter with its description\n"
             "Exit status: 0 success, 1 usage or output error, 2 unreadable or invalid log.\n");
 }
@@ -767,77 +924,158 @@ static int finish_output(void)
     return 0;
 }
 
-static int parse_args(int argc, char **argv, enum mode *mode, const char **path)
+/* A positive integer of at most 2^40 (a block size). */
+static bool parse_block_size(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || v == 0 || v > (1ull << 40))
+        return false;
+    *out = v;
+    return true;
+}
+
+/* A finite number of seconds of at least MIN_BIN. */
+static bool parse_bin(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v < MIN_BIN)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int set_value_option(int c, const char *value, struct args *a)
+{
+    if (c == 'B' && parse_block_size(value, &a->block_size)) {
+        a->block_size_given = true;
+        return 0;
+    }
+    if (c == 'n' && parse_bin(value, &a->bin)) {
+        a->bin_given = true;
+        return 0;
+    }
+    fprintf(stderr, c == 'B' ? PROG ": --block-size wants a whole number of bytes from 1 to 2^40, "
+                               "not '%s'\n"
+                             : PROG ": --bin wants a number of seconds of at least 1e-9, "
+                               "not '%s'\n",
+            value);
+    return -1;
+}
+
+/* The options that only make sense with one mode. */
+static int check_mode_options(const struct args *a)
+{
+    if (a->block_size_given && a->mode != MODE_BPS) {
+        fprintf(stderr, PROG ": --block-size goes with --bps\n");
+        return -1;
+    }
+    if (a->bin_given && a->mode != MODE_TIMESERIES) {
+        fprintf(stderr, PROG ": --bin goes with --timeseries\n");
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
 {
     static const struct option opts[] = {
         {"base", no_argument, NULL, 'b'},   {"total", no_argument, NULL, 't'},
         {"file", no_argument, NULL, 'f'},   {"stack", no_argument, NULL, 's'},
+        {"bps", no_argument, NULL, 'p'},    {"timeseries", no_argument, NULL, 'T'},
+        {"block-size", required_argument, NULL, 'B'},
+        {"bin", required_argument, NULL, 'n'},
         {"list-counters", no_argument, NULL, 'l'},
         {"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
     };
     int nmodes = 0, c;
-    *mode = MODE_BASE;
+    *a = (struct args){.mode = MODE_BASE, .block_size = DEFAULT_BLOCK_SIZE, .bin = DEFAULT_BIN};
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
         switch (c) {
-        case 'b': *mode = MODE_BASE; nmodes++; break;
-        case 't': *mode = MODE_TOTAL; nmodes++; break;
-        case 'f': *mode = MODE_FILE; nmodes++; break;
-        case 's': *mode = MODE_STACK; nmodes++; break;
-        case 'l': *mode = MODE_LIST; nmodes++; break;
+        case 'b': a->mode = MODE_BASE; nmodes++; break;
+        case 't': a->mode = MODE_TOTAL; nmodes++; break;
+        case 'f': a->mode = MODE_FILE; nmodes++; break;
+        case 's': a->mode = MODE_STACK; nmodes++; break;
+        case 'p': a->mode = MODE_BPS; nmodes++; break;
+        case 'T': a->mode = MODE_TIMESERIES; nmodes++; break;
+        case 'l': a->mode = MODE_LIST; nmodes++; break;
+        case 'B':
+        case 'n':
+            if (set_value_option(c, optarg, a) != 0)
+                return -1;
+            break;
         case 'h': usage(stdout); exit(finish_output());
+        case ':':
+            fprintf(stderr, PROG ": option '%s' needs a value\n", argv[optind - 1]);
+            return -1;
         default:
             fprintf(stderr, PROG ": unknown option '%s'\n", argv[optind - 1]);
             return -1;
         }
     }
     if (nmodes > 1) {
-        fprintf(stderr, PROG ": give at most one of --base, --total, --file, --stack, "
-                        "--list-counters\n");
+        fprintf(stderr, PROG ": give at most one of --base, --total, --file, --stack, --bps, "
+                        "--timeseries, --list-counters\n");
         return -1;
     }
-    int want = *mode == MODE_LIST ? 0 : 1;
+    if (check_mode_options(a) != 0)
+        return -1;
+    int want = a->mode == MODE_LIST ? 0 : 1;
     if (argc - optind != want) {
         fprintf(stderr, want ? PROG ": expected one LOG argument\n"
                              : PROG ": --list-counters takes no LOG argument\n");
         return -1;
     }
-    *path = want ? argv[optind] : NULL;
+    a->path = want ? argv[optind] : NULL;
     return 0;
+}
+
+/* Prints the body of the mode; 0, -1 out of memory, -2 too many bins. */
+static int print_mode(const struct iolens_log *log, const struct args *a)
+{
+    switch (a->mode) {
+    case MODE_TOTAL: return print_total(log);
+    case MODE_FILE: return print_file(log);
+    case MODE_STACK: return print_stack(log);
+    case MODE_BPS: return print_bps(log, a->block_size);
+    case MODE_TIMESERIES: return print_timeseries(log, a->bin);
+    default: print_base(log); return 0;
+    }
 }
 
 int main(int argc, char **argv)
 {
-    enum mode mode;
-    const char *path;
-    if (parse_args(argc, argv, &mode, &path) != 0) {
+    struct args a;
+    if (parse_args(argc, argv, &a) != 0) {
         usage(stderr);
         return 1;
     }
-    if (mode == MODE_LIST) {
+    if (a.mode == MODE_LIST) {
         print_counter_list();
         return finish_output();
     }
 
     struct iolens_log log;
     char err[256];
-    if (iolens_log_read(path, &log, err, sizeof err) != IOLENS_READ_OK) {
-        fprintf(stderr, PROG ": %s: %s\n", path, err);
+    if (iolens_log_read(a.path, &log, err, sizeof err) != IOLENS_READ_OK) {
+        fprintf(stderr, PROG ": %s: %s\n", a.path, err);
         return 2;
     }
     print_job_header(&log);
-    int rc = 0;
-    if (mode == MODE_BASE)
-        print_base(&log);
-    else if (mode == MODE_TOTAL)
-        rc = print_total(&log);
-    else if (mode == MODE_STACK)
-        rc = print_stack(&log);
-    else
-        rc = print_file(&log);
+    int rc = print_mode(&log, &a);
     iolens_log_free(&log);
+    if (rc == -2) {
+        fflush(stdout);
+        fprintf(stderr, PROG ": %s: --bin %g makes more than %llu bin pieces; use a wider bin\n",
+                a.path, a.bin, (unsigned long long)IOLENS_TS_MAX_PIECES);
+        return 1;
+    }
     if (rc != 0) {
-        fprintf(stderr, PROG ": %s: out of memory\n", path);
+        fprintf(stderr, PROG ": %s: out of memory\n", a.path);
         return 2;
     }
     return finish_output();

@@ -88,6 +88,7 @@ static const char *region_label(uint32_t kind, char *buf, size_t bufsz)
     case IOLENS_REGION_MOUNTS: return "mounts";
     case IOLENS_REGION_NAMES: return "names";
     case IOLENS_REGION_RANKS: return "ranks";
+    case IOLENS_REGION_INTERVALS: return "intervals";
     default: break;
     }
     const char *layer = iolens_layer_name(kind);
@@ -111,6 +112,7 @@ struct reader {
     bool seen_job, seen_mounts, seen_ranks;   /* kinds that appear at most once */
     size_t names_cap;                         /* allocated entries of log->names */
     uint64_t layer_cap[MAX_LAYER_KINDS];      /* allocated records of log->layers[i] */
+    size_t intervals_cap;                     /* allocated entries of log->intervals */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -538,6 +540,182 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
     return IOLENS_READ_OK;
 }
 
+/* ------------------------------------------------- intervals region -- */
+
+static bool is_layer_kind(uint32_t kind) { return iolens_layer_desc_by_kind(kind) != NULL; }
+
+static bool finite_non_negative(double x) { return x >= 0 && x <= 1e300; }
+static bool is_finite(double x) { return x >= -1e300 && x <= 1e300; }
+
+static void free_interval_set(struct iolens_log_intervals *set)
+{
+    free(set->start);
+    free(set->end);
+    free(set->bytes);
+    free(set->file_id);
+    free(set->accesses);
+    free(set->flags);
+}
+
+static bool alloc_interval_set(struct iolens_log_intervals *set, uint64_t n)
+{
+    size_t m = n > 0 ? (size_t)n : 1;
+    set->start = malloc(m * sizeof *set->start);
+    set->end = malloc(m * sizeof *set->end);
+    set->bytes = malloc(m * sizeof *set->bytes);
+    set->file_id = malloc(m * sizeof *set->file_id);
+    set->accesses = malloc(m * sizeof *set->accesses);
+    set->flags = malloc(m * sizeof *set->flags);
+    return set->start && set->end && set->bytes && set->file_id && set->accesses && set->flags;
+}
+
+/* Start and duration columns (int64 ns): starts delta-encoded.  Every
+ * start and end must be >= 0 and fit in int64. */
+static bool decode_interval_times(struct cursor *c, struct iolens_log_intervals *set)
+{
+    int64_t t = 0;
+    for (uint64_t i = 0; i < set->count; i++) {
+        int64_t delta = 0;
+        take(c, &delta, sizeof delta);
+        if (delta < 0 || __builtin_add_overflow(t, delta, &t))
+            return false;
+        set->start[i] = (double)t / 1e9;
+    }
+    const unsigned char *starts = c->p - set->count * 8;
+    t = 0;
+    for (uint64_t i = 0; i < set->count; i++) {
+        int64_t delta, dur = 0, end;
+        memcpy(&delta, starts + 8 * i, sizeof delta);
+        t += delta;   /* checked above */
+        take(c, &dur, sizeof dur);
+        if (dur < 0 || __builtin_add_overflow(t, dur, &end))
+            return false;
+        set->end[i] = (double)end / 1e9;
+    }
+    return true;
+}
+
+/* bytes, file_id, accesses and flags columns; bytes >= 0, accesses >= 1,
+ * and the intervals hold no more accesses than the layer counted. */
+static bool decode_interval_values(struct cursor *c, struct iolens_log_intervals *set)
+{
+    uint64_t n = set->count, accesses = 0;
+    for (uint64_t i = 0; i < n; i++)
+        if (!take(c, &set->bytes[i], 8) || set->bytes[i] < 0)
+            return false;
+    for (uint64_t i = 0; i < n; i++)
+        take(c, &set->file_id[i], 8);
+    for (uint64_t i = 0; i < n; i++) {
+        if (!take_u32(c, &set->accesses[i]) || set->accesses[i] == 0)
+            return false;
+        accesses += set->accesses[i];   /* n < 2^27: cannot overflow */
+    }
+    for (uint64_t i = 0; i < n; i++)
+        take_u32(c, &set->flags[i]);
+    return accesses <= set->total_accesses;
+}
+
+static bool layer_totals_valid(const struct iolens_intervals_layer *L)
+{
+    return finite_non_negative(L->error_bound) && finite_non_negative(L->sum_duration) &&
+           L->bytes >= 0;
+}
+
+/* A new entry of log->intervals, zeroed; NULL when memory is short. */
+static struct iolens_log_intervals *new_interval_set(struct reader *r)
+{
+    struct iolens_log *log = r->log;
+    if (!grow((void **)&log->intervals, &r->intervals_cap, log->ninterval_sets + 1,
+              sizeof *log->intervals))
+        return NULL;
+    struct iolens_log_intervals *set = &log->intervals[log->ninterval_sets++];
+    memset(set, 0, sizeof *set);
+    return set;
+}
+
+/* One layer of an intervals region: its head and columns.  Layers this
+ * reader does not know are skipped. */
+static enum iolens_read_status parse_interval_layer(struct reader *r, struct cursor *c,
+                                                    const struct iolens_intervals_head *h)
+{
+    struct iolens_intervals_layer L;
+    if (!take(c, &L, sizeof L))
+        return fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: layer head missing");
+    if (L.count > c->left / IOLENS_INTERVAL_DISK_SIZE)
+        return fail(r, IOLENS_READ_CORRUPT,
+                    "corrupt intervals region: %llu intervals do not fit in %zu bytes",
+                    (unsigned long long)L.count, c->left);
+    if (!layer_totals_valid(&L))
+        return fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad layer totals");
+    if (!is_layer_kind(L.kind)) {
+        c->p += L.count * IOLENS_INTERVAL_DISK_SIZE;
+        c->left -= L.count * IOLENS_INTERVAL_DISK_SIZE;
+        return IOLENS_READ_OK;
+    }
+    struct iolens_log_intervals *set = new_interval_set(r);
+    if (set == NULL)
+        return fail(r, IOLENS_READ_NOMEM, "out of memory");
+    *set = (struct iolens_log_intervals){
+        .rank = h->rank, .kind = L.kind, .clock_offset = h->clock_offset,
+        .clock_uncertainty = h->clock_uncertainty, .error_bound = L.error_bound,
+        .total_accesses = L.accesses, .total_bytes = L.bytes,
+        .sum_duration = L.sum_duration, .count = L.count,
+    };
+    if (!alloc_interval_set(set, L.count))
+        return fail(r, IOLENS_READ_NOMEM, "out of memory");
+    if (!decode_interval_times(c, set) || !decode_interval_values(c, set))
+        return fail(r, IOLENS_READ_CORRUPT,
+                    "corrupt intervals region: bad interval of rank %lld (%s)",
+                    (long long)h->rank, iolens_layer_name(L.kind));
+    return IOLENS_READ_OK;
+}
+
+static enum iolens_read_status parse_intervals(struct reader *r, struct cursor *c)
+{
+    struct iolens_intervals_head h;
+    if (!take(c, &h, sizeof h))
+        return fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: no head");
+    if (!is_finite(h.clock_offset) || !finite_non_negative(h.clock_uncertainty))
+        return fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad clock offset");
+    if (h.nlayers > c->left / sizeof(struct iolens_intervals_layer))
+        return fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad layer count");
+    for (uint32_t l = 0; l < h.nlayers; l++) {
+        enum iolens_read_status st = parse_interval_layer(r, c, &h);
+        if (st != IOLENS_READ_OK)
+            return st;
+    }
+    return IOLENS_READ_OK;
+}
+
+static int compare_interval_sets(const void *a, const void *b)
+{
+    const struct iolens_log_intervals *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return x->kind < y->kind ? -1 : x->kind > y->kind;
+}
+
+/* Once every region is in: the sets are sorted by rank and layer, each
+ * rank is a rank of the job, and no rank has two sets of one layer. */
+static enum iolens_read_status check_interval_ranks(struct reader *r)
+{
+    struct iolens_log *log = r->log;
+    if (log->ninterval_sets > 1)
+        qsort(log->intervals, log->ninterval_sets, sizeof *log->intervals,
+              compare_interval_sets);
+    for (size_t i = 0; i < log->ninterval_sets; i++) {
+        const struct iolens_log_intervals *a = &log->intervals[i];
+        if (a->rank < 0 || a->rank >= (int64_t)log->job.nprocs)
+            return fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: rank %lld of %u",
+                        (long long)a->rank, (unsigned)log->job.nprocs);
+        if (i > 0 && compare_interval_sets(a - 1, a) == 0)
+            return fail(r, IOLENS_READ_CORRUPT,
+                        "corrupt intervals region: rank %lld has two %s sets",
+                        (long long)a->rank, iolens_layer_name(a->kind));
+    }
+    return IOLENS_READ_OK;
+}
+
 /* ---------------------------------------------------------- regions -- */
 
 static uint32_t known_version(uint32_t kind)
@@ -547,6 +725,7 @@ static uint32_t known_version(uint32_t kind)
     case IOLENS_REGION_MOUNTS: return IOLENS_MOUNTS_VERSION;
     case IOLENS_REGION_NAMES: return IOLENS_NAMES_VERSION;
     case IOLENS_REGION_RANKS: return IOLENS_RANKS_VERSION;
+    case IOLENS_REGION_INTERVALS: return IOLENS_INTERVALS_VERSION;
     default: break;
     }
     const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
@@ -633,8 +812,6 @@ static enum iolens_read_status inflate_region(struct reader *r, unsigned i,
     return IOLENS_READ_OK;
 }
 
-static bool is_layer_kind(uint32_t kind) { return iolens_layer_desc_by_kind(kind) != NULL; }
-
 static enum iolens_read_status parse_region(struct reader *r, unsigned i,
                                             const struct iolens_region_desc *d)
 {
@@ -661,6 +838,8 @@ static enum iolens_read_status parse_region(struct reader *r, unsigned i,
         st = parse_names(r, &c);
     else if (d->kind == IOLENS_REGION_RANKS)
         st = parse_ranks(r, &c);
+    else if (d->kind == IOLENS_REGION_INTERVALS)
+        st = parse_intervals(r, &c);
     else if (is_layer_kind(d->kind))
         st = parse_layer(r, &c, d->kind, d->version);
     if (st == IOLENS_READ_OK && c.left != 0)
@@ -737,6 +916,8 @@ static enum iolens_read_status read_all(struct reader *r)
     if (!r->seen_job)
         return fail(r, IOLENS_READ_CORRUPT, "corrupt: no job region");
     if ((st = finish_names(r)) != IOLENS_READ_OK)
+        return st;
+    if ((st = check_interval_ranks(r)) != IOLENS_READ_OK)
         return st;
     return check_ranks(r);
 }
@@ -847,6 +1028,9 @@ void iolens_log_free(struct iolens_log *log)
         free(log->layers[i].fcounters);
     }
     free(log->layers);
+    for (size_t i = 0; i < log->ninterval_sets; i++)
+        free_interval_set(&log->intervals[i]);
+    free(log->intervals);
     free(log->ranks);
     memset(log, 0, sizeof *log);
 }

@@ -37,6 +37,27 @@ struct iolens_log_layer {
     double *fcounters;            /* record_count * fcounter_count */
 };
 
+/* The access intervals of one layer of one rank (an intervals region,
+ * log_format.h).  Times are in seconds since the job start on the rank's
+ * clock: add clock_offset to put them on rank 0's clock.  Intervals are
+ * sorted by start. */
+struct iolens_log_intervals {
+    int64_t rank;
+    uint32_t kind;                /* layer: IOLENS_REGION_POSIX ... */
+    double clock_offset;          /* seconds */
+    double clock_uncertainty;     /* seconds */
+    double error_bound;           /* seconds: the union may exceed the true one by this */
+    uint64_t total_accesses;      /* every access of the layer on this rank */
+    int64_t total_bytes;          /* every byte requested */
+    double sum_duration;          /* seconds: sum of the accesses' durations */
+    uint64_t count;               /* intervals stored */
+    double *start, *end;          /* count each */
+    int64_t *bytes;
+    uint64_t *file_id;
+    uint32_t *accesses;
+    uint32_t *flags;              /* IOLENS_IV_* */
+};
+
 struct iolens_log {
     uint32_t version;
     uint64_t flags;
@@ -51,6 +72,8 @@ struct iolens_log {
     struct iolens_rank_info *ranks;      /* per rank, in rank order */
     size_t nlayers;
     struct iolens_log_layer *layers;     /* one per kind: regions of a kind concatenated */
+    size_t ninterval_sets;
+    struct iolens_log_intervals *intervals;  /* per rank and known layer, sorted by rank, then kind */
     unsigned unknown_regions;            /* skipped region kinds */
 };
 

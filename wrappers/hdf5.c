@@ -91,11 +91,12 @@ static herr_t after_access(hid_t dset, enum iolens_h5d_dir dir, hid_t mem_type, 
                            hid_t file_space, hid_t dxpl, herr_t rc, double t0)
 {
     double t1 = iolens_now();
-    if (rc >= 0) {
-        int saved = enter();
+    int saved = enter();
+    if (rc >= 0)
         iolens_h5d_access(dset, dir, mem_type, mem_space, file_space, dxpl, t0, t1);
-        leave(saved);
-    }
+    else
+        iolens_h5d_failed_access(dset, dir, mem_type, file_space, dxpl, t0, t1);
+    leave(saved);
     return rc;
 }
 

@@ -67,17 +67,19 @@ static inline void leave(int saved_errno)
 
 /* ------------------------------------------- after the real call -- */
 /* Each takes the call's result and start time, reads the end time, and
- * reports a successful call to the layer. */
+ * reports a successful call to the layer (a failed read or write too: its
+ * access interval counts for BPS). */
 
 static int after_access(MPI_File fh, enum iolens_mpiio_dir dir, enum iolens_mpiio_kind kind,
                         MPI_Datatype dt, MPI_Count count, int rc, double t0)
 {
     double t1 = iolens_now();
-    if (rc == MPI_SUCCESS) {
-        int saved = enter();
+    int saved = enter();
+    if (rc == MPI_SUCCESS)
         iolens_mpiio_access(fh, dir, kind, dt, count, t0, t1);
-        leave(saved);
-    }
+    else
+        iolens_mpiio_failed_access(fh, dir, dt, count, t0, t1);
+    leave(saved);
     return rc;
 }
 
@@ -88,6 +90,10 @@ static int after_issue(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,
     if (rc == MPI_SUCCESS && request != NULL) {
         int saved = enter();
         iolens_mpiio_issue(fh, dir, dt, count, *request, t0, t1);
+        leave(saved);
+    } else if (rc != MPI_SUCCESS) {
+        int saved = enter();
+        iolens_mpiio_failed_access(fh, dir, dt, count, t0, t1);
         leave(saved);
     }
     return rc;
@@ -101,6 +107,11 @@ static int after_split_begin(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatyp
     if (rc == MPI_SUCCESS) {
         int saved = enter();
         iolens_mpiio_split_begin(fh, dir, dt, count, t0);
+        leave(saved);
+    } else {
+        double t1 = iolens_now();
+        int saved = enter();
+        iolens_mpiio_failed_access(fh, dir, dt, count, t0, t1);
         leave(saved);
     }
     return rc;

@@ -118,28 +118,44 @@ static int after_open(int dirfd, const char *path, int flags, int mode, int fd, 
 }
 
 /* Inlined into every read and write wrapper: the hot path. */
+/* A read or write that failed: only its access interval, with the bytes
+ * requested (out of line, off the hot path; errno kept). */
+static __attribute__((noinline, cold)) void failed_access(int fd, int64_t requested,
+                                                           int is_write, double t0, double t1)
+{
+    int saved = enter();
+    iolens_posix_failed_access(fd, requested, is_write, t0, t1);
+    leave(saved);
+}
+
+/* Inlined into every read and write wrapper: the hot path.  requested:
+ * the bytes the call asked for (used only if it failed). */
 static inline __attribute__((always_inline)) ssize_t
 after_read(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset, ssize_t ret,
-           double t0)
+           double t0, int64_t requested)
 {
     double t1 = iolens_now();
     if (__builtin_expect(ret >= 0, 1)) {
         guard_on();
         iolens_posix_read_ofd(ofd, fd, buf, offset, ret, t0, t1);
         guard_off();
+    } else {
+        failed_access(fd, requested, 0, t0, t1);
     }
     return ret;
 }
 
 static inline __attribute__((always_inline)) ssize_t
 after_write(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset, ssize_t ret,
-            double t0)
+            double t0, int64_t requested)
 {
     double t1 = iolens_now();
     if (__builtin_expect(ret >= 0, 1)) {
         guard_on();
         iolens_posix_write_ofd(ofd, fd, buf, offset, ret, t0, t1);
         guard_off();
+    } else {
+        failed_access(fd, requested, 1, t0, t1);
     }
     return ret;
 }
@@ -206,6 +222,22 @@ static int after_sync_or_truncate(int fd, int what, int ret, double t0)
 static const void *first_base(const struct iovec *iov, int iovcnt)
 {
     return iovcnt > 0 && iov != NULL ? iov[0].iov_base : NULL;
+}
+
+/* Bytes a call asks for, as the layer's signed count. */
+static inline int64_t req(size_t n)
+{
+    return n > INT64_MAX ? INT64_MAX : (int64_t)n;
+}
+
+/* Bytes a vector asks for (saturated; 0 for a bad vector, which the real
+ * call rejected anyway). */
+static inline int64_t iov_total(const struct iovec *iov, int iovcnt)
+{
+    uint64_t total = 0;
+    for (int i = 0; iov != NULL && i < iovcnt; i++)
+        total += iov[i].iov_len;
+    return total > INT64_MAX ? INT64_MAX : (int64_t)total;
 }
 
 /* ---------------------------------------------------------- opening -- */
@@ -380,7 +412,7 @@ IOLENS_EXPORT ssize_t read(int fd, void *buf, size_t count)
     if (ofd == NULL)
         return real(fd, buf, count);
     double t0 = iolens_now();
-    return after_read(ofd, fd, buf, -1, real(fd, buf, count), t0);
+    return after_read(ofd, fd, buf, -1, real(fd, buf, count), t0, req(count));
 }
 
 IOLENS_EXPORT ssize_t write(int fd, const void *buf, size_t count)
@@ -390,7 +422,7 @@ IOLENS_EXPORT ssize_t write(int fd, const void *buf, size_t count)
     if (ofd == NULL)
         return real(fd, buf, count);
     double t0 = iolens_now();
-    return after_write(ofd, fd, buf, -1, real(fd, buf, count), t0);
+    return after_write(ofd, fd, buf, -1, real(fd, buf, count), t0, req(count));
 }
 
 IOLENS_EXPORT ssize_t pread(int fd, void *buf, size_t count, off_t offset)
@@ -400,7 +432,7 @@ IOLENS_EXPORT ssize_t pread(int fd, void *buf, size_t count, off_t offset)
     if (ofd == NULL)
         return real(fd, buf, count, offset);
     double t0 = iolens_now();
-    return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset), t0);
+    return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset), t0, req(count));
 }
 
 IOLENS_EXPORT ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset)
@@ -410,7 +442,7 @@ IOLENS_EXPORT ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset
     if (ofd == NULL)
         return real(fd, buf, count, offset);
     double t0 = iolens_now();
-    return after_write(ofd, fd, buf, offset, real(fd, buf, count, offset), t0);
+    return after_write(ofd, fd, buf, offset, real(fd, buf, count, offset), t0, req(count));
 }
 
 IOLENS_EXPORT ssize_t pread64(int fd, void *buf, size_t count, off64_t offset)
@@ -420,7 +452,7 @@ IOLENS_EXPORT ssize_t pread64(int fd, void *buf, size_t count, off64_t offset)
     if (ofd == NULL)
         return real(fd, buf, count, offset);
     double t0 = iolens_now();
-    return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset), t0);
+    return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset), t0, req(count));
 }
 
 IOLENS_EXPORT ssize_t pwrite64(int fd, const void *buf, size_t count, off64_t offset)
@@ -430,7 +462,7 @@ IOLENS_EXPORT ssize_t pwrite64(int fd, const void *buf, size_t count, off64_t of
     if (ofd == NULL)
         return real(fd, buf, count, offset);
     double t0 = iolens_now();
-    return after_write(ofd, fd, buf, offset, real(fd, buf, count, offset), t0);
+    return after_write(ofd, fd, buf, offset, real(fd, buf, count, offset), t0, req(count));
 }
 
 IOLENS_EXPORT ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
@@ -440,7 +472,8 @@ IOLENS_EXPORT ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
     if (ofd == NULL)
         return real(fd, iov, iovcnt);
     double t0 = iolens_now();
-    return after_read(ofd, fd, first_base(iov, iovcnt), -1, real(fd, iov, iovcnt), t0);
+    return after_read(ofd, fd, first_base(iov, iovcnt), -1, real(fd, iov, iovcnt),
+                      t0, iov_total(iov, iovcnt));
 }
 
 IOLENS_EXPORT ssize_t writev(int fd, const struct iovec *iov, int iovcnt)
@@ -450,7 +483,8 @@ IOLENS_EXPORT ssize_t writev(int fd, const struct iovec *iov, int iovcnt)
     if (ofd == NULL)
         return real(fd, iov, iovcnt);
     double t0 = iolens_now();
-    return after_write(ofd, fd, first_base(iov, iovcnt), -1, real(fd, iov, iovcnt), t0);
+    return after_write(ofd, fd, first_base(iov, iovcnt), -1, real(fd, iov, iovcnt),
+                       t0, iov_total(iov, iovcnt));
 }
 
 IOLENS_EXPORT ssize_t preadv(int fd, const struct iovec *iov, int iovcnt, off_t offset)
@@ -460,7 +494,8 @@ IOLENS_EXPORT ssize_t preadv(int fd, const struct iovec *iov, int iovcnt, off_t 
     if (ofd == NULL)
         return real(fd, iov, iovcnt, offset);
     double t0 = iolens_now();
-    return after_read(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset), t0);
+    return after_read(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset),
+                      t0, iov_total(iov, iovcnt));
 }
 
 IOLENS_EXPORT ssize_t pwritev(int fd, const struct iovec *iov, int iovcnt, off_t offset)
@@ -470,7 +505,8 @@ IOLENS_EXPORT ssize_t pwritev(int fd, const struct iovec *iov, int iovcnt, off_t
     if (ofd == NULL)
         return real(fd, iov, iovcnt, offset);
     double t0 = iolens_now();
-    return after_write(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset), t0);
+    return after_write(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset),
+                       t0, iov_total(iov, iovcnt));
 }
 
 IOLENS_EXPORT ssize_t preadv64(int fd, const struct iovec *iov, int iovcnt, off64_t offset)
@@ -480,7 +516,8 @@ IOLENS_EXPORT ssize_t preadv64(int fd, const struct iovec *iov, int iovcnt, off6
     if (ofd == NULL)
         return real(fd, iov, iovcnt, offset);
     double t0 = iolens_now();
-    return after_read(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset), t0);
+    return after_read(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset),
+                      t0, iov_total(iov, iovcnt));
 }
 
 IOLENS_EXPORT ssize_t pwritev64(int fd, const struct iovec *iov, int iovcnt, off64_t offset)
@@ -490,7 +527,8 @@ IOLENS_EXPORT ssize_t pwritev64(int fd, const struct iovec *iov, int iovcnt, off
     if (ofd == NULL)
         return real(fd, iov, iovcnt, offset);
     double t0 = iolens_now();
-    return after_write(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset), t0);
+    return after_write(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset),
+                       t0, iov_total(iov, iovcnt));
 }
 
 /* preadv2/pwritev2: an offset of -1 means "at the file position", which
@@ -504,7 +542,7 @@ IOLENS_EXPORT ssize_t preadv2(int fd, const struct iovec *iov, int iovcnt, off_t
         return real(fd, iov, iovcnt, offset, flags);
     double t0 = iolens_now();
     ssize_t ret = real(fd, iov, iovcnt, offset, flags);
-    return after_read(ofd, fd, first_base(iov, iovcnt), offset, ret, t0);
+    return after_read(ofd, fd, first_base(iov, iovcnt), offset, ret, t0, iov_total(iov, iovcnt));
 }
 
 IOLENS_EXPORT ssize_t pwritev2(int fd, const struct iovec *iov, int iovcnt, off_t offset,
@@ -516,7 +554,7 @@ IOLENS_EXPORT ssize_t pwritev2(int fd, const struct iovec *iov, int iovcnt, off_
         return real(fd, iov, iovcnt, offset, flags);
     double t0 = iolens_now();
     ssize_t ret = real(fd, iov, iovcnt, offset, flags);
-    return after_write(ofd, fd, first_base(iov, iovcnt), offset, ret, t0);
+    return after_write(ofd, fd, first_base(iov, iovcnt), offset, ret, t0, iov_total(iov, iovcnt));
 }
 
 IOLENS_EXPORT ssize_t preadv64v2(int fd, const struct iovec *iov, int iovcnt, off64_t offset,
@@ -528,7 +566,7 @@ IOLENS_EXPORT ssize_t preadv64v2(int fd, const struct iovec *iov, int iovcnt, of
         return real(fd, iov, iovcnt, offset, flags);
     double t0 = iolens_now();
     ssize_t ret = real(fd, iov, iovcnt, offset, flags);
-    return after_read(ofd, fd, first_base(iov, iovcnt), offset, ret, t0);
+    return after_read(ofd, fd, first_base(iov, iovcnt), offset, ret, t0, iov_total(iov, iovcnt));
 }
 
 IOLENS_EXPORT ssize_t pwritev64v2(int fd, const struct iovec *iov, int iovcnt, off64_t offset,
@@ -540,7 +578,7 @@ IOLENS_EXPORT ssize_t pwritev64v2(int fd, const struct iovec *iov, int iovcnt, o
         return real(fd, iov, iovcnt, offset, flags);
     double t0 = iolens_now();
     ssize_t ret = real(fd, iov, iovcnt, offset, flags);
-    return after_write(ofd, fd, first_base(iov, iovcnt), offset, ret, t0);
+    return after_write(ofd, fd, first_base(iov, iovcnt), offset, ret, t0, iov_total(iov, iovcnt));
 }
 
 /* Fortified reads (-D_FORTIFY_SOURCE): the real ones check buflen. */
@@ -551,7 +589,7 @@ IOLENS_EXPORT ssize_t __read_chk(int fd, void *buf, size_t count, size_t buflen)
     if (ofd == NULL)
         return real(fd, buf, count, buflen);
     double t0 = iolens_now();
-    return after_read(ofd, fd, buf, -1, real(fd, buf, count, buflen), t0);
+    return after_read(ofd, fd, buf, -1, real(fd, buf, count, buflen), t0, req(count));
 }
 
 IOLENS_EXPORT ssize_t __pread_chk(int fd, void *buf, size_t count, off_t offset, size_t buflen)
@@ -561,7 +599,7 @@ IOLENS_EXPORT ssize_t __pread_chk(int fd, void *buf, size_t count, off_t offset,
     if (ofd == NULL)
         return real(fd, buf, count, offset, buflen);
     double t0 = iolens_now();
-    return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset, buflen), t0);
+    return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset, buflen), t0, req(count));
 }
 
 IOLENS_EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t count, off64_t offset,
@@ -572,7 +610,7 @@ IOLENS_EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t count, off64_t off
     if (ofd == NULL)
         return real(fd, buf, count, offset, buflen);
     double t0 = iolens_now();
-    return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset, buflen), t0);
+    return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset, buflen), t0, req(count));
 }
 
 /* In-kernel copies (not in the issue's list, but cp uses copy_file_range
@@ -581,7 +619,7 @@ IOLENS_EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t count, off64_t off
  * after the call (the kernel advanced it by ret), so an invalid pointer
  * faults in the kernel, not here. */
 static ssize_t after_copy(int fd_in, int64_t in_at, int fd_out, int64_t out_at, ssize_t ret,
-                          double t0)
+                          double t0, int64_t requested)
 {
     double t1 = iolens_now();
     if (ret >= 0) {
@@ -589,6 +627,9 @@ static ssize_t after_copy(int fd_in, int64_t in_at, int fd_out, int64_t out_at, 
         iolens_posix_read(fd_in, NULL, in_at >= 0 ? in_at - ret : -1, ret, t0, t1);
         iolens_posix_write(fd_out, NULL, out_at >= 0 ? out_at - ret : -1, ret, t0, t1);
         leave(saved);
+    } else {
+        failed_access(fd_in, requested, 0, t0, t1);
+        failed_access(fd_out, requested, 1, t0, t1);
     }
     return ret;
 }
@@ -603,7 +644,7 @@ IOLENS_EXPORT ssize_t copy_file_range(int fd_in, off64_t *off_in, int fd_out, of
     ssize_t ret = real(fd_in, off_in, fd_out, off_out, len, flags);
     int64_t in_at = ret >= 0 && off_in != NULL ? *off_in : -1;
     int64_t out_at = ret >= 0 && off_out != NULL ? *off_out : -1;
-    return after_copy(fd_in, in_at, fd_out, out_at, ret, t0);
+    return after_copy(fd_in, in_at, fd_out, out_at, ret, t0, req(len));
 }
 
 IOLENS_EXPORT ssize_t sendfile(int out_fd, int in_fd, off_t *offset, size_t count)
@@ -614,7 +655,7 @@ IOLENS_EXPORT ssize_t sendfile(int out_fd, int in_fd, off_t *offset, size_t coun
     double t0 = iolens_now();
     ssize_t ret = real(out_fd, in_fd, offset, count);
     int64_t in_at = ret >= 0 && offset != NULL ? *offset : -1;
-    return after_copy(in_fd, in_at, out_fd, -1, ret, t0);
+    return after_copy(in_fd, in_at, out_fd, -1, ret, t0, req(count));
 }
 
 IOLENS_EXPORT ssize_t sendfile64(int out_fd, int in_fd, off64_t *offset, size_t count)
@@ -625,7 +666,7 @@ IOLENS_EXPORT ssize_t sendfile64(int out_fd, int in_fd, off64_t *offset, size_t 
     double t0 = iolens_now();
     ssize_t ret = real(out_fd, in_fd, offset, count);
     int64_t in_at = ret >= 0 && offset != NULL ? *offset : -1;
-    return after_copy(in_fd, in_at, out_fd, -1, ret, t0);
+    return after_copy(in_fd, in_at, out_fd, -1, ret, t0, req(count));
 }
 
 /* ----------------------------------------------------------- seeking -- */

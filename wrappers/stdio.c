@@ -92,28 +92,55 @@ static inline struct iolens_stdio_stream *traced_stream(FILE *stream)
     return tracing() ? iolens_stdio_stream_of(stream) : NULL;
 }
 
-/* ok: whether the call succeeded; bytes: what it moved.  Inlined into
- * every read and write wrapper: the hot path. */
+/* A read or write that failed: only its access interval, with the bytes
+ * requested (out of line, off the hot path; errno kept). */
+static __attribute__((noinline, cold)) void failed_access(struct iolens_stdio_stream *s,
+                                                           int64_t requested, int is_write,
+                                                           double t0, double t1)
+{
+    int saved = enter();
+    iolens_stdio_failed_access(s, requested, is_write, t0, t1);
+    leave(saved);
+}
+
+/* ok: whether the call succeeded; bytes: what it moved; requested: what
+ * it asked for (used only if it failed).  Inlined into every read and
+ * write wrapper: the hot path. */
 static inline __attribute__((always_inline)) void
-after_read(struct iolens_stdio_stream *s, FILE *stream, int ok, int64_t bytes, double t0)
+after_read(struct iolens_stdio_stream *s, FILE *stream, int ok, int64_t bytes, double t0,
+           int64_t requested)
 {
     double t1 = iolens_now();
     if (__builtin_expect(ok, 1)) {
         guard_on();
         iolens_stdio_read_stream(s, stream, bytes, t0, t1);
         guard_off();
+    } else {
+        failed_access(s, requested, 0, t0, t1);
     }
 }
 
 static inline __attribute__((always_inline)) void
-after_write(struct iolens_stdio_stream *s, FILE *stream, int ok, int64_t bytes, double t0)
+after_write(struct iolens_stdio_stream *s, FILE *stream, int ok, int64_t bytes, double t0,
+            int64_t requested)
 {
     double t1 = iolens_now();
     if (__builtin_expect(ok, 1)) {
         guard_on();
         iolens_stdio_write_stream(s, stream, bytes, t0, t1);
         guard_off();
+    } else {
+        failed_access(s, requested, 1, t0, t1);
     }
+}
+
+/* size * nmemb as the layer's signed count (saturated). */
+static inline int64_t items_bytes(size_t size, size_t nmemb)
+{
+    size_t total;
+    if (__builtin_mul_overflow(size, nmemb, &total) || total > INT64_MAX)
+        return INT64_MAX;
+    return (int64_t)total;
 }
 
 /* fread returning 0 items is an end-of-file read (0 bytes) unless the
@@ -234,7 +261,8 @@ IOLENS_EXPORT size_t fread(void *ptr, size_t size, size_t nmemb, FILE *stream)
         return real(ptr, size, nmemb, stream);
     double t0 = iolens_now();
     size_t ret = real(ptr, size, nmemb, stream);
-    after_read(s, stream, fread_ok(ret, size, nmemb, stream), (int64_t)(ret * size), t0);
+    after_read(s, stream, fread_ok(ret, size, nmemb, stream), (int64_t)(ret * size), t0,
+               items_bytes(size, nmemb));
     return ret;
 }
 
@@ -247,7 +275,8 @@ IOLENS_EXPORT size_t __fread_chk(void *ptr, size_t ptrlen, size_t size, size_t n
         return real(ptr, ptrlen, size, nmemb, stream);
     double t0 = iolens_now();
     size_t ret = real(ptr, ptrlen, size, nmemb, stream);
-    after_read(s, stream, fread_ok(ret, size, nmemb, stream), (int64_t)(ret * size), t0);
+    after_read(s, stream, fread_ok(ret, size, nmemb, stream), (int64_t)(ret * size), t0,
+               items_bytes(size, nmemb));
     return ret;
 }
 
@@ -259,7 +288,8 @@ IOLENS_EXPORT char *fgets(char *s, int n, FILE *stream)
         return real(s, n, stream);
     double t0 = iolens_now();
     char *ret = real(s, n, stream);
-    after_read(ts, stream, ret != NULL || !ferror(stream), fgets_bytes(ret), t0);
+    after_read(ts, stream, ret != NULL || !ferror(stream), fgets_bytes(ret), t0,
+               n > 1 ? n - 1 : 0);
     return ret;
 }
 
@@ -271,7 +301,8 @@ IOLENS_EXPORT char *__fgets_chk(char *s, size_t size, int n, FILE *stream)
         return real(s, size, n, stream);
     double t0 = iolens_now();
     char *ret = real(s, size, n, stream);
-    after_read(ts, stream, ret != NULL || !ferror(stream), fgets_bytes(ret), t0);
+    after_read(ts, stream, ret != NULL || !ferror(stream), fgets_bytes(ret), t0,
+               n > 1 ? n - 1 : 0);
     return ret;
 }
 
@@ -292,7 +323,7 @@ static int scan_common(int (*real)(FILE *, const char *, va_list), FILE *stream,
     off_t after = real_ftello != NULL ? real_ftello(stream) : -1;
     leave(saved);
     int64_t bytes = before >= 0 && after >= before ? after - before : 0;
-    after_read(s, stream, ret != EOF || !ferror(stream), bytes, t0);
+    after_read(s, stream, ret != EOF || !ferror(stream), bytes, t0, bytes);
     return ret;
 }
 
@@ -345,7 +376,8 @@ IOLENS_EXPORT size_t fwrite(const void *ptr, size_t size, size_t nmemb, FILE *st
         return real(ptr, size, nmemb, stream);
     double t0 = iolens_now();
     size_t ret = real(ptr, size, nmemb, stream);
-    after_write(s, stream, fwrite_ok(ret, size, nmemb), (int64_t)(ret * size), t0);
+    after_write(s, stream, fwrite_ok(ret, size, nmemb), (int64_t)(ret * size), t0,
+                items_bytes(size, nmemb));
     return ret;
 }
 
@@ -357,7 +389,8 @@ IOLENS_EXPORT int fputs(const char *s, FILE *stream)
         return real(s, stream);
     double t0 = iolens_now();
     int ret = real(s, stream);
-    after_write(ts, stream, ret != EOF, ret != EOF ? (int64_t)strlen(s) : 0, t0);
+    int64_t len = (int64_t)strlen(s);
+    after_write(ts, stream, ret != EOF, len, t0, len);
     return ret;
 }
 
@@ -369,7 +402,7 @@ static int print_common(int (*real)(FILE *, const char *, va_list), FILE *stream
         return real(stream, format, ap);
     double t0 = iolens_now();
     int ret = real(stream, format, ap);
-    after_write(s, stream, ret >= 0, ret, t0);
+    after_write(s, stream, ret >= 0, ret, t0, 0); /* a failed print's size is unknown */
     return ret;
 }
 
@@ -381,7 +414,7 @@ static int print_chk_common(int (*real)(FILE *, int, const char *, va_list), FIL
         return real(stream, flag, format, ap);
     double t0 = iolens_now();
     int ret = real(stream, flag, format, ap);
-    after_write(s, stream, ret >= 0, ret, t0);
+    after_write(s, stream, ret >= 0, ret, t0, 0); /* a failed print's size is unknown */
     return ret;
 }
 

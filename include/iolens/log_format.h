@@ -56,6 +56,7 @@ enum iolens_region_kind {
     IOLENS_REGION_MOUNTS = 2,
     IOLENS_REGION_NAMES = 3,
     IOLENS_REGION_RANKS = 4,
+    IOLENS_REGION_INTERVALS = 5,   /* access intervals, one region per rank */
     IOLENS_REGION_POSIX = 16,
     IOLENS_REGION_STDIO = 17,
     IOLENS_REGION_MPIIO = 18,
@@ -137,6 +138,68 @@ struct iolens_rank_info {
     uint32_t host_index;      /* into the job's host list */
     uint32_t reserved;
 };
+
+/* ---------------------------------------------------------- intervals -- */
+
+#define IOLENS_INTERVALS_VERSION 1u
+
+/*
+ * Intervals region: the data accesses of one rank (one process outside
+ * MPI), for the BPS figures (union of access time, He, Sun and Yin).  At
+ * most one region per rank.  struct iolens_intervals_head, then nlayers
+ * times: struct iolens_intervals_layer, then its count intervals stored
+ * column-major, each column count values back to back:
+ *   int64  start     ns; the first is the first start itself, every later
+ *                    one the difference from the previous start (the
+ *                    intervals are sorted by start, so differences are
+ *                    >= 0 and small: they compress)
+ *   int64  duration  ns, >= 0 (end = start + duration)
+ *   int64  bytes     bytes requested by the accesses merged into it, >= 0
+ *   uint64 file_id   record id (IOLENS_ID_OTHER_FILES when merged across
+ *                    files, then flags has IOLENS_IV_MIXED)
+ *   uint32 accesses  accesses merged into the interval, >= 1
+ *   uint32 flags     IOLENS_IV_* (read 1, write 2, failed 4, mixed 8) or'ed
+ * so a layer's intervals take count * 40 bytes.  Times are in nanoseconds
+ * since the job start, on this rank's clock (like the records' timestamps
+ * of the same log, which are in seconds), never negative; add
+ * clock_offset to put them on rank 0's clock.  The layer totals (accesses,
+ * bytes, sum_duration) count every access ever made, also those folded
+ * into merged intervals; error_bound is the total length of the gaps the
+ * runtime covered when its store was full, so the union of the stored
+ * intervals exceeds the true one by at most error_bound.  Layer kinds a
+ * reader does not know are skipped (count says how far).  A reader
+ * rejects a region whose rank is not a rank of the job, a rank with two
+ * sets of one layer, counts that do not fill the region exactly, and
+ * intervals holding more accesses than their layer's total.
+ */
+struct iolens_intervals_head {
+    int64_t rank;               /* MPI rank; 0 outside MPI */
+    double clock_offset;        /* seconds to add to put times on rank 0's clock */
+    double clock_uncertainty;   /* seconds (>= 0): how wrong clock_offset may be */
+    uint32_t nlayers;           /* struct iolens_intervals_layer that follow */
+    uint32_t reserved;          /* 0 */
+};
+
+struct iolens_intervals_layer {
+    uint32_t kind;              /* layer region kind: IOLENS_REGION_POSIX ... */
+    uint32_t reserved;          /* 0 */
+    uint64_t count;             /* intervals stored */
+    double error_bound;         /* seconds, >= 0 */
+    uint64_t accesses;          /* every access of the layer */
+    int64_t bytes;              /* every byte requested */
+    double sum_duration;        /* seconds: sum of the accesses' durations */
+};
+
+/* Interval flags (also used by the runtime's store, lib/interval_store.h). */
+#define IOLENS_IV_READ 0x1u
+#define IOLENS_IV_WRITE 0x2u
+#define IOLENS_IV_FAILED 0x4u   /* the access failed (still counted by BPS) */
+#define IOLENS_IV_MIXED 0x8u    /* merged across files: file_id is then
+                                 * IOLENS_ID_OTHER_FILES (only when the store
+                                 * had no room left for per-file intervals) */
+
+/* Bytes of one stored interval (the six columns). */
+#define IOLENS_INTERVAL_DISK_SIZE 40u
 
 /* -------------------------------------------------------------- names -- */
 

@@ -3,7 +3,8 @@
  * (iolens_log_write_file) but without tracing anything, so that the
  * parser tests run without LD_PRELOAD and under the sanitizers.
  *
- *   make_test_log [--forked] [--stdio-twin] [--hdf5] OUTPUT
+ *   make_test_log [--forked] [--stdio-twin] [--hdf5] [--intervals]
+ *                 [--intervals-extra] OUTPUT
  *
  * --forked marks the log as a forked child's (parent pid 4000).
  * --stdio-twin adds a second STDIO record, for out.dat, a file that also
@@ -11,6 +12,11 @@
  * --hdf5 adds an HDF5 file at every layer (build_hdf5 below): a third
  * names region, an H5F and an H5D region, and MPI-IO and POSIX records of
  * the same file.
+ * --intervals adds two intervals regions (ranks 0 and 1; build_intervals
+ * below lists every value and the BPS figures they give).
+ * --intervals-extra (with --intervals) adds rank 2's intervals region
+ * (build_intervals_extra): merged reads and writes, an interval merged
+ * across files, out.dat on a second rank, and MPI-IO intervals.
  *
  * Content (the parser tests check it exactly), an MPI job of 4 ranks on
  * 2 nodes, laid out as the collective writer lays it out (NAMES and layer
@@ -558,9 +564,119 @@ static void build_stdio(struct out *o, int twin)
     build_layer(o, IOLENS_REGION_STDIO, r, twin ? 2 : 1);
 }
 
+/* ------------------------------------------------------------ intervals --
+ *
+ * --intervals: access intervals of ranks 0 and 1 (ranks 2 and 3 have
+ * none), through the runtime's encoder.  Times are seconds since the job
+ * start on each rank's clock; rank 1's clock_offset of +0.5 s puts its
+ * times on rank 0's clock.  The job runs 3.5 s.
+ *
+ * rank 0: clock_offset 0, clock_uncertainty 0.000001
+ *   POSIX  error_bound 0, accesses 4, bytes 1835008, sum_duration 1.25
+ *     [0.5, 1.0]   in put.dat  1048576 bytes  1 access   READ
+ *     [1.0, 1.25]  out.dat      524288 bytes  2 accesses WRITE
+ *     [2.0, 2.5]   in put.dat   262144 bytes  1 access   WRITE
+ *   STDIO  error_bound 0, accesses 1, bytes 100, sum_duration 0.125
+ *     [0.25, 0.375] cfg<TAB>file.txt  100 bytes  1 access  READ
+ * rank 1: clock_offset 0.5, clock_uncertainty 0.000002
+ *   POSIX  error_bound 0.125, accesses 3, bytes 1052672, sum_duration 0.625
+ *     [0.5, 1.0]   in put.dat  1048576 bytes  2 accesses READ (two reads
+ *                  0.1875 s each, 0.125 s apart, merged: hence the bound)
+ *     [2.0, 2.25]  in put.dat     4096 bytes  1 access   READ|FAILED
+ *   kind 99 (unknown, readers skip it): [0, 1.0], 1 byte, 1 access
+ *
+ * On rank 0's clock rank 1's POSIX intervals are [1.0, 1.5] and
+ * [2.5, 2.75].  Expected figures (block size 512):
+ *   POSIX whole job: bytes 2887680, B = 5640 blocks, 7 accesses, 5
+ *     intervals, T = [0.5, 1.5] + [2.0, 2.75] = 1.75 s (1.25 s if the
+ *     offsets were ignored), BPS = 5640 / 1.75 = 3222.857..., error bound
+ *     0.125 s -> BPS range [3222.857..., 5640 / 1.625 = 3470.769...],
+ *     MiB/s = 2887680 / 2^20 / 1.75 = 1.5736..., busy 1.75 / 3.5 = 50%,
+ *     sum of durations 1.875 s
+ *   POSIX in put.dat (shared by ranks 0 and 1): bytes 2363392, B = 4616,
+ *     4 intervals, 5 accesses, T = 1.75 s
+ *   POSIX out.dat (rank 0 only): bytes 524288, B = 1024, T = 0.25 s
+ *   STDIO: bytes 100, B = 100 / 512 = 0.195312 (not rounded), T = 0.125 s,
+ *     busy 3.57%
+ */
+static void put_intervals(struct out *o, const struct iolens_intervals_rank *in)
+{
+    struct iolens_buf b = {0};
+    if (iolens_region_intervals(&b, in) != 0) {
+        fprintf(stderr, "make_test_log: out of memory\n");
+        exit(1);
+    }
+    put(o, b.data, b.len);
+    iolens_buf_free(&b);
+}
+
+static void build_intervals(struct out *rank0, struct out *rank1)
+{
+    static const struct iolens_interval posix0[] = {
+        {0.5, 1.0, ID_IN, 1048576, 1, IOLENS_IV_READ},
+        {1.0, 1.25, ID_OUT, 524288, 2, IOLENS_IV_WRITE},
+        {2.0, 2.5, ID_IN, 262144, 1, IOLENS_IV_WRITE},
+    };
+    static const struct iolens_interval stdio0[] = {
+        {0.25, 0.375, ID_CFG, 100, 1, IOLENS_IV_READ},
+    };
+    static const struct iolens_interval posix1[] = {
+        {0.5, 1.0, ID_IN, 1048576, 2, IOLENS_IV_READ},
+        {2.0, 2.25, ID_IN, 4096, 1, IOLENS_IV_READ | IOLENS_IV_FAILED},
+    };
+    static const struct iolens_interval future1[] = {{0.0, 1.0, ID_IN, 1, 1, 0}};
+    const struct iolens_intervals_layer_in layers0[] = {
+        {IOLENS_REGION_POSIX, posix0, 3, 0.0, 4, 1835008, 1.25},
+        {IOLENS_REGION_STDIO, stdio0, 1, 0.0, 1, 100, 0.125},
+    };
+    const struct iolens_intervals_layer_in layers1[] = {
+        {IOLENS_REGION_POSIX, posix1, 2, 0.125, 3, 1052672, 0.625},
+        {UNKNOWN_KIND, future1, 1, 0.0, 1, 1, 1.0},
+    };
+    put_intervals(rank0, &(struct iolens_intervals_rank){0, 0.0, 0.000001, layers0, 2});
+    put_intervals(rank1, &(struct iolens_intervals_rank){1, 0.5, 0.000002, layers1, 2});
+}
+
+/*
+ * --intervals-extra: rank 2, clock_offset -0.25 s, clock_uncertainty
+ * 0.000004, for the cases the parser treats apart:
+ *   POSIX  error_bound 0, accesses 4, bytes 3072, sum_duration 0.3125
+ *     [3.0, 3.25]   out.dat  1024 bytes  2 accesses  READ|WRITE (merged:
+ *                   --timeseries cannot split it, bytes_read_write)
+ *     [3.25, 3.375] <other files> (id 1)  2048 bytes  2 accesses
+ *                   WRITE|MIXED (merged across files: no file's)
+ *   MPIIO  error_bound 0, accesses 3, bytes 5120, sum_duration 0.75
+ *     [3.0, 3.5]    ckpt.dat  4096 bytes  1 access  WRITE
+ *     [3.75, 3.875] and [4.0, 4.125]  id 0x7777... (no name without
+ *                   --hdf5)  512 bytes each  1 access  READ
+ * On rank 0's clock: POSIX [2.75, 3.0], [3.0, 3.125]; MPIIO [2.75, 3.25],
+ * [3.5, 3.625], [3.75, 3.875].  out.dat then has intervals on two ranks
+ * (shared by its intervals, though its only record is rank 0's); ckpt.dat
+ * has a reduced record (rank -1) and intervals on one rank (shared by its
+ * record); file 0x7777... has two intervals, both on rank 2, and no
+ * record: not shared.
+ */
+static void build_intervals_extra(struct out *rank2)
+{
+    static const struct iolens_interval posix2[] = {
+        {3.0, 3.25, ID_OUT, 1024, 2, IOLENS_IV_READ | IOLENS_IV_WRITE},
+        {3.25, 3.375, IOLENS_ID_OTHER_FILES, 2048, 2, IOLENS_IV_WRITE | IOLENS_IV_MIXED},
+    };
+    static const struct iolens_interval mpiio2[] = {
+        {3.0, 3.5, ID_CKPT, 4096, 1, IOLENS_IV_WRITE},
+        {3.75, 3.875, ID_TEMP, 512, 1, IOLENS_IV_READ},
+        {4.0, 4.125, ID_TEMP, 512, 1, IOLENS_IV_READ},
+    };
+    const struct iolens_intervals_layer_in layers2[] = {
+        {IOLENS_REGION_POSIX, posix2, 2, 0.0, 4, 3072, 0.3125},
+        {IOLENS_REGION_MPIIO, mpiio2, 3, 0.0, 3, 5120, 0.75},
+    };
+    put_intervals(rank2, &(struct iolens_intervals_rank){2, -0.25, 0.000004, layers2, 2});
+}
+
 int main(int argc, char **argv)
 {
-    int forked = 0, twin = 0, hdf5 = 0, i = 1;
+    int forked = 0, twin = 0, hdf5 = 0, intervals = 0, extra = 0, i = 1;
     for (; i < argc - 1; i++) {
         if (strcmp(argv[i], "--forked") == 0)
             forked = 1;
@@ -568,16 +684,21 @@ int main(int argc, char **argv)
             twin = 1;
         else if (strcmp(argv[i], "--hdf5") == 0)
             hdf5 = 1;
+        else if (strcmp(argv[i], "--intervals") == 0)
+            intervals = 1;
+        else if (strcmp(argv[i], "--intervals-extra") == 0)
+            extra = 1;
         else
             break;
     }
-    if (i != argc - 1) {
-        fprintf(stderr, "usage: make_test_log [--forked] [--stdio-twin] [--hdf5] OUTPUT\n");
+    if (i != argc - 1 || (extra && !intervals)) {
+        fprintf(stderr, "usage: make_test_log [--forked] [--stdio-twin] [--hdf5] [--intervals] "
+                        "[--intervals-extra] OUTPUT\n");
         return 1;
     }
     const char *path = argv[i];
     static struct out job, mounts, ranks, names1, names2, posix1, posix2, stdio_o, mpiio;
-    static struct out names3, h5f, h5d, mpiio3, posix3;
+    static struct out names3, h5f, h5d, mpiio3, posix3, iv0, iv1, iv2;
     static const char future[] = "a region kind from a later version";
     build_job(&job, forked);
     build_mounts(&mounts);
@@ -592,7 +713,11 @@ int main(int argc, char **argv)
         build_h5d(&h5d);
         build_hdf5_lower(&mpiio3, &posix3);
     }
-    const struct iolens_region_src regions[] = {
+    if (intervals)
+        build_intervals(&iv0, &iv1);
+    if (extra)
+        build_intervals_extra(&iv2);
+    const struct iolens_region_src base[] = {
         {IOLENS_REGION_JOB, IOLENS_JOB_VERSION, job.data, job.len},
         {IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, mounts.data, mounts.len},
         {IOLENS_REGION_RANKS, IOLENS_RANKS_VERSION, ranks.data, ranks.len},
@@ -610,9 +735,22 @@ int main(int argc, char **argv)
         {IOLENS_REGION_MPIIO, IOLENS_MPIIO_VERSION, mpiio3.data, mpiio3.len},
         {IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, posix3.data, posix3.len},
     };
+    const struct iolens_region_src iv_regions[] = {
+        {IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, iv0.data, iv0.len},
+        {IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, iv1.data, iv1.len},
+        {IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, iv2.data, iv2.len},
+    };
     char err[256];
     uint64_t flags = forked ? IOLENS_FLAG_FORKED : 0;
-    unsigned n = sizeof regions / sizeof regions[0] - (hdf5 ? 0 : 5);
+    /* the last 5 of base are --hdf5's */
+    struct iolens_region_src regions[sizeof base / sizeof base[0] + 3];
+    unsigned n = sizeof base / sizeof base[0] - (hdf5 ? 0 : 5);
+    memcpy(regions, base, n * sizeof base[0]);
+    if (intervals) {
+        unsigned niv = extra ? 3 : 2;
+        memcpy(regions + n, iv_regions, niv * sizeof iv_regions[0]);
+        n += niv;
+    }
     if (iolens_log_write_file(path, flags, regions, n, err, sizeof err) != 0) {
         fprintf(stderr, "make_test_log: %s: %s\n", path, err);
         return 1;

@@ -36,4 +36,16 @@ STDIO_WRITES 0
 END
 check_eq 0 "$(records_of "$log" "$T/missing")" "records of a file that never existed"
 check_eq 0 "$(total "$log" POSIX_FSYNCS)" "total_POSIX_FSYNCS"
+
+# ... but every access on data is an access interval for BPS, the failed
+# ones with the bytes they asked for: POSIX the 100-byte read, the failed
+# 10-byte write and 10-byte pread; STDIO the 100-byte fread and the
+# failed 1-byte fputs (stdio's own read underneath is not interposed).
+bps_row() { # LAYER METRIC
+    "$IOLENS_PARSER" --bps "$log" | awk -v l="$1" -v m="$2" '$1 == l && $2 == "*" && $3 == m { print $4 }'
+}
+check_eq 3 "$(bps_row POSIX accesses)" "POSIX access intervals (2 failed)"
+check_eq 120 "$(bps_row POSIX bytes)" "POSIX interval bytes (failed ones requested)"
+check_eq 2 "$(bps_row STDIO accesses)" "STDIO access intervals (1 failed)"
+check_eq 101 "$(bps_row STDIO bytes)" "STDIO interval bytes (failed one requested)"
 finish

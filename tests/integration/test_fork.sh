@@ -50,6 +50,22 @@ POSIX_WRITES 1
 POSIX_BYTES_WRITTEN 2000
 END
 
+# The access intervals too start afresh in the child: its log has only
+# its own writes (a: 100 bytes, b: 2000), and the parent's log only the
+# parent's (a: 1000 + 500), whatever else each did on its standard
+# descriptors (the POSIX totals, which count those too, must agree).
+posix_bps() { # LOG METRIC
+    "$IOLENS_PARSER" --bps "$1" | awk -v m="$2" '$1 == "POSIX" && $2 == "*" && $3 == m { print $4 }'
+}
+check_eq $(($(total "$plog" POSIX_BYTES_WRITTEN) + $(total "$plog" POSIX_BYTES_READ))) \
+    "$(posix_bps "$plog" bytes)" "POSIX interval bytes in the parent's log"
+check_le 1500 "$(posix_bps "$plog" bytes)" "the parent's writes are intervals"
+check_eq $(($(total "$clog" POSIX_WRITES) + $(total "$clog" POSIX_READS))) \
+    "$(posix_bps "$clog" accesses)" "POSIX access intervals in the child's log"
+check_eq $(($(total "$clog" POSIX_BYTES_WRITTEN) + $(total "$clog" POSIX_BYTES_READ))) \
+    "$(posix_bps "$clog" bytes)" "POSIX interval bytes in the child's log"
+check_le 2100 "$(posix_bps "$clog" bytes)" "the child's writes are intervals"
+
 # With IOLENS_LOGFILE the parent's log takes the exact path and the
 # child's the same path followed by .<its pid>, so neither replaces the other.
 exact=$T/exact.iolens

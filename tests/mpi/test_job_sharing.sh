@@ -150,7 +150,28 @@ END
     esac
     check_le "$(dumped_str 6 | wc -c)" 257 "MPI library version is at most 256 characters $what"
     check_eq "$n" "$(grep -c '^rank' "$DUMP")" "ranks region entries $what"
-    check_eq $((3 + 4 * n)) "$(region_count "$LOG")" "regions in the log $what"
+    check_eq $((3 + 5 * n)) "$(region_count "$LOG")" "regions in the log $what"
+
+    # ------------------------------------- intervals and clock offsets --
+    # One intervals region per rank, each with the clock offset to rank 0
+    # measured at MPI_Init.  All ranks run on this one node and share its
+    # clock, so every offset is 0 within its uncertainty (half the best
+    # ping-pong round trip), give or take 10 us for reading the realtime
+    # and monotonic clocks at each process start, which the log's time
+    # axis is built on.  Every POSIX read and write (none fails here) is
+    # one access interval.
+    "$IOLENS_PARSER" --bps "$LOG" >"$T/bps" 2>&1 || fail "iolens-parser --bps $what"
+    check_eq "$n" "$(grep -c '^# bps rank [0-9]*: clock offset' "$T/bps")" "clock offsets $what"
+    check_eq "0.000000000 0.000000000" \
+        "$(awk '$1 == "#" && $3 == "rank" && $4 == "0:" { print $7, $9 }' "$T/bps")" \
+        "rank 0's clock offset and uncertainty $what"
+    check_eq 0 "$(awk '$1 == "#" && $3 == "rank" && $6 == "offset" {
+            o = $7 < 0 ? -$7 : $7
+            if ($9 < 0 || o > $9 + 1e-5) bad++ }
+        END { print bad + 0 }' "$T/bps")" "clock offsets within their uncertainty $what"
+    check_eq $(($(total "$LOG" POSIX_READS) + $(total "$LOG" POSIX_WRITES))) \
+        "$(awk '$1 == "POSIX" && $2 == "*" && $3 == "accesses" { print $4 }' "$T/bps")" \
+        "POSIX access intervals $what"
     # Every rank's MPI_Init after the job start, its MPI_Finalize after
     # that, and the last MPI_Finalize is the job's end.
     start=$(dumped_job start)

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,8 @@ struct bytes {
 
 static void put(struct bytes *b, const void *data, size_t n)
 {
+    if (n == 0)
+        return;   /* b->p and data may be NULL then */
     if (b->len + n > b->cap) {
         b->cap = (b->len + n) * 2 + 64;
         b->p = realloc(b->p, b->cap);
@@ -1464,6 +1468,268 @@ START_TEST(hdf5_layers)
 }
 END_TEST
 
+/* ------------------------------------------------- intervals region -- */
+
+/* One hand-made interval of the format (log_format.h), in ns. */
+struct hand_iv {
+    int64_t start_ns, dur_ns, bytes;
+    uint64_t file_id;
+    uint32_t accesses, flags;
+};
+
+/* An intervals layer written from the format's definition: head, then the
+ * six columns, starts as differences from the previous start. */
+static void put_hand_layer(struct bytes *b, uint32_t kind, uint64_t count, double bound,
+                           uint64_t accesses, int64_t bytes, double sum_dur,
+                           const struct hand_iv *iv, size_t n)
+{
+    struct iolens_intervals_layer L = {kind, 0, count, bound, accesses, bytes, sum_dur};
+    put(b, &L, sizeof L);
+    int64_t prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        put_u64(b, (uint64_t)(iv[i].start_ns - prev));
+        prev = iv[i].start_ns;
+    }
+    for (size_t i = 0; i < n; i++)
+        put_u64(b, (uint64_t)iv[i].dur_ns);
+    for (size_t i = 0; i < n; i++)
+        put_u64(b, (uint64_t)iv[i].bytes);
+    for (size_t i = 0; i < n; i++)
+        put_u64(b, iv[i].file_id);
+    for (size_t i = 0; i < n; i++)
+        put_u32(b, iv[i].accesses);
+    for (size_t i = 0; i < n; i++)
+        put_u32(b, iv[i].flags);
+}
+
+static void put_hand_head(struct bytes *b, int64_t rank, double offset, double unc,
+                          uint32_t nlayers)
+{
+    struct iolens_intervals_head h = {rank, offset, unc, nlayers, 0};
+    put(b, &h, sizeof h);
+}
+
+/* The expected bytes of rank 1's region in intervals_round_trip. */
+static const struct hand_iv RANK1_POSIX[3] = {
+    {250000000, 500000000, 4096, ID_A, 1, IOLENS_IV_WRITE},
+    {500000000, 1000000000, 8192, ID_B, 2, IOLENS_IV_WRITE | IOLENS_IV_READ},
+    {2000000000, 0, 100, ID_A, 1, IOLENS_IV_READ | IOLENS_IV_FAILED},
+};
+static const struct hand_iv RANK1_FUTURE[1] = {{0, 1, 1, 1, 1, 0}};
+static const struct hand_iv RANK1_STDIO[1] = {{0, 125000000, 10, ID_C, 1, IOLENS_IV_READ}};
+
+static void hand_rank1_region(struct bytes *b)
+{
+    put_hand_head(b, 1, -0.5, 0.25, 3);
+    put_hand_layer(b, IOLENS_REGION_POSIX, 3, 0.125, 5, 20000, 1.75, RANK1_POSIX, 3);
+    put_hand_layer(b, 99, 1, 0, 1, 1, 0, RANK1_FUTURE, 1);
+    put_hand_layer(b, IOLENS_REGION_STDIO, 1, 0, 1, 10, 0.125, RANK1_STDIO, 1);
+}
+
+/* The runtime's encoder: the same region from seconds, given unsorted. */
+static void encode_rank1_region(struct iolens_buf *out)
+{
+    struct iolens_interval posix[3] = {
+        {2.0, 1.5 /* end before start: empty */, ID_A, 100, 1, IOLENS_IV_READ | IOLENS_IV_FAILED},
+        {0.25, 0.75, ID_A, 4096, 1, IOLENS_IV_WRITE},
+        {0.5, 1.5, ID_B, 8192, 2, IOLENS_IV_WRITE | IOLENS_IV_READ},
+    };
+    struct iolens_interval future = {0, 1e-9, 1, 1, 1, 0};
+    struct iolens_interval stdio_iv = {-1.0 /* before the job start */, 0.125, ID_C, 10, 1,
+                                       IOLENS_IV_READ};
+    struct iolens_intervals_layer_in layers[3] = {
+        {IOLENS_REGION_POSIX, posix, 3, 0.125, 5, 20000, 1.75},
+        {99, &future, 1, 0, 1, 1, 0},
+        {IOLENS_REGION_STDIO, &stdio_iv, 1, 0, 1, 10, 0.125},
+    };
+    struct iolens_intervals_rank in = {1, -0.5, 0.25, layers, 3};
+    ck_assert_int_eq(iolens_region_intervals(out, &in), 0);
+}
+
+START_TEST(intervals_round_trip)
+{
+    struct iolens_buf enc = {0};
+    encode_rank1_region(&enc);
+    struct bytes hand = {0};
+    hand_rank1_region(&hand);
+    ck_assert_uint_eq(enc.len, hand.len);
+    ck_assert_int_eq(memcmp(enc.data, hand.p, hand.len), 0);
+
+    struct content c;
+    mpi_content(&c);
+    add_region(&c, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, &hand);
+    struct bytes r0 = {0};  /* rank 0: one empty POSIX layer, written after rank 1 */
+    put_hand_head(&r0, 0, 0.0, 0.0, 1);
+    put_hand_layer(&r0, IOLENS_REGION_POSIX, 0, 0, 0, 0, 0, NULL, 0);
+    add_region(&c, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, &r0);
+    struct bytes file = assemble(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.ninterval_sets, 3);   /* the unknown kind 99 is skipped */
+    const struct iolens_log_intervals *s0 = &log.intervals[0], *p = &log.intervals[1];
+    ck_assert_int_eq(s0->rank, 0);
+    ck_assert_uint_eq(s0->count, 0);
+    ck_assert_int_eq(p->rank, 1);
+    ck_assert_uint_eq(p->kind, IOLENS_REGION_POSIX);
+    ck_assert_double_eq(p->clock_offset, -0.5);
+    ck_assert_double_eq(p->clock_uncertainty, 0.25);
+    ck_assert_double_eq(p->error_bound, 0.125);
+    ck_assert_uint_eq(p->total_accesses, 5);
+    ck_assert_int_eq(p->total_bytes, 20000);
+    ck_assert_double_eq(p->sum_duration, 1.75);
+    ck_assert_uint_eq(p->count, 3);
+    double starts[3] = {0.25, 0.5, 2.0}, ends[3] = {0.75, 1.5, 2.0};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_double_eq(p->start[i], starts[i]);
+        ck_assert_double_eq(p->end[i], ends[i]);
+        ck_assert_int_eq(p->bytes[i], RANK1_POSIX[i].bytes);
+        ck_assert_uint_eq(p->file_id[i], RANK1_POSIX[i].file_id);
+        ck_assert_uint_eq(p->accesses[i], RANK1_POSIX[i].accesses);
+        ck_assert_uint_eq(p->flags[i], RANK1_POSIX[i].flags);
+    }
+    const struct iolens_log_intervals *st = &log.intervals[2];
+    ck_assert_uint_eq(st->kind, IOLENS_REGION_STDIO);
+    ck_assert_double_eq(st->start[0], 0.0);
+    ck_assert_double_eq(st->end[0], 0.125);
+    ck_assert_double_eq(st->clock_offset, -0.5);
+    iolens_log_free(&log);
+    ck_assert_ptr_null(log.intervals);
+    free(file.p);
+    free(r0.p);
+    free(hand.p);
+    iolens_buf_free(&enc);
+    free_content(&c);
+}
+END_TEST
+
+/* The status of the 3-rank job with one intervals region of raw bytes b. */
+static enum iolens_read_status intervals_status(const struct bytes *b)
+{
+    struct content c;
+    mpi_content(&c);
+    add_region(&c, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, b);
+    enum iolens_read_status st = status_of_content(&c);
+    free_content(&c);
+    return st;
+}
+
+/* A one-layer region of rank 1 with one interval iv and layer totals. */
+static enum iolens_read_status one_interval_status(struct hand_iv iv, uint64_t count,
+                                                   double bound, uint64_t accesses,
+                                                   int64_t bytes, double sum_dur)
+{
+    struct bytes b = {0};
+    put_hand_head(&b, 1, 0, 0, 1);
+    put_hand_layer(&b, IOLENS_REGION_POSIX, count, bound, accesses, bytes, sum_dur, &iv, 1);
+    enum iolens_read_status st = intervals_status(&b);
+    free(b.p);
+    return st;
+}
+
+START_TEST(intervals_corrupt_values)
+{
+    struct hand_iv ok = {10, 20, 30, ID_A, 2, IOLENS_IV_WRITE};
+    ck_assert_int_eq(one_interval_status(ok, 1, 0, 2, 30, 1e-8), IOLENS_READ_OK);
+    struct hand_iv bad = ok;
+    bad.start_ns = -1;                               /* negative time */
+    ck_assert_int_eq(one_interval_status(bad, 1, 0, 2, 30, 0), IOLENS_READ_CORRUPT);
+    bad = ok;
+    bad.dur_ns = -1;                                 /* negative duration */
+    ck_assert_int_eq(one_interval_status(bad, 1, 0, 2, 30, 0), IOLENS_READ_CORRUPT);
+    bad = ok;
+    bad.start_ns = INT64_MAX;                        /* the end overflows */
+    ck_assert_int_eq(one_interval_status(bad, 1, 0, 2, 30, 0), IOLENS_READ_CORRUPT);
+    bad.dur_ns = 0;
+    ck_assert_int_eq(one_interval_status(bad, 1, 0, 2, 30, 0), IOLENS_READ_OK);
+    bad = ok;
+    bad.bytes = -5;
+    ck_assert_int_eq(one_interval_status(bad, 1, 0, 2, 30, 0), IOLENS_READ_CORRUPT);
+    bad = ok;
+    bad.accesses = 0;
+    ck_assert_int_eq(one_interval_status(bad, 1, 0, 2, 30, 0), IOLENS_READ_CORRUPT);
+    /* more accesses in the intervals than the layer counted */
+    ck_assert_int_eq(one_interval_status(ok, 1, 0, 1, 30, 0), IOLENS_READ_CORRUPT);
+    ck_assert_int_eq(one_interval_status(ok, 1, -1.0, 2, 30, 0), IOLENS_READ_CORRUPT);
+    ck_assert_int_eq(one_interval_status(ok, 1, NAN, 2, 30, 0), IOLENS_READ_CORRUPT);
+    ck_assert_int_eq(one_interval_status(ok, 1, 0, 2, 30, INFINITY), IOLENS_READ_CORRUPT);
+    ck_assert_int_eq(one_interval_status(ok, 1, 0, 2, -30, 0), IOLENS_READ_CORRUPT);
+}
+END_TEST
+
+START_TEST(intervals_corrupt_counts)
+{
+    struct hand_iv two[2] = {{10, 20, 30, ID_A, 1, 0}, {15, 5, 1, ID_B, 1, 0}};
+    uint64_t counts[] = {1, 3, UINT64_MAX, UINT64_MAX / IOLENS_INTERVAL_DISK_SIZE + 1,
+                         (1ull << 63) / 5};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        struct bytes b = {0};
+        put_hand_head(&b, 1, 0, 0, 1);
+        put_hand_layer(&b, IOLENS_REGION_POSIX, counts[i], 0, 2, 31, 0, two, 2);
+        ck_assert_msg(intervals_status(&b) == IOLENS_READ_CORRUPT, "count %llu",
+                      (unsigned long long)counts[i]);
+        free(b.p);
+    }
+    /* a delta after the first that goes back in time */
+    struct hand_iv back[2] = {{10, 20, 30, ID_A, 1, 0}, {5, 5, 1, ID_B, 1, 0}};
+    struct bytes b = {0};
+    put_hand_head(&b, 1, 0, 0, 1);
+    put_hand_layer(&b, IOLENS_REGION_POSIX, 2, 0, 2, 31, 0, back, 2);
+    ck_assert_int_eq(intervals_status(&b), IOLENS_READ_CORRUPT);
+    /* every truncation of a valid region, and a layer count beyond it */
+    b.len = 0;
+    hand_rank1_region(&b);
+    ck_assert_int_eq(intervals_status(&b), IOLENS_READ_OK);
+    size_t full = b.len;
+    for (b.len = 0; b.len < full; b.len++)
+        ck_assert_msg(intervals_status(&b) == IOLENS_READ_CORRUPT, "cut at %zu", b.len);
+    uint32_t nlayers = 4;
+    memcpy(b.p + offsetof(struct iolens_intervals_head, nlayers), &nlayers, 4);
+    ck_assert_int_eq(intervals_status(&b), IOLENS_READ_CORRUPT);
+    nlayers = UINT32_MAX;
+    memcpy(b.p + offsetof(struct iolens_intervals_head, nlayers), &nlayers, 4);
+    ck_assert_int_eq(intervals_status(&b), IOLENS_READ_CORRUPT);
+    free(b.p);
+}
+END_TEST
+
+START_TEST(intervals_ranks_and_clock)
+{
+    struct hand_iv ok = {10, 20, 30, ID_A, 1, 0};
+    int64_t ranks[] = {0, 2, 3, -1, INT64_MIN};
+    enum iolens_read_status want[] = {IOLENS_READ_OK, IOLENS_READ_OK, IOLENS_READ_CORRUPT,
+                                      IOLENS_READ_CORRUPT, IOLENS_READ_CORRUPT};
+    for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++) {
+        struct bytes b = {0};
+        put_hand_head(&b, ranks[i], 0, 0, 1);
+        put_hand_layer(&b, IOLENS_REGION_POSIX, 1, 0, 1, 30, 0, &ok, 1);
+        ck_assert_msg(intervals_status(&b) == want[i], "rank %lld", (long long)ranks[i]);
+        free(b.p);
+    }
+    double offsets[] = {NAN, INFINITY}, uncs[] = {-1e-9, NAN};
+    for (int i = 0; i < 2; i++) {
+        struct bytes b = {0};
+        put_hand_head(&b, 1, offsets[i], 0, 0);
+        ck_assert_int_eq(intervals_status(&b), IOLENS_READ_CORRUPT);
+        b.len = 0;
+        put_hand_head(&b, 1, 0, uncs[i], 0);
+        ck_assert_int_eq(intervals_status(&b), IOLENS_READ_CORRUPT);
+        free(b.p);
+    }
+    /* one rank with two POSIX sets (two regions of the same rank) */
+    struct content c;
+    mpi_content(&c);
+    struct bytes b = {0};
+    put_hand_head(&b, 2, 0, 0, 1);
+    put_hand_layer(&b, IOLENS_REGION_POSIX, 1, 0, 1, 30, 0, &ok, 1);
+    add_region(&c, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, &b);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_OK);
+    add_region(&c, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, &b);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    free(b.p);
+    free_content(&c);
+}
+END_TEST
+
 static Suite *reader_suite(void)
 {
     Suite *s = suite_create("reader");
@@ -1496,6 +1762,10 @@ static Suite *reader_suite(void)
     tcase_add_test(tc, mount_lookup);
     tcase_add_test(tc, counter_tables);
     tcase_add_test(tc, hdf5_layers);
+    tcase_add_test(tc, intervals_round_trip);
+    tcase_add_test(tc, intervals_corrupt_values);
+    tcase_add_test(tc, intervals_corrupt_counts);
+    tcase_add_test(tc, intervals_ranks_and_clock);
     suite_add_tcase(s, tc);
     return s;
 }

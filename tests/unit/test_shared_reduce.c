@@ -632,9 +632,10 @@ END_TEST
 
 START_TEST(region_count)
 {
-    ck_assert_uint_eq(iolens_mpi_log_region_count(1, 3), 7);
-    ck_assert_uint_eq(iolens_mpi_log_region_count(8, 3), 35);
-    ck_assert_uint_eq(iolens_mpi_log_region_count(8, 2), 27);
+    /* JOB, MOUNTS, RANKS; per rank NAMES, INTERVALS and the layers. */
+    ck_assert_uint_eq(iolens_mpi_log_region_count(1, 3), 8);
+    ck_assert_uint_eq(iolens_mpi_log_region_count(8, 3), 43);
+    ck_assert_uint_eq(iolens_mpi_log_region_count(8, 2), 35);
 }
 END_TEST
 

@@ -1,0 +1,56 @@
+/* The interval store: one per layer per process, inside the memory budget.
+ * Every data access adds (start, end, bytes, file, read/write).  When the
+ * store is full it compacts: intervals of the same file that overlap are
+ * merged exactly, then the pairs of same-file neighbours with the smallest
+ * gaps are merged until half the capacity is free, each merged gap added
+ * to error_bound.  The union of the stored intervals (of the whole layer,
+ * or of one file) therefore overestimates the true union by at most
+ * error_bound.  (Only if the store holds more files than room do
+ * neighbours of different files merge, marked IOLENS_IV_MIXED: the layer's
+ * union keeps the bound, that file's own figures lose those accesses.)
+ * Appending is O(1).  A compaction first tries two O(n) passes in append
+ * order (exact merges, then the smallest same-file gaps chosen by log2
+ * buckets: within a factor of 2 of the smallest-gap rule), and sorts,
+ * O(n log n), only if those could not reach the target (many interleaved
+ * files); once per n/2 appends, so O(1) amortized in the common cases.
+ * Nothing allocates after init. */
+#ifndef IOLENS_INTERVAL_STORE_H
+#define IOLENS_INTERVAL_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iolens/log_format.h"   /* IOLENS_IV_* flags */
+
+struct iolens_interval {
+    double start, end;          /* clock units while running, seconds once packed */
+    uint64_t file_id;           /* record id of the file */
+    int64_t bytes;              /* bytes requested, summed over merged accesses */
+    uint32_t accesses;          /* accesses merged into this interval */
+    uint32_t flags;             /* IOLENS_IV_* or'ed over merged accesses */
+};
+
+struct iolens_interval_store {
+    struct iolens_interval *iv; /* capacity entries, from the budget */
+    size_t capacity, count;
+    double error_bound;         /* sum of merged gaps, clock units */
+    uint64_t accesses;          /* every access ever added */
+    int64_t bytes;              /* every byte ever requested */
+    double sum_duration;        /* sum of individual access durations */
+    uint64_t sort_compactions;  /* compactions that took the sort-based path */
+    unsigned gap_hint;          /* 1 + gap bucket of the last O(n) merge, 0: none */
+    unsigned char lock;         /* taken only while the process has threads */
+};
+
+/* Sets the store up on memory of bytes (from the budget); capacity is what
+ * fits (at least 4 entries, else the store is disabled: capacity 0). */
+void iolens_interval_store_init(struct iolens_interval_store *s, void *mem, size_t bytes);
+/* Adds one access (thread-safe). */
+void iolens_interval_add(struct iolens_interval_store *s, double start, double end,
+                         uint64_t file_id, int64_t bytes, uint32_t flags);
+/* Forgets everything (forked child). */
+void iolens_interval_store_reset(struct iolens_interval_store *s);
+/* Compacts now (exposed for tests); keeps at most target entries. */
+void iolens_interval_compact(struct iolens_interval_store *s, size_t target);
+
+#endif

@@ -1,0 +1,179 @@
+/* The per-layer interval stores of the process (layer_intervals.h). */
+#include "layer_intervals.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "budget.h"
+#include "clock.h"
+#include "iolens/log_format.h"
+#include "log_regions.h"
+#include "runtime.h"
+#ifdef IOLENS_HAVE_MPI
+#include "mpi_runtime.h"
+#endif
+
+struct iolens_interval_store iolens_layer_intervals[IOLENS_NLAYERS];
+
+/* The data layers, in the order their intervals go into the log. */
+static const struct {
+    enum iolens_layer layer;
+    uint32_t region_kind;
+} data_layers[] = {
+    {IOLENS_LAYER_POSIX, IOLENS_REGION_POSIX},
+    {IOLENS_LAYER_STDIO, IOLENS_REGION_STDIO},
+    {IOLENS_LAYER_MPIIO, IOLENS_REGION_MPIIO},
+    {IOLENS_LAYER_H5D, IOLENS_REGION_H5D},
+};
+#define NDATA (sizeof data_layers / sizeof data_layers[0])
+
+/* Whether a layer can see accesses in this process at all. */
+static int layer_can_record(enum iolens_layer layer)
+{
+    if (iolens_layers_off & (1u << layer))
+        return 0;
+    switch (layer) {
+    case IOLENS_LAYER_POSIX:
+    case IOLENS_LAYER_STDIO:
+        return 1;
+    case IOLENS_LAYER_MPIIO:
+#ifdef IOLENS_HAVE_MPI
+        return iolens_mpi_program_detected();
+#else
+        return 0;
+#endif
+    case IOLENS_LAYER_H5D:
+#ifdef IOLENS_HAVE_HDF5
+        return 1;
+#else
+        return 0;
+#endif
+    default:
+        return 0;
+    }
+}
+
+void iolens_intervals_init(size_t memory)
+{
+    memset(iolens_layer_intervals, 0, sizeof iolens_layer_intervals);
+    unsigned n = 0;
+    for (size_t i = 0; i < NDATA; i++)
+        n += (unsigned)layer_can_record(data_layers[i].layer);
+    if (n == 0)
+        return;
+    size_t share = memory / IOLENS_INTERVAL_BUDGET_DIVISOR / n;
+    for (size_t i = 0; i < NDATA; i++) {
+        if (!layer_can_record(data_layers[i].layer))
+            continue;
+        /* A refused allocation leaves the store disabled (capacity 0): it
+         * still counts accesses and bytes, and the budget's "needed"
+         * figure shows what was missing. */
+        void *mem = iolens_budget_alloc(share);
+        iolens_interval_store_init(&iolens_layer_intervals[data_layers[i].layer], mem,
+                                   mem != NULL ? share : 0);
+    }
+}
+
+void iolens_intervals_reset(void)
+{
+    for (size_t i = 0; i < NDATA; i++)
+        iolens_interval_store_reset(&iolens_layer_intervals[data_layers[i].layer]);
+}
+
+/* ------------------------------------------------------------ packing -- */
+
+/* A consistent copy of one store (taken under its lock when the process
+ * has threads: a thread may still be appending). */
+static int copy_store(struct iolens_interval_store *s, struct iolens_intervals_packed *p)
+{
+    while (__atomic_exchange_n(&s->lock, 1, __ATOMIC_ACQUIRE))
+        ;
+    p->count = s->count;
+    p->iv = malloc((p->count + 1) * sizeof *p->iv);
+    if (p->iv != NULL)
+        memcpy(p->iv, s->iv, p->count * sizeof *p->iv);
+    p->error_bound = s->error_bound;
+    p->accesses = s->accesses;
+    p->bytes = s->bytes;
+    p->sum_duration = s->sum_duration;
+    __atomic_store_n(&s->lock, 0, __ATOMIC_RELEASE);
+    return p->iv != NULL ? 0 : -1;
+}
+
+static void to_seconds(struct iolens_intervals_packed *p, double seconds_per_unit, double shift)
+{
+    for (size_t i = 0; i < p->count; i++) {
+        p->iv[i].start = p->iv[i].start * seconds_per_unit + shift;
+        p->iv[i].end = p->iv[i].end * seconds_per_unit + shift;
+    }
+    p->error_bound *= seconds_per_unit;
+    p->sum_duration *= seconds_per_unit;
+}
+
+/* POSIX and STDIO are always in the region (as their record regions are
+ * always in the log); MPI-IO and H5D only when they saw an access. */
+static int layer_written(enum iolens_layer layer)
+{
+    return layer == IOLENS_LAYER_POSIX || layer == IOLENS_LAYER_STDIO ||
+           __atomic_load_n(&iolens_layer_intervals[layer].accesses, __ATOMIC_RELAXED) > 0;
+}
+
+int iolens_intervals_pack(unsigned layers_off, double shift_seconds,
+                          struct iolens_intervals_packed *out)
+{
+    double seconds_per_unit = iolens_clock_seconds_per_unit();
+    int n = 0;
+    for (size_t i = 0; i < NDATA; i++) {
+        enum iolens_layer layer = data_layers[i].layer;
+        if ((layers_off & (1u << layer)) || !layer_written(layer))
+            continue;
+        struct iolens_intervals_packed *p = &out[n];
+        memset(p, 0, sizeof *p);
+        p->region_kind = data_layers[i].region_kind;
+        if (copy_store(&iolens_layer_intervals[layer], p) != 0) {
+            iolens_intervals_packed_free(out, n);
+            return -1;
+        }
+        to_seconds(p, seconds_per_unit, shift_seconds);
+        n++;
+    }
+    return n;
+}
+
+void iolens_intervals_packed_free(struct iolens_intervals_packed *p, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(p[i].iv);
+        p[i].iv = NULL;
+    }
+}
+
+int iolens_intervals_region(struct iolens_buf *out, int64_t rank, unsigned layers_off,
+                            double shift_seconds, double clock_offset, double clock_uncertainty)
+{
+    struct iolens_intervals_packed packed[IOLENS_NLAYERS];
+    struct iolens_intervals_layer_in in[IOLENS_NLAYERS];
+    int n = iolens_intervals_pack(layers_off, shift_seconds, packed);
+    if (n < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        in[i] = (struct iolens_intervals_layer_in){
+            .kind = packed[i].region_kind,
+            .iv = packed[i].iv,
+            .count = packed[i].count,
+            .error_bound = packed[i].error_bound,
+            .accesses = packed[i].accesses,
+            .bytes = packed[i].bytes,
+            .sum_duration = packed[i].sum_duration,
+        };
+    struct iolens_intervals_rank r = {
+        .rank = rank,
+        .clock_offset = clock_offset,
+        .clock_uncertainty = clock_uncertainty,
+        .layers = in,
+        .nlayers = (uint32_t)n,
+    };
+    int rc = iolens_region_intervals(out, &r);
+    iolens_intervals_packed_free(packed, n);
+    return rc;
+}

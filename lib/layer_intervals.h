@@ -1,0 +1,83 @@
+/* The access intervals of this process: one interval store
+ * (interval_store.h) per data layer (POSIX, STDIO, MPI-IO, H5D), for the
+ * BPS metric of iolens-parser --bps.
+ *
+ * Memory.  The stores take a quarter of IOLENS_MEMORY, allocated from the
+ * budget at start-up and split equally over the data layers that can see
+ * accesses in this process: POSIX and STDIO unless switched off, MPI-IO in
+ * an MPI program, H5D when built with HDF5; a layer switched off
+ * (IOLENS_DISABLE_LAYERS) takes no share.  With the default 2 MiB that is
+ * 512 KiB, some 13000 intervals per layer for three layers, before the
+ * first compaction (which merges the smallest same-file gaps into the
+ * store's error bound; interval_store.h).
+ *
+ * What is recorded: one interval per data access that reached the layer's
+ * bookkeeping, from the start of the call to its return (nonblocking
+ * MPI-IO: from the issuing call to the completing one), with the bytes the
+ * layer counts for it (POSIX and STDIO: the bytes moved, which is what was
+ * requested unless the access was short, at end of file; MPI-IO and H5D:
+ * the bytes requested) and IOLENS_IV_READ or IOLENS_IV_WRITE.  A failed
+ * access is recorded with the bytes it requested and IOLENS_IV_FAILED too
+ * (iolens_<layer>_failed_access): BPS counts every access. */
+#ifndef IOLENS_LAYER_INTERVALS_H
+#define IOLENS_LAYER_INTERVALS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "file_table.h"
+#include "interval_store.h"
+
+/* The fraction of IOLENS_MEMORY the stores take: 1 / this. */
+#define IOLENS_INTERVAL_BUDGET_DIVISOR 4
+
+/* Indexed by enum iolens_layer; the H5F store stays empty (capacity 0). */
+extern struct iolens_interval_store iolens_layer_intervals[IOLENS_NLAYERS];
+
+/* Start-up, after the budget exists and before the layers allocate:
+ * takes the stores' share of the budget (memory is IOLENS_MEMORY). */
+void iolens_intervals_init(size_t memory);
+
+/* A forked child starts with empty stores. */
+void iolens_intervals_reset(void);
+
+/* Records one access of a layer (t0, t1: iolens_now() readings). */
+static inline void iolens_intervals_add(enum iolens_layer layer, double t0, double t1,
+                                        uint64_t file_id, int64_t bytes, uint32_t flags)
+{
+    iolens_interval_add(&iolens_layer_intervals[layer], t0, t1, file_id, bytes, flags);
+}
+
+/* ------------------------------------------------------------ packing -- */
+
+/* One layer's intervals as the log stores them: times in seconds on the
+ * log's time axis (shifted), in the store's order. */
+struct iolens_intervals_packed {
+    uint32_t region_kind;       /* IOLENS_REGION_POSIX ... of the layer */
+    struct iolens_interval *iv; /* malloc'd, count entries */
+    size_t count;
+    double error_bound;         /* seconds */
+    uint64_t accesses;
+    int64_t bytes;
+    double sum_duration;        /* seconds */
+};
+
+/* Copies every data layer's store that is on (layers_off: bit per enum
+ * iolens_layer; POSIX and STDIO always, MPI-IO and H5D when they saw an
+ * access) into out[] (at most IOLENS_NLAYERS entries), times
+ * converted to seconds and shift_seconds added (0 in a per-process log;
+ * the process start minus the job start in an MPI job).  Returns the
+ * number of layers filled, or -1 on allocation failure (nothing to free
+ * then).  Free with iolens_intervals_packed_free. */
+int iolens_intervals_pack(unsigned layers_off, double shift_seconds,
+                          struct iolens_intervals_packed *out);
+void iolens_intervals_packed_free(struct iolens_intervals_packed *p, int n);
+
+/* This process's intervals region (log_format.h) into out: the stores
+ * packed as above, with the rank and the clock offset to rank 0 (and its
+ * uncertainty, seconds; 0 and 0 outside MPI).  Returns 0 or -1. */
+struct iolens_buf;
+int iolens_intervals_region(struct iolens_buf *out, int64_t rank, unsigned layers_off,
+                            double shift_seconds, double clock_offset, double clock_uncertainty);
+
+#endif

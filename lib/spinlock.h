@@ -1,0 +1,54 @@
+/* The runtime's one kind of lock: a test-and-test-and-set spinlock on an
+ * int, held for a few counter updates and never across a system call.
+ *
+ * iolens_lock() skips the lock while the process has a single thread:
+ * glibc's __libc_single_threaded is cleared by the first pthread_create and
+ * never set again, so nothing can race with the caller while it is set.
+ * (A thread made by a raw clone() would not clear it.)  It returns whether
+ * it took the lock, which iolens_unlock() then gets back. */
+#ifndef IOLENS_SPINLOCK_H
+#define IOLENS_SPINLOCK_H
+
+#include <stdatomic.h>
+
+#if defined(__has_include)
+#if __has_include(<sys/single_threaded.h>)
+#include <sys/single_threaded.h>
+#define IOLENS_HAVE_LIBC_SINGLE_THREADED 1
+#endif
+#endif
+
+static inline void iolens_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Takes the lock even in a single-threaded process. */
+static inline void iolens_lock_always(_Atomic int *lock)
+{
+    while (atomic_exchange_explicit(lock, 1, memory_order_acquire))
+        while (atomic_load_explicit(lock, memory_order_relaxed))
+            iolens_cpu_relax();
+}
+
+static inline int iolens_lock(_Atomic int *lock)
+{
+#ifdef IOLENS_HAVE_LIBC_SINGLE_THREADED
+    if (__libc_single_threaded)
+        return 0;
+#endif
+    iolens_lock_always(lock);
+    return 1;
+}
+
+static inline void iolens_unlock(_Atomic int *lock, int held)
+{
+    if (held)
+        atomic_store_explicit(lock, 0, memory_order_release);
+}
+
+#endif

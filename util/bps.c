@@ -1,0 +1,536 @@
+/*
+ * BPS analysis (see bps.h).
+ *
+ * B counts every byte requested at a layer: the per-layer totals the
+ * runtime keeps beside the stored intervals, which count every access even
+ * after the store compacted.  T is the length of the union of the stored
+ * intervals of every rank, each rank's shifted by its clock offset
+ * (lib/interval_union.h).  The store only ever widens intervals (merging
+ * neighbours across a gap it adds to its error bound), so T is at most the
+ * sum of the ranks' error bounds above the true union, never below it.
+ * (Wrong clock offsets are another matter: the parser prints each rank's
+ * offset and uncertainty.)
+ *
+ * A file is shared when a layer has a record of it reduced across ranks
+ * (rank IOLENS_RANK_ALL), or when intervals of it are in more than one
+ * rank's region.  Its figures use the intervals with its id; the error
+ * bound is the layer's (its merged gaps are part of that), and the sum of
+ * access durations comes from its records (read and write time), because
+ * the store may have merged its concurrent accesses.
+ */
+#include "bps.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "interval_union.h"
+#include "record_merge.h"
+
+/* Interval j of s, on rank 0's clock. */
+static struct iolens_span span_at(const struct iolens_log_intervals *s, uint64_t j)
+{
+    return (struct iolens_span){s->start[j] + s->clock_offset, s->end[j] + s->clock_offset};
+}
+
+/* ------------------------------------------------------------ layers -- */
+
+static const uint32_t bps_kinds[] = {IOLENS_REGION_POSIX, IOLENS_REGION_STDIO,
+                                     IOLENS_REGION_MPIIO, IOLENS_REGION_H5D};
+#define BPS_NKINDS (sizeof bps_kinds / sizeof bps_kinds[0])
+
+static uint64_t intervals_of_kind(const struct iolens_log *log, uint32_t kind)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < log->ninterval_sets; i++) {
+        const struct iolens_log_intervals *s = &log->intervals[i];
+        if (s->kind == kind)
+            n += s->count;
+    }
+    return n;
+}
+
+static bool has_kind(const struct iolens_log *log, uint32_t kind)
+{
+    for (size_t i = 0; i < log->ninterval_sets; i++) {
+        const struct iolens_log_intervals *s = &log->intervals[i];
+        if (s->kind == kind)
+            return true;
+    }
+    return false;
+}
+
+static int64_t add_sat(int64_t a, int64_t b)
+{
+    int64_t s;
+    if (__builtin_add_overflow(a, b, &s))
+        return b > 0 ? INT64_MAX : INT64_MIN;
+    return s;
+}
+
+/* The figures of a whole layer. */
+static int layer_row(const struct iolens_log *log, uint32_t kind, struct iolens_bps *row)
+{
+    uint64_t total = intervals_of_kind(log, kind);
+    if (total > SIZE_MAX / sizeof(struct iolens_span))
+        return -1;
+    struct iolens_span *sp = malloc((total > 0 ? (size_t)total : 1) * sizeof *sp);
+    if (sp == NULL)
+        return -1;
+    *row = (struct iolens_bps){.kind = kind};
+    size_t n = 0;
+    for (size_t i = 0; i < log->ninterval_sets; i++) {
+        const struct iolens_log_intervals *s = &log->intervals[i];
+        if (s->kind != kind)
+            continue;
+        row->accesses += s->total_accesses;
+        row->bytes = add_sat(row->bytes, s->total_bytes);
+        row->error_bound += s->error_bound;
+        row->access_time += s->sum_duration;
+        for (uint64_t j = 0; j < s->count; j++) {
+            sp[n++] = span_at(s, j);
+            if (s->flags[j] & IOLENS_IV_MIXED)
+                row->mixed++;
+        }
+    }
+    row->intervals = n;
+    row->time = iolens_union_length(sp, n);
+    free(sp);
+    return 0;
+}
+
+/* ------------------------------------------------------ shared files -- */
+
+struct id_rank {
+    uint64_t id;
+    int64_t rank;
+};
+
+static int by_id_rank(const void *a, const void *b)
+{
+    const struct id_rank *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static int by_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static uint64_t all_intervals(const struct iolens_log *log)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < log->ninterval_sets; i++) {
+        const struct iolens_log_intervals *s = &log->intervals[i];
+        n += s->count;
+    }
+    return n;
+}
+
+/* Appends the ids of files whose intervals are on more than one rank. */
+static int add_multi_rank_ids(const struct iolens_log *log, uint64_t *ids, size_t *nids)
+{
+    uint64_t total = all_intervals(log);
+    if (total > SIZE_MAX / sizeof(struct id_rank))
+        return -1;
+    struct id_rank *p = malloc((total > 0 ? (size_t)total : 1) * sizeof *p);
+    if (p == NULL)
+        return -1;
+    size_t n = 0;
+    for (size_t i = 0; i < log->ninterval_sets; i++) {
+        const struct iolens_log_intervals *s = &log->intervals[i];
+        for (uint64_t j = 0; j < s->count; j++)
+            p[n++] = (struct id_rank){s->file_id[j], s->rank};
+    }
+    if (n > 0)
+        qsort(p, n, sizeof *p, by_id_rank);
+    for (size_t i = 1; i < n; i++)
+        if (p[i].id == p[i - 1].id && p[i].rank != p[i - 1].rank &&
+            (*nids == 0 || ids[*nids - 1] != p[i].id))
+            ids[(*nids)++] = p[i].id;
+    free(p);
+    return 0;
+}
+
+/* The sorted, distinct ids of the shared files (*ids malloc'd). */
+static int shared_ids(const struct iolens_log *log, uint64_t **ids, size_t *nids)
+{
+    uint64_t cap = all_intervals(log);
+    for (size_t l = 0; l < log->nlayers; l++)
+        cap += log->layers[l].record_count;
+    if (cap > SIZE_MAX / sizeof **ids)
+        return -1;
+    *ids = malloc((cap > 0 ? (size_t)cap : 1) * sizeof **ids);
+    if (*ids == NULL)
+        return -1;
+    *nids = 0;
+    for (size_t l = 0; l < log->nlayers; l++) {
+        const struct iolens_log_layer *L = &log->layers[l];
+        for (uint64_t r = 0; r < L->record_count; r++)
+            if (L->rank[r] == IOLENS_RANK_ALL)
+                (*ids)[(*nids)++] = L->id[r];
+    }
+    if (add_multi_rank_ids(log, *ids, nids) != 0)
+        return -1;
+    if (*nids > 0)
+        qsort(*ids, *nids, sizeof **ids, by_u64);
+    size_t m = 0;
+    for (size_t i = 0; i < *nids; i++)
+        if ((m == 0 || (*ids)[m - 1] != (*ids)[i]) && (*ids)[i] != IOLENS_ID_OTHER_FILES &&
+            (*ids)[i] != 0)   /* 0: no file (and the whole layer's rows) */
+            (*ids)[m++] = (*ids)[i];
+    *nids = m;
+    return 0;
+}
+
+/* One interval of a shared file. */
+struct file_iv {
+    uint64_t id;
+    struct iolens_span span;
+    int64_t bytes;
+    uint32_t accesses;
+};
+
+static int by_file_start(const void *a, const void *b)
+{
+    const struct file_iv *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return (x->span.start > y->span.start) - (x->span.start < y->span.start);
+}
+
+/* The intervals of kind whose file is in ids, sorted by file and start. */
+static struct file_iv *shared_intervals(const struct iolens_log *log, uint32_t kind,
+                                        const uint64_t *ids, size_t nids, size_t *n)
+{
+    uint64_t total = intervals_of_kind(log, kind);
+    if (total > SIZE_MAX / sizeof(struct file_iv))
+        return NULL;
+    struct file_iv *f = malloc((total > 0 ? (size_t)total : 1) * sizeof *f);
+    if (f == NULL)
+        return NULL;
+    *n = 0;
+    for (size_t i = 0; i < log->ninterval_sets; i++) {
+        const struct iolens_log_intervals *s = &log->intervals[i];
+        if (s->kind != kind)
+            continue;
+        for (uint64_t j = 0; j < s->count; j++) {
+            uint64_t id = s->file_id[j];
+            if (bsearch(&id, ids, nids, sizeof *ids, by_u64) == NULL)
+                continue;
+            struct file_iv *e = &f[(*n)++];
+            *e = (struct file_iv){id, span_at(s, j), s->bytes[j], s->accesses[j]};
+        }
+    }
+    if (*n > 0)
+        qsort(f, *n, sizeof *f, by_file_start);
+    return f;
+}
+
+/* Read + write time of the file's records at layer kind. */
+static double records_access_time(const struct iolens_log *log, uint32_t kind, uint64_t id)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    double t = 0;
+    for (size_t l = 0; d != NULL && l < log->nlayers; l++) {
+        const struct iolens_log_layer *L = &log->layers[l];
+        if (L->kind != kind)
+            continue;
+        for (uint64_t r = 0; r < L->record_count; r++) {
+            if (L->id[r] != id)
+                continue;
+            const double *fc = &L->fcounters[r * L->fcounter_count];
+            if (d->read_time >= 0 && (uint32_t)d->read_time < L->fcounter_count)
+                t += fc[d->read_time];
+            if (d->write_time >= 0 && (uint32_t)d->write_time < L->fcounter_count)
+                t += fc[d->write_time];
+        }
+    }
+    return t;
+}
+
+/* Rows for the run f[0..n) of one file (sorted by start: an O(n) union). */
+static void file_row(const struct iolens_log *log, const struct iolens_bps *layer,
+                     const struct file_iv *f, size_t n, struct iolens_span *scratch,
+                     struct iolens_bps *row)
+{
+    *row = (struct iolens_bps){.kind = layer->kind, .file_id = f[0].id, .intervals = n,
+                               .error_bound = layer->error_bound};
+    for (size_t i = 0; i < n; i++) {
+        scratch[i] = f[i].span;
+        row->accesses += f[i].accesses;
+        row->bytes = add_sat(row->bytes, f[i].bytes);
+    }
+    row->time = iolens_union_length_sorted(scratch, n);
+    row->access_time = records_access_time(log, layer->kind, f[0].id);
+}
+
+/* Appends the shared files' rows of one layer to r (room is there). */
+static int add_file_rows(const struct iolens_log *log, const struct iolens_bps *layer,
+                         const uint64_t *ids, size_t nids, struct iolens_bps_report *r)
+{
+    size_t n = 0;
+    struct file_iv *f = shared_intervals(log, layer->kind, ids, nids, &n);
+    struct iolens_span *scratch = f != NULL ? malloc((n > 0 ? n : 1) * sizeof *scratch) : NULL;
+    if (scratch == NULL) {
+        free(f);
+        return -1;
+    }
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && f[j].id == f[i].id)
+            j++;
+        file_row(log, layer, f + i, j - i, scratch, &r->rows[r->n++]);
+        i = j;
+    }
+    free(scratch);
+    free(f);
+    return 0;
+}
+
+/* ------------------------------------------------------------ report -- */
+
+int iolens_bps_compute(const struct iolens_log *log, struct iolens_bps_report *out)
+{
+    *out = (struct iolens_bps_report){0};
+    uint64_t *ids = NULL;
+    size_t nids = 0;
+    if (shared_ids(log, &ids, &nids) != 0) {
+        free(ids);
+        return -1;
+    }
+    /* At most one row per layer and one per (layer, shared file). */
+    if (nids >= SIZE_MAX / (BPS_NKINDS * sizeof *out->rows)) {
+        free(ids);
+        return -1;
+    }
+    size_t cap = BPS_NKINDS * (nids + 1);
+    out->rows = malloc(cap * sizeof *out->rows);
+    int rc = out->rows != NULL ? 0 : -1;
+    for (size_t k = 0; k < BPS_NKINDS && rc == 0; k++) {
+        if (!has_kind(log, bps_kinds[k]))
+            continue;
+        struct iolens_bps *layer = &out->rows[out->n++];
+        rc = layer_row(log, bps_kinds[k], layer);
+        if (rc == 0)
+            rc = add_file_rows(log, layer, ids, nids, out);
+    }
+    free(ids);
+    if (rc != 0)
+        iolens_bps_report_free(out);
+    return rc;
+}
+
+void iolens_bps_report_free(struct iolens_bps_report *r)
+{
+    free(r->rows);
+    *r = (struct iolens_bps_report){0};
+}
+
+static double ratio(double a, double b) { return b > 0 ? a / b : NAN; }
+
+void iolens_bps_derive(const struct iolens_bps *b, uint64_t block_size, double run_time,
+                       struct iolens_bps_figures *f)
+{
+    const double mib = 1024.0 * 1024.0;
+    f->blocks = (double)b->bytes / (double)block_size;
+    f->bps = ratio(f->blocks, b->time);
+    double low_t = b->time - b->error_bound;
+    f->bps_max = low_t > 0 ? f->blocks / low_t : b->time > 0 ? INFINITY : NAN;
+    f->mib_per_s = ratio((double)b->bytes / mib, b->time);
+    f->busy_fraction = ratio(b->time, run_time);
+    f->iops = ratio((double)b->accesses, b->access_time);
+    f->conv_mib_per_s = ratio((double)b->bytes / mib, b->access_time);
+    f->avg_response_time = b->accesses > 0 ? b->access_time / (double)b->accesses : NAN;
+}
+
+/* -------------------------------------------------------- time series -- */
+
+struct ts_piece {
+    int64_t rank, bin;
+    int64_t bytes[3];             /* read, written, rw */
+};
+
+static int by_bin(const void *a, const void *b)
+{
+    const struct ts_piece *x = a, *y = b;
+    return (x->bin > y->bin) - (x->bin < y->bin);
+}
+
+static int by_rank_bin(const void *a, const void *b)
+{
+    const struct ts_piece *x = a, *y = b;
+    if (x->rank != y->rank)
+        return (x->rank > y->rank) - (x->rank < y->rank);
+    return by_bin(a, b);
+}
+
+static int direction(uint32_t flags)
+{
+    bool r = flags & IOLENS_IV_READ, w = flags & IOLENS_IV_WRITE;
+    return r && w ? 2 : w ? 1 : 0;
+}
+
+/* Bin of time t; false when it does not fit comfortably in an int64. */
+static bool bin_of(double t, double width, int64_t *bin)
+{
+    double k = floor(t / width);
+    if (!(fabs(k) < 1e15))
+        return false;
+    *bin = (int64_t)k;
+    return true;
+}
+
+/* Bytes of [start, end) up to time x, rounded down: the pieces of one
+ * interval are differences of these, so they add up to bytes exactly. */
+static int64_t bytes_before(int64_t bytes, double start, double end, double x)
+{
+    if (x >= end)
+        return bytes;
+    if (x <= start)
+        return 0;
+    long double part = (long double)bytes * (long double)(x - start) / (long double)(end - start);
+    return part < (long double)bytes ? (int64_t)part : bytes; /* part >= 0: truncation is floor */
+}
+
+struct ts_acc {
+    struct ts_piece *p;
+    size_t n, cap;
+    double width;
+};
+
+static void push_piece(struct ts_acc *a, struct ts_piece piece)
+{
+    if (a->n < a->cap)   /* room was counted (count_pieces) */
+        a->p[a->n++] = piece;
+}
+
+/* The bins [*k0, *k1] an interval spans; false when they are too many. */
+static bool bins_of(const struct ts_acc *a, struct iolens_span sp, int64_t *k0, int64_t *k1)
+{
+    if (!bin_of(sp.start, a->width, k0) || !bin_of(sp.end, a->width, k1))
+        return false;
+    if (sp.end <= sp.start)
+        *k1 = *k0;
+    return (uint64_t)(*k1 - *k0) < IOLENS_TS_MAX_PIECES;
+}
+
+/* The pieces of one interval, one per bin it spans. */
+static void split_interval(struct ts_acc *a, int64_t rank, struct iolens_span sp, int64_t bytes,
+                           int dir)
+{
+    int64_t k0, k1, done = 0;
+    if (!bins_of(a, sp, &k0, &k1))
+        return;
+    for (int64_t k = k0; k <= k1; k++) {
+        double x = (double)(k + 1) * a->width;
+        int64_t upto = k == k1 ? bytes : bytes_before(bytes, sp.start, sp.end, x);
+        struct ts_piece piece = {.rank = rank, .bin = k};
+        piece.bytes[dir] = upto - done;
+        done = upto;
+        if (piece.bytes[dir] != 0)
+            push_piece(a, piece);
+    }
+}
+
+/* Counts the pieces of layer kind, so that too fine a bin fails before
+ * anything big is allocated. */
+static enum iolens_ts_status count_pieces(const struct iolens_log *log, uint32_t kind,
+                                          const struct ts_acc *a, size_t *n)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < log->ninterval_sets; i++) {
+        const struct iolens_log_intervals *s = &log->intervals[i];
+        if (s->kind != kind)
+            continue;
+        for (uint64_t j = 0; j < s->count; j++) {
+            int64_t k0, k1;
+            if (!bins_of(a, span_at(s, j), &k0, &k1))
+                return IOLENS_TS_TOO_MANY_BINS;
+            total += (uint64_t)(k1 - k0) + 1;
+            if (total > IOLENS_TS_MAX_PIECES)
+                return IOLENS_TS_TOO_MANY_BINS;
+        }
+    }
+    *n = (size_t)total;
+    return IOLENS_TS_OK;
+}
+
+/* Every piece of layer kind into a->p (malloc'd). */
+static enum iolens_ts_status kind_pieces(const struct iolens_log *log, uint32_t kind,
+                                         struct ts_acc *a)
+{
+    enum iolens_ts_status st = count_pieces(log, kind, a, &a->cap);
+    if (st != IOLENS_TS_OK || a->cap == 0)
+        return st;
+    a->p = malloc(a->cap * sizeof *a->p);
+    if (a->p == NULL)
+        return IOLENS_TS_NOMEM;
+    for (size_t i = 0; i < log->ninterval_sets; i++) {
+        const struct iolens_log_intervals *s = &log->intervals[i];
+        if (s->kind != kind)
+            continue;
+        for (uint64_t j = 0; j < s->count; j++)
+            split_interval(a, s->rank, span_at(s, j), s->bytes[j], direction(s->flags[j]));
+    }
+    return IOLENS_TS_OK;
+}
+
+/* Adds up sorted pieces with equal (rank, bin) into bins appended to out. */
+static enum iolens_ts_status sum_pieces(const struct ts_piece *p, size_t n, uint32_t kind,
+                                        bool whole_job, struct iolens_ts_bin **out, size_t *nout,
+                                        size_t *cap)
+{
+    for (size_t i = 0; i < n;) {
+        struct iolens_ts_bin b = {.kind = kind, .rank = whole_job ? IOLENS_RANK_ALL : p[i].rank,
+                                  .bin = p[i].bin};
+        size_t j = i;
+        for (; j < n && p[j].bin == p[i].bin && (whole_job || p[j].rank == p[i].rank); j++) {
+            b.bytes_read = add_sat(b.bytes_read, p[j].bytes[0]);
+            b.bytes_written = add_sat(b.bytes_written, p[j].bytes[1]);
+            b.bytes_rw = add_sat(b.bytes_rw, p[j].bytes[2]);
+        }
+        if (*nout == *cap) {
+            size_t c = *cap > 0 ? 2 * *cap : 256;
+            struct iolens_ts_bin *o = realloc(*out, c * sizeof *o);
+            if (o == NULL)
+                return IOLENS_TS_NOMEM;
+            *out = o;
+            *cap = c;
+        }
+        (*out)[(*nout)++] = b;
+        i = j;
+    }
+    return IOLENS_TS_OK;
+}
+
+enum iolens_ts_status iolens_timeseries(const struct iolens_log *log, double width,
+                                        struct iolens_ts_bin **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    size_t cap = 0;
+    enum iolens_ts_status st = IOLENS_TS_OK;
+    for (size_t k = 0; k < BPS_NKINDS && st == IOLENS_TS_OK; k++) {
+        struct ts_acc a = {.width = width};
+        st = kind_pieces(log, bps_kinds[k], &a);
+        if (st == IOLENS_TS_OK && a.n > 0) {
+            qsort(a.p, a.n, sizeof *a.p, by_bin);
+            st = sum_pieces(a.p, a.n, bps_kinds[k], true, out, n, &cap);
+        }
+        if (st == IOLENS_TS_OK && a.n > 0) {
+            qsort(a.p, a.n, sizeof *a.p, by_rank_bin);
+            st = sum_pieces(a.p, a.n, bps_kinds[k], false, out, n, &cap);
+        }
+        free(a.p);
+    }
+    if (st != IOLENS_TS_OK) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
+    return st;
+}
