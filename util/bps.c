@@ -4,8 +4,8 @@
  * B counts every byte requested at a layer: the per-layer totals the
  * runtime keeps beside the stored intervals, which count every access even
  * after the store compacted.  T is the length of the union of the stored
- * intervals of every rank, each rank's shifted by its clock offset
- * (lib/interval_union.h).  The store only ever widens intervals (merging
+ * intervals of every rank, each rank's shifted by its host's clock offset
+ * (clock_offset_of below; lib/interval_union.h).  The store only ever widens intervals (merging
  * neighbours across a gap it adds to its error bound), so T is at most the
  * sum of the ranks' error bounds above the true union, never below it.
  * (Wrong clock offsets are another matter: the parser prints each rank's
@@ -27,10 +27,42 @@
 #include "interval_union.h"
 #include "record_merge.h"
 
-/* Interval j of s, on rank 0's clock. */
-static struct iolens_span span_at(const struct iolens_log_intervals *s, uint64_t j)
+/* The host of a rank (index into the job's host list), or -1 if unknown. */
+static int64_t host_of(const struct iolens_log *log, int64_t rank)
 {
-    return (struct iolens_span){s->start[j] + s->clock_offset, s->end[j] + s->clock_offset};
+    if (rank < 0 || (size_t)rank >= log->nranks)
+        return -1;
+    return log->ranks[rank].host_index;
+}
+
+/*
+ * The clock offset applied to the intervals of s.  Ranks on one host read
+ * one clock, so their true offset to each other is 0 and a ping-pong
+ * estimate only adds its noise (milliseconds when ranks oversubscribe the
+ * cores).  A rank therefore takes its host's best estimate: 0 on rank 0's
+ * host, else the estimate with the smallest uncertainty among the ranks of
+ * its host.  Without host information, its own estimate.
+ */
+static double clock_offset_of(const struct iolens_log *log, const struct iolens_log_intervals *s)
+{
+    int64_t host = host_of(log, s->rank);
+    if (host < 0)
+        return s->clock_offset;
+    if (host == host_of(log, 0))
+        return 0.0;
+    const struct iolens_log_intervals *best = s;
+    for (size_t i = 0; i < log->ninterval_sets; i++) {
+        const struct iolens_log_intervals *o = &log->intervals[i];
+        if (host_of(log, o->rank) == host && o->clock_uncertainty < best->clock_uncertainty)
+            best = o;
+    }
+    return best->clock_offset;
+}
+
+/* Interval j of s, on rank 0's clock (off = clock_offset_of(log, s)). */
+static struct iolens_span span_at(const struct iolens_log_intervals *s, uint64_t j, double off)
+{
+    return (struct iolens_span){s->start[j] + off, s->end[j] + off};
 }
 
 /* ------------------------------------------------------------ layers -- */
@@ -87,8 +119,9 @@ static int layer_row(const struct iolens_log *log, uint32_t kind, struct iolens_
         row->bytes = add_sat(row->bytes, s->total_bytes);
         row->error_bound += s->error_bound;
         row->access_time += s->sum_duration;
+        double off = clock_offset_of(log, s);
         for (uint64_t j = 0; j < s->count; j++) {
-            sp[n++] = span_at(s, j);
+            sp[n++] = span_at(s, j, off);
             if (s->flags[j] & IOLENS_IV_MIXED)
                 row->mixed++;
         }
@@ -217,12 +250,13 @@ static struct file_iv *shared_intervals(const struct iolens_log *log, uint32_t k
         const struct iolens_log_intervals *s = &log->intervals[i];
         if (s->kind != kind)
             continue;
+        double off = clock_offset_of(log, s);
         for (uint64_t j = 0; j < s->count; j++) {
             uint64_t id = s->file_id[j];
             if (bsearch(&id, ids, nids, sizeof *ids, by_u64) == NULL)
                 continue;
             struct file_iv *e = &f[(*n)++];
-            *e = (struct file_iv){id, span_at(s, j), s->bytes[j], s->accesses[j]};
+            *e = (struct file_iv){id, span_at(s, j, off), s->bytes[j], s->accesses[j]};
         }
     }
     if (*n > 0)
@@ -446,9 +480,10 @@ static enum iolens_ts_status count_pieces(const struct iolens_log *log, uint32_t
         const struct iolens_log_intervals *s = &log->intervals[i];
         if (s->kind != kind)
             continue;
+        double off = clock_offset_of(log, s);
         for (uint64_t j = 0; j < s->count; j++) {
             int64_t k0, k1;
-            if (!bins_of(a, span_at(s, j), &k0, &k1))
+            if (!bins_of(a, span_at(s, j, off), &k0, &k1))
                 return IOLENS_TS_TOO_MANY_BINS;
             total += (uint64_t)(k1 - k0) + 1;
             if (total > IOLENS_TS_MAX_PIECES)
@@ -473,8 +508,9 @@ static enum iolens_ts_status kind_pieces(const struct iolens_log *log, uint32_t 
         const struct iolens_log_intervals *s = &log->intervals[i];
         if (s->kind != kind)
             continue;
+        double off = clock_offset_of(log, s);
         for (uint64_t j = 0; j < s->count; j++)
-            split_interval(a, s->rank, span_at(s, j), s->bytes[j], direction(s->flags[j]));
+            split_interval(a, s->rank, span_at(s, j, off), s->bytes[j], direction(s->flags[j]));
     }
     return IOLENS_TS_OK;
 }

@@ -4,7 +4,9 @@
  * parser tests run without LD_PRELOAD and under the sanitizers.
  *
  *   make_test_log [--forked] [--stdio-twin] [--hdf5] [--intervals]
- *                 [--intervals-extra] OUTPUT
+ *                 [--intervals-extra] [--one-node] OUTPUT
+ * (--one-node puts every rank on node001, so clock offsets between them
+ * must be ignored)
  *
  * --forked marks the log as a forked child's (parent pid 4000).
  * --stdio-twin adds a second STDIO record, for out.dat, a file that also
@@ -82,7 +84,7 @@ static void put_str(struct out *o, const char *s, size_t len)
 }
 static void put_cstr(struct out *o, const char *s) { put_str(o, s, strlen(s)); }
 
-static void build_job(struct out *o, int forked)
+static void build_job(struct out *o, int forked, uint32_t nodes)
 {
     struct iolens_job_fixed j = {
         .uid = 1000,
@@ -92,7 +94,7 @@ static void build_job(struct out *o, int forked)
         .end_time_nsec = 750000000,
         .run_time = 3.5,
         .nprocs = 4,
-        .nnodes = 2,
+        .nnodes = nodes,
         .pid = 4321,
         .parent_pid = forked ? 4000 : 0,
         .budget_bytes = 2097152,
@@ -108,22 +110,24 @@ static void build_job(struct out *o, int forked)
     put_cstr(o, "alice");
     put_cstr(o, "/opt/app/bin/sim");
     put_str(o, args, sizeof args - 1);
-    static const char hosts[] = "node001\0node002";
-    put_str(o, hosts, sizeof hosts - 1);
+    static const char hosts[] = "node001\0node002\0node003\0node004";
+    /* the first `nodes` names, each with its NUL separator but the last */
+    put_str(o, hosts, nodes * sizeof "node001" - 1);
     put_cstr(o, "0.1.0-test");
     put_cstr(o, "MPICH Version: 4.1.2\nMPICH Release date: Wed Jun  7 15:22:45 CDT 2023\n");
 }
 
-/* Rank r: node001 for ranks 0 and 1, node002 for 2 and 3; each starts a
- * quarter second after the previous and ends at 1700000003.5 + r/8. */
-static void build_ranks(struct out *o)
+/* Rank r: node001 for ranks 0 and 1, node002 for 2 and 3 (with 4 nodes,
+ * rank r on node r+1); each starts a quarter second after the previous and
+ * ends at 1700000003.5 + r/8. */
+static void build_ranks(struct out *o, uint32_t nodes)
 {
     put_u32(o, 4);
     for (uint32_t r = 0; r < 4; r++) {
         struct iolens_rank_info ri = {
             .start_time = 1700000000.25 + 0.25 * r,
             .end_time = 1700000003.5 + 0.125 * r,
-            .host_index = r / 2,
+            .host_index = r / (4 / nodes),
         };
         put(o, &ri, sizeof ri);
     }
@@ -676,7 +680,7 @@ static void build_intervals_extra(struct out *rank2)
 
 int main(int argc, char **argv)
 {
-    int forked = 0, twin = 0, hdf5 = 0, intervals = 0, extra = 0, i = 1;
+    int forked = 0, twin = 0, hdf5 = 0, intervals = 0, extra = 0, one_node = 0, i = 1;
     for (; i < argc - 1; i++) {
         if (strcmp(argv[i], "--forked") == 0)
             forked = 1;
@@ -686,6 +690,8 @@ int main(int argc, char **argv)
             hdf5 = 1;
         else if (strcmp(argv[i], "--intervals") == 0)
             intervals = 1;
+        else if (strcmp(argv[i], "--one-node") == 0)
+            one_node = 1;
         else if (strcmp(argv[i], "--intervals-extra") == 0)
             extra = 1;
         else
@@ -693,16 +699,19 @@ int main(int argc, char **argv)
     }
     if (i != argc - 1 || (extra && !intervals)) {
         fprintf(stderr, "usage: make_test_log [--forked] [--stdio-twin] [--hdf5] [--intervals] "
-                        "[--intervals-extra] OUTPUT\n");
+                        "[--intervals-extra] [--one-node] OUTPUT\n");
         return 1;
     }
     const char *path = argv[i];
     static struct out job, mounts, ranks, names1, names2, posix1, posix2, stdio_o, mpiio;
     static struct out names3, h5f, h5d, mpiio3, posix3, iv0, iv1, iv2;
     static const char future[] = "a region kind from a later version";
-    build_job(&job, forked);
+    /* With intervals every rank is on a node of its own: their clock
+     * offsets are then real (ranks of one node share a clock). */
+    uint32_t nodes = one_node ? 1 : intervals ? 4 : 2;
+    build_job(&job, forked, nodes);
     build_mounts(&mounts);
-    build_ranks(&ranks);
+    build_ranks(&ranks, nodes);
     build_names(&names1, &names2);
     build_posix(&posix1, &posix2);
     build_stdio(&stdio_o, twin);

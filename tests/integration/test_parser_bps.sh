@@ -397,4 +397,14 @@ for mode in --bps --timeseries; do
     check_eq 2 "$?" "exit status of $mode on a truncated log"
     check_eq 0 "$(wc -c <"$T/out")" "stdout bytes of $mode on a truncated log"
 done
+
+# Ranks of one node read one clock: with both ranks on node001, rank 1's
+# estimated offset of 0.5 s is not applied, and T is the union of the
+# unshifted POSIX intervals, 1.25 s (make_test_log.c, build_intervals).
+onenode=$T/onenode.iolens
+IOLENS_DISABLE=1 "$IOLENS_TESTBIN/integration/make_test_log" --intervals --one-node "$onenode" ||
+    fail "make_test_log --intervals --one-node failed"
+check_eq "POSIX${TAB}*${TAB}time${TAB}1.250000" \
+    "$("$IOLENS_PARSER" --bps "$onenode" | awk -F'\t' '$1 == "POSIX" && $2 == "*" && $3 == "time"')" \
+    "POSIX union with the ranks on one node (offsets not applied)"
 finish
