@@ -5,7 +5,7 @@
 # readings.  Rank 0 gathers and prints the brackets and the figures of
 # each phase (bps_prog.c).  iolens-parser --bps gives T for bps.dat (its
 # file row), which must be close to U', the length of the brackets' union
-# over all ranks, each rank's shifted by its logged clock offset (below):
+# over all ranks (all on one node: no clock offset applied, see below):
 #
 #   simultaneous  all ranks at once: T close to the slowest rank's span
 #                 (not to the sum of the ranks' busy times)
@@ -26,13 +26,12 @@
 # and S is then measured with it.
 #
 # Clock offsets.  All ranks share this machine's clock, so the true offsets
-# are 0, but the runtime estimates them by ping-pong at MPI_Init and
-# applies the estimates; an estimate is off by at most its logged
-# uncertainty u (half the best round trip), and with 4 ranks polling on 2
-# cores a round trip takes milliseconds.  Wrong offsets shift whole ranks
-# against each other (the staggered phases, back to back, then overlap a
-# little), so the test applies the same logged offsets to the brackets
-# (U') and checks that each offset is 0 within its uncertainty (plus
+# are 0.  The runtime still estimates them by ping-pong at MPI_Init (an
+# estimate is off by at most its logged uncertainty u, half the best round
+# trip, and with 4 ranks polling on 2 cores a round trip takes
+# milliseconds), and the parser gives ranks of one node one offset, 0 on
+# rank 0's node: so U' is the union of the unshifted brackets, and the
+# test checks that each logged estimate is 0 within its uncertainty (plus
 # 0.1 ms for the skew between the clocks each rank reads at start-up).
 #
 # The remaining clock terms:
@@ -132,11 +131,11 @@ bps_job() {
 }
 
 # The union of the brackets of the phases matching the regular expression
-# PHASES, each rank's shifted by its logged clock offset.
+# PHASES (every rank on rank 0's node: no offset applied, as the parser
+# does).
 shifted_union() {
-    awk -v ph="^($1)\$" 'FNR == NR { off[$1] = $2; next }
-        $1 == "b" && $3 ~ ph { o = off[$2]; printf "%.9f %.9f\n", $4 + o, $5 + o }' \
-        "$RUN/offsets" "$OUT" | sort -g |
+    awk -v ph="^($1)\$" '$1 == "b" && $3 ~ ph { printf "%.9f %.9f\n", $4, $5 }' \
+        "$OUT" | sort -g |
         awk 'NR == 1 { s = $1; e = $2; next }
              { if ($1 > e) { t += e - s; s = $1 } if ($2 > e) e = $2 }
              END { printf "%.9f", t + e - s }'
