@@ -24,6 +24,7 @@
 #include "hdf5_calls.h"
 #include "layer_intervals.h"
 #include "posix_layer.h"
+#include "record_merge.h"
 #include "runtime.h"
 #include "spinlock.h"
 
@@ -880,13 +881,6 @@ void iolens_hdf5_layer_init(void)
 
 /* -------------------------------------------------------- emission -- */
 
-static void times_to_seconds(double *f, const int *times, size_t n)
-{
-    double seconds_per_unit = iolens_clock_seconds_per_unit();
-    for (size_t i = 0; i < n; i++)
-        f[times[i]] *= seconds_per_unit;
-}
-
 struct h5f_emit {
     void (*fn)(const struct iolens_h5f_record *, void *);
     void *arg;
@@ -894,10 +888,6 @@ struct h5f_emit {
 
 static void emit_h5f(struct iolens_file *file, void *arg)
 {
-    static const int times[] = {
-        H5F_F_OPEN_START_TIMESTAMP, H5F_F_CLOSE_START_TIMESTAMP, H5F_F_OPEN_END_TIMESTAMP,
-        H5F_F_CLOSE_END_TIMESTAMP,  H5F_F_META_TIME,
-    };
     struct h5f_emit *ctx = arg;
     h5f_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_H5F], memory_order_acquire);
     if (r == NULL)
@@ -909,7 +899,8 @@ static void emit_h5f(struct iolens_file *file, void *arg)
     if (out.counters[H5F_CREATES] + out.counters[H5F_OPENS] + out.counters[H5F_FLUSHES] == 0)
         return;
     out.id = file->id;
-    times_to_seconds(out.fcounters, times, sizeof times / sizeof times[0]);
+    iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_H5F), &out,
+                              iolens_clock_seconds_per_unit());
     ctx->fn(&out, ctx->arg);
 }
 
@@ -926,12 +917,6 @@ struct h5d_emit {
 
 static void emit_h5d(struct iolens_file *file, void *arg)
 {
-    static const int times[] = {
-        H5D_F_OPEN_START_TIMESTAMP, H5D_F_READ_START_TIMESTAMP, H5D_F_WRITE_START_TIMESTAMP,
-        H5D_F_CLOSE_START_TIMESTAMP, H5D_F_OPEN_END_TIMESTAMP, H5D_F_READ_END_TIMESTAMP,
-        H5D_F_WRITE_END_TIMESTAMP, H5D_F_CLOSE_END_TIMESTAMP, H5D_F_READ_TIME,
-        H5D_F_WRITE_TIME, H5D_F_META_TIME, H5D_F_MAX_READ_TIME, H5D_F_MAX_WRITE_TIME,
-    };
     struct h5d_emit *ctx = arg;
     h5d_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_H5D], memory_order_acquire);
     if (r == NULL)
@@ -946,7 +931,8 @@ static void emit_h5d(struct iolens_file *file, void *arg)
     if (c[H5D_OPENS] + c[H5D_READS] + c[H5D_WRITES] + c[H5D_FLUSHES] == 0)
         return;
     out.id = file->id;
-    times_to_seconds(out.fcounters, times, sizeof times / sizeof times[0]);
+    iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_H5D), &out,
+                              iolens_clock_seconds_per_unit());
     emit_top_shapes(shapes, out.counters);
     ctx->fn(&out, ctx->arg);
 }

@@ -26,6 +26,7 @@
 #include "layer_intervals.h"
 #include "mpi_calls.h"
 #include "posix_layer.h"
+#include "record_merge.h"
 #include "runtime.h"
 #include "spinlock.h"
 
@@ -766,22 +767,6 @@ static int has_activity(const struct iolens_mpiio_record *d)
     return 0;
 }
 
-/* Every time the layer keeps is in clock units until now (clock.h). */
-static void times_to_seconds(double *f)
-{
-    static const int times[] = {
-        MPIIO_F_OPEN_START_TIMESTAMP, MPIIO_F_READ_START_TIMESTAMP,
-        MPIIO_F_WRITE_START_TIMESTAMP, MPIIO_F_CLOSE_START_TIMESTAMP,
-        MPIIO_F_OPEN_END_TIMESTAMP, MPIIO_F_READ_END_TIMESTAMP,
-        MPIIO_F_WRITE_END_TIMESTAMP, MPIIO_F_CLOSE_END_TIMESTAMP,
-        MPIIO_F_READ_TIME, MPIIO_F_WRITE_TIME, MPIIO_F_META_TIME,
-        MPIIO_F_MAX_READ_TIME, MPIIO_F_MAX_WRITE_TIME,
-    };
-    double seconds_per_unit = iolens_clock_seconds_per_unit();
-    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
-        f[times[i]] *= seconds_per_unit;
-}
-
 struct emit_ctx {
     iolens_mpiio_emit_fn fn;
     void *arg;
@@ -803,7 +788,8 @@ static void emit_file(struct iolens_file *file, void *arg)
     if (!has_activity(&out))
         return;
     out.id = file->id;
-    times_to_seconds(out.fcounters);
+    iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_MPIIO), &out,
+                              iolens_clock_seconds_per_unit());
     iolens_common_top(&sizes, 4, &out.counters[MPIIO_ACCESS1_ACCESS],
                       &out.counters[MPIIO_ACCESS1_COUNT]);
     ctx->fn(&out, ctx->arg);

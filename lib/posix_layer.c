@@ -30,6 +30,7 @@
 #include "layer_intervals.h"
 #include "pathname.h"
 #include "real_calls.h"
+#include "record_merge.h"
 #include "runtime.h"
 #include "spinlock.h"
 
@@ -735,22 +736,6 @@ static int has_activity(const struct iolens_posix_record *d)
     return 0;
 }
 
-/* Every time the layer keeps is in clock units until now (clock.h). */
-static void times_to_seconds(double *f)
-{
-    static const int times[] = {
-        POSIX_F_OPEN_START_TIMESTAMP, POSIX_F_READ_START_TIMESTAMP,
-        POSIX_F_WRITE_START_TIMESTAMP, POSIX_F_CLOSE_START_TIMESTAMP,
-        POSIX_F_OPEN_END_TIMESTAMP, POSIX_F_READ_END_TIMESTAMP,
-        POSIX_F_WRITE_END_TIMESTAMP, POSIX_F_CLOSE_END_TIMESTAMP,
-        POSIX_F_READ_TIME, POSIX_F_WRITE_TIME, POSIX_F_META_TIME,
-        POSIX_F_MAX_READ_TIME, POSIX_F_MAX_WRITE_TIME,
-    };
-    double seconds_per_unit = iolens_clock_seconds_per_unit();
-    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
-        f[times[i]] *= seconds_per_unit;
-}
-
 struct emit_ctx {
     iolens_posix_emit_fn fn;
     void *arg;
@@ -773,7 +758,8 @@ static void emit_file(struct iolens_file *file, void *arg)
     if (!has_activity(&out))
         return;
     out.id = file->id;
-    times_to_seconds(out.fcounters);
+    iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), &out,
+                              iolens_clock_seconds_per_unit());
     iolens_common_top(&strides, 4, &out.counters[POSIX_STRIDE1_STRIDE],
                       &out.counters[POSIX_STRIDE1_COUNT]);
     iolens_common_top(&sizes, 4, &out.counters[POSIX_ACCESS1_ACCESS],

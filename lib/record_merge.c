@@ -622,3 +622,11 @@ void iolens_record_fill_own_sharing(const struct iolens_layer_desc *d, void *rec
     iolens_rank_stats_add(&s, d, rank_of(rec), rec);
     iolens_rank_stats_store(&s, d, rec);
 }
+
+void iolens_record_scale_times(const struct iolens_layer_desc *d, void *rec, double factor)
+{
+    double *f = iolens_rec_fcounters(d, rec);
+    for (uint32_t i = 0; i < d->nfcounters; i++)
+        if (d->fagg[i] != IOLENS_AGG_RANK_STAT)
+            f[i] *= factor;
+}

@@ -124,6 +124,11 @@ void iolens_rank_stats_add(struct iolens_rank_stats *s, const struct iolens_laye
 void iolens_rank_stats_store(const struct iolens_rank_stats *s, const struct iolens_layer_desc *d,
                              void *rec);
 
+/* Multiplies every time of a record (all fcounters but the RANK_STAT
+ * ones, which are computed later, in seconds) by factor: the runtime keeps
+ * times in clock units and packs them in seconds (lib/clock.h). */
+void iolens_record_scale_times(const struct iolens_layer_desc *d, void *rec, double factor);
+
 /* Fills the RANK_STAT counters of a per-rank (unreduced) record with the
  * record's own values: as if reduced over one rank. */
 void iolens_record_fill_own_sharing(const struct iolens_layer_desc *d, void *rec);

@@ -25,6 +25,7 @@
 #include "layer_intervals.h"
 #include "posix_layer.h"
 #include "real_calls.h"
+#include "record_merge.h"
 #include "runtime.h"
 #include "spinlock.h"
 
@@ -557,21 +558,6 @@ static int has_activity(const struct iolens_stdio_record *d)
            d->counters[STDIO_FLUSHES] > 0;
 }
 
-/* Every time the layer keeps is in clock units until now (clock.h). */
-static void times_to_seconds(double *f)
-{
-    static const int times[] = {
-        STDIO_F_OPEN_START_TIMESTAMP, STDIO_F_READ_START_TIMESTAMP,
-        STDIO_F_WRITE_START_TIMESTAMP, STDIO_F_CLOSE_START_TIMESTAMP,
-        STDIO_F_OPEN_END_TIMESTAMP, STDIO_F_READ_END_TIMESTAMP,
-        STDIO_F_WRITE_END_TIMESTAMP, STDIO_F_CLOSE_END_TIMESTAMP,
-        STDIO_F_READ_TIME, STDIO_F_WRITE_TIME, STDIO_F_META_TIME,
-    };
-    double seconds_per_unit = iolens_clock_seconds_per_unit();
-    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
-        f[times[i]] *= seconds_per_unit;
-}
-
 struct emit_ctx {
     iolens_stdio_emit_fn fn;
     void *arg;
@@ -591,7 +577,8 @@ static void emit_file(struct iolens_file *file, void *arg)
     if (!has_activity(&out))
         return;
     out.id = file->id;
-    times_to_seconds(out.fcounters);
+    iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_STDIO), &out,
+                              iolens_clock_seconds_per_unit());
     ctx->fn(&out, ctx->arg);
 }
 
