@@ -106,4 +106,26 @@ static inline double iolens_time_add_nonoverlap(double total, double *last_end, 
     return total;
 }
 
+/* First-event and last-event timestamps of a record (0 means "never"):
+ * note_first keeps the first value written, note_earliest the smallest
+ * (for operations accounted out of order, at completion), note_last the
+ * largest. */
+static inline void iolens_note_first(double *slot, double t)
+{
+    if (*slot == 0.0)
+        *slot = t;
+}
+
+static inline void iolens_note_earliest(double *slot, double t)
+{
+    if (*slot == 0.0 || t < *slot)
+        *slot = t;
+}
+
+static inline void iolens_note_last(double *slot, double t)
+{
+    if (t > *slot)
+        *slot = t;
+}
+
 #endif

@@ -355,18 +355,6 @@ static struct access describe(hid_t dset, hid_t mem_type, hid_t file_space, hid_
 
 /* -------------------------------------------------------- records -- */
 
-static void note_earliest(double *slot, double t)
-{
-    if (*slot == 0.0 || t < *slot)
-        *slot = t;
-}
-
-static void note_last(double *slot, double t)
-{
-    if (t > *slot)
-        *slot = t;
-}
-
 static void clear_h5f(h5f_rec *r)
 {
     memset(r->disk.counters, 0, sizeof r->disk.counters);
@@ -572,8 +560,8 @@ void iolens_h5f_open(hid_t file, hid_t fapl, int created, double t0, double t1)
         r->disk.counters[H5F_USE_MPIIO] = 1;
     if (facts.coll_metadata)
         r->disk.counters[H5F_COLL_METADATA] = 1;
-    note_earliest(&r->disk.fcounters[H5F_F_OPEN_START_TIMESTAMP], t0);
-    note_last(&r->disk.fcounters[H5F_F_OPEN_END_TIMESTAMP], t1);
+    iolens_note_earliest(&r->disk.fcounters[H5F_F_OPEN_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[H5F_F_OPEN_END_TIMESTAMP], t1);
     h5f_meta(r, t0, t1);
     spin_unlock(&r->lock);
 }
@@ -615,8 +603,8 @@ void iolens_h5f_close_end(h5f_rec *r, double t0, double t1)
     if (r == NULL)
         return;
     spin_lock(&r->lock);
-    note_earliest(&r->disk.fcounters[H5F_F_CLOSE_START_TIMESTAMP], t0);
-    note_last(&r->disk.fcounters[H5F_F_CLOSE_END_TIMESTAMP], t1);
+    iolens_note_earliest(&r->disk.fcounters[H5F_F_CLOSE_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[H5F_F_CLOSE_END_TIMESTAMP], t1);
     h5f_meta(r, t0, t1);
     spin_unlock(&r->lock);
 }
@@ -671,8 +659,8 @@ void iolens_h5d_open(hid_t dset, double t0, double t1)
     spin_lock(&r->lock);
     r->disk.counters[H5D_OPENS]++;
     store_facts(r, &facts, file_id);
-    note_earliest(&r->disk.fcounters[H5D_F_OPEN_START_TIMESTAMP], t0);
-    note_last(&r->disk.fcounters[H5D_F_OPEN_END_TIMESTAMP], t1);
+    iolens_note_earliest(&r->disk.fcounters[H5D_F_OPEN_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[H5D_F_OPEN_END_TIMESTAMP], t1);
     h5d_meta(r, t0, t1);
     spin_unlock(&r->lock);
 }
@@ -780,8 +768,8 @@ static void count_access(h5d_rec *r, enum iolens_h5d_dir dir, const struct acces
     c[a->collective ? H5D_COLL_ACCESSES : H5D_INDEP_ACCESSES]++;
     add_shape(&r->shapes, a->bytes, a->len);
 
-    note_earliest(&f[id->f_start], t0);
-    note_last(&f[id->f_end], t1);
+    iolens_note_earliest(&f[id->f_start], t0);
+    iolens_note_last(&f[id->f_end], t1);
     double *last_end = dir == IOLENS_H5D_READ ? &r->last_read_end : &r->last_write_end;
     f[id->f_time] = iolens_time_add_nonoverlap(f[id->f_time], last_end, t0, t1);
     if (t1 - t0 > f[id->f_max_time]) {
@@ -851,8 +839,8 @@ void iolens_h5d_close_end(h5d_rec *r, double t0, double t1)
     if (r == NULL)
         return;
     spin_lock(&r->lock);
-    note_earliest(&r->disk.fcounters[H5D_F_CLOSE_START_TIMESTAMP], t0);
-    note_last(&r->disk.fcounters[H5D_F_CLOSE_END_TIMESTAMP], t1);
+    iolens_note_earliest(&r->disk.fcounters[H5D_F_CLOSE_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[H5D_F_CLOSE_END_TIMESTAMP], t1);
     h5d_meta(r, t0, t1);
     spin_unlock(&r->lock);
 }

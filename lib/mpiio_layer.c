@@ -102,20 +102,6 @@ static mpiio_rec *record_for_open(const char *abspath, size_t len)
 
 /* ----------------------------------------------------------- time -- */
 
-/* Start timestamps keep the earliest start: a nonblocking operation is
- * accounted when it completes, possibly after one issued later. */
-static void note_earliest(double *slot, double t)
-{
-    if (*slot == 0.0 || t < *slot)
-        *slot = t;
-}
-
-static void note_last(double *slot, double t)
-{
-    if (t > *slot)
-        *slot = t;
-}
-
 static void add_meta_time(mpiio_rec *r, double t0, double t1)
 {
     r->disk.fcounters[MPIIO_F_META_TIME] = iolens_time_add_nonoverlap(
@@ -279,8 +265,8 @@ static void count_time(mpiio_rec *r, enum iolens_mpiio_dir dir, int64_t bytes, d
     const struct rw_ids *k = &rw_ids[dir];
     double *f = r->disk.fcounters;
     struct busy *busy = dir == IOLENS_MPIIO_READ ? &r->read_busy : &r->write_busy;
-    note_earliest(&f[k->f_start], t0);
-    note_last(&f[k->f_end], t1);
+    iolens_note_earliest(&f[k->f_start], t0);
+    iolens_note_last(&f[k->f_end], t1);
     f[k->f_time] = busy_add(f[k->f_time], busy, t0, t1);
     if (t1 - t0 > f[k->f_max_time]) {
         f[k->f_max_time] = t1 - t0;
@@ -586,8 +572,8 @@ void iolens_mpiio_open(MPI_Comm comm, const char *filename, int amode, MPI_Info 
     r->disk.counters[nprocs > 1 ? MPIIO_COLL_OPENS : MPIIO_INDEP_OPENS]++;
     r->disk.counters[MPIIO_HINTS] += info != MPI_INFO_NULL;
     r->disk.counters[MPIIO_MODE] = amode;
-    note_earliest(&r->disk.fcounters[MPIIO_F_OPEN_START_TIMESTAMP], t0);
-    note_last(&r->disk.fcounters[MPIIO_F_OPEN_END_TIMESTAMP], t1);
+    iolens_note_earliest(&r->disk.fcounters[MPIIO_F_OPEN_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[MPIIO_F_OPEN_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
     spin_unlock(&r->lock);
 }
@@ -602,8 +588,8 @@ void iolens_mpiio_close_end(mpiio_rec *r, double t0, double t1)
     if (r == NULL)
         return;
     spin_lock(&r->lock);
-    note_earliest(&r->disk.fcounters[MPIIO_F_CLOSE_START_TIMESTAMP], t0);
-    note_last(&r->disk.fcounters[MPIIO_F_CLOSE_END_TIMESTAMP], t1);
+    iolens_note_earliest(&r->disk.fcounters[MPIIO_F_CLOSE_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[MPIIO_F_CLOSE_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
     spin_unlock(&r->lock);
 }

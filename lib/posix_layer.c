@@ -152,18 +152,6 @@ static posix_rec *record_for_path(const char *abspath, size_t len, int is_open,
 
 /* ----------------------------------------------------------- time -- */
 
-static inline void note_first(double *slot, double t)
-{
-    if (*slot == 0.0)
-        *slot = t;
-}
-
-static inline void note_last(double *slot, double t)
-{
-    if (t > *slot)
-        *slot = t;
-}
-
 static void add_meta_time(posix_rec *r, double t0, double t1)
 {
     r->disk.fcounters[POSIX_F_META_TIME] = iolens_time_add_nonoverlap(
@@ -374,8 +362,8 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
     r->disk.counters[POSIX_OPENS]++;
     if (mode != -1)
         r->disk.counters[POSIX_MODE] = mode;
-    note_first(&r->disk.fcounters[POSIX_F_OPEN_START_TIMESTAMP], t0);
-    note_last(&r->disk.fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
+    iolens_note_first(&r->disk.fcounters[POSIX_F_OPEN_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
     unlock_rec(r, held);
 }
@@ -392,8 +380,8 @@ void iolens_posix_close_end(posix_rec *r, double t0, double t1)
     if (r == NULL)
         return;
     int held = lock_rec(r);
-    note_first(&r->disk.fcounters[POSIX_F_CLOSE_START_TIMESTAMP], t0);
-    note_last(&r->disk.fcounters[POSIX_F_CLOSE_END_TIMESTAMP], t1);
+    iolens_note_first(&r->disk.fcounters[POSIX_F_CLOSE_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[POSIX_F_CLOSE_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
     unlock_rec(r, held);
 }
@@ -490,10 +478,10 @@ static inline void count_timing(posix_rec *r, const struct rw_ids *k, int64_t si
                                 double t1)
 {
     double *f = r->disk.fcounters;
-    note_first(&f[k->f_start], t0);
+    iolens_note_first(&f[k->f_start], t0);
     /* The end of the last access of a kind is both F_*_END_TIMESTAMP and
      * the point from which non-overlapping time counts: one update does
-     * both (note_last's rule is the same as the one below). */
+     * both (iolens_note_last's rule is the same as the one below). */
     f[k->f_time] = iolens_time_add_nonoverlap(f[k->f_time], &f[k->f_end], t0, t1);
     if (__builtin_expect(t1 - t0 > f[k->f_max_time], 0)) {
         f[k->f_max_time] = t1 - t0;

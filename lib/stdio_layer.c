@@ -109,18 +109,6 @@ static struct iolens_file *file_for_path(const char *abspath, size_t len)
     return file;
 }
 
-static inline void note_first(double *slot, double t)
-{
-    if (*slot == 0.0)
-        *slot = t;
-}
-
-static inline void note_last(double *slot, double t)
-{
-    if (t > *slot)
-        *slot = t;
-}
-
 static void add_meta_time(stdio_rec *r, double t0, double t1)
 {
     r->disk.fcounters[STDIO_F_META_TIME] = iolens_time_add_nonoverlap(
@@ -270,8 +258,8 @@ static void count_open(stdio_rec *r, double t0, double t1)
 {
     int held = lock_rec(r);
     r->disk.counters[STDIO_OPENS]++;
-    note_first(&r->disk.fcounters[STDIO_F_OPEN_START_TIMESTAMP], t0);
-    note_last(&r->disk.fcounters[STDIO_F_OPEN_END_TIMESTAMP], t1);
+    iolens_note_first(&r->disk.fcounters[STDIO_F_OPEN_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[STDIO_F_OPEN_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
     unlock_rec(r, held);
 }
@@ -346,8 +334,8 @@ void iolens_stdio_close_end(stdio_rec *r, double t0, double t1)
     if (r == NULL)
         return;
     int held = lock_rec(r);
-    note_first(&r->disk.fcounters[STDIO_F_CLOSE_START_TIMESTAMP], t0);
-    note_last(&r->disk.fcounters[STDIO_F_CLOSE_END_TIMESTAMP], t1);
+    iolens_note_first(&r->disk.fcounters[STDIO_F_CLOSE_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[STDIO_F_CLOSE_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
     unlock_rec(r, held);
 }
@@ -411,7 +399,7 @@ count_access(struct iolens_stdio_stream *slot, int64_t bytes, double t0, double 
     c[k->bytes] += bytes;
     if (bytes > 0 && start + bytes - 1 > c[k->max_byte])
         c[k->max_byte] = start + bytes - 1;
-    note_first(&f[k->f_start], t0);
+    iolens_note_first(&f[k->f_start], t0);
     /* F_*_END_TIMESTAMP is also where non-overlapping time resumes (see
      * the POSIX layer's count_timing). */
     f[k->f_time] = iolens_time_add_nonoverlap(f[k->f_time], &f[k->f_end], t0, t1);

@@ -22,8 +22,7 @@
 #include "hdf5_calls.h"
 #include "hdf5_layer.h"
 #include "runtime.h"
-
-#define IOLENS_EXPORT __attribute__((visibility("default")))
+#include "wrapper.h"
 
 /* Declares fn as the real function; fails the call if it is missing. */
 #define REAL_OR_FAIL(fn, name)                      \
@@ -44,23 +43,6 @@ static inline int tracing_datasets(void)
 static inline int traced(hid_t dset)
 {
     return tracing_datasets() && iolens_h5d_is_traced(dset);
-}
-
-/* Bookkeeping runs between enter() and leave(): errno is saved and
- * restored and the per-thread runtime guard is set. */
-static inline int enter(void)
-{
-    int saved_errno = errno;
-    iolens_in_runtime = 1;
-    atomic_signal_fence(memory_order_seq_cst);
-    return saved_errno;
-}
-
-static inline void leave(int saved_errno)
-{
-    atomic_signal_fence(memory_order_seq_cst);
-    iolens_in_runtime = 0;
-    errno = saved_errno;
 }
 
 /* ------------------------------------------- after the real call -- */

@@ -10,8 +10,7 @@
 #include "mpi_calls.h"
 #include "mpi_runtime.h"
 #include "runtime.h"
-
-#define IOLENS_EXPORT __attribute__((visibility("default")))
+#include "wrapper.h"
 
 static inline int untraced_begin(void)
 {

@@ -27,8 +27,7 @@
 #include "mpi_calls.h"
 #include "mpiio_layer.h"
 #include "runtime.h"
-
-#define IOLENS_EXPORT __attribute__((visibility("default")))
+#include "wrapper.h"
 
 /* Declares fn as the PMPI function name; fails the call if it is missing. */
 #define PMPI_OR_FAIL(fn, name)                   \
@@ -46,23 +45,6 @@ static inline int tracing(void)
 static inline int traced(MPI_File fh)
 {
     return tracing() && iolens_mpiio_is_traced(fh);
-}
-
-/* Bookkeeping runs between enter() and leave(): errno is saved and
- * restored and the per-thread runtime guard is set (see wrappers/posix.c). */
-static inline int enter(void)
-{
-    int saved_errno = errno;
-    iolens_in_runtime = 1;
-    atomic_signal_fence(memory_order_seq_cst);
-    return saved_errno;
-}
-
-static inline void leave(int saved_errno)
-{
-    atomic_signal_fence(memory_order_seq_cst);
-    iolens_in_runtime = 0;
-    errno = saved_errno;
 }
 
 /* ------------------------------------------- after the real call -- */

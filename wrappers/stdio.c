@@ -20,9 +20,8 @@
 #include "file_table.h"
 #include "real_calls.h"
 #include "runtime.h"
+#include "wrapper.h"
 #include "stdio_layer.h"
-
-#define IOLENS_EXPORT __attribute__((visibility("default")))
 
 /* Declares fn as the real function; returns errval with errno ENOSYS if
  * the C library does not have it. */
@@ -36,25 +35,6 @@
 static inline int tracing(void)
 {
     return iolens_tracing(IOLENS_LAYER_STDIO);
-}
-
-/* Bookkeeping runs between enter() and leave(): errno is saved and
- * restored, and the per-thread runtime guard is set, so that a signal
- * handler doing I/O while this thread holds a record's spinlock passes
- * through untraced instead of spinning on that lock forever. */
-static inline int enter(void)
-{
-    int saved_errno = errno;
-    iolens_in_runtime = 1;
-    atomic_signal_fence(memory_order_seq_cst);
-    return saved_errno;
-}
-
-static inline void leave(int saved_errno)
-{
-    atomic_signal_fence(memory_order_seq_cst);
-    iolens_in_runtime = 0;
-    errno = saved_errno;
 }
 
 /* ------------------------------------------- after the real call -- */
