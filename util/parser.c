@@ -8,7 +8,16 @@
  *   --stack           per file: bytes and time at each layer side by side
  *   --bps             BPS per layer and per shared file (util/bps.c)
  *   --timeseries      bytes read and written per time bin, layer and rank
+ *   --perf            bandwidths: aggregate, MiB/s per compute node, union time
+ *   --patterns        access-pattern labels and the job's file-sharing class
+ *   --json            one JSON object (schema_version, iolens-parser(1))
+ *   --csv             one row per file record
+ *   --summary         one row per job, for many logs at once
  *   --list-counters   every counter this parser knows, with its meaning
+ *
+ * The analysis modes live in util/report_*.c (report.h).  Several LOG
+ * arguments are read one after the other: a log that cannot be read gets
+ * its line on stderr and the others are still processed.
  *
  * Layers, names and descriptions come from the layer descriptors of
  * lib/record_merge.c, so a layer added there is printed everywhere.
@@ -27,17 +36,22 @@
 #include <time.h>
 
 #include "bps.h"
+#include "report.h"
 #include "reader.h"
 #include "record_merge.h"
 
 #define PROG "iolens-parser"
 
-enum mode { MODE_BASE, MODE_TOTAL, MODE_FILE, MODE_STACK, MODE_BPS, MODE_TIMESERIES, MODE_LIST };
+enum mode {
+    MODE_BASE, MODE_TOTAL, MODE_FILE, MODE_STACK, MODE_BPS, MODE_TIMESERIES,
+    MODE_PERF, MODE_PATTERNS, MODE_JSON, MODE_CSV, MODE_SUMMARY, MODE_LIST
+};
 
 /* What the command line asked for. */
 struct args {
     enum mode mode;
-    const char *path;
+    char **paths;            /* the LOG arguments */
+    int npaths;
     uint64_t block_size;     /* --block-size (--bps) */
     double bin;              /* --bin (--timeseries) */
     bool block_size_given, bin_given;
@@ -896,9 +910,10 @@ static void print_counter_list(void)
 static void usage(FILE *to)
 {
     fprintf(to,
-            "usage: " PROG " [--base|--total|--file|--stack] LOG\n"
-            "       " PROG " --bps [--block-size N] LOG\n"
-            "       " PROG " --timeseries [--bin SECONDS] LOG\n"
+            "usage: " PROG " [--base|--total|--file|--stack|--perf|--patterns|--csv] LOG...\n"
+            "       " PROG " --bps|--json [--block-size N] LOG...\n"
+            "       " PROG " --timeseries [--bin SECONDS] LOG...\n"
+            "       " PROG " --summary [--block-size N] LOG...\n"
             "       " PROG " --list-counters\n"
             "       " PROG " --help\n"
             "  --base           every counter of every record (default)\n"
@@ -910,6 +925,11 @@ static void usage(FILE *to)
             "  --block-size N   bytes per block for --bps (default 512)\n"
             "  --timeseries     bytes read and written per time bin, per layer and rank\n"
             "  --bin SECONDS    width of a --timeseries bin (default 1)\n"
+            "  --perf           aggregate MiB/s, MiB/s per compute node, union-time bandwidth\n"
+            "  --patterns       access pattern per file and rank, the job's sharing class\n"
+            "  --json           everything above as one JSON object per log\n"
+            "  --csv            one row per file record\n"
+            "  --summary        one row per job: exe, nprocs, nnodes, bytes, MiB/s/CN, BPS, sharing\n"
             "  --list-counters  every counter with its description\n"
             "Exit status: 0 success, 1 usage or output error, 2 unreadable or invalid log.\n");
 }
@@ -969,8 +989,9 @@ static int set_value_option(int c, const char *value, struct args *a)
 /* The options that only make sense with one mode. */
 static int check_mode_options(const struct args *a)
 {
-    if (a->block_size_given && a->mode != MODE_BPS) {
-        fprintf(stderr, PROG ": --block-size goes with --bps\n");
+    if (a->block_size_given && a->mode != MODE_BPS && a->mode != MODE_JSON &&
+        a->mode != MODE_SUMMARY) {
+        fprintf(stderr, PROG ": --block-size goes with --bps, --json or --summary\n");
         return -1;
     }
     if (a->bin_given && a->mode != MODE_TIMESERIES) {
@@ -988,6 +1009,9 @@ static int parse_args(int argc, char **argv, struct args *a)
         {"bps", no_argument, NULL, 'p'},    {"timeseries", no_argument, NULL, 'T'},
         {"block-size", required_argument, NULL, 'B'},
         {"bin", required_argument, NULL, 'n'},
+        {"perf", no_argument, NULL, 'P'},   {"patterns", no_argument, NULL, 'A'},
+        {"json", no_argument, NULL, 'j'},   {"csv", no_argument, NULL, 'c'},
+        {"summary", no_argument, NULL, 'S'},
         {"list-counters", no_argument, NULL, 'l'},
         {"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
     };
@@ -1002,6 +1026,11 @@ static int parse_args(int argc, char **argv, struct args *a)
         case 's': a->mode = MODE_STACK; nmodes++; break;
         case 'p': a->mode = MODE_BPS; nmodes++; break;
         case 'T': a->mode = MODE_TIMESERIES; nmodes++; break;
+        case 'P': a->mode = MODE_PERF; nmodes++; break;
+        case 'A': a->mode = MODE_PATTERNS; nmodes++; break;
+        case 'j': a->mode = MODE_JSON; nmodes++; break;
+        case 'c': a->mode = MODE_CSV; nmodes++; break;
+        case 'S': a->mode = MODE_SUMMARY; nmodes++; break;
         case 'l': a->mode = MODE_LIST; nmodes++; break;
         case 'B':
         case 'n':
@@ -1019,18 +1048,22 @@ static int parse_args(int argc, char **argv, struct args *a)
     }
     if (nmodes > 1) {
         fprintf(stderr, PROG ": give at most one of --base, --total, --file, --stack, --bps, "
-                        "--timeseries, --list-counters\n");
+                        "--timeseries, --perf, --patterns, --json, --csv, --summary, "
+                        "--list-counters\n");
         return -1;
     }
     if (check_mode_options(a) != 0)
         return -1;
-    int want = a->mode == MODE_LIST ? 0 : 1;
-    if (argc - optind != want) {
-        fprintf(stderr, want ? PROG ": expected one LOG argument\n"
-                             : PROG ": --list-counters takes no LOG argument\n");
+    a->paths = argv + optind;
+    a->npaths = argc - optind;
+    if (a->mode == MODE_LIST && a->npaths != 0) {
+        fprintf(stderr, PROG ": --list-counters takes no LOG argument\n");
         return -1;
     }
-    a->path = want ? argv[optind] : NULL;
+    if (a->mode != MODE_LIST && a->npaths == 0) {
+        fprintf(stderr, PROG ": expected at least one LOG argument\n");
+        return -1;
+    }
     return 0;
 }
 
@@ -1043,8 +1076,58 @@ static int print_mode(const struct iolens_log *log, const struct args *a)
     case MODE_STACK: return print_stack(log);
     case MODE_BPS: return print_bps(log, a->block_size);
     case MODE_TIMESERIES: return print_timeseries(log, a->bin);
+    case MODE_PERF: return iolens_report_perf(stdout, log);
+    case MODE_PATTERNS: return iolens_report_patterns(stdout, log);
     default: print_base(log); return 0;
     }
+}
+
+/* The modes whose output is not the text report: no job header. */
+static bool mode_has_header(enum mode m)
+{
+    return m != MODE_JSON && m != MODE_CSV && m != MODE_SUMMARY;
+}
+
+/* Output of one readable log; 0, or 1 (usage-like error) or 2 (out of memory). */
+static int print_one(const struct iolens_log *log, const char *path, const struct args *a)
+{
+    int rc;
+    if (a->mode == MODE_JSON)
+        rc = iolens_report_json(stdout, log, a->block_size);
+    else if (a->mode == MODE_CSV)
+        rc = iolens_report_csv(stdout, log);
+    else if (a->mode == MODE_SUMMARY)
+        rc = iolens_report_summary_row(stdout, log, path, a->block_size);
+    else {
+        print_job_header(log);
+        rc = print_mode(log, a);
+    }
+    if (rc == -2) {
+        fflush(stdout);
+        fprintf(stderr, PROG ": %s: --bin %g makes more than %llu bin pieces; use a wider bin\n",
+                path, a->bin, (unsigned long long)IOLENS_TS_MAX_PIECES);
+        return 1;
+    }
+    if (rc != 0) {
+        fprintf(stderr, PROG ": %s: out of memory\n", path);
+        return 2;
+    }
+    return 0;
+}
+
+/* Reads and prints one log; its exit status (0, 1 or 2). */
+static int process_log(const char *path, const struct args *a)
+{
+    struct iolens_log log;
+    char err[256];
+    if (iolens_log_read(path, &log, err, sizeof err) != IOLENS_READ_OK) {
+        fflush(stdout);
+        fprintf(stderr, PROG ": %s: %s\n", path, err);
+        return 2;
+    }
+    int rc = print_one(&log, path, a);
+    iolens_log_free(&log);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -1058,25 +1141,17 @@ int main(int argc, char **argv)
         print_counter_list();
         return finish_output();
     }
-
-    struct iolens_log log;
-    char err[256];
-    if (iolens_log_read(a.path, &log, err, sizeof err) != IOLENS_READ_OK) {
-        fprintf(stderr, PROG ": %s: %s\n", a.path, err);
+    if (a.mode == MODE_SUMMARY && iolens_report_summary_header(stdout) != 0)
         return 2;
+    /* The worst status wins: 2 (a bad log) over 1 over 0. */
+    int status = 0;
+    for (int i = 0; i < a.npaths; i++) {
+        if (i > 0 && mode_has_header(a.mode))
+            putchar('\n');
+        int rc = process_log(a.paths[i], &a);
+        if (rc > status)
+            status = rc;
     }
-    print_job_header(&log);
-    int rc = print_mode(&log, &a);
-    iolens_log_free(&log);
-    if (rc == -2) {
-        fflush(stdout);
-        fprintf(stderr, PROG ": %s: --bin %g makes more than %llu bin pieces; use a wider bin\n",
-                a.path, a.bin, (unsigned long long)IOLENS_TS_MAX_PIECES);
-        return 1;
-    }
-    if (rc != 0) {
-        fprintf(stderr, PROG ": %s: out of memory\n", a.path);
-        return 2;
-    }
-    return finish_output();
+    int out = finish_output();
+    return status ? status : out;
 }

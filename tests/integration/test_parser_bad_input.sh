@@ -107,8 +107,19 @@ expect_usage_error
 expect_usage_error --base
 expect_usage_error --bogus "$good"
 expect_usage_error --base --total "$good"
-expect_usage_error "$good" "$good"
 expect_usage_error --list-counters "$good"
+
+# A batch: the bad log gets its one line, the good ones are still printed,
+# and the status says a log was bad.
+"$IOLENS_PARSER" --total "$good" "$T/missing.iolens" "$good" >"$T/out" 2>"$T/err"
+check_eq 2 "$?" "exit status of a batch with one missing log"
+check_eq 2 "$(grep -c "^# iolens log format version" "$T/out")" "both good logs of the batch are printed"
+check_eq "iolens-parser: $T/missing.iolens: No such file or directory" "$(cat "$T/err")" \
+    "the batch's one error line"
+"$IOLENS_PARSER" --total "$good" >"$T/one"
+"$IOLENS_PARSER" --total "$good" "$good" >"$T/two"
+check_eq $(($(wc -l <"$T/one") * 2 + 1)) "$(wc -l <"$T/two")" \
+    "two logs print twice the lines of one, with a blank line between"
 
 "$IOLENS_PARSER" --help >"$T/out" 2>"$T/err"
 check_eq 0 "$?" "exit status of --help"
