@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "budget.h"
 #include "clock.h"
@@ -14,6 +16,18 @@
 #endif
 
 struct iolens_interval_store iolens_layer_intervals[IOLENS_NLAYERS];
+
+/* The other threads' stores (layer_intervals.h), NULL until first used. */
+static struct iolens_interval_store *thread_stores[IOLENS_NLAYERS][IOLENS_INTERVAL_THREAD_STORES];
+/* Bytes of one thread store of a layer (0: the layer has no main store). */
+static size_t thread_store_bytes[IOLENS_NLAYERS];
+/* Round robin over the thread stores. */
+static unsigned next_thread_slot;
+
+/* The calling thread's store slot: 0 not chosen yet, 1 the main store,
+ * 2 + k thread store k.  Initial-exec TLS: the runtime is preloaded or
+ * linked in, never dlopen'ed, and this keeps the read to one instruction. */
+static __thread unsigned char thread_slot __attribute__((tls_model("initial-exec")));
 
 /* The data layers, in the order their intervals go into the log. */
 static const struct {
@@ -71,33 +85,107 @@ void iolens_intervals_init(size_t memory)
         void *mem = iolens_budget_alloc(share);
         iolens_interval_store_init(&iolens_layer_intervals[data_layers[i].layer], mem,
                                    mem != NULL ? share : 0);
+        if (mem != NULL)
+            thread_store_bytes[data_layers[i].layer] = share / IOLENS_INTERVAL_THREAD_DIVISOR;
     }
 }
 
 void iolens_intervals_reset(void)
 {
-    for (size_t i = 0; i < NDATA; i++)
-        iolens_interval_store_reset(&iolens_layer_intervals[data_layers[i].layer]);
+    for (size_t i = 0; i < NDATA; i++) {
+        enum iolens_layer layer = data_layers[i].layer;
+        iolens_interval_store_reset(&iolens_layer_intervals[layer]);
+        for (unsigned k = 0; k < IOLENS_INTERVAL_THREAD_STORES; k++)
+            if (thread_stores[layer][k] != NULL)
+                iolens_interval_store_reset(thread_stores[layer][k]);
+    }
+}
+
+/* ------------------------------------------------------ thread stores -- */
+
+static unsigned char choose_thread_slot(void)
+{
+    if (syscall(SYS_gettid) == getpid())
+        return 1;
+    unsigned k = __atomic_fetch_add(&next_thread_slot, 1, __ATOMIC_RELAXED);
+    return (unsigned char)(2 + k % IOLENS_INTERVAL_THREAD_STORES);
+}
+
+/* Thread store k of a layer, made on first use; NULL if the budget
+ * refuses.  Two threads racing to make the same store both allocate, one
+ * wins: the loser's few bytes stay unused in the arena. */
+static struct iolens_interval_store *thread_store(enum iolens_layer layer, unsigned k)
+{
+    struct iolens_interval_store *s = __atomic_load_n(&thread_stores[layer][k], __ATOMIC_ACQUIRE);
+    if (s != NULL || thread_store_bytes[layer] == 0)
+        return s;
+    struct iolens_interval_store *made = iolens_budget_alloc(sizeof *made + thread_store_bytes[layer]);
+    if (made == NULL)
+        return NULL;
+    iolens_interval_store_init(made, made + 1, thread_store_bytes[layer]);
+    if (__atomic_compare_exchange_n(&thread_stores[layer][k], &s, made, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+        return made;
+    return s;
+}
+
+struct iolens_interval_store *iolens_intervals_thread_store(enum iolens_layer layer)
+{
+    if (thread_slot == 0)
+        thread_slot = choose_thread_slot();
+    struct iolens_interval_store *s = NULL;
+    if (thread_slot >= 2)
+        s = thread_store(layer, thread_slot - 2u);
+    return s != NULL ? s : &iolens_layer_intervals[layer];
 }
 
 /* ------------------------------------------------------------ packing -- */
 
-/* A consistent copy of one store (taken under its lock when the process
- * has threads: a thread may still be appending). */
-static int copy_store(struct iolens_interval_store *s, struct iolens_intervals_packed *p)
+/* Appends a consistent copy of one store to p (under the store's lock:
+ * a thread may still be appending); p->iv has room for it. */
+static void append_store(struct iolens_interval_store *s, struct iolens_intervals_packed *p)
 {
     while (__atomic_exchange_n(&s->lock, 1, __ATOMIC_ACQUIRE))
         ;
-    p->count = s->count;
-    p->iv = malloc((p->count + 1) * sizeof *p->iv);
-    if (p->iv != NULL)
-        memcpy(p->iv, s->iv, p->count * sizeof *p->iv);
-    p->error_bound = s->error_bound;
-    p->accesses = s->accesses;
-    p->bytes = s->bytes;
-    p->sum_duration = s->sum_duration;
+    size_t n = s->count;
+    memcpy(p->iv + p->count, s->iv, n * sizeof *p->iv);
+    p->count += n;
+    p->error_bound += s->error_bound;
+    p->accesses += s->accesses;
+    p->bytes += s->bytes;
+    p->sum_duration += s->sum_duration;
     __atomic_store_n(&s->lock, 0, __ATOMIC_RELEASE);
-    return p->iv != NULL ? 0 : -1;
+}
+
+/* The stores of a layer: the main one, then the thread stores made. */
+static size_t stores_of(enum iolens_layer layer, struct iolens_interval_store **out)
+{
+    size_t n = 0;
+    out[n++] = &iolens_layer_intervals[layer];
+    for (unsigned k = 0; k < IOLENS_INTERVAL_THREAD_STORES; k++) {
+        struct iolens_interval_store *s = __atomic_load_n(&thread_stores[layer][k], __ATOMIC_ACQUIRE);
+        if (s != NULL)
+            out[n++] = s;
+    }
+    return n;
+}
+
+/* All the stores of a layer merged into p (the error bounds add up: each
+ * store's union overestimates its own accesses' by at most its bound).
+ * Room is taken for the stores' capacities, so that a thread appending
+ * meanwhile cannot overflow the copy. */
+static int copy_layer(enum iolens_layer layer, struct iolens_intervals_packed *p)
+{
+    struct iolens_interval_store *stores[1 + IOLENS_INTERVAL_THREAD_STORES];
+    size_t n = stores_of(layer, stores), room = 1;
+    for (size_t i = 0; i < n; i++)
+        room += stores[i]->capacity;
+    p->iv = malloc(room * sizeof *p->iv);
+    if (p->iv == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        append_store(stores[i], p);
+    return 0;
 }
 
 static void to_seconds(struct iolens_intervals_packed *p, double seconds_per_unit, double shift)
@@ -114,8 +202,14 @@ static void to_seconds(struct iolens_intervals_packed *p, double seconds_per_uni
  * always in the log); MPI-IO and H5D only when they saw an access. */
 static int layer_written(enum iolens_layer layer)
 {
-    return layer == IOLENS_LAYER_POSIX || layer == IOLENS_LAYER_STDIO ||
-           __atomic_load_n(&iolens_layer_intervals[layer].accesses, __ATOMIC_RELAXED) > 0;
+    if (layer == IOLENS_LAYER_POSIX || layer == IOLENS_LAYER_STDIO)
+        return 1;
+    struct iolens_interval_store *stores[1 + IOLENS_INTERVAL_THREAD_STORES];
+    size_t n = stores_of(layer, stores);
+    for (size_t i = 0; i < n; i++)
+        if (__atomic_load_n(&stores[i]->accesses, __ATOMIC_RELAXED) > 0)
+            return 1;
+    return 0;
 }
 
 int iolens_intervals_pack(unsigned layers_off, double shift_seconds,
@@ -130,7 +224,7 @@ int iolens_intervals_pack(unsigned layers_off, double shift_seconds,
         struct iolens_intervals_packed *p = &out[n];
         memset(p, 0, sizeof *p);
         p->region_kind = data_layers[i].region_kind;
-        if (copy_store(&iolens_layer_intervals[layer], p) != 0) {
+        if (copy_layer(layer, p) != 0) {
             iolens_intervals_packed_free(out, n);
             return -1;
         }

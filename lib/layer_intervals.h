@@ -27,9 +27,21 @@
 
 #include "file_table.h"
 #include "interval_store.h"
+#include "spinlock.h"   /* IOLENS_HAVE_LIBC_SINGLE_THREADED */
 
 /* The fraction of IOLENS_MEMORY the stores take: 1 / this. */
 #define IOLENS_INTERVAL_BUDGET_DIVISOR 4
+
+/* Threads.  A store shared by threads would put its lock and its tail on
+ * one cache line that every access of every thread writes: a convoy.  So
+ * the process's main thread uses the layer's main store, and any other
+ * thread that records an access gets one of IOLENS_INTERVAL_THREAD_STORES
+ * stores per layer (round robin: more threads than that share them),
+ * taken from the budget on first use, IOLENS_INTERVAL_THREAD_DIVISOR times
+ * smaller than the main store.  If the budget refuses, the thread falls
+ * back to the main store.  Packing merges a layer's stores. */
+#define IOLENS_INTERVAL_THREAD_STORES 3
+#define IOLENS_INTERVAL_THREAD_DIVISOR 8
 
 /* Indexed by enum iolens_layer; the H5F store stays empty (capacity 0). */
 extern struct iolens_interval_store iolens_layer_intervals[IOLENS_NLAYERS];
@@ -41,11 +53,22 @@ void iolens_intervals_init(size_t memory);
 /* A forked child starts with empty stores. */
 void iolens_intervals_reset(void);
 
+/* The store the calling thread records a layer's accesses in, when the
+ * process has more than one thread. */
+struct iolens_interval_store *iolens_intervals_thread_store(enum iolens_layer layer);
+
 /* Records one access of a layer (t0, t1: iolens_now() readings). */
 static inline void iolens_intervals_add(enum iolens_layer layer, double t0, double t1,
                                         uint64_t file_id, int64_t bytes, uint32_t flags)
 {
-    iolens_interval_add(&iolens_layer_intervals[layer], t0, t1, file_id, bytes, flags);
+    struct iolens_interval_store *s = &iolens_layer_intervals[layer];
+#ifdef IOLENS_HAVE_LIBC_SINGLE_THREADED
+    if (!__libc_single_threaded)
+        s = iolens_intervals_thread_store(layer);
+#else
+    s = iolens_intervals_thread_store(layer);
+#endif
+    iolens_interval_add(s, t0, t1, file_id, bytes, flags);
 }
 
 /* ------------------------------------------------------------ packing -- */

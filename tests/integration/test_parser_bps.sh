@@ -368,13 +368,13 @@ for bad in 0 -1 abc 1s "" nan inf 1e-10 1e400; do
 done
 expect_usage_error "option '--block-size' needs a value" --bps --block-size
 expect_usage_error "option '--bin' needs a value" --timeseries --bin
-expect_usage_error "--block-size goes with --bps" --block-size 512 "$log"
-expect_usage_error "--block-size goes with --bps" --timeseries --block-size 512 "$log"
+expect_usage_error "--block-size goes with --bps, --json or --summary" --block-size 512 "$log"
+expect_usage_error "--block-size goes with --bps, --json or --summary" --timeseries --block-size 512 "$log"
 expect_usage_error "--bin goes with --timeseries" --bps --bin 1 "$log"
 expect_usage_error "--bin goes with --timeseries" --total --bin 1 "$log"
-expect_usage_error "give at most one of --base, --total, --file, --stack, --bps, --timeseries, --list-counters" \
-    --bps --timeseries "$log"
-expect_usage_error "expected one LOG argument" --bps
+expect_usage_error "give at most one of --base, --total, --file, --stack, --bps, --timeseries, \
+--perf, --patterns, --json, --csv, --summary, --list-counters" --bps --timeseries "$log"
+expect_usage_error "expected at least one LOG argument" --bps
 expect_usage_error "--list-counters takes no LOG argument" --list-counters "$log"
 
 # Too fine a bin for the log: refused before anything large is allocated

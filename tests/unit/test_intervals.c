@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "interval_store.h"
 #include "interval_union.h"
+#include "layer_intervals.h"
 
 /* ------------------------------------------------------------ helpers -- */
 
@@ -827,6 +829,64 @@ START_TEST(threads_lose_nothing)
 }
 END_TEST
 
+#define LAYER_THREADS 3
+#define LAYER_PER_THREAD 5000
+#define MAIN_ACCESSES 700
+
+static void *add_to_layer(void *arg)
+{
+    uintptr_t id = (uintptr_t)arg;
+    for (int i = 0; i < LAYER_PER_THREAD; i++)
+        iolens_intervals_add(IOLENS_LAYER_POSIX, 10.0 * i, 10.0 * i + 1, id, 7, IOLENS_IV_WRITE);
+    return NULL;
+}
+
+/* Threads other than the main one record into stores of their own (no
+ * shared lock on the hot path), and packing merges every store. */
+START_TEST(layer_stores_per_thread)
+{
+    ck_assert_int_eq(iolens_budget_init(64u << 20), 0);
+    iolens_intervals_init(64u << 20);
+    pthread_t th[LAYER_THREADS];
+    for (uintptr_t i = 0; i < LAYER_THREADS; i++)
+        ck_assert_int_eq(pthread_create(&th[i], NULL, add_to_layer, (void *)(i + 1)), 0);
+    for (int i = 0; i < MAIN_ACCESSES; i++)
+        iolens_intervals_add(IOLENS_LAYER_POSIX, 10.0 * i + 5, 10.0 * i + 6, 99, 2, IOLENS_IV_READ);
+    for (int i = 0; i < LAYER_THREADS; i++)
+        pthread_join(th[i], NULL);
+
+    /* The main thread's accesses alone are in the main store. */
+    ck_assert_uint_eq(iolens_layer_intervals[IOLENS_LAYER_POSIX].accesses, MAIN_ACCESSES);
+
+    struct iolens_intervals_packed packed[IOLENS_NLAYERS];
+    int n = iolens_intervals_pack(0, 0.0, packed);
+    ck_assert_int_ge(n, 1);
+    ck_assert_uint_eq(packed[0].region_kind, IOLENS_REGION_POSIX);
+    ck_assert_uint_eq(packed[0].accesses, LAYER_THREADS * LAYER_PER_THREAD + MAIN_ACCESSES);
+    ck_assert_int_eq(packed[0].bytes, 7 * LAYER_THREADS * LAYER_PER_THREAD + 2 * MAIN_ACCESSES);
+    /* Room enough: nothing was merged, every access is its own interval. */
+    ck_assert_uint_eq(packed[0].count, LAYER_THREADS * LAYER_PER_THREAD + MAIN_ACCESSES);
+    uint64_t per_file[LAYER_THREADS + 1] = {0};
+    for (size_t i = 0; i < packed[0].count; i++) {
+        uint64_t f = packed[0].iv[i].file_id;
+        per_file[f == 99 ? 0 : f] += packed[0].iv[i].accesses;
+    }
+    ck_assert_uint_eq(per_file[0], MAIN_ACCESSES);
+    for (int t = 1; t <= LAYER_THREADS; t++)
+        ck_assert_uint_eq(per_file[t], LAYER_PER_THREAD);
+
+    /* A forked child's reset empties the thread stores too. */
+    iolens_intervals_packed_free(packed, n);
+    iolens_intervals_reset();
+    n = iolens_intervals_pack(0, 0.0, packed);
+    ck_assert_int_ge(n, 1);
+    ck_assert_uint_eq(packed[0].accesses, 0);
+    ck_assert_uint_eq(packed[0].count, 0);
+    iolens_intervals_packed_free(packed, n);
+    iolens_budget_fini();
+}
+END_TEST
+
 static Suite *intervals_suite(void)
 {
     Suite *s = suite_create("intervals");
@@ -859,6 +919,7 @@ static Suite *intervals_suite(void)
     tcase_add_test(st, out_of_order_overlap_merges_exactly);
     tcase_add_test(st, many_files_take_sort_path);
     tcase_add_test(st, threads_lose_nothing);
+    tcase_add_test(st, layer_stores_per_thread);
     suite_add_tcase(s, st);
     return s;
 }
