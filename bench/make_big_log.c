@@ -1,0 +1,160 @@
+/*
+ * Writes a large synthetic log for the parser benchmark (run-parser.sh):
+ *
+ *   make_big_log OUTPUT RECORDS [RANKS]
+ *
+ * RECORDS POSIX records of files of their own, spread over RANKS ranks
+ * (default 8), laid out as the MPI writer lays a job out: per rank one
+ * names region and one POSIX region.  The counters vary from record to
+ * record like a real job's (sizes, offsets, times), so the regions do not
+ * compress to nothing.  It goes through the runtime's own region encoder
+ * and log writer, so the file is exactly what the runtime would write.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iolens/log_format.h"
+#include "log_regions.h"
+#include "log_writer.h"
+#include "record_merge.h"
+
+static void die(const char *what)
+{
+    fprintf(stderr, "make_big_log: %s\n", what);
+    exit(1);
+}
+
+static void put(struct iolens_buf *b, const void *p, size_t n)
+{
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n)
+            cap *= 2;
+        unsigned char *d = realloc(b->data, cap);
+        if (d == NULL)
+            die("out of memory");
+        b->data = d;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+static void put_u32(struct iolens_buf *b, uint32_t v) { put(b, &v, sizeof v); }
+
+static void put_str(struct iolens_buf *b, const char *s, size_t len)
+{
+    put_u32(b, (uint32_t)len);
+    put(b, s, len);
+}
+
+static void build_job(struct iolens_buf *b, uint32_t ranks)
+{
+    struct iolens_job_fixed j = {
+        .uid = 1000, .start_time_sec = 1700000000, .end_time_sec = 1700000600,
+        .run_time = 600.0, .nprocs = ranks, .nnodes = 1, .pid = 1,
+        .budget_bytes = 1ull << 30, .budget_used = 1ull << 29, .budget_needed = 1ull << 29,
+        .string_count = IOLENS_JOB_NSTRINGS,
+    };
+    put(b, &j, sizeof j);
+    put_str(b, "1", 1);
+    put_str(b, "bench", 5);
+    put_str(b, "/bench/app", 10);
+    put_str(b, "", 0);
+    put_str(b, "node001", 7);
+    put_str(b, "bench", 5);
+    put_str(b, "", 0);
+}
+
+static uint64_t record_id(long i) { return 0x9e3779b97f4a7c15ull * (uint64_t)(i + 1); }
+
+/* An explicit-id NAMES entry (log_format.h: length << 1 | 1, id, bytes). */
+static void put_name(struct iolens_buf *b, long i, uint32_t rank)
+{
+    char name[128];
+    int len = snprintf(name, sizeof name, "/scratch/project/run42/rank%05u/output.%07ld.dat",
+                       rank, i);
+    put_u32(b, (uint32_t)len << 1 | 1u);
+    uint64_t id = record_id(i);
+    put(b, &id, sizeof id);
+    put(b, name, (size_t)len);
+}
+
+/* A record of 16..(16+i%64) writes of 4 KiB-ish, with times. */
+static void fill_record(struct iolens_posix_record *r, long i, uint32_t rank)
+{
+    memset(r, 0, sizeof *r);
+    r->id = record_id(i);
+    r->rank = rank;
+    int64_t writes = 16 + i % 64, size = 4096 + (i % 7) * 512;
+    r->counters[POSIX_OPENS] = 1;
+    r->counters[POSIX_WRITES] = writes;
+    r->counters[POSIX_BYTES_WRITTEN] = writes * size;
+    r->counters[POSIX_MAX_BYTE_WRITTEN] = writes * size - 1;
+    r->counters[POSIX_MAX_BYTE_READ] = -1;
+    r->counters[POSIX_MODE] = 0644;
+    r->counters[POSIX_CONSEC_WRITES] = writes - 1;
+    r->counters[POSIX_SEQ_WRITES] = writes - 1;
+    r->counters[POSIX_SIZE_WRITE_1K_10K] = writes;
+    r->counters[POSIX_ACCESS1_ACCESS] = size;
+    r->counters[POSIX_ACCESS1_COUNT] = writes;
+    r->counters[POSIX_STRIDE1_STRIDE] = size;
+    r->counters[POSIX_STRIDE1_COUNT] = writes - 1;
+    r->counters[POSIX_FILE_ALIGNMENT] = 4096;
+    r->counters[POSIX_MEM_ALIGNMENT] = 8;
+    r->counters[POSIX_FILE_NOT_ALIGNED] = (i % 7) ? writes - 1 : 0;
+    r->counters[POSIX_MAX_WRITE_TIME_SIZE] = size;
+    double t0 = (double)(i % 600000) / 1000.0;
+    r->fcounters[POSIX_F_OPEN_START_TIMESTAMP] = t0;
+    r->fcounters[POSIX_F_OPEN_END_TIMESTAMP] = t0 + 1e-5;
+    r->fcounters[POSIX_F_WRITE_START_TIMESTAMP] = t0 + 2e-5;
+    r->fcounters[POSIX_F_WRITE_END_TIMESTAMP] = t0 + 2e-5 + writes * 3e-6;
+    r->fcounters[POSIX_F_CLOSE_START_TIMESTAMP] = t0 + 3e-5 + writes * 3e-6;
+    r->fcounters[POSIX_F_CLOSE_END_TIMESTAMP] = t0 + 4e-5 + writes * 3e-6;
+    r->fcounters[POSIX_F_WRITE_TIME] = writes * 3e-6;
+    r->fcounters[POSIX_F_META_TIME] = 2e-5;
+    r->fcounters[POSIX_F_MAX_WRITE_TIME] = 9e-6 + (double)(i % 13) * 1e-7;
+    iolens_record_fill_own_sharing(iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), r);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3 && argc != 4)
+        die("usage: make_big_log OUTPUT RECORDS [RANKS]");
+    long n = atol(argv[2]);
+    uint32_t ranks = argc == 4 ? (uint32_t)atoi(argv[3]) : 8;
+    if (n < 1 || ranks < 1 || ranks > 1u << 20)
+        die("RECORDS and RANKS must be positive");
+    struct iolens_buf job = {0};
+    build_job(&job, ranks);
+    struct iolens_region_src *regions = calloc(1 + 2 * (size_t)ranks, sizeof *regions);
+    struct iolens_buf *bufs = calloc(2 * (size_t)ranks, sizeof *bufs);
+    struct iolens_posix_record *recs = malloc(((size_t)n / ranks + 1) * sizeof *recs);
+    if (regions == NULL || bufs == NULL || recs == NULL)
+        die("out of memory");
+    regions[0] = (struct iolens_region_src){IOLENS_REGION_JOB, IOLENS_JOB_VERSION, job.data, job.len};
+    unsigned nregions = 1;
+    for (uint32_t rank = 0; rank < ranks; rank++) {
+        long first = n * rank / ranks, last = n * (rank + 1) / ranks;
+        struct iolens_buf *names = &bufs[2 * rank], *layer = &bufs[2 * rank + 1];
+        put_u32(names, (uint32_t)(last - first));
+        for (long i = first; i < last; i++) {
+            put_name(names, i, rank);
+            fill_record(&recs[i - first], i, rank);
+        }
+        if (iolens_region_layer(layer, iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), recs,
+                                (size_t)(last - first)) != 0)
+            die("out of memory");
+        regions[nregions++] = (struct iolens_region_src){IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION,
+                                                         names->data, names->len};
+        regions[nregions++] = (struct iolens_region_src){IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION,
+                                                         layer->data, layer->len};
+    }
+    char err[256];
+    if (iolens_log_write_file(argv[1], 0, regions, nregions, err, sizeof err) != 0) {
+        fprintf(stderr, "make_big_log: %s\n", err);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,60 @@
+#!/bin/sh
+# Parser throughput and memory (make bench).
+#
+#   run-parser.sh BUILD_DIR
+#
+# bench/make_big_log writes a log of RECORDS POSIX records (default 10^6,
+# over 8 ranks); iolens-parser then reads it RUNS times (default 5) with
+# --total and with --base (the full counter dump, to /dev/null).  Prints
+# the median seconds, records per second and the peak resident memory
+# (GNU time's %M) of each.  Targets: 2x10^6 records/s for --total,
+# 2x10^5 for --base, and at most 64 MiB whatever the log's size.
+# A figure, not a test.
+set -eu
+
+BUILD=${1:?usage: run-parser.sh BUILD_DIR}
+BUILD=$(cd "$BUILD" && pwd)
+PARSER=$BUILD/iolens-parser
+MAKELOG=$BUILD/bench/make_big_log
+RECORDS=${RECORDS:-1000000}
+RUNS=${RUNS:-5}
+for f in "$PARSER" "$MAKELOG"; do
+    if [ ! -x "$f" ]; then
+        echo "run-parser: $f is missing; run 'make bench' in the build directory" >&2
+        exit 1
+    fi
+done
+if [ ! -x /usr/bin/time ]; then
+    echo "run-parser: /usr/bin/time (Debian package time) is needed for the memory figure" >&2
+    exit 1
+fi
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/iolens-parser-bench.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT INT TERM
+LOG=$WORK/big.iolens
+"$MAKELOG" "$LOG" "$RECORDS"
+
+median() {
+    sort -g | awk '{ v[NR] = $1 }
+        END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+echo "iolens-parser on a log of $RECORDS records ($(wc -c <"$LOG") bytes): median of $RUNS runs"
+echo "$(nproc) CPUs; $(uname -r)"
+echo
+printf '%-8s %10s %14s %12s %10s\n' mode seconds records_per_s peak_MiB target
+for mode in total base; do
+    : >"$WORK/sec" && : >"$WORK/mem"
+    i=1
+    while [ "$i" -le "$RUNS" ]; do
+        /usr/bin/time -f '%e %M' -o "$WORK/one" "$PARSER" --$mode "$LOG" >/dev/null
+        awk '{ print $1 }' "$WORK/one" >>"$WORK/sec"
+        awk '{ print $2 }' "$WORK/one" >>"$WORK/mem"
+        i=$((i + 1))
+    done
+    sec=$(median <"$WORK/sec")
+    mem=$(median <"$WORK/mem")
+    target=2e6
+    [ "$mode" = base ] && target=2e5
+    awk -v m="$mode" -v s="$sec" -v k="$mem" -v n="$RECORDS" -v t="$target" 'BEGIN {
+        printf "%-8s %10.2f %14.0f %12.1f %10s\n", m, s, (s > 0 ? n / s : 0), k / 1024, t }'
+done
