@@ -1,7 +1,7 @@
 /*
  * iolens-parser: prints an iolens log as text.
  *
- *   --base (default)  every counter of every record, tab-separated
+ *   --base (default)  every counter of every record, tab-separated (dump_base.c)
  *   --total           one total_<COUNTER> line per counter and layer,
  *                     combined by the counters' AGG rules (record_merge.h)
  *   --file            file counts by access type and sharing
@@ -36,6 +36,7 @@
 #include <time.h>
 
 #include "bps.h"
+#include "dump_base.h"
 #include "report.h"
 #include "reader.h"
 #include "record_merge.h"
@@ -221,55 +222,7 @@ static int64_t counter_at(const struct iolens_log_layer *L, uint64_t rec, uint32
     return L->counters[rec * L->counter_count + i];
 }
 
-static double fcounter_at(const struct iolens_log_layer *L, uint64_t rec, uint32_t i)
-{
-    return L->fcounters[rec * L->fcounter_count + i];
-}
-
 /* -------------------------------------------------------------- base -- */
-
-static void print_record_tail(const char *name, const struct iolens_log_mount *m)
-{
-    putchar('\t');
-    if (name != NULL)
-        put_escaped_str(name);
-    else
-        putchar('-');
-    putchar('\t');
-    if (m != NULL) {
-        put_escaped_str(m->point);
-        putchar('\t');
-        put_escaped_str(m->fstype);
-    } else {
-        printf("-\t-");
-    }
-    putchar('\n');
-}
-
-static void print_base(const struct iolens_log *log)
-{
-    printf("#<layer>\t<rank>\t<record id>\t<counter>\t<value>\t<file name>\t<mount pt>"
-           "\t<fs type>\n");
-    for (size_t l = 0; l < log->nlayers; l++) {
-        const struct iolens_log_layer *L = &log->layers[l];
-        const char *lname = iolens_layer_name(L->kind);
-        uint32_t nc = usable_counters(L), nf = usable_fcounters(L);
-        for (uint64_t r = 0; r < L->record_count; r++) {
-            const char *name = iolens_log_name_of(log, L->id[r]);
-            const struct iolens_log_mount *m = iolens_log_mount_of(log, name);
-            for (uint32_t i = 0; i < nc; i++) {
-                printf("%s\t%" PRId64 "\t%" PRIu64 "\t%s\t%" PRId64, lname, L->rank[r], L->id[r],
-                       iolens_counter_name(L->kind, i), counter_at(L, r, i));
-                print_record_tail(name, m);
-            }
-            for (uint32_t i = 0; i < nf; i++) {
-                printf("%s\t%" PRId64 "\t%" PRIu64 "\t%s\t%.6f", lname, L->rank[r], L->id[r],
-                       iolens_fcounter_name(L->kind, i), fcounter_at(L, r, i));
-                print_record_tail(name, m);
-            }
-        }
-    }
-}
 
 /* ------------------------------------------------------------- total -- */
 
@@ -1078,7 +1031,7 @@ static int print_mode(const struct iolens_log *log, const struct args *a)
     case MODE_TIMESERIES: return print_timeseries(log, a->bin);
     case MODE_PERF: return iolens_report_perf(stdout, log);
     case MODE_PATTERNS: return iolens_report_patterns(stdout, log);
-    default: print_base(log); return 0;
+    default: return iolens_dump_base(stdout, log) == -1 ? -1 : 0;
     }
 }
 
