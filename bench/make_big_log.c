@@ -1,7 +1,13 @@
 /*
  * Writes a large synthetic log for the parser benchmark (run-parser.sh):
  *
- *   make_big_log OUTPUT RECORDS [RANKS]
+ *   make_big_log [--jobs N] OUTPUT RECORDS [RANKS]
+ *
+ * --jobs N writes N logs, OUTPUT.0 to OUTPUT.<N-1>, each of a job of its
+ * own (for the database import benchmark, run-import.sh): log i has job
+ * id "bench-<i>", pid i + 1, a start time 600 s after log i - 1's,
+ * exe /bench/app<i % 4> and 4 ranks a node (RANKS / 4 nodes, rounded up);
+ * the records are the same in every log.
  *
  * RECORDS POSIX records of files of their own, spread over RANKS ranks
  * (default 8), laid out as the MPI writer lays a job out: per rank one
@@ -49,18 +55,26 @@ static void put_str(struct iolens_buf *b, const char *s, size_t len)
     put(b, s, len);
 }
 
-static void build_job(struct iolens_buf *b, uint32_t ranks)
+/* job -1: the single log's job; job i >= 0: log i of --jobs. */
+static void build_job(struct iolens_buf *b, uint32_t ranks, long job)
 {
+    int64_t start = 1700000000 + 600 * (job < 0 ? 0 : job);
     struct iolens_job_fixed j = {
-        .uid = 1000, .start_time_sec = 1700000000, .end_time_sec = 1700000600,
-        .run_time = 600.0, .nprocs = ranks, .nnodes = 1, .pid = 1,
+        .uid = 1000, .start_time_sec = start, .end_time_sec = start + 600,
+        .run_time = 600.0, .nprocs = ranks, .nnodes = job < 0 ? 1 : (ranks + 3) / 4,
+        .pid = job < 0 ? 1 : job + 1,
         .budget_bytes = 1ull << 30, .budget_used = 1ull << 29, .budget_needed = 1ull << 29,
         .string_count = IOLENS_JOB_NSTRINGS,
     };
+    char jobid[32] = "1", exe[32] = "/bench/app";
+    if (job >= 0) {
+        snprintf(jobid, sizeof jobid, "bench-%ld", job);
+        snprintf(exe, sizeof exe, "/bench/app%ld", job % 4);
+    }
     put(b, &j, sizeof j);
-    put_str(b, "1", 1);
+    put_str(b, jobid, strlen(jobid));
     put_str(b, "bench", 5);
-    put_str(b, "/bench/app", 10);
+    put_str(b, exe, strlen(exe));
     put_str(b, "", 0);
     put_str(b, "node001", 7);
     put_str(b, "bench", 5);
@@ -118,22 +132,18 @@ static void fill_record(struct iolens_posix_record *r, long i, uint32_t rank)
     iolens_record_fill_own_sharing(iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), r);
 }
 
-int main(int argc, char **argv)
+/* Writes one log of n records over the ranks, for job (build_job). */
+static void write_log(const char *path, long n, uint32_t ranks, long job)
 {
-    if (argc != 3 && argc != 4)
-        die("usage: make_big_log OUTPUT RECORDS [RANKS]");
-    long n = atol(argv[2]);
-    uint32_t ranks = argc == 4 ? (uint32_t)atoi(argv[3]) : 8;
-    if (n < 1 || ranks < 1 || ranks > 1u << 20)
-        die("RECORDS and RANKS must be positive");
-    struct iolens_buf job = {0};
-    build_job(&job, ranks);
+    struct iolens_buf job_buf = {0};
+    build_job(&job_buf, ranks, job);
     struct iolens_region_src *regions = calloc(1 + 2 * (size_t)ranks, sizeof *regions);
     struct iolens_buf *bufs = calloc(2 * (size_t)ranks, sizeof *bufs);
     struct iolens_posix_record *recs = malloc(((size_t)n / ranks + 1) * sizeof *recs);
     if (regions == NULL || bufs == NULL || recs == NULL)
         die("out of memory");
-    regions[0] = (struct iolens_region_src){IOLENS_REGION_JOB, IOLENS_JOB_VERSION, job.data, job.len};
+    regions[0] = (struct iolens_region_src){IOLENS_REGION_JOB, IOLENS_JOB_VERSION, job_buf.data,
+                                            job_buf.len};
     unsigned nregions = 1;
     for (uint32_t rank = 0; rank < ranks; rank++) {
         long first = n * rank / ranks, last = n * (rank + 1) / ranks;
@@ -152,9 +162,46 @@ int main(int argc, char **argv)
                                                          layer->data, layer->len};
     }
     char err[256];
-    if (iolens_log_write_file(argv[1], 0, regions, nregions, err, sizeof err) != 0) {
+    if (iolens_log_write_file(path, 0, regions, nregions, err, sizeof err) != 0) {
         fprintf(stderr, "make_big_log: %s\n", err);
-        return 1;
+        exit(1);
     }
+    for (uint32_t i = 0; i < 2 * ranks; i++)
+        iolens_buf_free(&bufs[i]);
+    iolens_buf_free(&job_buf);
+    free(recs);
+    free(bufs);
+    free(regions);
+}
+
+int main(int argc, char **argv)
+{
+    long jobs = -1;
+    if (argc > 2 && strcmp(argv[1], "--jobs") == 0) {
+        jobs = atol(argv[2]);
+        if (jobs < 1)
+            die("--jobs takes a positive number of logs");
+        argc -= 2;
+        argv += 2;
+    }
+    if (argc != 3 && argc != 4)
+        die("usage: make_big_log [--jobs N] OUTPUT RECORDS [RANKS]");
+    long n = atol(argv[2]);
+    uint32_t ranks = argc == 4 ? (uint32_t)atoi(argv[3]) : 8;
+    if (n < 1 || ranks < 1 || ranks > 1u << 20)
+        die("RECORDS and RANKS must be positive");
+    if (jobs < 0) {
+        write_log(argv[1], n, ranks, -1);
+        return 0;
+    }
+    size_t size = strlen(argv[1]) + 32;
+    char *path = malloc(size);
+    if (path == NULL)
+        die("out of memory");
+    for (long job = 0; job < jobs; job++) {
+        snprintf(path, size, "%s.%ld", argv[1], job);
+        write_log(path, n, ranks, job);
+    }
+    free(path);
     return 0;
 }

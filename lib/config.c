@@ -83,6 +83,35 @@ static void load_mem_alignment(struct iolens_config *cfg, const char *value)
     cfg->mem_alignment = (int64_t)bytes;
 }
 
+int iolens_parse_log_mode(const char *text, unsigned *out)
+{
+    if (text == NULL || text[0] == '\0' || strlen(text) > 4)
+        return -1;
+    unsigned mode = 0;
+    for (const char *p = text; *p != '\0'; p++) {
+        if (*p < '0' || *p > '7')
+            return -1;
+        mode = mode * 8 + (unsigned)(*p - '0');
+    }
+    /* Logs are never writable or executable, and the owner always reads. */
+    if ((mode & ~0444u) != 0 || !(mode & 0400u))
+        return -1;
+    *out = mode;
+    return 0;
+}
+
+static void load_log_mode(struct iolens_config *cfg, const char *value)
+{
+    cfg->log_mode = IOLENS_DEFAULT_LOG_MODE;
+    if (value == NULL)
+        return;
+    if (iolens_parse_log_mode(value, &cfg->log_mode) != 0)
+        note_error(cfg,
+                   "IOLENS_LOG_MODE=%s is not a read-only mode with owner read "
+                   "(0400, 0440, 0444); using 0400",
+                   value);
+}
+
 static int layer_by_name(const char *name, size_t len)
 {
     static const char *const names[IOLENS_NLAYERS] = {
@@ -158,6 +187,7 @@ void iolens_config_load(struct iolens_config *cfg, const char *(*getenv_fn)(cons
     load_memory(cfg, getenv_fn("IOLENS_MEMORY"));
     load_mem_alignment(cfg, getenv_fn("IOLENS_MEM_ALIGNMENT"));
     load_layers_off(cfg, getenv_fn("IOLENS_DISABLE_LAYERS"));
+    load_log_mode(cfg, getenv_fn("IOLENS_LOG_MODE"));
 
     const char *logdir = getenv_fn("IOLENS_LOGDIR");
     load_path(cfg, "IOLENS_LOGDIR", (logdir != NULL && logdir[0] != '\0') ? logdir

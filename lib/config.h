@@ -17,6 +17,7 @@ struct iolens_config {
     size_t memory;                /* IOLENS_MEMORY, bytes */
     int64_t mem_alignment;        /* IOLENS_MEM_ALIGNMENT, default 8 */
     unsigned layers_off;          /* bit per enum iolens_layer, IOLENS_DISABLE_LAYERS */
+    unsigned log_mode;            /* IOLENS_LOG_MODE: 0400 (default), 0440 or 0444 */
     char logdir[PATH_MAX];        /* IOLENS_LOGDIR or the configured default */
     char logfile[PATH_MAX];       /* IOLENS_LOGFILE, exact path, or "" */
     struct iolens_prefix_list exclude;  /* default or IOLENS_EXCLUDE */
@@ -28,6 +29,13 @@ struct iolens_config {
 
 /* Path prefixes excluded unless IOLENS_EXCLUDE replaces them. */
 #define IOLENS_DEFAULT_EXCLUDE "/proc,/sys,/dev,/etc,/usr,/lib,/lib64,/bin,/sbin,/boot,/run"
+
+/* Mode bits of a new log unless IOLENS_LOG_MODE says otherwise. */
+#define IOLENS_DEFAULT_LOG_MODE 0400u
+
+/* Parses an IOLENS_LOG_MODE value: octal, read bits only (a subset of
+ * 0444) and always 0400.  Returns 0 and sets *out, or -1. */
+int iolens_parse_log_mode(const char *text, unsigned *out);
 
 /* Parses a size such as "65536", "64K", "2M" or "1G" (binary units).
  * Returns 0 and sets *out, or -1 if malformed or zero. */

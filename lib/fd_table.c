@@ -32,6 +32,11 @@ int iolens_fd_table_init(void)
     return 0;
 }
 
+void iolens_fd_table_release_locks(void)
+{
+    atomic_flag_clear(&free_lock);
+}
+
 static int fd_in_range(int fd)
 {
     return fd >= 0 && fd < IOLENS_FD_MAX;

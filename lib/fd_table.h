@@ -33,6 +33,8 @@ struct iolens_ofd {
 #define IOLENS_FD_MAX 65536     /* descriptors above this are not tracked */
 
 int iolens_fd_table_init(void);
+/* Clears the free-list lock (runtime.h: iolens_runtime_release_locks). */
+void iolens_fd_table_release_locks(void);
 
 /* Looks up the ofd of fd; NULL if the descriptor is not tracked. */
 struct iolens_ofd *iolens_fd_get(int fd);

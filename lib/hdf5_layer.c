@@ -951,6 +951,23 @@ static void reset_file(struct iolens_file *file, void *arg)
     }
 }
 
+static void release_file_locks(struct iolens_file *file, void *arg)
+{
+    (void)arg;
+    h5f_rec *f = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_H5F], memory_order_acquire);
+    h5d_rec *d = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_H5D], memory_order_acquire);
+    if (f != NULL)
+        atomic_store(&f->lock, 0);
+    if (d != NULL)
+        atomic_store(&d->lock, 0);
+}
+
+void iolens_hdf5_release_locks(void)
+{
+    atomic_store(&table_lock, 0);
+    iolens_file_foreach(release_file_locks, NULL);
+}
+
 void iolens_hdf5_reset(void)
 {
     atomic_store(&table_lock, 0);

@@ -33,6 +33,8 @@
 void iolens_hdf5_layer_init(void);
 /* A forked child starts its own counts: zero every record. */
 void iolens_hdf5_reset(void);
+/* Clears the layer's locks only (runtime.h: iolens_runtime_release_locks). */
+void iolens_hdf5_release_locks(void);
 
 /* ------------------------------------------------------------- H5F -- */
 

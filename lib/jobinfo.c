@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "real_calls.h"
+#include "runtime.h"
 
 #define JOBINFO_CMDLINE_MAX 4096
 #define PWBUF_START 4096
@@ -86,7 +87,9 @@ void iolens_jobinfo_jobid(char *out, size_t outsz)
             return;
         }
     }
-    snprintf(out, outsz, "%ld", (long)getpid());
+    /* The traced process's pid (a SIGTERM snapshot copy has its own). */
+    long pid = iolens_runtime_pid();
+    snprintf(out, outsz, "%ld", pid > 0 ? pid : (long)getpid());
 }
 
 /* ----------------------------------------------------------------- user -- */

@@ -101,6 +101,17 @@ void iolens_intervals_reset(void)
     }
 }
 
+void iolens_intervals_release_locks(void)
+{
+    for (size_t i = 0; i < NDATA; i++) {
+        enum iolens_layer layer = data_layers[i].layer;
+        __atomic_store_n(&iolens_layer_intervals[layer].lock, 0, __ATOMIC_RELEASE);
+        for (unsigned k = 0; k < IOLENS_INTERVAL_THREAD_STORES; k++)
+            if (thread_stores[layer][k] != NULL)
+                __atomic_store_n(&thread_stores[layer][k]->lock, 0, __ATOMIC_RELEASE);
+    }
+}
+
 /* ------------------------------------------------------ thread stores -- */
 
 static unsigned char choose_thread_slot(void)

@@ -52,6 +52,8 @@ void iolens_intervals_init(size_t memory);
 
 /* A forked child starts with empty stores. */
 void iolens_intervals_reset(void);
+/* Clears the stores' locks only (runtime.h: iolens_runtime_release_locks). */
+void iolens_intervals_release_locks(void);
 
 /* The store the calling thread records a layer's accesses in, when the
  * process has more than one thread. */

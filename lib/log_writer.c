@@ -1,9 +1,10 @@
 /*
  * The log writer.  At exit it packs the runtime's state into regions
  * (format in include/iolens/log_format.h), compresses each with zlib and
- * writes the file under a temporary name, created with O_EXCL and mode
- * 0400 in the log's own directory, that is renamed into place only when
- * complete: a reader never sees half a log.
+ * writes the file under a temporary name, created with O_EXCL|O_NOFOLLOW
+ * in the log's own directory, that gets its final mode (IOLENS_LOG_MODE,
+ * 0400 by default) and is renamed into place only when complete: a reader
+ * never sees half a log, and a failed write leaves nothing behind.
  *
  * This runs once, at exit, so it uses malloc freely; the memory budget
  * bounds what the runtime keeps while the program runs, not this.  All
@@ -12,8 +13,10 @@
  */
 #include "log_writer.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -26,6 +29,7 @@
 
 #include "budget.h"
 #include "clock.h"
+#include "config.h"
 #include "file_table.h"
 #include "jobinfo.h"
 #include "layer_intervals.h"
@@ -141,20 +145,95 @@ static int write_contents(int fd, const struct iolens_file_header *h,
     return 0;
 }
 
-/* Creates tmp exclusively, writes the log into it and renames it to path.
+unsigned iolens_log_mode(void)
+{
+    unsigned mode = iolens_runtime_config()->log_mode;
+    return mode != 0 ? mode : IOLENS_DEFAULT_LOG_MODE; /* a tool that never loaded one */
+}
+
+/* A few bits that differ from one attempt (and one process) to the next. */
+static unsigned long temp_salt(unsigned attempt)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t x = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (uint64_t)attempt << 40 ^
+                 (uint64_t)(uintptr_t)&ts;
+    return (unsigned long)((x ^ x >> 29) & 0xffffff);
+}
+
+int iolens_log_create_temp(const char *path, char *tmp, size_t tmpsz)
+{
+    /* O_EXCL and O_NOFOLLOW: whatever is at the name (a file, a symlink
+     * planted by someone else) is never opened, followed or truncated.
+     * The name is not predictable, so such a plant cannot block the log:
+     * another name is tried. */
+    for (unsigned attempt = 0; attempt < 16; attempt++) {
+        int n = snprintf(tmp, tmpsz, "%s.tmp-%ld-%06lx", path, (long)getpid(),
+                         temp_salt(attempt));
+        if (n < 0 || (size_t)n >= tmpsz) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        int fd = IOLENS_REAL(open)(tmp, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC,
+                                   0600);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return -1;
+}
+
+typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
+
+/* The C library's sigaction, not one interposed by the application or by
+ * another part of iolens (which would take our SIG_IGN for the program's). */
+static sigaction_fn libc_sigaction(void)
+{
+    static sigaction_fn fn;
+    if (fn == NULL)
+        fn = (sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
+    return fn != NULL ? fn : sigaction;
+}
+
+void iolens_log_quiet_sigxfsz(struct sigaction *saved)
+{
+    /* Writing past RLIMIT_FSIZE raises SIGXFSZ, whose default action ends
+     * the process: while it is ignored the write fails with EFBIG instead,
+     * which is reported like any other failure. */
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    if (libc_sigaction()(SIGXFSZ, &ignore, saved) != 0)
+        saved->sa_handler = SIG_ERR;
+}
+
+void iolens_log_restore_sigxfsz(const struct sigaction *saved)
+{
+    if (saved->sa_handler != SIG_ERR)
+        libc_sigaction()(SIGXFSZ, saved, NULL);
+}
+
+/* Writes the log into a new temporary file, gives it its final mode
+ * (fchmod: exact, whatever the umask) and renames it to path.  rename
+ * replaces whatever is at path, a symlink included, without following it.
  * On failure the temporary file is removed. */
-static int write_and_rename(const char *path, const char *tmp, const struct iolens_file_header *h,
+static int write_and_rename(const char *path, const struct iolens_file_header *h,
                             const struct iolens_region_desc *table,
                             const struct packed_region *packed, unsigned n, char *err,
                             size_t errsz)
 {
-    int fd = IOLENS_REAL(open)(tmp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0400);
+    char tmp[PATH_MAX];
+    int fd = iolens_log_create_temp(path, tmp, sizeof tmp);
     if (fd < 0) {
         set_err(err, errsz, "", errno);
         return -1;
     }
     int rc = write_contents(fd, h, table, packed, n);
     int e = errno;
+    if (rc == 0 && fchmod(fd, (mode_t)iolens_log_mode()) != 0) {
+        rc = -1;
+        e = errno;
+    }
     /* close reports delayed write errors on some file systems (NFS). */
     if (IOLENS_REAL(close)(fd) != 0 && rc == 0) {
         rc = -1;
@@ -184,12 +263,6 @@ int iolens_log_write_file(const char *path, uint64_t flags,
         set_err(err, errsz, "the C library's I/O functions were not found", 0);
         return -1;
     }
-    char tmp[PATH_MAX];
-    int len = snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-    if (len < 0 || (size_t)len >= sizeof tmp) {
-        set_err(err, errsz, "", ENAMETOOLONG);
-        return -1;
-    }
     /* +1: calloc(0) may return NULL. */
     struct packed_region *packed = calloc((size_t)nregions + 1, sizeof *packed);
     struct iolens_region_desc *table = calloc((size_t)nregions + 1, sizeof *table);
@@ -206,7 +279,10 @@ int iolens_log_write_file(const char *path, uint64_t flags,
         }
         struct iolens_file_header h;
         iolens_log_header_build(&h, flags, table, nregions);
-        rc = write_and_rename(path, tmp, &h, table, packed, nregions, err, errsz);
+        struct sigaction saved;
+        iolens_log_quiet_sigxfsz(&saved);
+        rc = write_and_rename(path, &h, table, packed, nregions, err, errsz);
+        iolens_log_restore_sigxfsz(&saved);
     }
     if (packed != NULL)
         free_packed(packed, nregions);
@@ -259,6 +335,10 @@ struct job_log {
     size_t nids;
     char user[256], jobid[256];
     long parent_pid;
+    long pid;                 /* the traced process (not getpid() in a snapshot copy) */
+    uint64_t extra_flags;     /* IOLENS_FLAG_INCOMPLETE */
+    const char *base_path;    /* instead of the usual path, or NULL */
+    const char *suffix;       /* replaces ".iolens" at the end of the path, or NULL */
     uint64_t folded_opens;
 };
 
@@ -280,7 +360,7 @@ static int choose_path(struct job_log *jl, char *path, size_t pathsz, char *err,
     const struct iolens_config *cfg = iolens_runtime_config();
     if (cfg->logfile[0] != '\0') {
         /* A forked child must not replace its parent's log at that path. */
-        int n = jl->parent_pid != 0 ? snprintf(path, pathsz, "%s.%ld", cfg->logfile, (long)getpid())
+        int n = jl->parent_pid != 0 ? snprintf(path, pathsz, "%s.%ld", cfg->logfile, jl->pid)
                                     : snprintf(path, pathsz, "%s", cfg->logfile);
         if (n < 0 || (size_t)n >= pathsz) {
             set_err(err, errsz, "", ENAMETOOLONG);
@@ -293,11 +373,37 @@ static int choose_path(struct job_log *jl, char *path, size_t pathsz, char *err,
         return -1;
     struct timespec start = iolens_clock_start_real();
     if (iolens_log_default_name(path, pathsz, cfg->logdir, jl->user, iolens_jobinfo_exe(),
-                                jl->jobid, (long)start.tv_sec, (long)getpid()) != 0) {
+                                jl->jobid, (long)start.tv_sec, jl->pid) != 0) {
         snprintf(path, pathsz, "%s", cfg->logdir);
         set_err(err, errsz, "", ENAMETOOLONG);
         return -1;
     }
+    return 0;
+}
+
+/* The given path (the MPI job's), in the log directory unless it is
+ * IOLENS_LOGFILE: the directory is made as for the usual path. */
+static int use_base_path(const char *base, char *path, size_t pathsz, char *err, size_t errsz)
+{
+    if (strlen(base) >= pathsz) {
+        set_err(err, errsz, "", ENAMETOOLONG);
+        return -1;
+    }
+    strcpy(path, base);
+    return 0;
+}
+
+/* An MPI rank's incomplete log: "x.iolens" becomes "x<suffix>". */
+static int apply_suffix(const char *suffix, char *path, size_t pathsz, char *err, size_t errsz)
+{
+    size_t len = strlen(path), ext = strlen(".iolens");
+    if (len >= ext && strcmp(path + len - ext, ".iolens") == 0)
+        len -= ext;
+    if (len + strlen(suffix) >= pathsz) {
+        set_err(err, errsz, "", ENAMETOOLONG);
+        return -1;
+    }
+    strcpy(path + len, suffix);
     return 0;
 }
 
@@ -334,7 +440,7 @@ static int build_job(struct job_log *jl)
         .run_time = iolens_clock_elapsed_seconds(),
         .nprocs = 1,
         .nnodes = 1,
-        .pid = (int64_t)getpid(),
+        .pid = (int64_t)jl->pid,
         .parent_pid = jl->parent_pid,
         .budget_bytes = bs.budget,
         .budget_used = bs.used,
@@ -417,7 +523,9 @@ static void add_region(struct iolens_region_src *regions, unsigned *n, uint32_t 
 static int write_job_log(struct job_log *jl, char *path, size_t pathsz, char *err, size_t errsz)
 {
     unsigned off = iolens_runtime_config()->layers_off;
-    if (choose_path(jl, path, pathsz, err, errsz) != 0)
+    if (choose_path(jl, path, pathsz, err, errsz) != 0 ||
+        (jl->base_path != NULL && use_base_path(jl->base_path, path, pathsz, err, errsz) != 0) ||
+        (jl->suffix != NULL && apply_suffix(jl->suffix, path, pathsz, err, errsz) != 0))
         return -1;
     if (build_job(jl) != 0 || iolens_region_mounts(&jl->mounts) != 0 ||
         build_layers(jl, off) != 0 || iolens_region_names(&jl->names, jl->ids, jl->nids) != 0 ||
@@ -438,7 +546,7 @@ static int write_job_log(struct job_log *jl, char *path, size_t pathsz, char *er
     /* Times in seconds since the process start, like the records'. */
     add_region(regions, &n, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, &jl->intervals);
     uint64_t flags = (jl->folded_opens > 0 ? IOLENS_FLAG_PARTIAL : 0) |
-                     (jl->parent_pid != 0 ? IOLENS_FLAG_FORKED : 0);
+                     (jl->parent_pid != 0 ? IOLENS_FLAG_FORKED : 0) | jl->extra_flags;
     return iolens_log_write_file(path, flags, regions, n, err, errsz);
 }
 
@@ -456,6 +564,12 @@ static void free_job_log(struct job_log *jl)
 
 int iolens_log_write_job(void)
 {
+    return iolens_log_write_process(0, NULL, NULL, NULL, 0);
+}
+
+int iolens_log_write_process(uint64_t extra_flags, const char *base_path, const char *suffix,
+                             char *path_out, size_t path_outsz)
+{
     int saved_errno = errno;
     int saved_guard = iolens_in_runtime;
     iolens_in_runtime = 1;
@@ -466,6 +580,10 @@ int iolens_log_write_job(void)
     int rc = -1;
     if (jl != NULL) {
         jl->parent_pid = iolens_runtime_parent_pid();
+        jl->pid = iolens_runtime_pid();
+        jl->extra_flags = extra_flags;
+        jl->base_path = base_path;
+        jl->suffix = suffix;
         iolens_jobinfo_user(jl->user, sizeof jl->user);
         iolens_jobinfo_jobid(jl->jobid, sizeof jl->jobid);
         rc = write_job_log(jl, path, sizeof path, err, sizeof err);
@@ -473,6 +591,8 @@ int iolens_log_write_job(void)
     }
     if (rc != 0)
         iolens_log_report_failure(path, err, 0);
+    if (path_out != NULL && path_outsz > 0)
+        snprintf(path_out, path_outsz, "%s", rc == 0 ? path : "");
 
     iolens_in_runtime = saved_guard;
     errno = saved_errno;

@@ -31,6 +31,21 @@ int iolens_log_write_file(const char *path, uint64_t flags,
 void iolens_log_header_build(struct iolens_file_header *h, uint64_t flags,
                              const struct iolens_region_desc *descs, uint32_t n);
 
+/* Mode bits of a new log: IOLENS_LOG_MODE, 0400 by default. */
+unsigned iolens_log_mode(void);
+
+/* Creates a new temporary file next to path ("<path>.tmp-<pid>-<random>",
+ * written into tmp) with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600 until the
+ * log is complete.  Returns the descriptor, or -1 with errno set. */
+int iolens_log_create_temp(const char *path, char *tmp, size_t tmpsz);
+
+/* Ignores SIGXFSZ while a log is written (saving the disposition), so
+ * that a file size limit fails the write instead of killing the program;
+ * restore puts the saved disposition back. */
+struct sigaction;
+void iolens_log_quiet_sigxfsz(struct sigaction *saved);
+void iolens_log_restore_sigxfsz(const struct sigaction *saved);
+
 /* Creates the log directory if missing (one level), world-writable and
  * sticky like /tmp so that every user's jobs can log into it.  Returns 0,
  * or an errno value with the reason written into err. */
@@ -48,5 +63,13 @@ int iolens_log_default_name(char *out, size_t outsz, const char *logdir, const c
  * runtime and writes the log.  Prints one stderr line on failure.
  * Returns 0 or -1. */
 int iolens_log_write_job(void);
+
+/* The same with extra header flags (IOLENS_FLAG_INCOMPLETE), at
+ * base_path instead of the usual path if not NULL, and, if suffix is not
+ * NULL, the path's final ".iolens" replaced by suffix (an MPI rank's
+ * ".rank<N>.incomplete.iolens").  The path written (or "" on failure)
+ * goes to path_out if not NULL. */
+int iolens_log_write_process(uint64_t extra_flags, const char *base_path, const char *suffix,
+                             char *path_out, size_t path_outsz);
 
 #endif

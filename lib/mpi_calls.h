@@ -15,6 +15,7 @@
     X(PMPI_Init, int, (int *, char ***)) \
     X(PMPI_Init_thread, int, (int *, char ***, int, int *)) \
     X(PMPI_Finalize, int, (void)) \
+    X(PMPI_Abort, int, (MPI_Comm, int)) \
     X(PMPI_Initialized, int, (int *)) \
     X(PMPI_Finalized, int, (int *)) \
     X(PMPI_Comm_rank, int, (MPI_Comm, int *)) \
@@ -52,6 +53,8 @@
     X(PMPI_File_preallocate, int, (MPI_File, MPI_Offset)) \
     X(PMPI_File_set_view, int, (MPI_File, MPI_Offset, MPI_Datatype, MPI_Datatype, const char *, MPI_Info)) \
     X(PMPI_File_set_info, int, (MPI_File, MPI_Info)) \
+    X(PMPI_File_get_position, int, (MPI_File, MPI_Offset *)) \
+    X(PMPI_File_get_byte_offset, int, (MPI_File, MPI_Offset, MPI_Offset *)) \
     X(PMPI_File_read_at, int, (MPI_File, MPI_Offset, void *, int, MPI_Datatype, MPI_Status *)) \
     X(PMPI_File_read_at_all, int, (MPI_File, MPI_Offset, void *, int, MPI_Datatype, MPI_Status *)) \
     X(PMPI_File_read, int, (MPI_File, void *, int, MPI_Datatype, MPI_Status *)) \

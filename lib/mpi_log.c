@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -420,7 +421,7 @@ static int write_part(const char *tmp, const struct part *mine, uint64_t offset)
 {
     if (mine->len == 0)
         return 0;
-    int fd = IOLENS_REAL(open)(tmp, O_WRONLY | O_CLOEXEC);
+    int fd = IOLENS_REAL(open)(tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return errno;
     int code = pwrite_all(fd, mine->data, mine->len, offset);
@@ -495,10 +496,10 @@ static int lay_out(const struct iolens_mpi_job *job, const struct rank_summary *
 
 /* Creates the temporary file and writes rank 0's part and the job-wide
  * regions; the header waits until every rank has written. */
-static int create_file(const struct plan *plan, const struct part *mine, uint64_t offset,
+static int create_file(struct plan *plan, const struct part *mine, uint64_t offset,
                        struct head *h)
 {
-    h->fd = IOLENS_REAL(open)(plan->tmp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+    h->fd = iolens_log_create_temp(h->path, plan->tmp, sizeof plan->tmp);
     if (h->fd < 0)
         return errno;
     const struct iolens_region_desc *first_job =
@@ -527,11 +528,6 @@ static void make_plan(const struct iolens_mpi_job *job, const struct rank_summar
         plan->code = build_job_part(job, all, &h->job);
     if (plan->code == 0)
         plan->code = lay_out(job, all, offsets, h);
-    if (plan->code == 0) {
-        int n = snprintf(plan->tmp, sizeof plan->tmp, "%s.tmp-%ld", h->path, (long)getpid());
-        if (n < 0 || (size_t)n >= sizeof plan->tmp)
-            plan->code = ENAMETOOLONG;
-    }
     if (plan->code == 0)
         plan->code = create_file(plan, mine, offsets[0], h);
 }
@@ -542,8 +538,8 @@ static int finish(const struct plan *plan, struct head *h, int code, int failed_
 {
     if (code == 0 && h->fd >= 0) {
         code = pwrite_all(h->fd, h->bytes, h->len, 0);
-        if (code == 0)
-            (void)fchmod(h->fd, 0400);
+        if (code == 0 && fchmod(h->fd, (mode_t)iolens_log_mode()) != 0)
+            code = errno;
     }
     if (h->fd >= 0 && IOLENS_REAL(close)(h->fd) != 0 && code == 0)
         code = errno;
@@ -563,6 +559,8 @@ static int finish(const struct plan *plan, struct head *h, int code, int failed_
 int iolens_mpi_log_write(const struct iolens_mpi_job *job, const struct iolens_record_set *recs)
 {
     MPI_Comm world = MPI_COMM_WORLD;
+    struct sigaction saved_sigxfsz;
+    iolens_log_quiet_sigxfsz(&saved_sigxfsz);
     struct part mine = {0};
     int error = job->error != 0 ? job->error : build_rank_part(job, recs, &mine);
 
@@ -601,5 +599,6 @@ int iolens_mpi_log_write(const struct iolens_mpi_job *job, const struct iolens_r
     free(h.bytes);
     free(planbuf);
     free(all);
+    iolens_log_restore_sigxfsz(&saved_sigxfsz);
     return rc;
 }

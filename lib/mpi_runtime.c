@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <unistd.h>
 #include <mpi.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -26,6 +27,8 @@
 
 #include "clock.h"
 #include "file_table.h"
+#include "jobinfo.h"
+#include "log_writer.h"
 #include "log_regions.h"
 #include "mpi_calls.h"
 #include "mpi_log.h"
@@ -43,6 +46,7 @@ static struct {
     double clock_offset;    /* seconds to add to put this rank's times on rank 0's */
     double clock_uncertainty;
     char host[MPI_MAX_PROCESSOR_NAME + 1];
+    char job_log[PATH_MAX]; /* the job log's path, agreed at MPI_Init */
 } mpi = {.nprocs = 1};
 
 int iolens_mpi_program_detected(void)
@@ -197,6 +201,36 @@ void iolens_mpi_clock_offset(double *offset, double *uncertainty)
 
 /* ------------------------------------------------------- MPI_Init -- */
 
+static int64_t process_start_ns(void);
+
+/* The path the job's log will have (as lib/mpi_log.c names it: the
+ * earliest process start of the job, rank 0's pid and job id), agreed on
+ * now, while the ranks can still talk: a rank that ends without
+ * MPI_Finalize names its own incomplete log after it. */
+static void agree_job_log_path(void)
+{
+    int64_t start = process_start_ns(), job_start = start;
+    IOLENS_PMPI(PMPI_Allreduce)(&start, &job_start, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+    if (mpi.rank == 0) {
+        const struct iolens_config *cfg = iolens_runtime_config();
+        char user[256], jobid[256];
+        iolens_jobinfo_user(user, sizeof user);
+        iolens_jobinfo_jobid(jobid, sizeof jobid);
+        if (cfg->logfile[0] != '\0')
+            snprintf(mpi.job_log, sizeof mpi.job_log, "%s", cfg->logfile);
+        else if (iolens_log_default_name(mpi.job_log, sizeof mpi.job_log, cfg->logdir, user,
+                                         iolens_jobinfo_exe(), jobid,
+                                         (long)(job_start / 1000000000), (long)getpid()) != 0)
+            mpi.job_log[0] = '\0';
+    }
+    IOLENS_PMPI(PMPI_Bcast)(mpi.job_log, (int)sizeof mpi.job_log, MPI_CHAR, 0, MPI_COMM_WORLD);
+}
+
+const char *iolens_mpi_job_log_path(void)
+{
+    return mpi.job_log[0] != '\0' ? mpi.job_log : NULL;
+}
+
 void iolens_mpi_on_init(void)
 {
     if (mpi.init_seen || mpi.forked)
@@ -210,6 +244,7 @@ void iolens_mpi_on_init(void)
     else
         mpi.host[len < MPI_MAX_PROCESSOR_NAME ? len : MPI_MAX_PROCESSOR_NAME] = '\0';
     estimate_clock_offsets();
+    agree_job_log_path();
     mpi.init_seen = 1;
     mpi.initialized = 1;
 }

@@ -25,6 +25,10 @@ int iolens_mpi_nprocs(void);        /* 1 before MPI_Init */
  * the job's log is the collective one, never a per-process log. */
 int iolens_mpi_init_seen(void);
 
+/* The path the job's log gets at MPI_Finalize, agreed on by the ranks at
+ * MPI_Init; NULL before (or if it could not be built). */
+const char *iolens_mpi_job_log_path(void);
+
 /* This rank's clock offset to rank 0, measured at MPI_Init: seconds to
  * add to this rank's log times (seconds since the job start on its own
  * clock) to put them on rank 0's, and how wrong that may be (half the

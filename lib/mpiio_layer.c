@@ -19,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "access_pattern.h"
 #include "access_stats.h"
 #include "budget.h"
 #include "clock.h"
@@ -56,6 +57,7 @@ struct iolens_mpiio_rec {
     double last_meta_end;
     enum last_io last_io;     /* for MPIIO_RW_SWITCHES */
     struct iolens_common_values sizes;
+    struct iolens_access_pattern pat;   /* the MPIIO_PAT_* detector */
 };
 
 typedef struct iolens_mpiio_rec mpiio_rec;
@@ -71,6 +73,7 @@ static void clear_counters(mpiio_rec *r)
     r->last_meta_end = 0.0;
     r->last_io = IO_NONE;
     memset(&r->sizes, 0, sizeof r->sizes);
+    memset(&r->pat, 0, sizeof r->pat);
 }
 
 static void init_rec(void *p, struct iolens_file *file)
@@ -298,6 +301,9 @@ static void count_meta(mpiio_rec *r, int counter, double t0, double t1)
 struct file_slot {
     _Atomic uintptr_t key;      /* the MPI_File, or KEY_EMPTY/KEY_TOMB */
     mpiio_rec *rec;
+    /* The previous access through the handle (byte offsets, -1 none), for
+     * the pattern detector; changed under the record's lock. */
+    int64_t last_start, last_end;
     /* The split collective in progress on the handle. */
     int split_active;
     enum iolens_mpiio_dir split_dir;
@@ -383,6 +389,7 @@ static void track_file(MPI_File fh, mpiio_rec *r)
     struct file_slot *slot = claim_file_slot(fh);
     if (slot != NULL) {
         slot->rec = r;
+        slot->last_start = slot->last_end = -1;
         slot->split_active = 0;
         atomic_store_explicit(&slot->key, (uintptr_t)fh, memory_order_release);
     }
@@ -628,15 +635,52 @@ void iolens_mpiio_set_view(MPI_File fh, MPI_Datatype filetype, double t0, double
     spin_unlock(&r->lock);
 }
 
+/* The absolute byte offset of position at (etypes, relative to the
+ * handle's current view), or -1 when unknown.  Asked before the record
+ * lock is taken: no MPI call runs under a spinlock. */
+static int64_t byte_offset(MPI_File fh, MPI_Offset at)
+{
+    MPI_Offset disp;
+    if (at < 0 || IOLENS_PMPI(PMPI_File_get_byte_offset) == NULL ||
+        IOLENS_PMPI(PMPI_File_get_byte_offset)(fh, at, &disp) != MPI_SUCCESS || disp < 0)
+        return -1;
+    return (int64_t)disp;
+}
+
+/* Under the record lock: the access's step from the previous access
+ * through the same handle, for the pattern detector (access_pattern.h). */
+static void count_offset(mpiio_rec *r, struct file_slot *slot, int64_t start, int64_t bytes)
+{
+    if (start < 0)
+        return;
+    if (slot->last_start >= 0) {
+        r->pat.consec += iolens_is_consecutive(start, slot->last_end);
+        r->pat.seq += iolens_is_sequential(start, slot->last_end);
+        iolens_pat_step(&r->pat, start - slot->last_start);
+    }
+    slot->last_start = start;
+    slot->last_end = bytes > INT64_MAX - start ? INT64_MAX : start + bytes;
+}
+
 void iolens_mpiio_access(MPI_File fh, enum iolens_mpiio_dir dir, enum iolens_mpiio_kind kind,
                          MPI_Datatype dt, MPI_Count count, double t0, double t1)
 {
-    mpiio_rec *r = rec_of(fh);
-    if (r == NULL)
+    iolens_mpiio_access_at(fh, dir, kind, dt, count, IOLENS_MPIIO_AT_UNKNOWN, t0, t1);
+}
+
+void iolens_mpiio_access_at(MPI_File fh, enum iolens_mpiio_dir dir, enum iolens_mpiio_kind kind,
+                            MPI_Datatype dt, MPI_Count count, MPI_Offset at, double t0,
+                            double t1)
+{
+    struct file_slot *slot = find_file(fh);
+    if (slot == NULL)
         return;
+    mpiio_rec *r = slot->rec;
     struct access a = describe(dir, kind, dt, count);
+    int64_t start = byte_offset(fh, at);
     spin_lock(&r->lock);
     count_issue(r, &a);
+    count_offset(r, slot, start, a.bytes);
     count_time(r, dir, a.bytes, t0, t1);
     spin_unlock(&r->lock);
 }
@@ -655,13 +699,21 @@ void iolens_mpiio_failed_access(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Data
 void iolens_mpiio_split_begin(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,
                               MPI_Count count, double t0)
 {
+    iolens_mpiio_split_begin_at(fh, dir, dt, count, IOLENS_MPIIO_AT_UNKNOWN, t0);
+}
+
+void iolens_mpiio_split_begin_at(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,
+                                 MPI_Count count, MPI_Offset at, double t0)
+{
     struct file_slot *slot = find_file(fh);
     if (slot == NULL)
         return;
     mpiio_rec *r = slot->rec;
     struct access a = describe(dir, IOLENS_MPIIO_SPLIT, dt, count);
+    int64_t start = byte_offset(fh, at);
     spin_lock(&r->lock);
     count_issue(r, &a);
+    count_offset(r, slot, start, a.bytes);
     slot->split_active = 1;
     slot->split_dir = dir;
     slot->split_bytes = a.bytes;
@@ -686,10 +738,19 @@ void iolens_mpiio_split_end(MPI_File fh, double t1)
 void iolens_mpiio_issue(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,
                         MPI_Count count, MPI_Request req, double t0, double t1)
 {
-    mpiio_rec *r = rec_of(fh);
-    if (r == NULL)
+    iolens_mpiio_issue_at(fh, dir, dt, count, IOLENS_MPIIO_AT_UNKNOWN, req, t0, t1);
+}
+
+void iolens_mpiio_issue_at(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,
+                           MPI_Count count, MPI_Offset at, MPI_Request req, double t0,
+                           double t1)
+{
+    struct file_slot *slot = find_file(fh);
+    if (slot == NULL)
         return;
+    mpiio_rec *r = slot->rec;
     struct access a = describe(dir, IOLENS_MPIIO_NB, dt, count);
+    int64_t start = byte_offset(fh, at);
     int remembered = -1;
     if (req != MPI_REQUEST_NULL) {
         spin_lock(&req_table_lock);
@@ -698,6 +759,7 @@ void iolens_mpiio_issue(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,
     }
     spin_lock(&r->lock);
     count_issue(r, &a);
+    count_offset(r, slot, start, a.bytes);
     if (remembered != 0)
         count_time(r, dir, a.bytes, t0, t1); /* no room to wait for completion */
     spin_unlock(&r->lock);
@@ -767,9 +829,11 @@ static void emit_file(struct iolens_file *file, void *arg)
         return;
     struct iolens_mpiio_record out;
     struct iolens_common_values sizes;
+    struct iolens_access_pattern pat;
     spin_lock(&r->lock);
     out = r->disk;
     sizes = r->sizes;
+    pat = r->pat;
     spin_unlock(&r->lock);
     if (!has_activity(&out))
         return;
@@ -778,6 +842,7 @@ static void emit_file(struct iolens_file *file, void *arg)
                               iolens_clock_seconds_per_unit());
     iolens_common_top(&sizes, 4, &out.counters[MPIIO_ACCESS1_ACCESS],
                       &out.counters[MPIIO_ACCESS1_COUNT]);
+    iolens_pat_pack(&pat, &out.counters[MPIIO_PAT_STEPS]);
     ctx->fn(&out, ctx->arg);
 }
 
@@ -796,6 +861,21 @@ static void reset_file(struct iolens_file *file, void *arg)
         return;
     atomic_store(&r->lock, 0); /* a lock held by another thread of the parent */
     clear_counters(r);
+}
+
+static void release_file_lock(struct iolens_file *file, void *arg)
+{
+    (void)arg;
+    mpiio_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_MPIIO], memory_order_acquire);
+    if (r != NULL)
+        atomic_store(&r->lock, 0);
+}
+
+void iolens_mpiio_release_locks(void)
+{
+    atomic_store(&file_table_lock, 0);
+    atomic_store(&req_table_lock, 0);
+    iolens_file_foreach(release_file_lock, NULL);
 }
 
 void iolens_mpiio_reset(void)

@@ -72,6 +72,24 @@ void iolens_mpiio_set_info(MPI_File fh, double t0, double t1);
 void iolens_mpiio_access(MPI_File fh, enum iolens_mpiio_dir dir, enum iolens_mpiio_kind kind,
                          MPI_Datatype dt, MPI_Count count, double t0, double t1);
 
+/* The _at forms below also take where the access started, for the
+ * access-pattern detector (MPIIO_PAT_*): at is a position in etypes
+ * relative to the handle's view (the offset of an explicit-offset call,
+ * the individual file pointer before the call), which the layer turns
+ * into a byte offset (MPI_File_get_byte_offset); IOLENS_MPIIO_AT_UNKNOWN
+ * for shared-file-pointer calls, which do not feed the detector.  The
+ * forms without _at are the same with IOLENS_MPIIO_AT_UNKNOWN.  Steps are
+ * taken between accesses through the same handle. */
+#define IOLENS_MPIIO_AT_UNKNOWN ((MPI_Offset)-1)
+void iolens_mpiio_access_at(MPI_File fh, enum iolens_mpiio_dir dir, enum iolens_mpiio_kind kind,
+                            MPI_Datatype dt, MPI_Count count, MPI_Offset at, double t0,
+                            double t1);
+void iolens_mpiio_split_begin_at(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,
+                                 MPI_Count count, MPI_Offset at, double t0);
+void iolens_mpiio_issue_at(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,
+                           MPI_Count count, MPI_Offset at, MPI_Request req, double t0,
+                           double t1);
+
 /* A read or write (any kind) on fh that did not return MPI_SUCCESS: no
  * counter changes, only an access interval of the bytes requested,
  * flagged IOLENS_IV_FAILED (BPS counts every access; layer_intervals.h).
@@ -130,5 +148,7 @@ typedef void (*iolens_mpiio_emit_fn)(const struct iolens_mpiio_record *rec, void
 void iolens_mpiio_foreach_record(iolens_mpiio_emit_fn fn, void *arg);
 /* A forked child starts its own counts: zero every record. */
 void iolens_mpiio_reset(void);
+/* Clears the layer's locks only (runtime.h: iolens_runtime_release_locks). */
+void iolens_mpiio_release_locks(void);
 
 #endif

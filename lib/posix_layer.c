@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "access_pattern.h"
 #include "access_stats.h"
 #include "clock.h"
 #include "fd_table.h"
@@ -49,6 +50,7 @@ struct iolens_posix_rec {
     struct iolens_posix_record disk;
     struct iolens_common_values sizes;
     struct iolens_common_values strides;
+    struct iolens_access_pattern pat;   /* the <POSIX>_PAT_* detector */
 };
 
 typedef struct iolens_posix_rec posix_rec;
@@ -99,6 +101,7 @@ static void clear_counters(posix_rec *r, const struct iolens_file *file)
     r->last_io = IO_NONE;
     memset(&r->sizes, 0, sizeof r->sizes);
     memset(&r->strides, 0, sizeof r->strides);
+    memset(&r->pat, 0, sizeof r->pat);
 }
 
 static void init_rec(void *p, struct iolens_file *file)
@@ -489,14 +492,17 @@ static inline void count_timing(posix_rec *r, const struct rw_ids *k, int64_t si
     }
 }
 
-/* The common sizes and strides when either differs from the last one
- * counted (out of line: see count_access). */
+/* The common sizes and strides, and the pattern detector's step, when
+ * any of them differs from the last one counted (out of line: see
+ * count_access). */
 static __attribute__((noinline)) void count_common_values(posix_rec *r, int64_t size,
                                                            int has_stride, int64_t stride)
 {
     iolens_common_add(&r->sizes, size);
-    if (has_stride)
+    if (has_stride) {
         iolens_common_add(&r->strides, stride);
+        iolens_pat_step(&r->pat, stride);
+    }
 }
 
 /*
@@ -531,11 +537,15 @@ count_access(struct iolens_ofd *ofd, const void *buf, int64_t offset, int64_t si
     count_timing(r, k, size, t0, t1);
     int has_stride = prev_start >= 0;
     int64_t stride = start - prev_start;
+    /* The fast path also covers the pattern detector: the same step as
+     * its current run (iolens_pat_step's own fast path, inlined here). */
     if (__builtin_expect(iolens_common_is_last(&r->sizes, size) &&
-                             (!has_stride || iolens_common_is_last(&r->strides, stride)),
+                             (!has_stride || (iolens_common_is_last(&r->strides, stride) &&
+                                              stride == r->pat.run_stride)),
                          1)) {
         r->sizes.count[r->sizes.last]++;
         r->strides.count[r->strides.last] += has_stride;
+        r->pat.run_len += has_stride;
     } else {
         count_common_values(r, size, has_stride, stride);
     }
@@ -738,10 +748,12 @@ static void emit_file(struct iolens_file *file, void *arg)
         return;
     struct iolens_posix_record out;
     struct iolens_common_values sizes, strides;
+    struct iolens_access_pattern pat;
     int held = lock_rec(r);
     out = r->disk;
     sizes = r->sizes;
     strides = r->strides;
+    pat = r->pat;
     unlock_rec(r, held);
     if (!has_activity(&out))
         return;
@@ -752,6 +764,11 @@ static void emit_file(struct iolens_file *file, void *arg)
                       &out.counters[POSIX_STRIDE1_COUNT]);
     iolens_common_top(&sizes, 4, &out.counters[POSIX_ACCESS1_ACCESS],
                       &out.counters[POSIX_ACCESS1_COUNT]);
+    /* The layer counts consecutive and sequential accesses by direction
+     * already, by the same rule: the detector does not count them again. */
+    pat.consec = out.counters[POSIX_CONSEC_READS] + out.counters[POSIX_CONSEC_WRITES];
+    pat.seq = out.counters[POSIX_SEQ_READS] + out.counters[POSIX_SEQ_WRITES];
+    iolens_pat_pack(&pat, &out.counters[POSIX_PAT_STEPS]);
     ctx->fn(&out, ctx->arg);
 }
 
@@ -772,6 +789,20 @@ static void reset_file(struct iolens_file *file, void *arg)
      * thread of the parent would never be released, so clear it. */
     atomic_store(&r->lock, 0);
     clear_counters(r, file);
+}
+
+static void release_file_lock(struct iolens_file *file, void *arg)
+{
+    (void)arg;
+    posix_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_POSIX], memory_order_acquire);
+    if (r != NULL)
+        atomic_store(&r->lock, 0);
+}
+
+void iolens_posix_release_locks(void)
+{
+    atomic_flag_clear(&cwd_lock);
+    iolens_file_foreach(release_file_lock, NULL);
 }
 
 void iolens_posix_reset(void)

@@ -119,5 +119,7 @@ void iolens_posix_foreach_record(iolens_posix_emit_fn fn, void *arg);
 
 /* A forked child starts its own counts: zero every record. */
 void iolens_posix_reset(void);
+/* Clears the layer's locks only (runtime.h: iolens_runtime_release_locks). */
+void iolens_posix_release_locks(void);
 
 #endif

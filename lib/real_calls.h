@@ -9,6 +9,7 @@
 #define IOLENS_REAL_CALLS_H
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -118,7 +119,17 @@ struct statx;
     X(fflush, int, (FILE *)) \
     X(fileno, int, (FILE *))
 
-#define IOLENS_REAL_CALLS(X) IOLENS_REAL_CALLS_POSIX(X) IOLENS_REAL_CALLS_STDIO(X)
+/* Signal dispositions (SIGTERM is handled by the runtime: lib/termination.c)
+ * and the immediate exits, which skip the destructor that writes the log. */
+#define IOLENS_REAL_CALLS_SIGNAL(X) \
+    X(sigaction, int, (int, const struct sigaction *, struct sigaction *)) \
+    X(signal, __sighandler_t, (int, __sighandler_t)) \
+    X(bsd_signal, __sighandler_t, (int, __sighandler_t)) \
+    X(_exit, void, (int)) \
+    X(_Exit, void, (int))
+
+#define IOLENS_REAL_CALLS(X) \
+    IOLENS_REAL_CALLS_POSIX(X) IOLENS_REAL_CALLS_STDIO(X) IOLENS_REAL_CALLS_SIGNAL(X)
 
 #define IOLENS_REAL_DECLARE(name, ret, params) extern ret(*iolens_real_##name) params;
 IOLENS_REAL_CALLS(IOLENS_REAL_DECLARE)

@@ -402,6 +402,8 @@ static int64_t merge_counter(uint8_t agg, int64_t a, int64_t b)
         return b != 0 && (a == 0 || b < a) ? b : a;
     case IOLENS_AGG_SAME:
         return a == b ? a : -1;
+    case IOLENS_AGG_AGREE: /* 0: the record has no such parameter */
+        return a == 0 ? b : b == 0 || a == b ? a : IOLENS_PAT_MIXED;
     default: /* TOP_*, SLOWEST_SIZE and RANK_STAT are merged elsewhere */
         return a;
     }

@@ -20,6 +20,7 @@
 #include "posix_layer.h"
 #include "real_calls.h"
 #include "stdio_layer.h"
+#include "termination.h"
 #ifdef IOLENS_HAVE_MPI
 #include "mpi_runtime.h"
 #include "mpiio_layer.h"
@@ -39,6 +40,7 @@ unsigned iolens_layers_off;
 
 static struct iolens_config config;
 static long parent_pid;
+static long self_pid;
 static char hostname[256];
 
 enum init_state { INIT_NOT_STARTED, INIT_RUNNING, INIT_DONE };
@@ -52,6 +54,11 @@ const struct iolens_config *iolens_runtime_config(void)
 long iolens_runtime_parent_pid(void)
 {
     return parent_pid;
+}
+
+long iolens_runtime_pid(void)
+{
+    return self_pid;
 }
 
 const char *iolens_runtime_hostname(void)
@@ -83,6 +90,13 @@ static void on_fork_child(void)
     if (!atomic_load(&iolens_active))
         return;
     parent_pid = (long)getppid();
+    self_pid = (long)getpid();
+    /* Another thread of the parent may have held any runtime lock at the
+     * fork: released here, before the child's first traced call.  The
+     * fd table stays (the child inherits the descriptors); the counters
+     * start afresh. */
+    iolens_runtime_release_locks();
+    iolens_termination_on_fork_child();
     iolens_clock_init();
     iolens_posix_reset();
     iolens_stdio_reset();
@@ -98,6 +112,7 @@ static void on_fork_child(void)
 static int build_state(void)
 {
     iolens_clock_init();
+    self_pid = (long)getpid();
     if (iolens_budget_init(config.memory) != 0) {
         say("cannot map the memory budget; tracing disabled");
         return -1;
@@ -168,8 +183,10 @@ static void initialize(void)
         return;
     if (config.error[0] != '\0')
         say(config.error);
-    if (build_state() == 0)
+    if (build_state() == 0) {
         atomic_store(&iolens_active, 1);
+        iolens_termination_init();
+    }
 }
 
 void iolens_runtime_ensure_init(void)
@@ -183,8 +200,87 @@ void iolens_runtime_ensure_init(void)
     atomic_store(&init_state, INIT_DONE);
 }
 
+void iolens_runtime_release_locks(void)
+{
+    iolens_fd_table_release_locks();
+    iolens_intervals_release_locks();
+    iolens_posix_release_locks();
+    iolens_stdio_release_locks();
+#ifdef IOLENS_HAVE_MPI
+    iolens_mpiio_release_locks();
+#endif
+#ifdef IOLENS_HAVE_HDF5
+    iolens_hdf5_release_locks();
+#endif
+}
+
+/* A live MPI rank (MPI_Init seen, MPI_Finalize not) cannot take part in a
+ * job log at an abnormal ending: it writes its own, named after its rank. */
+static int live_mpi_rank(void)
+{
+#ifdef IOLENS_HAVE_MPI
+    return iolens_mpi_initialized();
+#else
+    return 0;
+#endif
+}
+
+int iolens_runtime_write_incomplete(void)
+{
+    char suffix[64];
+    const char *name_suffix = NULL, *base_path = NULL;
+    if (live_mpi_rank()) {
+#ifdef IOLENS_HAVE_MPI
+        snprintf(suffix, sizeof suffix, ".rank%d.incomplete.iolens", iolens_mpi_rank());
+        name_suffix = suffix;
+        base_path = iolens_mpi_job_log_path();
+#endif
+    } else if (!per_process_log_wanted()) {
+        return -1;
+    }
+    int saved_guard = iolens_in_runtime;
+    iolens_in_runtime = 1;
+    int rc = iolens_log_write_process(IOLENS_FLAG_INCOMPLETE, base_path, name_suffix, NULL, 0);
+    iolens_in_runtime = saved_guard;
+    return rc;
+}
+
+int iolens_runtime_write_final(void)
+{
+    if (live_mpi_rank())
+        return iolens_runtime_write_incomplete();
+    if (!per_process_log_wanted())
+        return -1;
+    int saved_guard = iolens_in_runtime;
+    iolens_in_runtime = 1;
+    int rc = iolens_log_write_job();
+    iolens_in_runtime = saved_guard;
+    return rc;
+}
+
+void iolens_runtime_on_immediate_exit(void)
+{
+    /* A vfork child runs in its parent's memory (no atfork handler ran,
+     * so the pid differs from the one cached): hands off. */
+    if (!atomic_load(&iolens_active) || (long)getpid() != self_pid)
+        return;
+    if (!live_mpi_rank() && !per_process_log_wanted()) {
+        atomic_store(&iolens_active, 0); /* a forked child of a rank: no log */
+        return;
+    }
+    /* After SIGTERM (a handler that ends with _exit) the log stays
+     * marked incomplete, with what the handler did too. */
+    iolens_write_log_from_copy(live_mpi_rank() || iolens_termination_signalled());
+    atomic_store(&iolens_active, 0);
+}
+
 void iolens_runtime_shutdown(void)
 {
+    /* exit() without MPI_Finalize: the rank's data alone, incomplete. */
+    if (live_mpi_rank() && atomic_exchange(&iolens_active, 0)) {
+        iolens_runtime_write_incomplete();
+        return;
+    }
     if (!atomic_exchange(&iolens_active, 0) || !per_process_log_wanted())
         return;
     iolens_in_runtime = 1;

@@ -37,8 +37,32 @@ void iolens_runtime_ensure_init(void);
 /* Writes the log and stops tracing; runs at exit (destructor). */
 void iolens_runtime_shutdown(void);
 
+/* Writes this process's log now, marked IOLENS_FLAG_INCOMPLETE (an MPI
+ * rank's under its own .rank<N>.incomplete.iolens name), without
+ * stopping tracing.  For an abnormal ending: SIGTERM, exit without
+ * MPI_Finalize.  Returns 0 or -1. */
+int iolens_runtime_write_incomplete(void);
+
+/* The log a normal exit writes, without stopping tracing (for a snapshot
+ * copy of the process).  Returns 0, or -1 (also if this process writes
+ * no log of its own). */
+int iolens_runtime_write_final(void);
+
+/* _exit()/_Exit(): the process ends without its destructors; its log is
+ * written first, by a snapshot copy (_exit may be called from a signal
+ * handler).  Not in a vfork child, which shares its parent's memory. */
+void iolens_runtime_on_immediate_exit(void);
+
+/* Releases every runtime lock without touching the data: in a
+ * single-threaded copy of the process (fork child, SIGTERM snapshot) a
+ * lock held by another thread of the original would never be released. */
+void iolens_runtime_release_locks(void);
+
 /* pid of the traced parent when this process is a forked child, else 0. */
 long iolens_runtime_parent_pid(void);
+/* pid of the traced process (cached at start-up and at fork: a snapshot
+ * copy writing the log at SIGTERM reports the process it copies). */
+long iolens_runtime_pid(void);
 /* Host name of this process (for the job record). */
 const char *iolens_runtime_hostname(void);
 

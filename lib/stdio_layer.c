@@ -587,6 +587,20 @@ static void reset_file(struct iolens_file *file, void *arg)
     clear_counters(r);
 }
 
+static void release_file_lock(struct iolens_file *file, void *arg)
+{
+    (void)arg;
+    stdio_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_STDIO], memory_order_acquire);
+    if (r != NULL)
+        atomic_store(&r->lock, 0);
+}
+
+void iolens_stdio_release_locks(void)
+{
+    atomic_flag_clear(&table_lock);
+    iolens_file_foreach(release_file_lock, NULL);
+}
+
 void iolens_stdio_reset(void)
 {
     atomic_flag_clear(&table_lock);

@@ -94,5 +94,7 @@ typedef void (*iolens_stdio_emit_fn)(const struct iolens_stdio_record *rec, void
 void iolens_stdio_foreach_record(iolens_stdio_emit_fn fn, void *arg);
 /* A forked child starts its own counts: zero every record. */
 void iolens_stdio_reset(void);
+/* Clears the layer's locks only (runtime.h: iolens_runtime_release_locks). */
+void iolens_stdio_release_locks(void);
 
 #endif

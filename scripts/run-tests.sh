@@ -4,7 +4,9 @@
 #      LD_PRELOAD integration tests);
 #   2. a fresh AddressSanitizer/UBSan build in _build-asan and
 #      `make check-sanitize` (the unit and parser tests);
-#   3. `make distcheck` from _build-test.
+#   3. a fresh ThreadSanitizer build in _build-tsan and `make check-tsan`
+#      (the threaded integration test, libtsan preloaded before the runtime);
+#   4. `make distcheck` from _build-test.
 # The last line printed is "N passed, N failed" for CI to read.  The exit
 # status is nonzero if any stage failed.
 set -eu
@@ -13,6 +15,7 @@ cd "$(dirname "$0")/.."
 TOP=$PWD
 TEST_BUILD=$TOP/_build-test
 ASAN_BUILD=$TOP/_build-asan
+TSAN_BUILD=$TOP/_build-tsan
 SAN_FLAGS='-fsanitize=address,undefined'
 
 passed=0
@@ -113,6 +116,22 @@ else
     stage_failed
     note "check-sanitize" "FAILED ($last_counts)"
     show_log "$ASAN_BUILD/test-suite.log"
+fi
+
+# ------------------------------------------------------- ThreadSanitizer --
+step "Building with -fsanitize=thread in $TSAN_BUILD and running make check-tsan"
+fresh_dir "$TSAN_BUILD"
+if (cd "$TSAN_BUILD" &&
+    "$TOP/configure" -q CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" &&
+    make -j2 &&
+    make -j2 check-tsan); then
+    count_results "$TSAN_BUILD/test-suite.log"
+    note "check-tsan" "ok ($last_counts)"
+else
+    count_results "$TSAN_BUILD/test-suite.log"
+    stage_failed
+    note "check-tsan" "FAILED ($last_counts)"
+    show_log "$TSAN_BUILD/test-suite.log"
 fi
 
 # -------------------------------------------------------------- distcheck --

@@ -100,20 +100,32 @@ static int64_t add_sat(int64_t a, int64_t b)
     return s;
 }
 
-/* The figures of a whole layer. */
-static int layer_row(const struct iolens_log *log, uint32_t kind, struct iolens_bps *row)
+static bool kind_in(uint32_t kind, const uint32_t *kinds, size_t nkinds)
 {
-    uint64_t total = intervals_of_kind(log, kind);
+    for (size_t k = 0; k < nkinds; k++)
+        if (kinds[k] == kind)
+            return true;
+    return false;
+}
+
+/* The figures of the intervals of several layers together (one layer:
+ * the layer's row).  row->kind is kinds[0]. */
+int iolens_bps_union(const struct iolens_log *log, const uint32_t *kinds, size_t nkinds,
+                     struct iolens_bps *row)
+{
+    uint64_t total = 0;
+    for (size_t k = 0; k < nkinds; k++)
+        total += intervals_of_kind(log, kinds[k]);
     if (total > SIZE_MAX / sizeof(struct iolens_span))
         return -1;
     struct iolens_span *sp = malloc((total > 0 ? (size_t)total : 1) * sizeof *sp);
     if (sp == NULL)
         return -1;
-    *row = (struct iolens_bps){.kind = kind};
+    *row = (struct iolens_bps){.kind = nkinds > 0 ? kinds[0] : 0};
     size_t n = 0;
     for (size_t i = 0; i < log->ninterval_sets; i++) {
         const struct iolens_log_intervals *s = &log->intervals[i];
-        if (s->kind != kind)
+        if (!kind_in(s->kind, kinds, nkinds))
             continue;
         row->accesses += s->total_accesses;
         row->bytes = add_sat(row->bytes, s->total_bytes);
@@ -130,6 +142,46 @@ static int layer_row(const struct iolens_log *log, uint32_t kind, struct iolens_
     row->time = iolens_union_length(sp, n);
     free(sp);
     return 0;
+}
+
+int iolens_bps_direction(const struct iolens_log *log, uint32_t kind, uint32_t flag,
+                         struct iolens_bps_direction *out)
+{
+    uint64_t total = intervals_of_kind(log, kind);
+    if (total > SIZE_MAX / sizeof(struct iolens_span))
+        return -1;
+    struct iolens_span *sp = malloc((total > 0 ? (size_t)total : 1) * sizeof *sp);
+    if (sp == NULL)
+        return -1;
+    const uint32_t both = IOLENS_IV_READ | IOLENS_IV_WRITE;
+    *out = (struct iolens_bps_direction){0};
+    size_t n = 0;
+    for (size_t i = 0; i < log->ninterval_sets; i++) {
+        const struct iolens_log_intervals *s = &log->intervals[i];
+        if (s->kind != kind)
+            continue;
+        double off = clock_offset_of(log, s);
+        for (uint64_t j = 0; j < s->count; j++) {
+            if ((s->flags[j] & both) == both) {
+                out->rw_merged++;
+            } else if (s->flags[j] & flag) {
+                sp[n++] = span_at(s, j, off);
+                out->accesses += s->accesses[j];
+                out->bytes = add_sat(out->bytes, s->bytes[j]);
+            }
+        }
+    }
+    out->intervals = n;
+    out->time = iolens_union_length(sp, n);
+    out->mib_per_s = out->time > 0 ? (double)out->bytes / out->time / 1048576.0 : NAN;
+    free(sp);
+    return 0;
+}
+
+/* The figures of a whole layer. */
+static int layer_row(const struct iolens_log *log, uint32_t kind, struct iolens_bps *row)
+{
+    return iolens_bps_union(log, &kind, 1, row);
 }
 
 /* ------------------------------------------------------ shared files -- */
@@ -386,6 +438,7 @@ void iolens_bps_derive(const struct iolens_bps *b, uint64_t block_size, double r
 struct ts_piece {
     int64_t rank, bin;
     int64_t bytes[3];             /* read, written, rw */
+    int64_t ops[3];               /* accesses: the same directions */
 };
 
 static int by_bin(const void *a, const void *b)
@@ -452,20 +505,24 @@ static bool bins_of(const struct ts_acc *a, struct iolens_span sp, int64_t *k0, 
     return (uint64_t)(*k1 - *k0) < IOLENS_TS_MAX_PIECES;
 }
 
-/* The pieces of one interval, one per bin it spans. */
+/* The pieces of one interval, one per bin it spans.  Its accesses are
+ * spread like its bytes (bytes_before works for any count). */
 static void split_interval(struct ts_acc *a, int64_t rank, struct iolens_span sp, int64_t bytes,
-                           int dir)
+                           int64_t accesses, int dir)
 {
-    int64_t k0, k1, done = 0;
+    int64_t k0, k1, done = 0, ops_done = 0;
     if (!bins_of(a, sp, &k0, &k1))
         return;
     for (int64_t k = k0; k <= k1; k++) {
         double x = (double)(k + 1) * a->width;
         int64_t upto = k == k1 ? bytes : bytes_before(bytes, sp.start, sp.end, x);
+        int64_t ops_upto = k == k1 ? accesses : bytes_before(accesses, sp.start, sp.end, x);
         struct ts_piece piece = {.rank = rank, .bin = k};
         piece.bytes[dir] = upto - done;
+        piece.ops[dir] = ops_upto - ops_done;
         done = upto;
-        if (piece.bytes[dir] != 0)
+        ops_done = ops_upto;
+        if (piece.bytes[dir] != 0 || piece.ops[dir] != 0)
             push_piece(a, piece);
     }
 }
@@ -510,7 +567,8 @@ static enum iolens_ts_status kind_pieces(const struct iolens_log *log, uint32_t 
             continue;
         double off = clock_offset_of(log, s);
         for (uint64_t j = 0; j < s->count; j++)
-            split_interval(a, s->rank, span_at(s, j, off), s->bytes[j], direction(s->flags[j]));
+            split_interval(a, s->rank, span_at(s, j, off), s->bytes[j], s->accesses[j],
+                           direction(s->flags[j]));
     }
     return IOLENS_TS_OK;
 }
@@ -528,6 +586,9 @@ static enum iolens_ts_status sum_pieces(const struct ts_piece *p, size_t n, uint
             b.bytes_read = add_sat(b.bytes_read, p[j].bytes[0]);
             b.bytes_written = add_sat(b.bytes_written, p[j].bytes[1]);
             b.bytes_rw = add_sat(b.bytes_rw, p[j].bytes[2]);
+            b.reads += p[j].ops[0];
+            b.writes += p[j].ops[1];
+            b.accesses_rw += p[j].ops[2];
         }
         if (*nout == *cap) {
             size_t c = *cap > 0 ? 2 * *cap : 256;

@@ -46,6 +46,25 @@ struct iolens_bps_figures {
 /* 0, or -1 when out of memory. */
 int iolens_bps_compute(const struct iolens_log *log, struct iolens_bps_report *out);
 void iolens_bps_report_free(struct iolens_bps_report *r);
+/* The whole-layer figures of the intervals of several layers together
+ * (their union on rank 0's clock; row->kind is kinds[0]): --perf's job
+ * figure over POSIX and STDIO.  0, or -1 when out of memory. */
+int iolens_bps_union(const struct iolens_log *log, const uint32_t *kinds, size_t nkinds,
+                     struct iolens_bps *row);
+/* One direction of a whole layer: the union of the intervals that hold
+ * only reads (flag IOLENS_IV_READ) or only writes (IOLENS_IV_WRITE), so
+ * that a write phase and a read phase can be told apart.  rw_merged
+ * counts the intervals the runtime's store merged across reads and
+ * writes (interval_store.h): they are in neither direction.  0, or -1
+ * when out of memory. */
+struct iolens_bps_direction {
+    uint64_t intervals, accesses, rw_merged;
+    int64_t bytes;
+    double time;              /* union length, s */
+    double mib_per_s;         /* bytes / time / 2^20, NaN if time is 0 */
+};
+int iolens_bps_direction(const struct iolens_log *log, uint32_t kind, uint32_t flag,
+                         struct iolens_bps_direction *out);
 void iolens_bps_derive(const struct iolens_bps *b, uint64_t block_size, double run_time,
                        struct iolens_bps_figures *f);
 
@@ -54,12 +73,15 @@ void iolens_bps_derive(const struct iolens_bps *b, uint64_t block_size, double r
  * bytes are spread over the bins it spans in proportion to the time it
  * spends in each (integers; they add up to the interval's bytes exactly);
  * an interval of length 0 puts them all in its start's bin.  Intervals
- * flagged both read and write (merged by the store) count as bytes_rw. */
+ * flagged both read and write (merged by the store) count as bytes_rw.
+ * The interval's accesses are spread the same way into reads, writes and
+ * accesses_rw (a single access lands in the last bin it spans). */
 struct iolens_ts_bin {
     uint32_t kind;
     int64_t rank;
     int64_t bin;
     int64_t bytes_read, bytes_written, bytes_rw;
+    int64_t reads, writes, accesses_rw;
 };
 
 enum iolens_ts_status { IOLENS_TS_OK = 0, IOLENS_TS_NOMEM, IOLENS_TS_TOO_MANY_BINS };
@@ -67,7 +89,7 @@ enum iolens_ts_status { IOLENS_TS_OK = 0, IOLENS_TS_NOMEM, IOLENS_TS_TOO_MANY_BI
 /* Largest number of (interval, bin) pieces a time series may need. */
 #define IOLENS_TS_MAX_PIECES (1ull << 22)
 
-/* Bins with no bytes are left out.  Sorted by kind, then the whole-job
+/* Bins with no bytes and no accesses are left out.  Sorted by kind, then the whole-job
  * bins by bin, then each rank's bins by rank and bin. */
 enum iolens_ts_status iolens_timeseries(const struct iolens_log *log, double width,
                                         struct iolens_ts_bin **out, size_t *n);

@@ -181,6 +181,8 @@ static void print_job_header(const struct iolens_log *log)
            j->nnodes, j->pid);
     if (j->parent_pid != 0 || (log->flags & IOLENS_FLAG_FORKED))
         printf("# parent_pid: %" PRId64 "\n", j->parent_pid);
+    if (log->flags & IOLENS_FLAG_INCOMPLETE)
+        printf("# incomplete: yes (written at SIGTERM or exit without MPI_Finalize)\n");
     printf("# hosts: ");
     put_list(log->jobstr[IOLENS_JOBSTR_HOSTS], log->jobstr_len[IOLENS_JOBSTR_HOSTS]);
     printf("\n# iolens version: ");
@@ -238,23 +240,6 @@ static int64_t counter_at(const struct iolens_log_layer *L, uint64_t rec, uint32
  * records with the least/most I/O time (-1 for a shared record, and when
  * there are no records), and the variances are over the records.
  */
-
-/* Record r of L laid out as d describes it, zero-filled beyond the
- * counters the region has (a log from a writer with fewer counters). */
-static void full_record(const struct iolens_log_layer *L, uint64_t r,
-                        const struct iolens_layer_desc *d, void *rec)
-{
-    memset(rec, 0, d->record_size);
-    memcpy(rec, &L->id[r], 8);
-    memcpy((char *)rec + 8, &L->rank[r], 8);
-    uint32_t nc = L->counter_count < d->ncounters ? L->counter_count : d->ncounters;
-    uint32_t nf = L->fcounter_count < d->nfcounters ? L->fcounter_count : d->nfcounters;
-    if (nc > 0)
-        memcpy(iolens_rec_counters(rec), &L->counters[r * L->counter_count], 8 * (size_t)nc);
-    if (nf > 0)
-        memcpy(iolens_rec_fcounters(d, rec), &L->fcounters[r * L->fcounter_count],
-               8 * (size_t)nf);
-}
 
 static int64_t add_saturating(int64_t a, int64_t b)
 {
@@ -331,7 +316,7 @@ static int total_of_layer(const struct iolens_log_layer *L, const struct iolens_
     iolens_rank_stats_init(&rs);
     memset(total, 0, d->record_size);
     for (uint64_t r = 0; r < L->record_count; r++) {
-        full_record(L, r, d, rec);
+        iolens_log_record_load(L, r, d, rec);
         if (r == 0)
             iolens_record_merge_begin(d, total, rec);
         else
@@ -403,7 +388,7 @@ static int64_t counter_named(const struct iolens_log_layer *L, uint64_t r, const
 static struct file_use file_use_of(const struct iolens_log_layer *L, uint64_t r,
                                    const struct iolens_layer_desc *d, void *rec)
 {
-    full_record(L, r, d, rec);
+    iolens_log_record_load(L, r, d, rec);
     int64_t mr = counter_named(L, r, d->name, "MAX_BYTE_READ", -1);
     int64_t mw = counter_named(L, r, d->name, "MAX_BYTE_WRITTEN", -1);
     bool shared = L->rank[r] == IOLENS_RANK_ALL;
@@ -622,7 +607,7 @@ static int stack_add_layer(const struct iolens_log *log, const struct iolens_log
             free(rec);
             return -1;
         }
-        full_record(L, r, d, rec);
+        iolens_log_record_load(L, r, d, rec);
         const int64_t *c = iolens_rec_counters(rec);
         e[(*n)++] = (struct stack_entry){file, k, c[d->bytes_read], c[d->bytes_written],
                                          iolens_record_io_time(d, rec)};
@@ -784,6 +769,30 @@ static void print_bps_row(const struct iolens_log *log, const struct iolens_bps 
         bps_int(log, b, "mixed_intervals", b->mixed);
 }
 
+/* A layer's read_* or write_* lines (util/bps.h: iolens_bps_direction). */
+static int print_bps_direction(const struct iolens_log *log, const struct iolens_bps *b,
+                               uint32_t flag, const char *dir)
+{
+    struct iolens_bps_direction d;
+    if (iolens_bps_direction(log, b->kind, flag, &d) != 0)
+        return -1;
+    char metric[32];
+    snprintf(metric, sizeof metric, "%s_intervals", dir);
+    bps_int(log, b, metric, d.intervals);
+    snprintf(metric, sizeof metric, "%s_accesses", dir);
+    bps_int(log, b, metric, d.accesses);
+    snprintf(metric, sizeof metric, "%s_bytes", dir);
+    bps_line_start(log, b, metric);
+    printf("%" PRId64 "\n", d.bytes);
+    snprintf(metric, sizeof metric, "%s_time", dir);
+    bps_real(log, b, metric, d.time);
+    snprintf(metric, sizeof metric, "%s_mib_per_s", dir);
+    bps_real(log, b, metric, d.mib_per_s);
+    snprintf(metric, sizeof metric, "%s_rw_merged", dir);
+    bps_int(log, b, metric, d.rw_merged);
+    return 0;
+}
+
 /* One line per rank with intervals (the sets are sorted by rank). */
 static void print_clock_offsets(const struct iolens_log *log)
 {
@@ -804,10 +813,17 @@ static int print_bps(const struct iolens_log *log, uint64_t block_size)
     printf("# bps block size: %" PRIu64 "\n", block_size);
     print_clock_offsets(log);
     printf("#<layer>\t<file>\t<metric>\t<value>\n");
-    for (size_t i = 0; i < r.n; i++)
+    int rc = 0;
+    for (size_t i = 0; i < r.n && rc == 0; i++) {
         print_bps_row(log, &r.rows[i], block_size);
+        if (r.rows[i].file_id == 0)
+            rc = print_bps_direction(log, &r.rows[i], IOLENS_IV_READ, "read") != 0 ||
+                         print_bps_direction(log, &r.rows[i], IOLENS_IV_WRITE, "write") != 0
+                     ? -1
+                     : 0;
+    }
     iolens_bps_report_free(&r);
-    return 0;
+    return rc;
 }
 
 /* -------------------------------------------------------- timeseries -- */

@@ -718,7 +718,7 @@ static enum iolens_read_status check_interval_ranks(struct reader *r)
 
 /* ---------------------------------------------------------- regions -- */
 
-static uint32_t known_version(uint32_t kind)
+uint32_t iolens_region_known_version(uint32_t kind)
 {
     switch (kind) {
     case IOLENS_REGION_JOB: return IOLENS_JOB_VERSION;
@@ -815,7 +815,7 @@ static enum iolens_read_status inflate_region(struct reader *r, unsigned i,
 static enum iolens_read_status parse_region(struct reader *r, unsigned i,
                                             const struct iolens_region_desc *d)
 {
-    uint32_t expect = known_version(d->kind);
+    uint32_t expect = iolens_region_known_version(d->kind);
     if (expect == 0 || d->version != expect) {
         r->log->unknown_regions++;
         return IOLENS_READ_OK;
@@ -1080,4 +1080,19 @@ const struct iolens_log_mount *iolens_log_mount_of(const struct iolens_log *log,
         }
     }
     return best;
+}
+
+void iolens_log_record_load(const struct iolens_log_layer *L, uint64_t r,
+                            const struct iolens_layer_desc *d, void *rec)
+{
+    memset(rec, 0, d->record_size);
+    memcpy(rec, &L->id[r], 8);
+    memcpy((char *)rec + 8, &L->rank[r], 8);
+    uint32_t nc = L->counter_count < d->ncounters ? L->counter_count : d->ncounters;
+    uint32_t nf = L->fcounter_count < d->nfcounters ? L->fcounter_count : d->nfcounters;
+    if (nc > 0)
+        memcpy(iolens_rec_counters(rec), &L->counters[r * L->counter_count], 8 * (size_t)nc);
+    if (nf > 0)
+        memcpy(iolens_rec_fcounters(d, rec), &L->fcounters[r * L->fcounter_count],
+               8 * (size_t)nf);
 }

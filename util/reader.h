@@ -103,6 +103,17 @@ const char *iolens_log_name_of(const struct iolens_log *log, uint64_t id);
 /* Mount whose point is the longest prefix of name, or NULL. */
 const struct iolens_log_mount *iolens_log_mount_of(const struct iolens_log *log, const char *name);
 
+/* The version of a region kind this reader reads (0: a kind it does not
+ * know). */
+uint32_t iolens_region_known_version(uint32_t kind);
+
+/* Record r of L as a runtime record laid out as d describes it (id, rank,
+ * counters, fcounters; record_merge.h), zero-filled beyond the counters the
+ * region has (a log from a writer with fewer counters). */
+struct iolens_layer_desc;
+void iolens_log_record_load(const struct iolens_log_layer *L, uint64_t r,
+                            const struct iolens_layer_desc *d, void *rec);
+
 /* Counter names of a layer kind (from the X-macro tables); NULL if the
  * layer or index is unknown. */
 const char *iolens_counter_name(uint32_t kind, uint32_t index);

@@ -1,15 +1,204 @@
-/* Job-level sharing class: placeholder until the classifier lands. */
+/*
+ * Job-level file sharing, judged by the data moved (sharing.h).
+ *
+ * The layer: POSIX, where the data reaches the files; when POSIX moved no
+ * data, the first of MPIIO, STDIO, H5D that did.  The standard streams
+ * (<STDIN>, <STDOUT>, <STDERR>) are not files and do not count.
+ *
+ * Each record's bytes (read + written) go to one of three kinds of file,
+ * by the ranks that read or wrote it (<L>_RANKS_IO of a shared record, 1
+ * for a per-rank record: the runtime reduces every file opened by more
+ * than one rank into one shared record):
+ *   unique   one rank                         -> N:N
+ *   all      every rank of a job of >1 ranks  -> N:1
+ *   subset   more than one rank, not all      -> N:M
+ * The class is the kind with the most bytes (a bytes-weighted majority;
+ * ties go to the first in the order N:1, N:M, N:N), except that:
+ *   - no bytes at all is "none";
+ *   - in a job of more than one rank, when one rank moved at least 90% of
+ *     the bytes, the class is "rank-0" (whichever rank it is).
+ * A one-process job (serial, or non-MPI) is N:N when it moved data.
+ *
+ * A rank's bytes: every byte of its per-rank records, and of a shared
+ * record the bytes the reduction attributes to it (<L>_FASTEST_RANK_BYTES
+ * and <L>_SLOWEST_RANK_BYTES); the other ranks' part of a shared record
+ * is not attributed, so the top rank's share is a lower bound.
+ */
 #include "sharing.h"
+
+#include <stdlib.h>
+
+#include "record_merge.h"
 
 const char *iolens_sharing_name(enum iolens_sharing_class c)
 {
-    (void)c;
+    switch (c) {
+    case IOLENS_SHARING_NONE: return "none";
+    case IOLENS_SHARING_N_N: return "N:N";
+    case IOLENS_SHARING_N_1: return "N:1";
+    case IOLENS_SHARING_N_M: return "N:M";
+    case IOLENS_SHARING_RANK0: return "rank-0";
+    }
     return "none";
+}
+
+const char *iolens_file_sharing_name(enum iolens_file_sharing s)
+{
+    switch (s) {
+    case IOLENS_FILE_UNIQUE: return "unique";
+    case IOLENS_FILE_PARTSHARED: return "partshared";
+    case IOLENS_FILE_SHARED: return "shared";
+    }
+    return "unique";
+}
+
+static int is_std_stream(uint64_t id)
+{
+    return id == IOLENS_ID_STDIN || id == IOLENS_ID_STDOUT || id == IOLENS_ID_STDERR;
+}
+
+static int64_t counter_or_0(const struct iolens_log_layer *L, uint64_t rec, int i)
+{
+    if (i < 0 || (uint32_t)i >= L->counter_count)
+        return 0;
+    return L->counters[rec * L->counter_count + (uint32_t)i];
+}
+
+static int64_t add_sat(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+static int64_t record_bytes(const struct iolens_layer_desc *d, const struct iolens_log_layer *L,
+                            uint64_t rec)
+{
+    int64_t r = counter_or_0(L, rec, d->bytes_read), w = counter_or_0(L, rec, d->bytes_written);
+    return add_sat(r > 0 ? r : 0, w > 0 ? w : 0);
+}
+
+static int64_t job_nprocs(const struct iolens_log *log)
+{
+    return log->job.nprocs > 0 ? (int64_t)log->job.nprocs : 1;
+}
+
+void iolens_file_sharing_of_record(const struct iolens_log *log, const struct iolens_log_layer *L,
+                                   uint64_t rec, struct iolens_file_share *out)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(L->kind);
+    *out = (struct iolens_file_share){.nranks = 1, .nranks_io = 1, .kind = IOLENS_FILE_UNIQUE};
+    if (d == NULL || rec >= L->record_count || L->rank[rec] != IOLENS_RANK_ALL)
+        return;
+    int64_t opened = counter_or_0(L, rec, d->ranks_opened);
+    int64_t io = counter_or_0(L, rec, d->ranks_opened + 1);
+    out->nranks = opened > 0 ? opened : 1;
+    out->nranks_io = io;
+    int64_t nprocs = job_nprocs(log);
+    if (out->nranks <= 1)
+        out->kind = IOLENS_FILE_UNIQUE;
+    else if (out->nranks >= nprocs)
+        out->kind = IOLENS_FILE_SHARED;
+    else
+        out->kind = IOLENS_FILE_PARTSHARED;
+}
+
+/* The layer the class is judged on: POSIX if it moved data, else the
+ * first of the others that did; NULL if none did. */
+static const struct iolens_log_layer *data_layer(const struct iolens_log *log)
+{
+    static const uint32_t order[] = {IOLENS_REGION_POSIX, IOLENS_REGION_MPIIO,
+                                     IOLENS_REGION_STDIO, IOLENS_REGION_H5D};
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+        for (size_t l = 0; l < log->nlayers; l++) {
+            const struct iolens_log_layer *L = &log->layers[l];
+            const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(L->kind);
+            if (L->kind != order[k] || d == NULL)
+                continue;
+            for (uint64_t r = 0; r < L->record_count; r++)
+                if (!is_std_stream(L->id[r]) && record_bytes(d, L, r) > 0)
+                    return L;
+        }
+    return NULL;
+}
+
+/* Bytes per rank (index rank), per kind of file. */
+struct tally {
+    int64_t *rank_bytes;
+    int64_t unique, all, subset, total;
+};
+
+static void credit_rank(struct tally *t, int64_t nprocs, int64_t rank, int64_t bytes)
+{
+    if (rank >= 0 && rank < nprocs && bytes > 0)
+        t->rank_bytes[rank] = add_sat(t->rank_bytes[rank], bytes);
+}
+
+static void tally_record(struct tally *t, const struct iolens_layer_desc *d,
+                         const struct iolens_log_layer *L, uint64_t r, int64_t nprocs)
+{
+    int64_t bytes = record_bytes(d, L, r);
+    if (bytes == 0 || is_std_stream(L->id[r]))
+        return;
+    t->total = add_sat(t->total, bytes);
+    if (L->rank[r] != IOLENS_RANK_ALL) {
+        credit_rank(t, nprocs, L->rank[r], bytes);
+        t->unique = add_sat(t->unique, bytes);
+        return;
+    }
+    int64_t io = counter_or_0(L, r, d->ranks_opened + 1);
+    int64_t fastest = counter_or_0(L, r, d->ranks_opened + 2);
+    int64_t slowest = counter_or_0(L, r, d->ranks_opened + 4);
+    credit_rank(t, nprocs, fastest, counter_or_0(L, r, d->ranks_opened + 3));
+    if (slowest != fastest)
+        credit_rank(t, nprocs, slowest, counter_or_0(L, r, d->ranks_opened + 5));
+    if (io <= 1)
+        t->unique = add_sat(t->unique, bytes);
+    else if (io >= nprocs)
+        t->all = add_sat(t->all, bytes);
+    else
+        t->subset = add_sat(t->subset, bytes);
+}
+
+static enum iolens_sharing_class majority(const struct tally *t, int64_t nprocs)
+{
+    if (t->total == 0)
+        return IOLENS_SHARING_NONE;
+    if (nprocs <= 1)
+        return IOLENS_SHARING_N_N;
+    if (t->all >= t->subset && t->all >= t->unique)
+        return IOLENS_SHARING_N_1;
+    if (t->subset >= t->unique)
+        return IOLENS_SHARING_N_M;
+    return IOLENS_SHARING_N_N;
 }
 
 int iolens_sharing_of_job(const struct iolens_log *log, struct iolens_sharing *out)
 {
-    (void)log;
-    *out = (struct iolens_sharing){.cls = IOLENS_SHARING_NONE, .top_rank = -1};
+    int64_t nprocs = job_nprocs(log);
+    *out = (struct iolens_sharing){.cls = IOLENS_SHARING_NONE, .nprocs = nprocs, .top_rank = -1};
+    const struct iolens_log_layer *L = data_layer(log);
+    if (L == NULL)
+        return 0;
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(L->kind);
+    struct tally t = {.rank_bytes = calloc((size_t)nprocs, sizeof(int64_t))};
+    if (t.rank_bytes == NULL)
+        return -1;
+    for (uint64_t r = 0; r < L->record_count; r++)
+        tally_record(&t, d, L, r, nprocs);
+    out->layer = L->kind;
+    out->bytes = t.total;
+    out->bytes_unique = t.unique;
+    out->bytes_all = t.all;
+    out->bytes_subset = t.subset;
+    for (int64_t k = 0; k < nprocs; k++)
+        if (t.rank_bytes[k] > 0 &&
+            (out->top_rank < 0 || t.rank_bytes[k] > t.rank_bytes[out->top_rank]))
+            out->top_rank = k;
+    if (out->top_rank >= 0 && t.total > 0)
+        out->top_rank_share = (double)t.rank_bytes[out->top_rank] / (double)t.total;
+    free(t.rank_bytes);
+    out->cls = majority(&t, nprocs);
+    if (nprocs > 1 && out->top_rank_share >= IOLENS_SHARING_RANK0_SHARE)
+        out->cls = IOLENS_SHARING_RANK0;
     return 0;
 }

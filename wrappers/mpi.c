@@ -63,3 +63,17 @@ IOLENS_EXPORT int MPI_Finalize(void)
     untraced_end(saved);
     return rc;
 }
+
+/* MPI_Abort ends the job without MPI_Finalize: the calling rank's data is
+ * written first, as its incomplete log (the other ranks are killed by
+ * the launcher, usually with SIGKILL, and have none: iolens(7), GUARANTEES). */
+IOLENS_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    __typeof__(iolens_PMPI_Abort) abort_job = IOLENS_PMPI(PMPI_Abort);
+    if (abort_job == NULL)
+        return iolens_mpi_missing("PMPI_Abort");
+    if (iolens_mpi_initialized() && atomic_exchange(&iolens_active, 0))
+        iolens_runtime_write_incomplete();
+    return abort_job(comm, errorcode);
+}
+

@@ -52,13 +52,27 @@ static inline int traced(MPI_File fh)
  * reports a successful call to the layer (a failed read or write too: its
  * access interval counts for BPS). */
 
+/* Where an access through the individual file pointer starts: the
+ * pointer before the call (etypes in the view; mpiio_layer.h). */
+static MPI_Offset pointer_position(MPI_File fh)
+{
+    MPI_Offset pos;
+    int (*get)(MPI_File, MPI_Offset *) = IOLENS_PMPI(PMPI_File_get_position);
+    if (get == NULL)
+        return IOLENS_MPIIO_AT_UNKNOWN;
+    int saved = enter();
+    int rc = get(fh, &pos);
+    leave(saved);
+    return rc == MPI_SUCCESS ? pos : IOLENS_MPIIO_AT_UNKNOWN;
+}
+
 static int after_access(MPI_File fh, enum iolens_mpiio_dir dir, enum iolens_mpiio_kind kind,
-                        MPI_Datatype dt, MPI_Count count, int rc, double t0)
+                        MPI_Datatype dt, MPI_Count count, MPI_Offset at, int rc, double t0)
 {
     double t1 = iolens_now();
     int saved = enter();
     if (rc == MPI_SUCCESS)
-        iolens_mpiio_access(fh, dir, kind, dt, count, t0, t1);
+        iolens_mpiio_access_at(fh, dir, kind, dt, count, at, t0, t1);
     else
         iolens_mpiio_failed_access(fh, dir, dt, count, t0, t1);
     leave(saved);
@@ -66,12 +80,13 @@ static int after_access(MPI_File fh, enum iolens_mpiio_dir dir, enum iolens_mpii
 }
 
 static int after_issue(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,
-                       MPI_Count count, const MPI_Request *request, int rc, double t0)
+                       MPI_Count count, MPI_Offset at, const MPI_Request *request, int rc,
+                       double t0)
 {
     double t1 = iolens_now();
     if (rc == MPI_SUCCESS && request != NULL) {
         int saved = enter();
-        iolens_mpiio_issue(fh, dir, dt, count, *request, t0, t1);
+        iolens_mpiio_issue_at(fh, dir, dt, count, at, *request, t0, t1);
         leave(saved);
     } else if (rc != MPI_SUCCESS) {
         int saved = enter();
@@ -84,11 +99,11 @@ static int after_issue(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,
 /* A split collective is timed from the start of _begin to the return of
  * _end, so _begin reports its start time only. */
 static int after_split_begin(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,
-                             MPI_Count count, int rc, double t0)
+                             MPI_Count count, MPI_Offset at, int rc, double t0)
 {
     if (rc == MPI_SUCCESS) {
         int saved = enter();
-        iolens_mpiio_split_begin(fh, dir, dt, count, t0);
+        iolens_mpiio_split_begin_at(fh, dir, dt, count, at, t0);
         leave(saved);
     } else {
         double t1 = iolens_now();
@@ -237,39 +252,49 @@ IOLENS_EXPORT int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype e
 #define ARGS_PTR_BEGIN (fh, buf, count, datatype)
 #define ARGS_END (fh, buf, status)
 
+/* Where an access starts (the "at" of mpiio_layer.h), evaluated before
+ * the call: the explicit offset, the individual file pointer, or unknown
+ * (shared file pointer). */
+#define AT_OFFSET offset
+#define AT_POINTER pointer_position(fh)
+#define AT_SHARED IOLENS_MPIIO_AT_UNKNOWN
+
 /* A blocking read or write of the given kind (INDEP or COLL). */
-#define BLOCKING(name, dir, kind, params, args)                                        \
+#define BLOCKING(name, dir, kind, where, params, args)                                 \
     IOLENS_EXPORT int name params                                                      \
     {                                                                                  \
         PMPI_OR_FAIL(real, P##name);                                                   \
         if (!traced(fh))                                                               \
             return real args;                                                          \
+        MPI_Offset at = AT_##where;                                                    \
         double t0 = iolens_now();                                                      \
         int rc = real args;                                                            \
         return after_access(fh, IOLENS_MPIIO_##dir, IOLENS_MPIIO_##kind, datatype, count, \
-                            rc, t0);                                                   \
+                            at, rc, t0);                                               \
     }
 
-#define NONBLOCKING(name, dir, params, args)                                               \
+#define NONBLOCKING(name, dir, where, params, args)                                        \
     IOLENS_EXPORT int name params                                                          \
     {                                                                                      \
         PMPI_OR_FAIL(real, P##name);                                                       \
         if (!traced(fh))                                                                   \
             return real args;                                                              \
+        MPI_Offset at = AT_##where;                                                        \
         double t0 = iolens_now();                                                          \
         int rc = real args;                                                                \
-        return after_issue(fh, IOLENS_MPIIO_##dir, datatype, count, request, rc, t0);      \
+        return after_issue(fh, IOLENS_MPIIO_##dir, datatype, count, at, request, rc, t0);  \
     }
 
-#define SPLIT_BEGIN(name, dir, params, args)                                             \
+#define SPLIT_BEGIN(name, dir, where, params, args)                                      \
     IOLENS_EXPORT int name params                                                        \
     {                                                                                    \
         PMPI_OR_FAIL(real, P##name);                                                     \
         if (!traced(fh))                                                                 \
             return real args;                                                            \
+        MPI_Offset at = AT_##where;                                                      \
         double t0 = iolens_now();                                                        \
         int rc = real args;                                                              \
-        return after_split_begin(fh, IOLENS_MPIIO_##dir, datatype, count, rc, t0);       \
+        return after_split_begin(fh, IOLENS_MPIIO_##dir, datatype, count, at, rc, t0);   \
     }
 
 #define SPLIT_END(name, params, args)      \
@@ -283,79 +308,89 @@ IOLENS_EXPORT int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype e
     }
 
 /* Explicit offset. */
-BLOCKING(MPI_File_read_at, READ, INDEP, AT_STATUS(void *, int), ARGS_AT_STATUS)
-BLOCKING(MPI_File_read_at_all, READ, COLL, AT_STATUS(void *, int), ARGS_AT_STATUS)
-BLOCKING(MPI_File_write_at, WRITE, INDEP, AT_STATUS(const void *, int), ARGS_AT_STATUS)
-BLOCKING(MPI_File_write_at_all, WRITE, COLL, AT_STATUS(const void *, int), ARGS_AT_STATUS)
-BLOCKING(MPI_File_read_at_c, READ, INDEP, AT_STATUS(void *, MPI_Count), ARGS_AT_STATUS)
-BLOCKING(MPI_File_read_at_all_c, READ, COLL, AT_STATUS(void *, MPI_Count), ARGS_AT_STATUS)
-BLOCKING(MPI_File_write_at_c, WRITE, INDEP, AT_STATUS(const void *, MPI_Count), ARGS_AT_STATUS)
-BLOCKING(MPI_File_write_at_all_c, WRITE, COLL, AT_STATUS(const void *, MPI_Count),
+BLOCKING(MPI_File_read_at, READ, INDEP, OFFSET, AT_STATUS(void *, int), ARGS_AT_STATUS)
+BLOCKING(MPI_File_read_at_all, READ, COLL, OFFSET, AT_STATUS(void *, int), ARGS_AT_STATUS)
+BLOCKING(MPI_File_write_at, WRITE, INDEP, OFFSET, AT_STATUS(const void *, int), ARGS_AT_STATUS)
+BLOCKING(MPI_File_write_at_all, WRITE, COLL, OFFSET, AT_STATUS(const void *, int), ARGS_AT_STATUS)
+BLOCKING(MPI_File_read_at_c, READ, INDEP, OFFSET, AT_STATUS(void *, MPI_Count), ARGS_AT_STATUS)
+BLOCKING(MPI_File_read_at_all_c, READ, COLL, OFFSET, AT_STATUS(void *, MPI_Count), ARGS_AT_STATUS)
+BLOCKING(MPI_File_write_at_c, WRITE, INDEP, OFFSET, AT_STATUS(const void *, MPI_Count),
+         ARGS_AT_STATUS)
+BLOCKING(MPI_File_write_at_all_c, WRITE, COLL, OFFSET, AT_STATUS(const void *, MPI_Count),
          ARGS_AT_STATUS)
 
 /* Individual file pointer. */
-BLOCKING(MPI_File_read, READ, INDEP, PTR_STATUS(void *, int), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_read_all, READ, COLL, PTR_STATUS(void *, int), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_write, WRITE, INDEP, PTR_STATUS(const void *, int), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_write_all, WRITE, COLL, PTR_STATUS(const void *, int), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_read_c, READ, INDEP, PTR_STATUS(void *, MPI_Count), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_read_all_c, READ, COLL, PTR_STATUS(void *, MPI_Count), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_write_c, WRITE, INDEP, PTR_STATUS(const void *, MPI_Count), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_write_all_c, WRITE, COLL, PTR_STATUS(const void *, MPI_Count),
+BLOCKING(MPI_File_read, READ, INDEP, POINTER, PTR_STATUS(void *, int), ARGS_PTR_STATUS)
+BLOCKING(MPI_File_read_all, READ, COLL, POINTER, PTR_STATUS(void *, int), ARGS_PTR_STATUS)
+BLOCKING(MPI_File_write, WRITE, INDEP, POINTER, PTR_STATUS(const void *, int), ARGS_PTR_STATUS)
+BLOCKING(MPI_File_write_all, WRITE, COLL, POINTER, PTR_STATUS(const void *, int), ARGS_PTR_STATUS)
+BLOCKING(MPI_File_read_c, READ, INDEP, POINTER, PTR_STATUS(void *, MPI_Count), ARGS_PTR_STATUS)
+BLOCKING(MPI_File_read_all_c, READ, COLL, POINTER, PTR_STATUS(void *, MPI_Count), ARGS_PTR_STATUS)
+BLOCKING(MPI_File_write_c, WRITE, INDEP, POINTER, PTR_STATUS(const void *, MPI_Count),
+         ARGS_PTR_STATUS)
+BLOCKING(MPI_File_write_all_c, WRITE, COLL, POINTER, PTR_STATUS(const void *, MPI_Count),
          ARGS_PTR_STATUS)
 
 /* Shared file pointer: _shared is independent, _ordered collective. */
-BLOCKING(MPI_File_read_shared, READ, INDEP, PTR_STATUS(void *, int), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_write_shared, WRITE, INDEP, PTR_STATUS(const void *, int), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_read_ordered, READ, COLL, PTR_STATUS(void *, int), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_write_ordered, WRITE, COLL, PTR_STATUS(const void *, int), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_read_shared_c, READ, INDEP, PTR_STATUS(void *, MPI_Count), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_write_shared_c, WRITE, INDEP, PTR_STATUS(const void *, MPI_Count),
+BLOCKING(MPI_File_read_shared, READ, INDEP, SHARED, PTR_STATUS(void *, int), ARGS_PTR_STATUS)
+BLOCKING(MPI_File_write_shared, WRITE, INDEP, SHARED, PTR_STATUS(const void *, int),
          ARGS_PTR_STATUS)
-BLOCKING(MPI_File_read_ordered_c, READ, COLL, PTR_STATUS(void *, MPI_Count), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_write_ordered_c, WRITE, COLL, PTR_STATUS(const void *, MPI_Count),
+BLOCKING(MPI_File_read_ordered, READ, COLL, SHARED, PTR_STATUS(void *, int), ARGS_PTR_STATUS)
+BLOCKING(MPI_File_write_ordered, WRITE, COLL, SHARED, PTR_STATUS(const void *, int),
+         ARGS_PTR_STATUS)
+BLOCKING(MPI_File_read_shared_c, READ, INDEP, SHARED, PTR_STATUS(void *, MPI_Count),
+         ARGS_PTR_STATUS)
+BLOCKING(MPI_File_write_shared_c, WRITE, INDEP, SHARED, PTR_STATUS(const void *, MPI_Count),
+         ARGS_PTR_STATUS)
+BLOCKING(MPI_File_read_ordered_c, READ, COLL, SHARED, PTR_STATUS(void *, MPI_Count),
+         ARGS_PTR_STATUS)
+BLOCKING(MPI_File_write_ordered_c, WRITE, COLL, SHARED, PTR_STATUS(const void *, MPI_Count),
          ARGS_PTR_STATUS)
 
 /* Nonblocking. */
-NONBLOCKING(MPI_File_iread_at, READ, AT_REQUEST(void *, int), ARGS_AT_REQUEST)
-NONBLOCKING(MPI_File_iwrite_at, WRITE, AT_REQUEST(const void *, int), ARGS_AT_REQUEST)
-NONBLOCKING(MPI_File_iread_at_all, READ, AT_REQUEST(void *, int), ARGS_AT_REQUEST)
-NONBLOCKING(MPI_File_iwrite_at_all, WRITE, AT_REQUEST(const void *, int), ARGS_AT_REQUEST)
-NONBLOCKING(MPI_File_iread, READ, PTR_REQUEST(void *, int), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iwrite, WRITE, PTR_REQUEST(const void *, int), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iread_all, READ, PTR_REQUEST(void *, int), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iwrite_all, WRITE, PTR_REQUEST(const void *, int), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iread_shared, READ, PTR_REQUEST(void *, int), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iwrite_shared, WRITE, PTR_REQUEST(const void *, int), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iread_at_c, READ, AT_REQUEST(void *, MPI_Count), ARGS_AT_REQUEST)
-NONBLOCKING(MPI_File_iwrite_at_c, WRITE, AT_REQUEST(const void *, MPI_Count), ARGS_AT_REQUEST)
-NONBLOCKING(MPI_File_iread_at_all_c, READ, AT_REQUEST(void *, MPI_Count), ARGS_AT_REQUEST)
-NONBLOCKING(MPI_File_iwrite_at_all_c, WRITE, AT_REQUEST(const void *, MPI_Count),
+NONBLOCKING(MPI_File_iread_at, READ, OFFSET, AT_REQUEST(void *, int), ARGS_AT_REQUEST)
+NONBLOCKING(MPI_File_iwrite_at, WRITE, OFFSET, AT_REQUEST(const void *, int), ARGS_AT_REQUEST)
+NONBLOCKING(MPI_File_iread_at_all, READ, OFFSET, AT_REQUEST(void *, int), ARGS_AT_REQUEST)
+NONBLOCKING(MPI_File_iwrite_at_all, WRITE, OFFSET, AT_REQUEST(const void *, int), ARGS_AT_REQUEST)
+NONBLOCKING(MPI_File_iread, READ, POINTER, PTR_REQUEST(void *, int), ARGS_PTR_REQUEST)
+NONBLOCKING(MPI_File_iwrite, WRITE, POINTER, PTR_REQUEST(const void *, int), ARGS_PTR_REQUEST)
+NONBLOCKING(MPI_File_iread_all, READ, POINTER, PTR_REQUEST(void *, int), ARGS_PTR_REQUEST)
+NONBLOCKING(MPI_File_iwrite_all, WRITE, POINTER, PTR_REQUEST(const void *, int), ARGS_PTR_REQUEST)
+NONBLOCKING(MPI_File_iread_shared, READ, SHARED, PTR_REQUEST(void *, int), ARGS_PTR_REQUEST)
+NONBLOCKING(MPI_File_iwrite_shared, WRITE, SHARED, PTR_REQUEST(const void *, int), ARGS_PTR_REQUEST)
+NONBLOCKING(MPI_File_iread_at_c, READ, OFFSET, AT_REQUEST(void *, MPI_Count), ARGS_AT_REQUEST)
+NONBLOCKING(MPI_File_iwrite_at_c, WRITE, OFFSET, AT_REQUEST(const void *, MPI_Count),
             ARGS_AT_REQUEST)
-NONBLOCKING(MPI_File_iread_c, READ, PTR_REQUEST(void *, MPI_Count), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iwrite_c, WRITE, PTR_REQUEST(const void *, MPI_Count), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iread_all_c, READ, PTR_REQUEST(void *, MPI_Count), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iwrite_all_c, WRITE, PTR_REQUEST(const void *, MPI_Count),
+NONBLOCKING(MPI_File_iread_at_all_c, READ, OFFSET, AT_REQUEST(void *, MPI_Count), ARGS_AT_REQUEST)
+NONBLOCKING(MPI_File_iwrite_at_all_c, WRITE, OFFSET, AT_REQUEST(const void *, MPI_Count),
+            ARGS_AT_REQUEST)
+NONBLOCKING(MPI_File_iread_c, READ, POINTER, PTR_REQUEST(void *, MPI_Count), ARGS_PTR_REQUEST)
+NONBLOCKING(MPI_File_iwrite_c, WRITE, POINTER, PTR_REQUEST(const void *, MPI_Count),
             ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iread_shared_c, READ, PTR_REQUEST(void *, MPI_Count), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iwrite_shared_c, WRITE, PTR_REQUEST(const void *, MPI_Count),
+NONBLOCKING(MPI_File_iread_all_c, READ, POINTER, PTR_REQUEST(void *, MPI_Count), ARGS_PTR_REQUEST)
+NONBLOCKING(MPI_File_iwrite_all_c, WRITE, POINTER, PTR_REQUEST(const void *, MPI_Count),
+            ARGS_PTR_REQUEST)
+NONBLOCKING(MPI_File_iread_shared_c, READ, SHARED, PTR_REQUEST(void *, MPI_Count), ARGS_PTR_REQUEST)
+NONBLOCKING(MPI_File_iwrite_shared_c, WRITE, SHARED, PTR_REQUEST(const void *, MPI_Count),
             ARGS_PTR_REQUEST)
 
 /* Split collective. */
-SPLIT_BEGIN(MPI_File_read_at_all_begin, READ, AT_BEGIN(void *, int), ARGS_AT_BEGIN)
-SPLIT_BEGIN(MPI_File_write_at_all_begin, WRITE, AT_BEGIN(const void *, int), ARGS_AT_BEGIN)
-SPLIT_BEGIN(MPI_File_read_all_begin, READ, PTR_BEGIN(void *, int), ARGS_PTR_BEGIN)
-SPLIT_BEGIN(MPI_File_write_all_begin, WRITE, PTR_BEGIN(const void *, int), ARGS_PTR_BEGIN)
-SPLIT_BEGIN(MPI_File_read_ordered_begin, READ, PTR_BEGIN(void *, int), ARGS_PTR_BEGIN)
-SPLIT_BEGIN(MPI_File_write_ordered_begin, WRITE, PTR_BEGIN(const void *, int), ARGS_PTR_BEGIN)
-SPLIT_BEGIN(MPI_File_read_at_all_begin_c, READ, AT_BEGIN(void *, MPI_Count), ARGS_AT_BEGIN)
-SPLIT_BEGIN(MPI_File_write_at_all_begin_c, WRITE, AT_BEGIN(const void *, MPI_Count),
-            ARGS_AT_BEGIN)
-SPLIT_BEGIN(MPI_File_read_all_begin_c, READ, PTR_BEGIN(void *, MPI_Count), ARGS_PTR_BEGIN)
-SPLIT_BEGIN(MPI_File_write_all_begin_c, WRITE, PTR_BEGIN(const void *, MPI_Count),
+SPLIT_BEGIN(MPI_File_read_at_all_begin, READ, OFFSET, AT_BEGIN(void *, int), ARGS_AT_BEGIN)
+SPLIT_BEGIN(MPI_File_write_at_all_begin, WRITE, OFFSET, AT_BEGIN(const void *, int), ARGS_AT_BEGIN)
+SPLIT_BEGIN(MPI_File_read_all_begin, READ, POINTER, PTR_BEGIN(void *, int), ARGS_PTR_BEGIN)
+SPLIT_BEGIN(MPI_File_write_all_begin, WRITE, POINTER, PTR_BEGIN(const void *, int), ARGS_PTR_BEGIN)
+SPLIT_BEGIN(MPI_File_read_ordered_begin, READ, SHARED, PTR_BEGIN(void *, int), ARGS_PTR_BEGIN)
+SPLIT_BEGIN(MPI_File_write_ordered_begin, WRITE, SHARED, PTR_BEGIN(const void *, int),
             ARGS_PTR_BEGIN)
-SPLIT_BEGIN(MPI_File_read_ordered_begin_c, READ, PTR_BEGIN(void *, MPI_Count), ARGS_PTR_BEGIN)
-SPLIT_BEGIN(MPI_File_write_ordered_begin_c, WRITE, PTR_BEGIN(const void *, MPI_Count),
+SPLIT_BEGIN(MPI_File_read_at_all_begin_c, READ, OFFSET, AT_BEGIN(void *, MPI_Count), ARGS_AT_BEGIN)
+SPLIT_BEGIN(MPI_File_write_at_all_begin_c, WRITE, OFFSET, AT_BEGIN(const void *, MPI_Count),
+            ARGS_AT_BEGIN)
+SPLIT_BEGIN(MPI_File_read_all_begin_c, READ, POINTER, PTR_BEGIN(void *, MPI_Count), ARGS_PTR_BEGIN)
+SPLIT_BEGIN(MPI_File_write_all_begin_c, WRITE, POINTER, PTR_BEGIN(const void *, MPI_Count),
+            ARGS_PTR_BEGIN)
+SPLIT_BEGIN(MPI_File_read_ordered_begin_c, READ, SHARED, PTR_BEGIN(void *, MPI_Count),
+            ARGS_PTR_BEGIN)
+SPLIT_BEGIN(MPI_File_write_ordered_begin_c, WRITE, SHARED, PTR_BEGIN(const void *, MPI_Count),
             ARGS_PTR_BEGIN)
 SPLIT_END(MPI_File_read_at_all_end, END(void *), ARGS_END)
 SPLIT_END(MPI_File_write_at_all_end, END(const void *), ARGS_END)

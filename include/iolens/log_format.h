@@ -37,6 +37,8 @@
 /* Header flags. */
 #define IOLENS_FLAG_PARTIAL 0x1u  /* some records were folded into <other files> */
 #define IOLENS_FLAG_FORKED 0x2u   /* the process is a forked child */
+#define IOLENS_FLAG_INCOMPLETE 0x4u /* written at an abnormal ending (SIGTERM, exit
+                                      * without MPI_Finalize): see iolens(7) */
 
 struct iolens_file_header {
     char magic[IOLENS_MAGIC_LEN];
@@ -297,7 +299,13 @@ enum iolens_agg {
     IOLENS_AGG_RANK_STAT,    /* computed by the shared-file reduction (below) */
     IOLENS_AGG_TOP_SHAPE,    /* a dimension of the shape of its ACCESSn group:
                                 part of the group's value, like TOP_VALUE */
+    IOLENS_AGG_AGREE,        /* a pattern parameter: the common value of the
+                                records that have one (0 means none and does
+                                not vote), IOLENS_PAT_MIXED when two differ */
 };
+
+/* Value of an IOLENS_AGG_AGREE counter whose merged records disagree. */
+#define IOLENS_PAT_MIXED INT64_MIN
 
 /*
  * Sharing counters, the same in every layer (L = POSIX, STDIO, MPIIO).
@@ -313,6 +321,29 @@ enum iolens_agg {
     X(L##_FASTEST_RANK_BYTES, IOLENS_AGG_RANK_STAT, "bytes read and written by the fastest rank") \
     X(L##_SLOWEST_RANK, IOLENS_AGG_RANK_STAT, "rank with the most I/O time on the file") \
     X(L##_SLOWEST_RANK_BYTES, IOLENS_AGG_RANK_STAT, "bytes read and written by the slowest rank")
+
+/*
+ * Access-pattern detector counters (L = POSIX, MPIIO), kept at run time by
+ * lib/access_pattern.c and labelled by iolens-parser --patterns.  A "step"
+ * is an access's start offset minus the previous access's start on the
+ * same descriptor (POSIX) or file handle (MPIIO).  Steps are parsed into
+ * runs of equal steps, and a run ended by a different step (the "jump")
+ * makes a group: its signature is (inner stride, accesses per group,
+ * outer stride = distance between group starts).  They are appended after
+ * the sharing counters, so logs written before them still read (their
+ * records simply have fewer counters: no pattern is known).
+ */
+#define IOLENS_PATTERN_COUNTERS(X, L) \
+    X(L##_PAT_STEPS, IOLENS_AGG_SUM, "accesses that had a previous access on the same descriptor or handle: the steps the pattern detector saw") \
+    X(L##_PAT_CONSEC, IOLENS_AGG_SUM, "steps whose access starts exactly where the previous access ended") \
+    X(L##_PAT_SEQ, IOLENS_AGG_SUM, "steps whose access starts at or after the end of the previous access") \
+    X(L##_PAT_STRIDE, IOLENS_AGG_AGREE, "dominant stride: the step of the runs of equal steps that cover the most steps (0 if none; IOLENS_PAT_MIXED, -2^63, when merged records differ)") \
+    X(L##_PAT_STRIDE_STEPS, IOLENS_AGG_SUM, "steps in runs of the dominant stride") \
+    X(L##_PAT_INNER_STRIDE, IOLENS_AGG_AGREE, "nested strides: step inside a group of the most frequent group signature (0 if none; -2^63 when merged records differ)") \
+    X(L##_PAT_INNER_COUNT, IOLENS_AGG_AGREE, "nested strides: accesses per group (0 if none; -2^63 when merged records differ)") \
+    X(L##_PAT_OUTER_STRIDE, IOLENS_AGG_AGREE, "nested strides: distance between the starts of consecutive groups (0 if none; -2^63 when merged records differ)") \
+    X(L##_PAT_GROUPS, IOLENS_AGG_SUM, "groups that match the signature, a trailing partial group included") \
+    X(L##_PAT_GROUP_STEPS, IOLENS_AGG_SUM, "steps inside the matching groups and the jumps between them")
 
 #define IOLENS_SHARING_FCOUNTERS(X, L) \
     X(L##_F_FASTEST_RANK_TIME, IOLENS_AGG_RANK_STAT, "I/O time of the fastest rank") \
@@ -391,7 +422,8 @@ enum iolens_agg {
     X(POSIX_ACCESS4_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of POSIX_ACCESS4_ACCESS") \
     X(POSIX_MAX_READ_TIME_SIZE, IOLENS_AGG_SLOWEST_SIZE, "size of the slowest read, bytes") \
     X(POSIX_MAX_WRITE_TIME_SIZE, IOLENS_AGG_SLOWEST_SIZE, "size of the slowest write, bytes") \
-    IOLENS_SHARING_COUNTERS(X, POSIX)
+    IOLENS_SHARING_COUNTERS(X, POSIX) \
+    IOLENS_PATTERN_COUNTERS(X, POSIX)
 
 /* Floating-point POSIX counters: seconds relative to the process start;
  * in an MPI job's log, to the job start (the earliest process start of any
@@ -496,7 +528,8 @@ enum iolens_agg {
     X(MPIIO_ACCESS4_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of MPIIO_ACCESS4_ACCESS") \
     X(MPIIO_MAX_READ_TIME_SIZE, IOLENS_AGG_SLOWEST_SIZE, "size of the slowest read, bytes") \
     X(MPIIO_MAX_WRITE_TIME_SIZE, IOLENS_AGG_SLOWEST_SIZE, "size of the slowest write, bytes") \
-    IOLENS_SHARING_COUNTERS(X, MPIIO)
+    IOLENS_SHARING_COUNTERS(X, MPIIO) \
+    IOLENS_PATTERN_COUNTERS(X, MPIIO)
 
 #define IOLENS_MPIIO_FCOUNTERS(X) \
     X(MPIIO_F_OPEN_START_TIMESTAMP, IOLENS_AGG_MIN_NONZERO, "start of the first open") \

@@ -26,7 +26,7 @@ failures=0
 
 # The IOLENS_* variables a user may have set must not leak into the runs.
 unset IOLENS_DISABLE IOLENS_DISABLE_LAYERS IOLENS_EXCLUDE IOLENS_INCLUDE IOLENS_MEMORY \
-    IOLENS_MEM_ALIGNMENT IOLENS_LOGDIR IOLENS_LOGFILE IOLENS_NONMPI
+    IOLENS_MEM_ALIGNMENT IOLENS_LOGDIR IOLENS_LOGFILE IOLENS_NONMPI IOLENS_LOG_MODE
 
 iolens_setup() {
     for var in IOLENS_LIB IOLENS_PARSER IOLENS_TESTBIN; do
@@ -43,6 +43,11 @@ iolens_setup() {
     if [ ! -x "$IOLENS_PARSER" ]; then
         echo "FAIL: the parser $IOLENS_PARSER does not exist"
         exit 1
+    fi
+    # make check-tsan: the sanitizer's runtime must be loaded before the
+    # instrumented iolens runtime (LD_PRELOAD takes a blank-separated list).
+    if [ -n "${IOLENS_PRELOAD_FIRST:-}" ]; then
+        IOLENS_LIB="$IOLENS_PRELOAD_FIRST $IOLENS_LIB"
     fi
     PROGS=$IOLENS_TESTBIN/integration
     # Under /tmp on purpose: $TMPDIR might point below an excluded prefix

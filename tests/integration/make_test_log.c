@@ -4,7 +4,7 @@
  * parser tests run without LD_PRELOAD and under the sanitizers.
  *
  *   make_test_log [--forked] [--stdio-twin] [--hdf5] [--intervals]
- *                 [--intervals-extra] [--one-node] OUTPUT
+ *                 [--intervals-extra] [--one-node] [--odd-names] OUTPUT
  * (--one-node puts every rank on node001, so clock offsets between them
  * must be ignored)
  *
@@ -16,6 +16,8 @@
  * the same file.
  * --intervals adds two intervals regions (ranks 0 and 1; build_intervals
  * below lists every value and the BPS figures they give).
+ * --odd-names adds a names region and a POSIX region of two files whose
+ * names test the exports' escaping (build_odd_names below).
  * --intervals-extra (with --intervals) adds rank 2's intervals region
  * (build_intervals_extra): merged reads and writes, an interval merged
  * across files, out.dat on a second rank, and MPI-IO intervals.
@@ -678,9 +680,56 @@ static void build_intervals_extra(struct out *rank2)
     put_intervals(rank2, &(struct iolens_intervals_rank){2, -0.25, 0.000004, layers2, 2});
 }
 
+/* --------------------------------------------------------- odd names --
+ *
+ * --odd-names: two per-rank POSIX records whose names are hard to export:
+ *   ODD_BAD   rank 2: "/scratch/run/bad" 0xFF 0xFE "\"q\\,x" LF ".dat"
+ *             (not UTF-8; a quote, a backslash, a comma, a newline),
+ *             12345 bytes written in 3 writes, write 0.5 s, meta 0.25 s
+ *   ODD_CAFE  rank 3: "/scratch/run/caf" U+00E9 ",\"1\".dat" (valid
+ *             UTF-8), 777 bytes read in 1 read, read 0.125 s
+ */
+#define ID_ODD_BAD 0x0ddbad0000000001ull
+#define ID_ODD_CAFE 0x0ddcafe000000002ull
+static const char odd_bad_name[] = "/scratch/run/bad\xff\xfe\"q\\,x\n.dat";
+static const char odd_cafe_name[] = "/scratch/run/caf\xc3\xa9,\"1\".dat";
+
+static void fill_odd_record(struct iolens_posix_record *r, uint64_t id, int64_t rank)
+{
+    memset(r, 0, sizeof *r);
+    r->id = id;
+    r->rank = rank;
+    r->counters[POSIX_OPENS] = 1;
+    r->counters[POSIX_MAX_BYTE_READ] = -1;
+    r->counters[POSIX_MAX_BYTE_WRITTEN] = -1;
+}
+
+static void build_odd_names(struct out *names, struct out *posix)
+{
+    put_u32(names, 2);
+    put_name(names, ID_ODD_BAD, odd_bad_name);
+    put_name(names, ID_ODD_CAFE, odd_cafe_name);
+    struct iolens_posix_record r[2];
+    fill_odd_record(&r[0], ID_ODD_BAD, 2);
+    r[0].counters[POSIX_WRITES] = 3;
+    r[0].counters[POSIX_BYTES_WRITTEN] = 12345;
+    r[0].counters[POSIX_MAX_BYTE_WRITTEN] = 12344;
+    r[0].fcounters[POSIX_F_WRITE_TIME] = 0.5;
+    r[0].fcounters[POSIX_F_META_TIME] = 0.25;
+    fill_odd_record(&r[1], ID_ODD_CAFE, 3);
+    r[1].counters[POSIX_READS] = 1;
+    r[1].counters[POSIX_BYTES_READ] = 777;
+    r[1].counters[POSIX_MAX_BYTE_READ] = 776;
+    r[1].fcounters[POSIX_F_READ_TIME] = 0.125;
+    iolens_record_fill_own_sharing(iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), &r[0]);
+    iolens_record_fill_own_sharing(iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), &r[1]);
+    build_layer(posix, IOLENS_REGION_POSIX, r, 2);
+}
+
 int main(int argc, char **argv)
 {
-    int forked = 0, twin = 0, hdf5 = 0, intervals = 0, extra = 0, one_node = 0, i = 1;
+    int forked = 0, twin = 0, hdf5 = 0, intervals = 0, extra = 0, one_node = 0, odd = 0;
+    int i = 1;
     for (; i < argc - 1; i++) {
         if (strcmp(argv[i], "--forked") == 0)
             forked = 1;
@@ -694,17 +743,19 @@ int main(int argc, char **argv)
             one_node = 1;
         else if (strcmp(argv[i], "--intervals-extra") == 0)
             extra = 1;
+        else if (strcmp(argv[i], "--odd-names") == 0)
+            odd = 1;
         else
             break;
     }
     if (i != argc - 1 || (extra && !intervals)) {
         fprintf(stderr, "usage: make_test_log [--forked] [--stdio-twin] [--hdf5] [--intervals] "
-                        "[--intervals-extra] [--one-node] OUTPUT\n");
+                        "[--intervals-extra] [--one-node] [--odd-names] OUTPUT\n");
         return 1;
     }
     const char *path = argv[i];
     static struct out job, mounts, ranks, names1, names2, posix1, posix2, stdio_o, mpiio;
-    static struct out names3, h5f, h5d, mpiio3, posix3, iv0, iv1, iv2;
+    static struct out names3, h5f, h5d, mpiio3, posix3, iv0, iv1, iv2, names4, posix4;
     static const char future[] = "a region kind from a later version";
     /* With intervals every rank is on a node of its own: their clock
      * offsets are then real (ranks of one node share a clock). */
@@ -726,6 +777,8 @@ int main(int argc, char **argv)
         build_intervals(&iv0, &iv1);
     if (extra)
         build_intervals_extra(&iv2);
+    if (odd)
+        build_odd_names(&names4, &posix4);
     const struct iolens_region_src base[] = {
         {IOLENS_REGION_JOB, IOLENS_JOB_VERSION, job.data, job.len},
         {IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, mounts.data, mounts.len},
@@ -752,13 +805,21 @@ int main(int argc, char **argv)
     char err[256];
     uint64_t flags = forked ? IOLENS_FLAG_FORKED : 0;
     /* the last 5 of base are --hdf5's */
-    struct iolens_region_src regions[sizeof base / sizeof base[0] + 3];
+    const struct iolens_region_src odd_regions[] = {
+        {IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, names4.data, names4.len},
+        {IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, posix4.data, posix4.len},
+    };
+    struct iolens_region_src regions[sizeof base / sizeof base[0] + 3 + 2];
     unsigned n = sizeof base / sizeof base[0] - (hdf5 ? 0 : 5);
     memcpy(regions, base, n * sizeof base[0]);
     if (intervals) {
         unsigned niv = extra ? 3 : 2;
         memcpy(regions + n, iv_regions, niv * sizeof iv_regions[0]);
         n += niv;
+    }
+    if (odd) {
+        memcpy(regions + n, odd_regions, sizeof odd_regions);
+        n += 2;
     }
     if (iolens_log_write_file(path, flags, regions, n, err, sizeof err) != 0) {
         fprintf(stderr, "make_test_log: %s: %s\n", path, err);

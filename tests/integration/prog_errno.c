@@ -7,10 +7,13 @@
  *   the test compares. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static int failures;
@@ -30,6 +33,60 @@ static void check(int ok, const char *what)
         long ret_ = (long)(call);                                    \
         check(ret_ == -1 && errno == (err), #call " -> " #err);      \
     } while (0)
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+}
+
+/* A read blocked on an empty pipe and interrupted by a signal whose
+ * handler was installed without SA_RESTART: -1 with EINTR. */
+static void check_eintr(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART */
+    check(sigaction(SIGALRM, &sa, NULL) == 0, "sigaction SIGALRM");
+    int p[2];
+    check(pipe(p) == 0, "pipe for EINTR");
+    struct itimerval in_50ms = {{0, 0}, {0, 50000}};
+    check(setitimer(ITIMER_REAL, &in_50ms, NULL) == 0, "setitimer");
+    char c;
+    errno = 0;
+    ssize_t ret = read(p[0], &c, 1);
+    check(ret == -1 && errno == EINTR, "read interrupted by a signal -> EINTR");
+    check(fcntl(p[0], F_SETFL, O_NONBLOCK) == 0, "make the pipe non-blocking");
+    errno = 0;
+    ret = readv(p[0], &(struct iovec){&c, 1}, 1);
+    check(ret == -1 && errno == EAGAIN, "readv of an empty non-blocking pipe -> EAGAIN");
+    close(p[0]);
+    close(p[1]);
+}
+
+/* Short reads come back as they are: fewer bytes than asked. */
+static void check_short_reads(const char *data)
+{
+    int p[2];
+    char buf[200];
+    check(pipe(p) == 0, "pipe for short reads");
+    check(write(p[1], "hello", 5) == 5, "write 5 bytes to a pipe");
+    errno = EXDEV;
+    check(read(p[0], buf, sizeof buf) == 5 && errno == EXDEV, "short read of a pipe: 5 of 200");
+    close(p[0]);
+    close(p[1]);
+    int fd = open(data, O_RDONLY);
+    check(fd >= 0, "open data for short reads");
+    check(pread(fd, buf, sizeof buf, 60) == 40, "short pread at the end of data: 40 of 200");
+    check(pread(fd, buf, sizeof buf, 100) == 0, "pread at the end of data: 0");
+    check(pread(fd, buf, sizeof buf, 5000) == 0, "pread past the end of data: 0");
+    check(lseek(fd, 90, SEEK_SET) == 90, "lseek to 90");
+    check(read(fd, buf, sizeof buf) == 10, "short read after lseek: 10 of 200");
+    check(read(fd, buf, sizeof buf) == 0, "read at end of file: 0");
+    check(close(fd) == 0, "close data after short reads");
+    EXPECT_FAIL(close(fd), EBADF);
+}
 
 int main(int argc, char **argv)
 {
@@ -88,5 +145,7 @@ int main(int argc, char **argv)
         check(fread(buf, 1, sizeof buf, f) == 100 && errno == EXDEV, "fread data");
         check(fclose(f) == 0, "fclose data");
     }
+    check_short_reads(data);
+    check_eintr();
     return failures > 0 ? 1 : atoi(argv[2]);
 }

@@ -1,5 +1,6 @@
-/* 4 threads do I/O at once (test_threads.sh).  A barrier starts them
- * together; each thread t makes:
+/* N threads (1..MAX_THREADS, 4 unless a third argument says otherwise) do
+ * I/O at once (test_threads.sh).  A barrier starts them together; each
+ * thread t makes:
  *   - NOPS pwrite()s of 1 KiB to its own region of SHARED, through one
  *     descriptor opened by main;
  *   - NOPS write()s of 100 bytes to SHARED.seq through one descriptor
@@ -11,10 +12,11 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define NTHREADS 4
+#define MAX_THREADS 8
 #define NOPS 2000
 #define NZERO 20000
 #define SHARED_SIZE 1024
@@ -49,8 +51,9 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s SHARED PREFIX\n", argv[0]);
+    int nthreads = argc == 4 ? atoi(argv[3]) : 4;
+    if ((argc != 3 && argc != 4) || nthreads < 1 || nthreads > MAX_THREADS) {
+        fprintf(stderr, "usage: %s SHARED PREFIX [THREADS]\n", argv[0]);
         return 2;
     }
     prefix = argv[2];
@@ -63,13 +66,13 @@ int main(int argc, char **argv)
         perror("open");
         return 1;
     }
-    pthread_barrier_init(&start, NULL, NTHREADS);
-    pthread_t tid[NTHREADS];
-    for (long t = 0; t < NTHREADS; t++)
+    pthread_barrier_init(&start, NULL, (unsigned)nthreads);
+    pthread_t tid[MAX_THREADS];
+    for (long t = 0; t < nthreads; t++)
         if (pthread_create(&tid[t], NULL, worker, (void *)t) != 0)
             return 1;
     int failed = 0;
-    for (int t = 0; t < NTHREADS; t++) {
+    for (int t = 0; t < nthreads; t++) {
         void *ret;
         pthread_join(tid[t], &ret);
         failed |= ret != NULL;

@@ -69,6 +69,10 @@ run_parser() {
 }
 
 # ----------------------------------------------------------------- --bps --
+# Each layer's read_* and write_* lines are the union of its read-only
+# (write-only) intervals: POSIX reads [0.5, 1.0], [1.0, 1.5] and the failed
+# [2.5, 2.75] (rank 1's on rank 0's clock) give 1.25 s; writes [1.0, 1.25]
+# and [2.0, 2.5] give 0.75 s.
 cat >"$T/bps.expected" <<'END'
 # bps block size: 512
 # bps rank 0: clock offset 0.000000000 uncertainty 0.000001000
@@ -91,6 +95,18 @@ POSIX	*	iops	3.733333
 POSIX	*	conv_mib_per_s	1.468750
 POSIX	*	avg_response_time	0.267857
 POSIX	*	mixed_intervals	0
+POSIX	*	read_intervals	3
+POSIX	*	read_accesses	4
+POSIX	*	read_bytes	2101248
+POSIX	*	read_time	1.250000
+POSIX	*	read_mib_per_s	1.603125
+POSIX	*	read_rw_merged	0
+POSIX	*	write_intervals	2
+POSIX	*	write_accesses	3
+POSIX	*	write_bytes	786432
+POSIX	*	write_time	0.750000
+POSIX	*	write_mib_per_s	1.000000
+POSIX	*	write_rw_merged	0
 POSIX	/home dir/in put.dat	intervals	4
 POSIX	/home dir/in put.dat	accesses	5
 POSIX	/home dir/in put.dat	bytes	2363392
@@ -124,6 +140,18 @@ STDIO	*	iops	8.000000
 STDIO	*	conv_mib_per_s	0.000763
 STDIO	*	avg_response_time	0.125000
 STDIO	*	mixed_intervals	0
+STDIO	*	read_intervals	1
+STDIO	*	read_accesses	1
+STDIO	*	read_bytes	100
+STDIO	*	read_time	0.125000
+STDIO	*	read_mib_per_s	0.000763
+STDIO	*	read_rw_merged	0
+STDIO	*	write_intervals	0
+STDIO	*	write_accesses	0
+STDIO	*	write_bytes	0
+STDIO	*	write_time	0.000000
+STDIO	*	write_mib_per_s	-
+STDIO	*	write_rw_merged	0
 END
 run_parser --bps "$log"
 same "$T/bps.expected" "$T/body" "--bps"
@@ -209,6 +237,18 @@ POSIX	*	iops	5.028571
 POSIX	*	conv_mib_per_s	1.260268
 POSIX	*	avg_response_time	0.198864
 POSIX	*	mixed_intervals	1
+POSIX	*	read_intervals	3
+POSIX	*	read_accesses	4
+POSIX	*	read_bytes	2101248
+POSIX	*	read_time	1.250000
+POSIX	*	read_mib_per_s	1.603125
+POSIX	*	read_rw_merged	1
+POSIX	*	write_intervals	3
+POSIX	*	write_accesses	5
+POSIX	*	write_bytes	788480
+POSIX	*	write_time	0.875000
+POSIX	*	write_mib_per_s	0.859375
+POSIX	*	write_rw_merged	1
 POSIX	/scratch/run/out.dat	intervals	2
 POSIX	/scratch/run/out.dat	accesses	4
 POSIX	/scratch/run/out.dat	bytes	525312
@@ -242,6 +282,18 @@ MPIIO	*	iops	4.000000
 MPIIO	*	conv_mib_per_s	0.006510
 MPIIO	*	avg_response_time	0.250000
 MPIIO	*	mixed_intervals	0
+MPIIO	*	read_intervals	2
+MPIIO	*	read_accesses	2
+MPIIO	*	read_bytes	1024
+MPIIO	*	read_time	0.250000
+MPIIO	*	read_mib_per_s	0.003906
+MPIIO	*	read_rw_merged	0
+MPIIO	*	write_intervals	1
+MPIIO	*	write_accesses	1
+MPIIO	*	write_bytes	4096
+MPIIO	*	write_time	0.500000
+MPIIO	*	write_mib_per_s	0.007812
+MPIIO	*	write_rw_merged	0
 MPIIO	/scratch/run/ckpt.dat	intervals	1
 MPIIO	/scratch/run/ckpt.dat	accesses	1
 MPIIO	/scratch/run/ckpt.dat	bytes	4096

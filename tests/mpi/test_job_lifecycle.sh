@@ -64,10 +64,17 @@ POSIX_BYTES_WRITTEN 1000
 END
 done
 
-# MPI_Init without MPI_Finalize: the job's log cannot be written.
+# MPI_Init without MPI_Finalize: the job's log cannot be written; the
+# rank writes its own, marked incomplete (more in test_abnormal_end.sh).
 launch 1 nofinal
 check_eq 0 "$STATUS" "exit status of a job without MPI_Finalize"
-check_eq 0 "$(logs_in "$LOGDIR")" "logs of a job without MPI_Finalize"
+check_eq 1 "$(logs_in "$LOGDIR")" "logs of a job without MPI_Finalize"
+check_eq 1 "$(count_in "$LOGDIR" '*.rank0.incomplete.iolens')" "rank 0's incomplete log"
+LOG=$(first_in "$LOGDIR" '*.rank0.incomplete.iolens')
+require_log "$LOG"
+check_eq "yes (written at SIGTERM or exit without MPI_Finalize)" "$(header "$LOG" incomplete)" \
+    "incomplete mark of a job without MPI_Finalize"
+check_eq 1 "$(counter "$LOG" "$DATA/nofinal.0" POSIX_OPENS)" "POSIX_OPENS of nofinal.0"
 
 # ------------------------------------------------ settings of the job --
 launch 2 sharing IOLENS_DISABLE=1

@@ -156,6 +156,44 @@ START_TEST(bad_values_fall_back_and_say_so)
 }
 END_TEST
 
+START_TEST(log_mode_accepts_read_bits_only)
+{
+    unsigned mode = 1;
+    ck_assert_int_eq(iolens_parse_log_mode("0400", &mode), 0);
+    ck_assert_uint_eq(mode, 0400);
+    ck_assert_int_eq(iolens_parse_log_mode("440", &mode), 0);
+    ck_assert_uint_eq(mode, 0440);
+    ck_assert_int_eq(iolens_parse_log_mode("0444", &mode), 0);
+    ck_assert_uint_eq(mode, 0444);
+    ck_assert_int_eq(iolens_parse_log_mode("0404", &mode), 0);
+    ck_assert_uint_eq(mode, 0404);
+    mode = 12345;
+    ck_assert_int_eq(iolens_parse_log_mode("0600", &mode), -1); /* writable */
+    ck_assert_int_eq(iolens_parse_log_mode("0640", &mode), -1);
+    ck_assert_int_eq(iolens_parse_log_mode("0500", &mode), -1); /* executable */
+    ck_assert_int_eq(iolens_parse_log_mode("0040", &mode), -1); /* owner cannot read */
+    ck_assert_int_eq(iolens_parse_log_mode("0", &mode), -1);
+    ck_assert_int_eq(iolens_parse_log_mode("0480", &mode), -1); /* not octal */
+    ck_assert_int_eq(iolens_parse_log_mode("440x", &mode), -1);
+    ck_assert_int_eq(iolens_parse_log_mode("00400", &mode), -1);
+    ck_assert_int_eq(iolens_parse_log_mode("", &mode), -1);
+    ck_assert_int_eq(iolens_parse_log_mode(NULL, &mode), -1);
+    ck_assert_uint_eq(mode, 12345);
+
+    static const char *const none[] = {NULL};
+    load(none, "/");
+    ck_assert_uint_eq(cfg.log_mode, 0400);
+    static const char *const group[] = {"IOLENS_LOG_MODE", "0440", NULL};
+    load(group, "/");
+    ck_assert_uint_eq(cfg.log_mode, 0440);
+    ck_assert_str_eq(cfg.error, "");
+    static const char *const bad[] = {"IOLENS_LOG_MODE", "0666", NULL};
+    load(bad, "/");
+    ck_assert_uint_eq(cfg.log_mode, 0400);
+    ck_assert_str_eq(cfg.error, "IOLENS_LOG_MODE=0666 is not a read-only mode with owner read (0400, 0440, 0444); using 0400");
+}
+END_TEST
+
 START_TEST(small_memory_is_raised_to_minimum)
 {
     static const char *const env[] = {"IOLENS_MEMORY", "1K", NULL};
@@ -185,6 +223,7 @@ int main(void)
     tcase_add_test(tc, switches);
     tcase_add_test(tc, bad_values_fall_back_and_say_so);
     tcase_add_test(tc, small_memory_is_raised_to_minimum);
+    tcase_add_test(tc, log_mode_accepts_read_bits_only);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

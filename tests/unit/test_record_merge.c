@@ -127,7 +127,7 @@ START_TEST(descriptor_names_aggs_and_indexes)
     const struct iolens_layer_desc *p = posix(), *m = mpiio();
     const struct iolens_layer_desc *s = iolens_layer_desc_by_kind(IOLENS_REGION_STDIO);
     ck_assert_str_eq(p->counter_names[POSIX_OPENS], "POSIX_OPENS");
-    ck_assert_str_eq(p->counter_names[POSIX_NUM_COUNTERS - 1], "POSIX_SLOWEST_RANK_BYTES");
+    ck_assert_str_eq(p->counter_names[POSIX_NUM_COUNTERS - 1], "POSIX_PAT_GROUP_STEPS");
     ck_assert_str_eq(p->fcounter_names[POSIX_F_VARIANCE_RANK_BYTES], "POSIX_F_VARIANCE_RANK_BYTES");
     ck_assert_str_eq(s->counter_names[STDIO_BYTES_WRITTEN], "STDIO_BYTES_WRITTEN");
     ck_assert_str_eq(m->counter_names[MPIIO_COLL_OPENS], "MPIIO_COLL_OPENS");
@@ -823,6 +823,47 @@ START_TEST(h5f_rank_stats_without_io_counters)
 }
 END_TEST
 
+/* Pattern parameters (AGREE): the common value of the records that have
+ * one; 0 does not vote; a disagreement is IOLENS_PAT_MIXED and stays so;
+ * the pattern counts (SUM) add up.  Both layers. */
+START_TEST(agree_keeps_the_common_pattern_parameter)
+{
+    const struct iolens_layer_desc *d = posix();
+    ck_assert_uint_eq(d->agg[POSIX_PAT_STRIDE], IOLENS_AGG_AGREE);
+    ck_assert_uint_eq(d->agg[POSIX_PAT_OUTER_STRIDE], IOLENS_AGG_AGREE);
+    ck_assert_uint_eq(d->agg[POSIX_PAT_GROUPS], IOLENS_AGG_SUM);
+    ck_assert_uint_eq(mpiio()->agg[MPIIO_PAT_INNER_COUNT], IOLENS_AGG_AGREE);
+
+    struct iolens_posix_record a = posix_rec(0), b = posix_rec(1), c = posix_rec(2),
+                               none = posix_rec(3), m;
+    a.counters[POSIX_PAT_STRIDE] = b.counters[POSIX_PAT_STRIDE] = -8192;
+    a.counters[POSIX_PAT_STRIDE_STEPS] = 10;
+    b.counters[POSIX_PAT_STRIDE_STEPS] = 7;
+    a.counters[POSIX_PAT_INNER_COUNT] = 4;
+    b.counters[POSIX_PAT_INNER_COUNT] = 5;
+    c.counters[POSIX_PAT_STRIDE] = -8192;
+    c.counters[POSIX_PAT_INNER_COUNT] = 4;
+
+    /* A record without a pattern (0) first: it does not vote. */
+    iolens_record_merge_begin(d, &m, &none);
+    iolens_record_merge(d, &m, &a);
+    ck_assert_int_eq(m.counters[POSIX_PAT_STRIDE], -8192);
+    ck_assert_int_eq(m.counters[POSIX_PAT_INNER_COUNT], 4);
+    iolens_record_merge(d, &m, &none);
+    ck_assert_int_eq(m.counters[POSIX_PAT_STRIDE], -8192);
+    iolens_record_merge(d, &m, &b);
+    ck_assert_int_eq(m.counters[POSIX_PAT_STRIDE], -8192);
+    ck_assert_int_eq(m.counters[POSIX_PAT_STRIDE_STEPS], 17);
+    ck_assert_int_eq(m.counters[POSIX_PAT_INNER_COUNT], IOLENS_PAT_MIXED);
+    /* Mixed stays mixed, even when the next record agrees with the first. */
+    iolens_record_merge(d, &m, &c);
+    ck_assert_int_eq(m.counters[POSIX_PAT_INNER_COUNT], IOLENS_PAT_MIXED);
+    iolens_record_merge(d, &m, &none);
+    ck_assert_int_eq(m.counters[POSIX_PAT_INNER_COUNT], IOLENS_PAT_MIXED);
+    ck_assert_int_eq(m.counters[POSIX_PAT_STRIDE], -8192);
+}
+END_TEST
+
 static Suite *merge_suite(void)
 {
     Suite *s = suite_create("record_merge");
@@ -837,6 +878,7 @@ static Suite *merge_suite(void)
     tcase_add_test(tc, max_keeps_the_largest);
     tcase_add_test(tc, min_nonzero_ignores_zeros);
     tcase_add_test(tc, same_gives_minus_one_when_records_differ);
+    tcase_add_test(tc, agree_keeps_the_common_pattern_parameter);
     tcase_add_test(tc, top_values_are_re_ranked_by_count_then_value);
     tcase_add_test(tc, top_ties_and_empty_slots);
     tcase_add_test(tc, mpiio_top_group_merges_too);

@@ -1,0 +1,106 @@
+#!/bin/sh
+# Log safety (man iolens(7), LOG SAFETY): the mode of a log is exact
+# (0400, or IOLENS_LOG_MODE) whatever the umask; a symlink planted at the
+# log's name is replaced, never followed; and a log that cannot be written
+# (a file size limit, a full file system) costs exactly one stderr line,
+# never the program's exit status or output, and leaves no file behind.
+. "$(dirname "$0")/common.sh"
+iolens_setup
+mkdir "$T/errno" && printf '%0100d' 0 >"$T/errno/data" || fail "cannot make prog_errno's input"
+
+# Runs prog_errno (exit status 7, no output) traced with the log at $1 and
+# the extra environment $2...; sets STATUS, leaves $T/out and $T/err.
+run_errno() {
+    log=$1
+    shift
+    env IOLENS_NONMPI=1 IOLENS_LOGFILE="$log" LD_PRELOAD="$IOLENS_LIB" "$@" \
+        "$PROGS/prog_errno" "$T/errno" 7 >"$T/out" 2>"$T/err"
+    STATUS=$?
+}
+
+# Files in directory $1 whose name matches the pattern $2.
+count_in() {
+    find "$1" -mindepth 1 -maxdepth 1 -name "$2" | wc -l | tr -d ' '
+}
+
+# ------------------------------------------------------------------ modes --
+for case in "000 - 400" "077 - 400" "000 0440 440" "077 0440 440" "027 0444 444" "077 0404 404"; do
+    set -- $case
+    log=$T/mode-$1-$2.iolens
+    if [ "$2" = - ]; then
+        (umask "$1" && run_errno "$log")
+    else
+        (umask "$1" && run_errno "$log" IOLENS_LOG_MODE="$2")
+    fi
+    require_log "$log"
+    check_eq "$3" "$(stat -c %a "$log")" "mode of the log (umask $1, IOLENS_LOG_MODE $2)"
+done
+# A mode that would make the log writable, executable or unreadable by its
+# owner is refused: 0400 and the one line that says so.
+for bad in 0644 0600 0040 0455 rw 0999; do
+    log=$T/bad-$bad.iolens
+    run_errno "$log" IOLENS_LOG_MODE="$bad"
+    check_eq 7 "$STATUS" "exit status with IOLENS_LOG_MODE=$bad"
+    check_eq "iolens: IOLENS_LOG_MODE=$bad is not a read-only mode with owner read (0400, 0440, 0444); using 0400" \
+        "$(cat "$T/err")" "stderr with IOLENS_LOG_MODE=$bad"
+    check_eq 400 "$(stat -c %a "$log" 2>/dev/null)" "mode of the log with IOLENS_LOG_MODE=$bad"
+done
+
+# -------------------------------------------------- a symlink at the name --
+# Someone plants a symlink where the log is to go, pointing at a file of
+# theirs: the log replaces the symlink; the file it pointed to is intact.
+printf 'precious\n' >"$T/victim"
+ln -s "$T/victim" "$T/planted.iolens"
+run_errno "$T/planted.iolens"
+check_eq 7 "$STATUS" "exit status with a symlink at the log's name"
+check_eq "" "$(cat "$T/err")" "stderr with a symlink at the log's name"
+check_eq "precious" "$(cat "$T/victim")" "the symlink's target after the run"
+[ -L "$T/planted.iolens" ] && fail "the symlink at the log's name is still there"
+[ -f "$T/planted.iolens" ] || fail "no log replaced the symlink"
+pass
+require_log "$T/planted.iolens"
+check_eq 400 "$(stat -c %a "$T/planted.iolens")" "mode of the log that replaced the symlink"
+# A dangling symlink to a place the log must not create.
+ln -s "$T/created-through-link" "$T/dangling.iolens"
+run_errno "$T/dangling.iolens"
+check_eq 7 "$STATUS" "exit status with a dangling symlink at the log's name"
+[ -e "$T/created-through-link" ] && fail "the log was written through a dangling symlink"
+pass
+require_log "$T/dangling.iolens"
+check_eq 0 "$(count_in "$T" '*.tmp-*')" "temporary files left behind"
+
+# -------------------------------------------------------- file size limit --
+# ulimit -f: writing the log past the limit raises SIGXFSZ, which would
+# kill the program (status 153) were it not ignored during the write.
+dir=$T/limited
+mkdir "$dir"
+(ulimit -f 1 && run_errno "$dir/x.iolens" && echo "$STATUS" >"$T/status")
+check_eq 7 "$(cat "$T/status")" "exit status under ulimit -f 1"
+check_eq "" "$(cat "$T/out")" "stdout under ulimit -f 1"
+check_eq 1 "$(wc -l <"$T/err" | tr -d ' ')" "stderr lines under ulimit -f 1"
+check_eq "iolens: cannot write log $dir/x.iolens: write: File too large" "$(cat "$T/err")" \
+    "message under ulimit -f 1"
+check_eq 0 "$(count_in "$dir" '*')" "files left under ulimit -f 1"
+
+# ----------------------------------------------------- a full file system --
+full=$T/full
+mkdir "$full"
+if mount -t tmpfs -o size=4k iolens-test "$full" 2>/dev/null; then
+    trap 'umount "$full" 2>/dev/null; chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
+    # 2000 files: a log of about 40 KiB, which a 4 KiB file system cannot hold.
+    mkdir "$T/many"
+    env IOLENS_NONMPI=1 IOLENS_LOGDIR="$full" LD_PRELOAD="$IOLENS_LIB" \
+        "$PROGS/prog_many_files" "$T/many" 2000 >"$T/out" 2>"$T/err"
+    check_eq 0 "$?" "exit status on a full file system"
+    check_eq 1 "$(wc -l <"$T/err" | tr -d ' ')" "stderr lines on a full file system"
+    if grep -Eq "^iolens: cannot write log $full/[^ ]*[.]iolens: write: No space left on device\$" "$T/err"; then
+        pass
+    else
+        fail "message on a full file system: '$(cat "$T/err")'"
+    fi
+    check_eq 0 "$(count_in "$full" '*')" "files left on the full file system"
+    umount "$full"
+else
+    echo "(no tmpfs mount here: the full file system case is skipped)"
+fi
+finish
