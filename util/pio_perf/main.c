@@ -8,14 +8,6 @@
 
 #include "pio_perf.h"
 
-_Noreturn void pio_fail(const char *call, const char *detail)
-{
-    fprintf(stderr, PIO_PROG ": %s: %s\n", call, detail);
-    fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 2);
-    abort();   /* MPI_Abort does not return */
-}
-
 const struct pio_api_ops *pio_api(enum pio_api api)
 {
     switch (api) {
