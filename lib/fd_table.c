@@ -70,8 +70,9 @@ static ofd_slot *slot_of(int fd)
 
 static void lock_free_list(void)
 {
+    unsigned spins = 0;
     while (atomic_flag_test_and_set_explicit(&free_lock, memory_order_acquire))
-        iolens_cpu_relax();
+        iolens_spin_wait(&spins);
 }
 
 static void unlock_free_list(void)

@@ -48,20 +48,7 @@
 
 #include "iolens/log_format.h"
 
-#if defined(__has_include)
-#if __has_include(<sys/single_threaded.h>)
-#include <sys/single_threaded.h>
-#define HAVE_LIBC_SINGLE_THREADED 1
-#endif
-#endif
-
-#if defined(__x86_64__) || defined(__i386__)
-#define cpu_relax() __builtin_ia32_pause()
-#elif defined(__aarch64__)
-#define cpu_relax() __asm__ __volatile__("yield")
-#else
-#define cpu_relax() ((void)0)
-#endif
+#include "spinlock.h"
 
 typedef struct iolens_interval interval;
 
@@ -71,13 +58,14 @@ typedef struct iolens_interval interval;
  * returns whether it took the lock. */
 static int lock_store(struct iolens_interval_store *s)
 {
-#ifdef HAVE_LIBC_SINGLE_THREADED
+#ifdef IOLENS_HAVE_LIBC_SINGLE_THREADED
     if (__libc_single_threaded)
         return 0;
 #endif
+    unsigned spins = 0;
     while (__atomic_exchange_n(&s->lock, 1, __ATOMIC_ACQUIRE))
         while (__atomic_load_n(&s->lock, __ATOMIC_RELAXED))
-            cpu_relax();
+            iolens_spin_wait(&spins);
     return 1;
 }
 

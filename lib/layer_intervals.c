@@ -156,8 +156,9 @@ struct iolens_interval_store *iolens_intervals_thread_store(enum iolens_layer la
  * a thread may still be appending); p->iv has room for it. */
 static void append_store(struct iolens_interval_store *s, struct iolens_intervals_packed *p)
 {
+    unsigned spins = 0;
     while (__atomic_exchange_n(&s->lock, 1, __ATOMIC_ACQUIRE))
-        ;
+        iolens_spin_wait(&spins);
     size_t n = s->count;
     memcpy(p->iv + p->count, s->iv, n * sizeof *p->iv);
     p->count += n;

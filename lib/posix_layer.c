@@ -244,8 +244,9 @@ static long join_normal(const char *base, size_t base_len, const char *rel, size
 static long normalize_against_cwd(const char *path, size_t rel_len, char *out, size_t outsz)
 {
     long len = -1;
+    unsigned spins = 0;
     while (atomic_flag_test_and_set_explicit(&cwd_lock, memory_order_acquire))
-        iolens_cpu_relax();
+        iolens_spin_wait(&spins);
     uint64_t now = atomic_load_explicit(&cwd_generation, memory_order_acquire);
     if (!cwd_cache_valid || cwd_cache_generation != now) {
         cwd_cache_valid = getcwd(cwd_cache, sizeof cwd_cache) != NULL && cwd_cache[0] == '/';

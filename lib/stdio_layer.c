@@ -32,8 +32,9 @@
 /* The table lock (opening and closing only). */
 static void spin_lock(atomic_flag *lock)
 {
+    unsigned spins = 0;
     while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire))
-        iolens_cpu_relax();
+        iolens_spin_wait(&spins);
 }
 
 static void spin_unlock(atomic_flag *lock)
