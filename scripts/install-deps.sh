@@ -6,6 +6,7 @@
 # hdf5-tools: h5dump and h5ls, which check iolens-export --hdf5's files.
 # tests/transparency (real programs traced): tar, gzip, git, make, python3,
 # sqlite3 and hdf5-tools (h5dump, h5import).
+# chromium: renders iolens-report's page headless (test_report_html.sh).
 set -eu
 
 PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev
@@ -13,7 +14,8 @@ libxxhash-dev check libsubunit-dev mpich libmpich-dev libhdf5-mpich-dev python3
 clang libclang-rt-14-dev
 libsqlite3-dev sqlite3
 tar gzip git make
-hdf5-tools"
+hdf5-tools
+chromium"
 
 missing=""
 for pkg in $PACKAGES; do

@@ -13,6 +13,7 @@
  *   --json            one JSON object (schema_version, iolens-parser(1))
  *   --csv             one row per file record
  *   --summary         one row per job, for many logs at once
+ *   --advice          tuning findings with evidence and fix (util/advice.c)
  *   --list-counters   every counter this parser knows, with its meaning
  *
  * The analysis modes live in util/report_*.c (report.h).  Several LOG
@@ -35,9 +36,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "advice.h"
 #include "bps.h"
 #include "dump_base.h"
 #include "report.h"
+#include "text_escape.h"
 #include "reader.h"
 #include "record_merge.h"
 
@@ -45,7 +48,7 @@
 
 enum mode {
     MODE_BASE, MODE_TOTAL, MODE_FILE, MODE_STACK, MODE_BPS, MODE_TIMESERIES,
-    MODE_PERF, MODE_PATTERNS, MODE_JSON, MODE_CSV, MODE_SUMMARY, MODE_LIST
+    MODE_PERF, MODE_PATTERNS, MODE_JSON, MODE_CSV, MODE_SUMMARY, MODE_LIST, MODE_ADVICE
 };
 
 /* What the command line asked for. */
@@ -56,6 +59,8 @@ struct args {
     uint64_t block_size;     /* --block-size (--bps) */
     double bin;              /* --bin (--timeseries) */
     bool block_size_given, bin_given;
+    struct iolens_advice_thresholds advice;  /* --advice-thresholds (--advice, --json) */
+    bool advice_given;
 };
 
 #define DEFAULT_BLOCK_SIZE 512u
@@ -66,17 +71,10 @@ struct args {
 
 /* ------------------------------------------------------------ output -- */
 
-/* Writes s[0..len) with control characters and backslash as \ooo (the
- * /proc/mounts convention), so a name can never break a line or a column. */
+/* s[0..len) escaped on stdout (text_escape.h). */
 static void put_escaped(const char *s, size_t len)
 {
-    for (size_t i = 0; i < len; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        if (ch < 0x20 || ch == 0x7f || ch == '\\')
-            printf("\\%03o", ch);
-        else
-            putchar(ch);
-    }
+    iolens_put_escaped_n(stdout, s, len);
 }
 
 static void put_escaped_str(const char *s) { put_escaped(s, strlen(s)); }
@@ -883,6 +881,7 @@ static void usage(FILE *to)
             "       " PROG " --bps|--json [--block-size N] LOG...\n"
             "       " PROG " --timeseries [--bin SECONDS] LOG...\n"
             "       " PROG " --summary [--block-size N] LOG...\n"
+            "       " PROG " --advice [--advice-thresholds KEY=VALUE,...] LOG...\n"
             "       " PROG " --list-counters\n"
             "       " PROG " --help\n"
             "  --base           every counter of every record (default)\n"
@@ -899,6 +898,9 @@ static void usage(FILE *to)
             "  --json           everything above as one JSON object per log\n"
             "  --csv            one row per file record\n"
             "  --summary        one row per job: exe, nprocs, nnodes, bytes, MiB/s/CN, BPS, sharing\n"
+            "  --advice         findings in priority order: code, evidence, suggested fix\n"
+            "  --advice-thresholds KEY=VALUE,...\n"
+            "                   change rule thresholds of --advice and --json (iolens-parser(1))\n"
             "  --list-counters  every counter with its description\n"
             "Exit status: 0 success, 1 usage or output error, 2 unreadable or invalid log.\n");
 }
@@ -955,6 +957,18 @@ static int set_value_option(int c, const char *value, struct args *a)
     return -1;
 }
 
+/* --advice-thresholds: may be given several times, later keys win. */
+static int set_advice_thresholds(const char *list, struct args *a)
+{
+    char err[256];
+    if (iolens_advice_parse(&a->advice, list, err, sizeof err) != 0) {
+        fprintf(stderr, PROG ": --advice-thresholds: %s\n", err);
+        return -1;
+    }
+    a->advice_given = true;
+    return 0;
+}
+
 /* The options that only make sense with one mode. */
 static int check_mode_options(const struct args *a)
 {
@@ -965,6 +979,10 @@ static int check_mode_options(const struct args *a)
     }
     if (a->bin_given && a->mode != MODE_TIMESERIES) {
         fprintf(stderr, PROG ": --bin goes with --timeseries\n");
+        return -1;
+    }
+    if (a->advice_given && a->mode != MODE_ADVICE && a->mode != MODE_JSON) {
+        fprintf(stderr, PROG ": --advice-thresholds goes with --advice or --json\n");
         return -1;
     }
     return 0;
@@ -981,11 +999,14 @@ static int parse_args(int argc, char **argv, struct args *a)
         {"perf", no_argument, NULL, 'P'},   {"patterns", no_argument, NULL, 'A'},
         {"json", no_argument, NULL, 'j'},   {"csv", no_argument, NULL, 'c'},
         {"summary", no_argument, NULL, 'S'},
+        {"advice", no_argument, NULL, 'a'},
+        {"advice-thresholds", required_argument, NULL, 'H'},
         {"list-counters", no_argument, NULL, 'l'},
         {"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
     };
     int nmodes = 0, c;
     *a = (struct args){.mode = MODE_BASE, .block_size = DEFAULT_BLOCK_SIZE, .bin = DEFAULT_BIN};
+    iolens_advice_defaults(&a->advice);
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
         switch (c) {
@@ -1001,6 +1022,11 @@ static int parse_args(int argc, char **argv, struct args *a)
         case 'c': a->mode = MODE_CSV; nmodes++; break;
         case 'S': a->mode = MODE_SUMMARY; nmodes++; break;
         case 'l': a->mode = MODE_LIST; nmodes++; break;
+        case 'a': a->mode = MODE_ADVICE; nmodes++; break;
+        case 'H':
+            if (set_advice_thresholds(optarg, a) != 0)
+                return -1;
+            break;
         case 'B':
         case 'n':
             if (set_value_option(c, optarg, a) != 0)
@@ -1018,7 +1044,7 @@ static int parse_args(int argc, char **argv, struct args *a)
     if (nmodes > 1) {
         fprintf(stderr, PROG ": give at most one of --base, --total, --file, --stack, --bps, "
                         "--timeseries, --perf, --patterns, --json, --csv, --summary, "
-                        "--list-counters\n");
+                        "--advice, --list-counters\n");
         return -1;
     }
     if (check_mode_options(a) != 0)
@@ -1047,6 +1073,7 @@ static int print_mode(const struct iolens_log *log, const struct args *a)
     case MODE_TIMESERIES: return print_timeseries(log, a->bin);
     case MODE_PERF: return iolens_report_perf(stdout, log);
     case MODE_PATTERNS: return iolens_report_patterns(stdout, log);
+    case MODE_ADVICE: return iolens_report_advice(stdout, log, &a->advice);
     default: return iolens_dump_base(stdout, log) == -1 ? -1 : 0;
     }
 }
@@ -1062,7 +1089,7 @@ static int print_one(const struct iolens_log *log, const char *path, const struc
 {
     int rc;
     if (a->mode == MODE_JSON)
-        rc = iolens_report_json(stdout, log, a->block_size);
+        rc = iolens_report_json(stdout, log, a->block_size, &a->advice);
     else if (a->mode == MODE_CSV)
         rc = iolens_report_csv(stdout, log);
     else if (a->mode == MODE_SUMMARY)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advice.h"
 #include "bps.h"
 #include "file_rows.h"
 #include "json_out.h"
@@ -273,7 +274,33 @@ static int put_file(const struct iolens_file_row *row, void *arg)
     return 0;
 }
 
-int iolens_report_json(FILE *out, const struct iolens_log *log, uint64_t block_size)
+/* "advice": the findings of advice.h, highest priority first. */
+static int put_advice(struct iolens_json *j, const struct iolens_log *log,
+                      const struct iolens_advice_thresholds *t)
+{
+    struct iolens_finding *f;
+    size_t n;
+    if (iolens_advice_compute(log, t, &f, &n) != 0)
+        return -1;
+    iolens_json_key(j, "advice");
+    iolens_json_begin_array(j);
+    for (size_t i = 0; i < n; i++) {
+        iolens_json_begin_object(j);
+        kv_str(j, "code", f[i].code, strlen(f[i].code));
+        kv_int(j, "priority", f[i].priority);
+        kv_str(j, "evidence", f[i].evidence, strlen(f[i].evidence));
+        kv_str(j, "fix", f[i].fix, strlen(f[i].fix));
+        kv_double(j, "metric", f[i].metric);
+        kv_double(j, "threshold", f[i].threshold);
+        iolens_json_end_object(j);
+    }
+    iolens_json_end_array(j);
+    iolens_advice_free(f);
+    return 0;
+}
+
+int iolens_report_json(FILE *out, const struct iolens_log *log, uint64_t block_size,
+                       const struct iolens_advice_thresholds *advice)
 {
     struct iolens_perf perf;
     if (iolens_perf_compute(log, &perf) != 0)
@@ -293,6 +320,8 @@ int iolens_report_json(FILE *out, const struct iolens_log *log, uint64_t block_s
     if (iolens_file_rows(log, put_file, &j) != 0)
         return -1;
     iolens_json_end_array(&j);
+    if (put_advice(&j, log, advice) != 0)
+        return -1;
     iolens_json_end_object(&j);
     fputc('\n', out);
     return 0;

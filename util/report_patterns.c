@@ -26,17 +26,7 @@
 #include "record_merge.h"
 #include "report.h"
 #include "sharing.h"
-
-static void put_escaped(FILE *out, const char *s)
-{
-    for (; *s != '\0'; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch < 0x20 || ch == 0x7f || ch == '\\')
-            fprintf(out, "\\%03o", ch);
-        else
-            fputc(ch, out);
-    }
-}
+#include "text_escape.h"
 
 static int is_std_stream(uint64_t id)
 {
@@ -63,7 +53,7 @@ static void print_record(FILE *out, const struct iolens_log *log,
     fputc('\t', out);
     const char *name = iolens_log_name_of(log, L->id[r]);
     if (name != NULL)
-        put_escaped(out, name);
+        iolens_put_escaped(out, name);
     else
         fputc('-', out);
     fputc('\n', out);

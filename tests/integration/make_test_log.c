@@ -4,7 +4,7 @@
  * parser tests run without LD_PRELOAD and under the sanitizers.
  *
  *   make_test_log [--forked] [--stdio-twin] [--hdf5] [--intervals]
- *                 [--intervals-extra] [--one-node] [--odd-names] OUTPUT
+ *                 [--intervals-extra] [--one-node] [--odd-names] [--markup-names] OUTPUT
  * (--one-node puts every rank on node001, so clock offsets between them
  * must be ignored)
  *
@@ -18,6 +18,8 @@
  * below lists every value and the BPS figures they give).
  * --odd-names adds a names region and a POSIX region of two files whose
  * names test the exports' escaping (build_odd_names below).
+ * --markup-names adds a names region and a POSIX region of one file whose
+ * name is HTML markup and not UTF-8 (build_markup_names below).
  * --intervals-extra (with --intervals) adds rank 2's intervals region
  * (build_intervals_extra): merged reads and writes, an interval merged
  * across files, out.dat on a second rank, and MPI-IO intervals.
@@ -726,9 +728,35 @@ static void build_odd_names(struct out *names, struct out *posix)
     build_layer(posix, IOLENS_REGION_POSIX, r, 2);
 }
 
+/* ------------------------------------------------------- markup names --
+ *
+ * --markup-names: one per-rank POSIX record whose name would be markup if
+ * a report copied it ("<b>", "&amp", quotes) and has a stray byte 0x80
+ * (not UTF-8):
+ *   ID_MARKUP  rank 1: "/scratch/<b>x&amp;\"y'</b>" 0x80 ".dat",
+ *              4321 bytes written in 1 write, write 0.0625 s
+ */
+#define ID_MARKUP 0x0a1b2c3d00000003ull
+static const char markup_name[] = "/scratch/<b>x&amp;\"y'</b>\x80.dat";
+
+static void build_markup_names(struct out *names, struct out *posix)
+{
+    put_u32(names, 1);
+    put_name(names, ID_MARKUP, markup_name);
+    struct iolens_posix_record r;
+    fill_odd_record(&r, ID_MARKUP, 1);
+    r.counters[POSIX_WRITES] = 1;
+    r.counters[POSIX_BYTES_WRITTEN] = 4321;
+    r.counters[POSIX_MAX_BYTE_WRITTEN] = 4320;
+    r.fcounters[POSIX_F_WRITE_TIME] = 0.0625;
+    iolens_record_fill_own_sharing(iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), &r);
+    build_layer(posix, IOLENS_REGION_POSIX, &r, 1);
+}
+
 int main(int argc, char **argv)
 {
     int forked = 0, twin = 0, hdf5 = 0, intervals = 0, extra = 0, one_node = 0, odd = 0;
+    int markup = 0;
     int i = 1;
     for (; i < argc - 1; i++) {
         if (strcmp(argv[i], "--forked") == 0)
@@ -745,17 +773,21 @@ int main(int argc, char **argv)
             extra = 1;
         else if (strcmp(argv[i], "--odd-names") == 0)
             odd = 1;
+        else if (strcmp(argv[i], "--markup-names") == 0)
+            markup = 1;
         else
             break;
     }
     if (i != argc - 1 || (extra && !intervals)) {
         fprintf(stderr, "usage: make_test_log [--forked] [--stdio-twin] [--hdf5] [--intervals] "
-                        "[--intervals-extra] [--one-node] [--odd-names] OUTPUT\n");
+                        "[--intervals-extra] [--one-node] [--odd-names] [--markup-names] "
+                        "OUTPUT\n");
         return 1;
     }
     const char *path = argv[i];
     static struct out job, mounts, ranks, names1, names2, posix1, posix2, stdio_o, mpiio;
     static struct out names3, h5f, h5d, mpiio3, posix3, iv0, iv1, iv2, names4, posix4;
+    static struct out names5, posix5;
     static const char future[] = "a region kind from a later version";
     /* With intervals every rank is on a node of its own: their clock
      * offsets are then real (ranks of one node share a clock). */
@@ -779,6 +811,8 @@ int main(int argc, char **argv)
         build_intervals_extra(&iv2);
     if (odd)
         build_odd_names(&names4, &posix4);
+    if (markup)
+        build_markup_names(&names5, &posix5);
     const struct iolens_region_src base[] = {
         {IOLENS_REGION_JOB, IOLENS_JOB_VERSION, job.data, job.len},
         {IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, mounts.data, mounts.len},
@@ -809,7 +843,11 @@ int main(int argc, char **argv)
         {IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, names4.data, names4.len},
         {IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, posix4.data, posix4.len},
     };
-    struct iolens_region_src regions[sizeof base / sizeof base[0] + 3 + 2];
+    const struct iolens_region_src markup_regions[] = {
+        {IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, names5.data, names5.len},
+        {IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, posix5.data, posix5.len},
+    };
+    struct iolens_region_src regions[sizeof base / sizeof base[0] + 3 + 2 + 2];
     unsigned n = sizeof base / sizeof base[0] - (hdf5 ? 0 : 5);
     memcpy(regions, base, n * sizeof base[0]);
     if (intervals) {
@@ -819,6 +857,10 @@ int main(int argc, char **argv)
     }
     if (odd) {
         memcpy(regions + n, odd_regions, sizeof odd_regions);
+        n += 2;
+    }
+    if (markup) {
+        memcpy(regions + n, markup_regions, sizeof markup_regions);
         n += 2;
     }
     if (iolens_log_write_file(path, flags, regions, n, err, sizeof err) != 0) {

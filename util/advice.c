@@ -1,0 +1,131 @@
+/* Advice driver: runs every rule of advice_access.c and advice_job.c and
+ * sorts the findings (advice.h). */
+#include "advice_rules.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct iolens_finding *advice_add(struct advice_list *l, const char *code, int base,
+                                  double metric, double threshold)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        struct iolens_finding *f = realloc(l->f, cap * sizeof *f);
+        if (f == NULL) {
+            l->nomem = 1;
+            return NULL;
+        }
+        l->f = f;
+        l->cap = cap;
+    }
+    struct iolens_finding *f = &l->f[l->n++];
+    memset(f, 0, sizeof *f);
+    f->code = code;
+    f->metric = metric;
+    f->threshold = threshold;
+    /* up to 9 points more as the figure reaches twice its threshold */
+    double excess = threshold > 0 ? metric / threshold - 1.0 : 1.0;
+    if (!(excess >= 0))
+        excess = 0;
+    f->priority = base + (int)floor(9.0 * fmin(excess, 1.0));
+    return f;
+}
+
+void advice_evidence(struct iolens_finding *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->evidence, sizeof f->evidence, fmt, ap);
+    va_end(ap);
+}
+
+void advice_fix(struct iolens_finding *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->fix, sizeof f->fix, fmt, ap);
+    va_end(ap);
+}
+
+int64_t advice_counter(const struct iolens_log_layer *L, uint64_t r, int i)
+{
+    if (i < 0 || (uint32_t)i >= L->counter_count)
+        return 0;
+    return L->counters[r * L->counter_count + (uint32_t)i];
+}
+
+double advice_fcounter(const struct iolens_log_layer *L, uint64_t r, int i)
+{
+    if (i < 0 || (uint32_t)i >= L->fcounter_count)
+        return 0.0;
+    return L->fcounters[r * L->fcounter_count + (uint32_t)i];
+}
+
+const struct iolens_log_layer *advice_layer(const struct iolens_log *log, uint32_t kind)
+{
+    for (size_t i = 0; i < log->nlayers; i++)
+        if (log->layers[i].kind == kind)
+            return &log->layers[i];
+    return NULL;
+}
+
+int advice_is_stream(uint64_t id)
+{
+    return id == IOLENS_ID_STDIN || id == IOLENS_ID_STDOUT || id == IOLENS_ID_STDERR;
+}
+
+const char *advice_name(const struct iolens_log *log, uint64_t id)
+{
+    const char *n = iolens_log_name_of(log, id);
+    return n != NULL ? n : "?";
+}
+
+int64_t advice_nprocs(const struct iolens_log *log)
+{
+    return log->job.nprocs > 0 ? (int64_t)log->job.nprocs : 1;
+}
+
+/* Highest priority first; equal priorities by code, so the order is stable. */
+static int by_priority(const void *a, const void *b)
+{
+    const struct iolens_finding *x = a, *y = b;
+    if (x->priority != y->priority)
+        return x->priority > y->priority ? -1 : 1;
+    return strcmp(x->code, y->code);
+}
+
+int iolens_advice_compute(const struct iolens_log *log, const struct iolens_advice_thresholds *t,
+                          struct iolens_finding **out, size_t *n)
+{
+    struct iolens_advice_thresholds defaults;
+    if (t == NULL) {
+        iolens_advice_defaults(&defaults);
+        t = &defaults;
+    }
+    struct advice_list l = {0};
+    advice_small_accesses(log, t, &l);
+    advice_misaligned(log, t, &l);
+    advice_random(log, t, &l);
+    advice_redundant_reads(log, t, &l);
+    advice_rank0(log, t, &l);
+    advice_imbalance(log, t, &l);
+    advice_metadata(log, t, &l);
+    advice_stdio(log, t, &l);
+    advice_mpiio_indep(log, t, &l);
+    advice_hdf5_indep(log, t, &l);
+    *out = NULL;
+    *n = 0;
+    if (l.nomem) {
+        free(l.f);
+        return -1;
+    }
+    if (l.n > 0)
+        qsort(l.f, l.n, sizeof *l.f, by_priority);
+    *out = l.f;
+    *n = l.n;
+    return 0;
+}
+
+void iolens_advice_free(struct iolens_finding *findings) { free(findings); }
