@@ -76,6 +76,19 @@ step "The shared checkpoint file: one MPI-IO record reduced over all ranks"
         $1 == "MPIIO" && $6 == f && $4 ~ /^MPIIO_(RANKS_OPENED|RANKS_IO|BYTES_WRITTEN|BYTES_READ|FASTEST_RANK|SLOWEST_RANK|F_FASTEST_RANK_TIME|F_SLOWEST_RANK_TIME|F_VARIANCE_RANK_TIME)$/ {
             printf "rank %s  %-28s %s\n", $2, $4, $5 }'
 
+step "Bandwidth (iolens-parser --perf) and access patterns (--patterns)"
+"$PARSER" --perf "$log" | grep -v '^# [^<]'
+"$PARSER" --patterns "$log" | grep -v '^# [^<]'
+
+step "What to change (iolens-parser --advice)"
+# (the findings count, then each finding; a tidy job has none)
+"$PARSER" --advice "$log" | sed -n '/^# advice findings:/,$p'
+
+report=$LOGDIR/report.html
+if [ -x "$PREFIX/bin/iolens-report" ] && "$PREFIX/bin/iolens-report" "$log" -o "$report"; then
+    echo "A page to look at: $report"
+fi
+
 step "Done"
 echo "The log:         $log"
 echo "All counters:    $PARSER $log"
