@@ -18,8 +18,30 @@
 #   check_eq EXPECTED ACTUAL WHAT, check_le A B WHAT (numbers, may be real)
 #   fail WHAT                  record a failed check
 #   finish                     exit with the verdict
+#   run_alone                  for a test whose checks are timings: wait
+#                              until no other test script runs, and keep
+#                              the others waiting until this one ends
 
 set -u
+
+# make -j2 check runs two tests at a time on a 2-CPU machine, and a test
+# that times I/O (BPS unions, the benchmark comparison) measures its
+# neighbour as much as itself.  Every test script holds a shared lock on
+# one file of the build directory for its lifetime (inherited by the
+# processes it starts); run_alone turns it into an exclusive one.  Waits
+# are bounded, so a stray process holding the lock delays a test but
+# never hangs it.
+TEST_LOCK_WAIT=600
+if [ -n "${IOLENS_BUILDDIR:-}" ] && [ -w "${IOLENS_BUILDDIR:-}" ] && command -v flock >/dev/null 2>&1; then
+    exec 9>>"$IOLENS_BUILDDIR/.test-lock"
+    flock -s -w "$TEST_LOCK_WAIT" 9 || true
+fi
+
+run_alone() {
+    if { true >&9; } 2>/dev/null; then
+        flock -x -w "$TEST_LOCK_WAIT" 9 || echo "note: ran beside another test (lock wait timed out)"
+    fi
+}
 
 checks=0
 failures=0

@@ -55,6 +55,8 @@
 . "$(dirname "$0")/../integration/common.sh"
 . "$(dirname "$0")/job_common.sh"
 job_setup
+# Its checks compare times of concurrent ranks: no other test beside it.
+run_alone
 BPS_PROG=$T/bps_prog
 if ! "$IOLENS_MPICC" -Wall -Wextra -Werror "$IOLENS_SRCDIR/tests/mpi/bps_prog.c" -o "$BPS_PROG"; then
     fail "compiling tests/mpi/bps_prog.c with $IOLENS_MPICC"
