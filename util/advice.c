@@ -49,28 +49,6 @@ void advice_fix(struct iolens_finding *f, const char *fmt, ...)
     va_end(ap);
 }
 
-int64_t advice_counter(const struct iolens_log_layer *L, uint64_t r, int i)
-{
-    if (i < 0 || (uint32_t)i >= L->counter_count)
-        return 0;
-    return L->counters[r * L->counter_count + (uint32_t)i];
-}
-
-double advice_fcounter(const struct iolens_log_layer *L, uint64_t r, int i)
-{
-    if (i < 0 || (uint32_t)i >= L->fcounter_count)
-        return 0.0;
-    return L->fcounters[r * L->fcounter_count + (uint32_t)i];
-}
-
-const struct iolens_log_layer *advice_layer(const struct iolens_log *log, uint32_t kind)
-{
-    for (size_t i = 0; i < log->nlayers; i++)
-        if (log->layers[i].kind == kind)
-            return &log->layers[i];
-    return NULL;
-}
-
 int advice_is_stream(uint64_t id)
 {
     return id == IOLENS_ID_STDIN || id == IOLENS_ID_STDOUT || id == IOLENS_ID_STDERR;

@@ -20,7 +20,7 @@ static double share(int64_t part, int64_t whole)
 
 static int64_t accesses_of(const struct iolens_log_layer *L, uint64_t r)
 {
-    return advice_counter(L, r, POSIX_READS) + advice_counter(L, r, POSIX_WRITES);
+    return iolens_log_counter(L, r, POSIX_READS) + iolens_log_counter(L, r, POSIX_WRITES);
 }
 
 /* Reads and writes of the size bins whose upper bound is at most limit. */
@@ -28,8 +28,8 @@ static int64_t small_accesses_of(const struct iolens_log_layer *L, uint64_t r, i
 {
     int64_t n = 0;
     for (int b = 0; b < IOLENS_NSIZE_BINS && size_bin_upper[b] <= limit; b++)
-        n += advice_counter(L, r, POSIX_SIZE_READ_0_100 + b) +
-             advice_counter(L, r, POSIX_SIZE_WRITE_0_100 + b);
+        n += iolens_log_counter(L, r, POSIX_SIZE_READ_0_100 + b) +
+             iolens_log_counter(L, r, POSIX_SIZE_WRITE_0_100 + b);
     return n;
 }
 
@@ -57,7 +57,7 @@ static void tally_add(struct tally *t, uint64_t r, int64_t part, int64_t whole)
 void advice_small_accesses(const struct iolens_log *log, const struct iolens_advice_thresholds *t,
                            struct advice_list *l)
 {
-    const struct iolens_log_layer *L = advice_layer(log, IOLENS_REGION_POSIX);
+    const struct iolens_log_layer *L = iolens_log_layer_of(log, IOLENS_REGION_POSIX);
     if (L == NULL)
         return;
     struct tally s = {0};
@@ -76,7 +76,7 @@ void advice_small_accesses(const struct iolens_log *log, const struct iolens_adv
                     ", most common size %" PRId64 " bytes)",
                     s.part, s.whole, 100.0 * sh, t->small_access_bytes, s.files,
                     advice_name(log, L->id[s.top_rec]), s.top_part,
-                    advice_counter(L, s.top_rec, POSIX_ACCESS1_ACCESS));
+                    iolens_log_counter(L, s.top_rec, POSIX_ACCESS1_ACCESS));
     advice_fix(f, "buffer the data in memory and read or write at least 1 MiB per call (a "
                   "multiple of the file system block size); with MPI use collective MPI-IO "
                   "(MPI_File_write_all) so that the small pieces are aggregated");
@@ -85,20 +85,20 @@ void advice_small_accesses(const struct iolens_log *log, const struct iolens_adv
 void advice_misaligned(const struct iolens_log *log, const struct iolens_advice_thresholds *t,
                        struct advice_list *l)
 {
-    const struct iolens_log_layer *L = advice_layer(log, IOLENS_REGION_POSIX);
+    const struct iolens_log_layer *L = iolens_log_layer_of(log, IOLENS_REGION_POSIX);
     if (L == NULL)
         return;
     struct tally s = {0};
     for (uint64_t r = 0; r < L->record_count; r++)
         if (!advice_is_stream(L->id[r]))
-            tally_add(&s, r, advice_counter(L, r, POSIX_FILE_NOT_ALIGNED), accesses_of(L, r));
+            tally_add(&s, r, iolens_log_counter(L, r, POSIX_FILE_NOT_ALIGNED), accesses_of(L, r));
     double sh = share(s.part, s.whole);
     if (s.whole < t->min_accesses || s.part == 0 || sh < t->misaligned_share)
         return;
     struct iolens_finding *f = advice_add(l, "MISALIGNED_ACCESSES", 30, sh, t->misaligned_share);
     if (f == NULL)
         return;
-    int64_t align = advice_counter(L, s.top_rec, POSIX_FILE_ALIGNMENT);
+    int64_t align = iolens_log_counter(L, s.top_rec, POSIX_FILE_ALIGNMENT);
     advice_evidence(f,
                     "%" PRId64 " of %" PRId64 " POSIX reads and writes (%.1f%%) started at a file "
                     "offset that is not a multiple of the file alignment, in %" PRIu64
@@ -114,7 +114,7 @@ void advice_misaligned(const struct iolens_log *log, const struct iolens_advice_
 void advice_random(const struct iolens_log *log, const struct iolens_advice_thresholds *t,
                    struct advice_list *l)
 {
-    const struct iolens_log_layer *L = advice_layer(log, IOLENS_REGION_POSIX);
+    const struct iolens_log_layer *L = iolens_log_layer_of(log, IOLENS_REGION_POSIX);
     if (L == NULL)
         return;
     struct tally s = {0};
@@ -145,15 +145,15 @@ void advice_random(const struct iolens_log *log, const struct iolens_advice_thre
 void advice_redundant_reads(const struct iolens_log *log,
                             const struct iolens_advice_thresholds *t, struct advice_list *l)
 {
-    const struct iolens_log_layer *L = advice_layer(log, IOLENS_REGION_POSIX);
+    const struct iolens_log_layer *L = iolens_log_layer_of(log, IOLENS_REGION_POSIX);
     if (L == NULL)
         return;
     /* part: bytes read; whole: the extent read, highest byte read + 1 */
     struct tally s = {0};
     int64_t top_excess = 0;
     for (uint64_t r = 0; r < L->record_count; r++) {
-        int64_t read = advice_counter(L, r, POSIX_BYTES_READ);
-        int64_t extent = advice_counter(L, r, POSIX_MAX_BYTE_READ) + 1;
+        int64_t read = iolens_log_counter(L, r, POSIX_BYTES_READ);
+        int64_t extent = iolens_log_counter(L, r, POSIX_MAX_BYTE_READ) + 1;
         if (advice_is_stream(L->id[r]) || read <= 0 || extent <= 0)
             continue;
         s.part += read;
@@ -173,14 +173,14 @@ void advice_redundant_reads(const struct iolens_log *log,
     if (f == NULL)
         return;
     uint64_t r = s.top_rec;
-    int64_t nranks = L->rank[r] == IOLENS_RANK_ALL ? advice_counter(L, r, POSIX_RANKS_IO) : 1;
+    int64_t nranks = L->rank[r] == IOLENS_RANK_ALL ? iolens_log_counter(L, r, POSIX_RANKS_IO) : 1;
     advice_evidence(f,
                     "%" PRId64 " bytes read from files whose read extent is %" PRId64
                     " bytes (%.2f times), in %" PRIu64 " files; most in %s (%" PRId64
                     " bytes read of %" PRId64 ", by %" PRId64 " ranks)",
                     s.part, s.whole, factor, s.files, advice_name(log, L->id[r]),
-                    advice_counter(L, r, POSIX_BYTES_READ),
-                    advice_counter(L, r, POSIX_MAX_BYTE_READ) + 1, nranks);
+                    iolens_log_counter(L, r, POSIX_BYTES_READ),
+                    iolens_log_counter(L, r, POSIX_MAX_BYTE_READ) + 1, nranks);
     advice_fix(f, "read each byte once: keep the data in memory instead of reading it again, "
                   "and when several ranks need the same data read it on one rank and "
                   "MPI_Bcast it (or use collective MPI-IO reads)");

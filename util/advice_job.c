@@ -77,9 +77,9 @@ static int unique_file_spread(const struct iolens_log_layer *L, struct spread *o
     for (uint64_t r = 0; r < L->record_count; r++)
         if (L->rank[r] >= 0 && !advice_is_stream(L->id[r]))
             t[n++] = (struct rank_time){L->rank[r],
-                                        advice_fcounter(L, r, POSIX_F_READ_TIME) +
-                                            advice_fcounter(L, r, POSIX_F_WRITE_TIME) +
-                                            advice_fcounter(L, r, POSIX_F_META_TIME)};
+                                        iolens_log_fcounter(L, r, POSIX_F_READ_TIME) +
+                                            iolens_log_fcounter(L, r, POSIX_F_WRITE_TIME) +
+                                            iolens_log_fcounter(L, r, POSIX_F_META_TIME)};
     qsort(t, n, sizeof *t, by_rank);
     size_t ranks = 0;
     *out = (struct spread){.where = NULL};
@@ -105,14 +105,14 @@ static int unique_file_spread(const struct iolens_log_layer *L, struct spread *o
 static int shared_file_spread(const struct iolens_log *log, const struct iolens_log_layer *L,
                               uint64_t r, struct spread *out)
 {
-    if (L->rank[r] != IOLENS_RANK_ALL || advice_counter(L, r, POSIX_RANKS_OPENED) < 2)
+    if (L->rank[r] != IOLENS_RANK_ALL || iolens_log_counter(L, r, POSIX_RANKS_OPENED) < 2)
         return 0;
     *out = (struct spread){
         .where = advice_name(log, L->id[r]),
-        .slow_rank = advice_counter(L, r, POSIX_SLOWEST_RANK),
-        .fast_rank = advice_counter(L, r, POSIX_FASTEST_RANK),
-        .slow = advice_fcounter(L, r, POSIX_F_SLOWEST_RANK_TIME),
-        .fast = advice_fcounter(L, r, POSIX_F_FASTEST_RANK_TIME),
+        .slow_rank = iolens_log_counter(L, r, POSIX_SLOWEST_RANK),
+        .fast_rank = iolens_log_counter(L, r, POSIX_FASTEST_RANK),
+        .slow = iolens_log_fcounter(L, r, POSIX_F_SLOWEST_RANK_TIME),
+        .fast = iolens_log_fcounter(L, r, POSIX_F_FASTEST_RANK_TIME),
     };
     return 1;
 }
@@ -130,7 +130,7 @@ static void keep_worst(struct spread *worst, int *have, const struct spread *s,
 void advice_imbalance(const struct iolens_log *log, const struct iolens_advice_thresholds *t,
                       struct advice_list *l)
 {
-    const struct iolens_log_layer *L = advice_layer(log, IOLENS_REGION_POSIX);
+    const struct iolens_log_layer *L = iolens_log_layer_of(log, IOLENS_REGION_POSIX);
     if (L == NULL || advice_nprocs(log) < 2)
         return;
     struct spread worst, s;
@@ -174,23 +174,23 @@ static void meta_sums_of(const struct iolens_log_layer *L, struct meta_sums *m)
     for (uint64_t r = 0; r < L->record_count; r++) {
         if (advice_is_stream(L->id[r]))
             continue;
-        double meta = advice_fcounter(L, r, POSIX_F_META_TIME);
+        double meta = iolens_log_fcounter(L, r, POSIX_F_META_TIME);
         m->meta += meta;
-        m->io += meta + advice_fcounter(L, r, POSIX_F_READ_TIME) +
-                 advice_fcounter(L, r, POSIX_F_WRITE_TIME);
+        m->io += meta + iolens_log_fcounter(L, r, POSIX_F_READ_TIME) +
+                 iolens_log_fcounter(L, r, POSIX_F_WRITE_TIME);
         m->files++;
-        m->opens += advice_counter(L, r, POSIX_OPENS);
-        m->stats += advice_counter(L, r, POSIX_STATS);
-        m->syncs += advice_counter(L, r, POSIX_FSYNCS) + advice_counter(L, r, POSIX_FDSYNCS);
-        m->bytes += advice_counter(L, r, POSIX_BYTES_READ) +
-                    advice_counter(L, r, POSIX_BYTES_WRITTEN);
+        m->opens += iolens_log_counter(L, r, POSIX_OPENS);
+        m->stats += iolens_log_counter(L, r, POSIX_STATS);
+        m->syncs += iolens_log_counter(L, r, POSIX_FSYNCS) + iolens_log_counter(L, r, POSIX_FDSYNCS);
+        m->bytes += iolens_log_counter(L, r, POSIX_BYTES_READ) +
+                    iolens_log_counter(L, r, POSIX_BYTES_WRITTEN);
     }
 }
 
 void advice_metadata(const struct iolens_log *log, const struct iolens_advice_thresholds *t,
                      struct advice_list *l)
 {
-    const struct iolens_log_layer *L = advice_layer(log, IOLENS_REGION_POSIX);
+    const struct iolens_log_layer *L = iolens_log_layer_of(log, IOLENS_REGION_POSIX);
     if (L == NULL)
         return;
     struct meta_sums m;
@@ -235,15 +235,15 @@ static int64_t layer_bytes(const struct iolens_log_layer *L, int read, int writt
     int64_t b = 0;
     for (uint64_t r = 0; L != NULL && r < L->record_count; r++)
         if (!advice_is_stream(L->id[r]))
-            b += advice_counter(L, r, read) + advice_counter(L, r, written);
+            b += iolens_log_counter(L, r, read) + iolens_log_counter(L, r, written);
     return b;
 }
 
 void advice_stdio(const struct iolens_log *log, const struct iolens_advice_thresholds *t,
                   struct advice_list *l)
 {
-    const struct iolens_log_layer *S = advice_layer(log, IOLENS_REGION_STDIO);
-    const struct iolens_log_layer *P = advice_layer(log, IOLENS_REGION_POSIX);
+    const struct iolens_log_layer *S = iolens_log_layer_of(log, IOLENS_REGION_STDIO);
+    const struct iolens_log_layer *P = iolens_log_layer_of(log, IOLENS_REGION_POSIX);
     int64_t sb = layer_bytes(S, STDIO_BYTES_READ, STDIO_BYTES_WRITTEN);
     int64_t pb = layer_bytes(P, POSIX_BYTES_READ, POSIX_BYTES_WRITTEN);
     double sh = sb + pb > 0 ? (double)sb / (double)(sb + pb) : 0.0;
@@ -289,19 +289,19 @@ static double indep_share(const struct coll_sums *c)
 void advice_mpiio_indep(const struct iolens_log *log, const struct iolens_advice_thresholds *t,
                         struct advice_list *l)
 {
-    const struct iolens_log_layer *L = advice_layer(log, IOLENS_REGION_MPIIO);
+    const struct iolens_log_layer *L = iolens_log_layer_of(log, IOLENS_REGION_MPIIO);
     if (L == NULL)
         return;
     struct coll_sums c = {0};
     for (uint64_t r = 0; r < L->record_count; r++)
-        if (L->rank[r] == IOLENS_RANK_ALL && advice_counter(L, r, MPIIO_RANKS_OPENED) >= 2)
+        if (L->rank[r] == IOLENS_RANK_ALL && iolens_log_counter(L, r, MPIIO_RANKS_OPENED) >= 2)
             coll_add(&c, r,
-                     advice_counter(L, r, MPIIO_INDEP_READS) +
-                         advice_counter(L, r, MPIIO_INDEP_WRITES),
-                     advice_counter(L, r, MPIIO_COLL_READS) +
-                         advice_counter(L, r, MPIIO_COLL_WRITES) +
-                         advice_counter(L, r, MPIIO_SPLIT_READS) +
-                         advice_counter(L, r, MPIIO_SPLIT_WRITES));
+                     iolens_log_counter(L, r, MPIIO_INDEP_READS) +
+                         iolens_log_counter(L, r, MPIIO_INDEP_WRITES),
+                     iolens_log_counter(L, r, MPIIO_COLL_READS) +
+                         iolens_log_counter(L, r, MPIIO_COLL_WRITES) +
+                         iolens_log_counter(L, r, MPIIO_SPLIT_READS) +
+                         iolens_log_counter(L, r, MPIIO_SPLIT_WRITES));
     double sh = indep_share(&c);
     if (c.indep == 0 || sh < t->indep_share)
         return;
@@ -313,7 +313,7 @@ void advice_mpiio_indep(const struct iolens_log *log, const struct iolens_advice
                     "(%.1f%% independent) on %" PRId64 " shared files; most on %s (%" PRId64
                     " independent, %" PRId64 " ranks)",
                     c.indep, c.coll, 100.0 * sh, c.files, advice_name(log, L->id[c.top_rec]),
-                    c.top_indep, advice_counter(L, c.top_rec, MPIIO_RANKS_OPENED));
+                    c.top_indep, iolens_log_counter(L, c.top_rec, MPIIO_RANKS_OPENED));
     advice_fix(f, "use the collective calls (MPI_File_write_at_all, MPI_File_read_at_all, or "
                   "_all with a file view) so that MPI-IO aggregates the ranks' pieces into "
                   "large contiguous requests (two-phase I/O)");
@@ -322,14 +322,14 @@ void advice_mpiio_indep(const struct iolens_log *log, const struct iolens_advice
 void advice_hdf5_indep(const struct iolens_log *log, const struct iolens_advice_thresholds *t,
                        struct advice_list *l)
 {
-    const struct iolens_log_layer *L = advice_layer(log, IOLENS_REGION_H5D);
+    const struct iolens_log_layer *L = iolens_log_layer_of(log, IOLENS_REGION_H5D);
     if (L == NULL)
         return;
     struct coll_sums c = {0};
     for (uint64_t r = 0; r < L->record_count; r++)
-        if (L->rank[r] == IOLENS_RANK_ALL && advice_counter(L, r, H5D_RANKS_OPENED) >= 2)
-            coll_add(&c, r, advice_counter(L, r, H5D_INDEP_ACCESSES),
-                     advice_counter(L, r, H5D_COLL_ACCESSES));
+        if (L->rank[r] == IOLENS_RANK_ALL && iolens_log_counter(L, r, H5D_RANKS_OPENED) >= 2)
+            coll_add(&c, r, iolens_log_counter(L, r, H5D_INDEP_ACCESSES),
+                     iolens_log_counter(L, r, H5D_COLL_ACCESSES));
     double sh = indep_share(&c);
     if (c.indep == 0 || sh < t->indep_share)
         return;
@@ -341,7 +341,7 @@ void advice_hdf5_indep(const struct iolens_log *log, const struct iolens_advice_
                     "(%.1f%% independent) on %" PRId64 " datasets shared by ranks; most on %s "
                     "(%" PRId64 " independent, %" PRId64 " ranks)",
                     c.indep, c.coll, 100.0 * sh, c.files, advice_name(log, L->id[c.top_rec]),
-                    c.top_indep, advice_counter(L, c.top_rec, H5D_RANKS_OPENED));
+                    c.top_indep, iolens_log_counter(L, c.top_rec, H5D_RANKS_OPENED));
     advice_fix(f, "set a collective transfer property list: H5Pset_dxpl_mpio(dxpl, "
                   "H5FD_MPIO_COLLECTIVE) and pass it to H5Dwrite/H5Dread (and enable "
                   "collective metadata with H5Pset_coll_metadata_write and "

@@ -23,10 +23,6 @@ void advice_evidence(struct iolens_finding *f, const char *fmt, ...)
 void advice_fix(struct iolens_finding *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Counter / fcounter i of record r, 0 when the region does not have it. */
-int64_t advice_counter(const struct iolens_log_layer *L, uint64_t r, int i);
-double advice_fcounter(const struct iolens_log_layer *L, uint64_t r, int i);
-const struct iolens_log_layer *advice_layer(const struct iolens_log *log, uint32_t kind);
 /* The standard streams are not files: no rule looks at them. */
 int advice_is_stream(uint64_t id);
 /* The record's file name, "?" when the log has none. */

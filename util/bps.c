@@ -320,21 +320,11 @@ static struct file_iv *shared_intervals(const struct iolens_log *log, uint32_t k
 static double records_access_time(const struct iolens_log *log, uint32_t kind, uint64_t id)
 {
     const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    const struct iolens_log_layer *L = iolens_log_layer_of(log, kind);
     double t = 0;
-    for (size_t l = 0; d != NULL && l < log->nlayers; l++) {
-        const struct iolens_log_layer *L = &log->layers[l];
-        if (L->kind != kind)
-            continue;
-        for (uint64_t r = 0; r < L->record_count; r++) {
-            if (L->id[r] != id)
-                continue;
-            const double *fc = &L->fcounters[r * L->fcounter_count];
-            if (d->read_time >= 0 && (uint32_t)d->read_time < L->fcounter_count)
-                t += fc[d->read_time];
-            if (d->write_time >= 0 && (uint32_t)d->write_time < L->fcounter_count)
-                t += fc[d->write_time];
-        }
-    }
+    for (uint64_t r = 0; d != NULL && L != NULL && r < L->record_count; r++)
+        if (L->id[r] == id)
+            t += iolens_log_fcounter(L, r, d->read_time) + iolens_log_fcounter(L, r, d->write_time);
     return t;
 }
 

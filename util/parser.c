@@ -247,12 +247,6 @@ static int64_t add_saturating(int64_t a, int64_t b)
     return s;
 }
 
-/* Counter i of record r, 0 if the region lacks it. */
-static int64_t counter_or_0(const struct iolens_log_layer *L, uint64_t r, uint32_t i)
-{
-    return i < L->counter_count ? L->counters[r * L->counter_count + i] : 0;
-}
-
 /* One top table recomputed from every record's entries (equal tuples add
  * up), ranked as the runtime ranks (record_merge.h). */
 static int total_top_table(const struct iolens_log_layer *L, const struct iolens_top_table *t,
@@ -269,9 +263,9 @@ static int total_top_table(const struct iolens_log_layer *L, const struct iolens
     }
     for (uint64_t r = 0; r < L->record_count; r++)
         for (uint32_t j = 0; j < t->k; j++) {
-            struct iolens_top_entry x = {.count = counter_or_0(L, r, t->count[j])};
+            struct iolens_top_entry x = {.count = iolens_log_counter(L, r, t->count[j])};
             for (uint32_t s = 0; s < t->width; s++)
-                x.value[s] = counter_or_0(L, r, t->value[j] + s);
+                x.value[s] = iolens_log_counter(L, r, t->value[j] + s);
             if (x.count > 0)
                 e[n++] = x;
         }
@@ -407,14 +401,6 @@ static int by_id(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static const struct iolens_log_layer *find_layer(const struct iolens_log *log, uint32_t kind)
-{
-    for (size_t l = 0; l < log->nlayers; l++)
-        if (log->layers[l].kind == kind)
-            return &log->layers[l];
-    return NULL;
-}
-
 static int compare_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -479,7 +465,7 @@ static struct file_use *collect_files(const struct iolens_log *log, size_t *coun
     size_t n = 0, nseen = 0;
     int rc = f != NULL && seen != NULL ? 0 : -1;
     for (size_t k = 0; k < sizeof order / sizeof order[0] && rc == 0; k++) {
-        const struct iolens_log_layer *L = find_layer(log, order[k]);
+        const struct iolens_log_layer *L = iolens_log_layer_of(log, order[k]);
         if (L != NULL)
             rc = add_layer_files(L, f, &n, seen, &nseen);
     }
@@ -670,7 +656,7 @@ static int print_stack(const struct iolens_log *log)
     const struct iolens_log_layer *layer[STACK_NKINDS];
     uint64_t total = 0;
     for (unsigned k = 0; k < STACK_NKINDS; k++) {
-        layer[k] = find_layer(log, stack_kinds[k]);
+        layer[k] = iolens_log_layer_of(log, stack_kinds[k]);
         total += layer[k] != NULL ? layer[k]->record_count : 0;
     }
     if (total > SIZE_MAX / sizeof(struct stack_entry))

@@ -151,14 +151,6 @@ static void slowest_of(struct rank_time *t, size_t n, struct iolens_perf_layer *
 
 /* ------------------------------------------------------------ layers -- */
 
-static const struct iolens_log_layer *log_layer(const struct iolens_log *log, uint32_t kind)
-{
-    for (size_t l = 0; l < log->nlayers; l++)
-        if (log->layers[l].kind == kind)
-            return &log->layers[l];
-    return NULL;
-}
-
 static void add_record(struct iolens_perf_layer *p, int64_t rank,
                        const struct iolens_perf_record *r, struct rank_time *t, size_t *nt)
 {
@@ -201,7 +193,7 @@ static uint64_t records_of(const struct iolens_log *log, const uint32_t *kinds, 
 {
     uint64_t total = 0;
     for (size_t k = 0; k < n; k++) {
-        const struct iolens_log_layer *L = log_layer(log, kinds[k]);
+        const struct iolens_log_layer *L = iolens_log_layer_of(log, kinds[k]);
         if (L != NULL)
             total += L->record_count;
     }
@@ -220,7 +212,7 @@ static int sum_layers(const struct iolens_log *log, const uint32_t *kinds, size_
         return -1;
     size_t nt = 0;
     for (size_t k = 0; k < n; k++) {
-        const struct iolens_log_layer *L = log_layer(log, kinds[k]);
+        const struct iolens_log_layer *L = iolens_log_layer_of(log, kinds[k]);
         if (L == NULL)
             continue;
         p->present = 1;

@@ -1096,3 +1096,25 @@ void iolens_log_record_load(const struct iolens_log_layer *L, uint64_t r,
         memcpy(iolens_rec_fcounters(d, rec), &L->fcounters[r * L->fcounter_count],
                8 * (size_t)nf);
 }
+
+const struct iolens_log_layer *iolens_log_layer_of(const struct iolens_log *log, uint32_t kind)
+{
+    for (size_t l = 0; l < log->nlayers; l++)
+        if (log->layers[l].kind == kind)
+            return &log->layers[l];
+    return NULL;
+}
+
+int64_t iolens_log_counter(const struct iolens_log_layer *L, uint64_t r, int i)
+{
+    if (i < 0 || (uint32_t)i >= L->counter_count)
+        return 0;
+    return L->counters[r * L->counter_count + (uint32_t)i];
+}
+
+double iolens_log_fcounter(const struct iolens_log_layer *L, uint64_t r, int i)
+{
+    if (i < 0 || (uint32_t)i >= L->fcounter_count)
+        return 0.0;
+    return L->fcounters[r * L->fcounter_count + (uint32_t)i];
+}

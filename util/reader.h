@@ -103,6 +103,13 @@ const char *iolens_log_name_of(const struct iolens_log *log, uint64_t id);
 /* Mount whose point is the longest prefix of name, or NULL. */
 const struct iolens_log_mount *iolens_log_mount_of(const struct iolens_log *log, const char *name);
 
+/* The layer of a region kind in the log, or NULL if it has none. */
+const struct iolens_log_layer *iolens_log_layer_of(const struct iolens_log *log, uint32_t kind);
+/* Counter / fcounter i of record r of L, 0 when the region does not have
+ * it (a log from a writer with fewer counters, or i < 0). */
+int64_t iolens_log_counter(const struct iolens_log_layer *L, uint64_t r, int i);
+double iolens_log_fcounter(const struct iolens_log_layer *L, uint64_t r, int i);
+
 /* The version of a region kind this reader reads (0: a kind it does not
  * know). */
 uint32_t iolens_region_known_version(uint32_t kind);

@@ -85,19 +85,6 @@ struct job_figures {
     struct iolens_top_entry sizes[4];
 };
 
-static int64_t at(const struct iolens_log_layer *L, uint64_t r, int i)
-{
-    return (uint32_t)i < L->counter_count ? L->counters[r * L->counter_count + (uint32_t)i] : 0;
-}
-
-static const struct iolens_log_layer *layer_of(const struct iolens_log *log, uint32_t kind)
-{
-    for (size_t l = 0; l < log->nlayers; l++)
-        if (log->layers[l].kind == kind)
-            return &log->layers[l];
-    return NULL;
-}
-
 static int by_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -129,7 +116,7 @@ static int count_files(const struct iolens_log_layer *L, struct job_figures *f)
         if (is_std_stream(L->id[r]))
             continue;
         all[nf++] = L->id[r];
-        if (at(L, r, POSIX_MODE) >= 0)
+        if (iolens_log_counter(L, r, POSIX_MODE) >= 0)
             created[nc++] = L->id[r];
     }
     f->files = distinct(all, nf);
@@ -149,10 +136,10 @@ static int common_sizes(const struct iolens_log_layer *L, struct job_figures *f)
         return -1;
     for (uint64_t r = 0; r < L->record_count; r++)
         for (int j = 0; j < 4 && !is_std_stream(L->id[r]); j++) {
-            int64_t count = at(L, r, POSIX_ACCESS1_COUNT + j);
+            int64_t count = iolens_log_counter(L, r, POSIX_ACCESS1_COUNT + j);
             if (count <= 0)
                 continue;
-            e[n].value[0] = at(L, r, POSIX_ACCESS1_ACCESS + j);
+            e[n].value[0] = iolens_log_counter(L, r, POSIX_ACCESS1_ACCESS + j);
             e[n++].count = count;
         }
     qsort(e, n, sizeof *e, iolens_top_entry_cmp_tuple);
@@ -167,16 +154,16 @@ static int common_sizes(const struct iolens_log_layer *L, struct job_figures *f)
 static int job_figures(const struct iolens_log *log, struct job_figures *f)
 {
     memset(f, 0, sizeof *f);
-    const struct iolens_log_layer *L = layer_of(log, IOLENS_REGION_POSIX);
+    const struct iolens_log_layer *L = iolens_log_layer_of(log, IOLENS_REGION_POSIX);
     if (L == NULL)
         return 0;
     for (uint64_t r = 0; r < L->record_count; r++) {
         if (is_std_stream(L->id[r]))
             continue;
-        f->accesses += at(L, r, POSIX_READS) + at(L, r, POSIX_WRITES);
-        f->seq += at(L, r, POSIX_SEQ_READS) + at(L, r, POSIX_SEQ_WRITES);
-        f->consec += at(L, r, POSIX_CONSEC_READS) + at(L, r, POSIX_CONSEC_WRITES);
-        f->misaligned += at(L, r, POSIX_FILE_NOT_ALIGNED);
+        f->accesses += iolens_log_counter(L, r, POSIX_READS) + iolens_log_counter(L, r, POSIX_WRITES);
+        f->seq += iolens_log_counter(L, r, POSIX_SEQ_READS) + iolens_log_counter(L, r, POSIX_SEQ_WRITES);
+        f->consec += iolens_log_counter(L, r, POSIX_CONSEC_READS) + iolens_log_counter(L, r, POSIX_CONSEC_WRITES);
+        f->misaligned += iolens_log_counter(L, r, POSIX_FILE_NOT_ALIGNED);
     }
     if (count_files(L, f) != 0 || common_sizes(L, f) != 0)
         return -1;

@@ -57,13 +57,6 @@ static int is_std_stream(uint64_t id)
     return id == IOLENS_ID_STDIN || id == IOLENS_ID_STDOUT || id == IOLENS_ID_STDERR;
 }
 
-static int64_t counter_or_0(const struct iolens_log_layer *L, uint64_t rec, int i)
-{
-    if (i < 0 || (uint32_t)i >= L->counter_count)
-        return 0;
-    return L->counters[rec * L->counter_count + (uint32_t)i];
-}
-
 static int64_t add_sat(int64_t a, int64_t b)
 {
     int64_t r;
@@ -73,7 +66,7 @@ static int64_t add_sat(int64_t a, int64_t b)
 static int64_t record_bytes(const struct iolens_layer_desc *d, const struct iolens_log_layer *L,
                             uint64_t rec)
 {
-    int64_t r = counter_or_0(L, rec, d->bytes_read), w = counter_or_0(L, rec, d->bytes_written);
+    int64_t r = iolens_log_counter(L, rec, d->bytes_read), w = iolens_log_counter(L, rec, d->bytes_written);
     return add_sat(r > 0 ? r : 0, w > 0 ? w : 0);
 }
 
@@ -89,8 +82,8 @@ void iolens_file_sharing_of_record(const struct iolens_log *log, const struct io
     *out = (struct iolens_file_share){.nranks = 1, .nranks_io = 1, .kind = IOLENS_FILE_UNIQUE};
     if (d == NULL || rec >= L->record_count || L->rank[rec] != IOLENS_RANK_ALL)
         return;
-    int64_t opened = counter_or_0(L, rec, d->ranks_opened);
-    int64_t io = counter_or_0(L, rec, d->ranks_opened + 1);
+    int64_t opened = iolens_log_counter(L, rec, d->ranks_opened);
+    int64_t io = iolens_log_counter(L, rec, d->ranks_opened + 1);
     out->nranks = opened > 0 ? opened : 1;
     out->nranks_io = io;
     int64_t nprocs = job_nprocs(log);
@@ -145,12 +138,12 @@ static void tally_record(struct tally *t, const struct iolens_layer_desc *d,
         t->unique = add_sat(t->unique, bytes);
         return;
     }
-    int64_t io = counter_or_0(L, r, d->ranks_opened + 1);
-    int64_t fastest = counter_or_0(L, r, d->ranks_opened + 2);
-    int64_t slowest = counter_or_0(L, r, d->ranks_opened + 4);
-    credit_rank(t, nprocs, fastest, counter_or_0(L, r, d->ranks_opened + 3));
+    int64_t io = iolens_log_counter(L, r, d->ranks_opened + 1);
+    int64_t fastest = iolens_log_counter(L, r, d->ranks_opened + 2);
+    int64_t slowest = iolens_log_counter(L, r, d->ranks_opened + 4);
+    credit_rank(t, nprocs, fastest, iolens_log_counter(L, r, d->ranks_opened + 3));
     if (slowest != fastest)
-        credit_rank(t, nprocs, slowest, counter_or_0(L, r, d->ranks_opened + 5));
+        credit_rank(t, nprocs, slowest, iolens_log_counter(L, r, d->ranks_opened + 5));
     if (io <= 1)
         t->unique = add_sat(t->unique, bytes);
     else if (io >= nprocs)
