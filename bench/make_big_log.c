@@ -10,8 +10,10 @@
  * the records are the same in every log.
  *
  * RECORDS POSIX records of files of their own, spread over RANKS ranks
- * (default 8), laid out as the MPI writer lays a job out: per rank one
- * names region and one POSIX region.  The counters vary from record to
+ * (default 512: 10^6 records make some 2000 a rank, whose part fits the
+ * runtime's default 2 MiB budget, as a real job's would), laid out as the
+ * MPI writer lays a job out: per rank one names region and one POSIX
+ * region.  The counters vary from record to
  * record like a real job's (sizes, offsets, times), so the regions do not
  * compress to nothing.  It goes through the runtime's own region encoder
  * and log writer, so the file is exactly what the runtime would write.
@@ -187,7 +189,7 @@ int main(int argc, char **argv)
     if (argc != 3 && argc != 4)
         die("usage: make_big_log [--jobs N] OUTPUT RECORDS [RANKS]");
     long n = atol(argv[2]);
-    uint32_t ranks = argc == 4 ? (uint32_t)atoi(argv[3]) : 8;
+    uint32_t ranks = argc == 4 ? (uint32_t)atoi(argv[3]) : 512;
     if (n < 1 || ranks < 1 || ranks > 1u << 20)
         die("RECORDS and RANKS must be positive");
     if (jobs < 0) {

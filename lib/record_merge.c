@@ -8,6 +8,7 @@
  */
 #include "record_merge.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #define X_NAME(name, agg, desc) #name,
@@ -538,18 +539,30 @@ static void merge_slowest(const struct iolens_layer_desc *d, void *acc, const vo
     }
 }
 
-void iolens_record_merge(const struct iolens_layer_desc *d, void *acc, const void *src)
+static void merge_record(const struct iolens_layer_desc *d, void *acc, const void *src,
+                         bool tops)
 {
     int64_t *ac = iolens_rec_counters(acc);
     const int64_t *sc = counters_of(src);
     double *af = iolens_rec_fcounters(d, acc);
     const double *sf = fcounters_of(d, src);
     merge_slowest(d, acc, src);
-    merge_top_groups(d, ac, sc);
+    if (tops)
+        merge_top_groups(d, ac, sc);
     for (uint32_t i = 0; i < d->ncounters; i++)
         ac[i] = merge_counter(d->agg[i], ac[i], sc[i]);
     for (uint32_t i = 0; i < d->nfcounters; i++)
         af[i] = merge_fcounter(d->fagg[i], af[i], sf[i]);
+}
+
+void iolens_record_merge(const struct iolens_layer_desc *d, void *acc, const void *src)
+{
+    merge_record(d, acc, src, true);
+}
+
+void iolens_record_merge_no_top(const struct iolens_layer_desc *d, void *acc, const void *src)
+{
+    merge_record(d, acc, src, false);
 }
 
 /* -------------------------------------------------------- rank stats -- */

@@ -106,6 +106,10 @@ size_t iolens_top_entries_combine_sorted(struct iolens_top_entry *e, size_t n);
  * counters are left alone (see iolens_rank_stats). */
 void iolens_record_merge_begin(const struct iolens_layer_desc *d, void *acc, const void *first);
 void iolens_record_merge(const struct iolens_layer_desc *d, void *acc, const void *src);
+/* The same but the top tables (ACCESSn, STRIDEn) of acc are left as they
+ * are: for a caller that recomputes them from every record's entries
+ * (iolens-parser --total). */
+void iolens_record_merge_no_top(const struct iolens_layer_desc *d, void *acc, const void *src);
 
 /* Per-rank statistics of one shared file, fed one rank's record at a time
  * (in any order), then stored into the reduced record's RANK_STAT

@@ -240,34 +240,103 @@ static void dump_record(struct text *o, const struct iolens_log_layer *L, uint64
     }
 }
 
+/* The buffers of one dump; a name lookup for the records' ids. */
+struct dump {
+    FILE *out;
+    struct text o, head, tail;
+    const struct iolens_log *log;           /* mounts */
+    const char *(*name_of)(void *ctx, uint64_t id);
+    void *ctx;
+};
+
+static int dump_begin(struct dump *st)
+{
+    text_puts(&st->o, "#<layer>\t<rank>\t<record id>\t<counter>\t<value>\t<file name>\t<mount pt>"
+                      "\t<fs type>\n");
+    return st->o.failed ? -1 : 0;
+}
+
+/* The records of L (a layer, or one region of it). */
+static int dump_records(struct dump *st, const struct iolens_log_layer *L, const struct names *nm)
+{
+    const char *lname = iolens_layer_name(L->kind);
+    for (uint64_t r = 0; r < L->record_count; r++) {
+        const char *name = st->name_of(st->ctx, L->id[r]);
+        record_head(&st->head, lname, L->rank[r], L->id[r]);
+        record_tail(&st->tail, name, iolens_log_mount_of(st->log, name));
+        dump_record(&st->o, L, r, nm, &st->head, &st->tail);
+        if (st->o.failed || st->head.failed || st->tail.failed)
+            return -1;
+        if (st->o.len >= FLUSH_AT && flush_text(st->out, &st->o) != 0)
+            return -2;
+    }
+    return 0;
+}
+
+static int dump_end(struct dump *st, int rc)
+{
+    if (rc == 0)
+        rc = flush_text(st->out, &st->o) != 0 ? -2 : 0;
+    free(st->o.p);
+    free(st->head.p);
+    free(st->tail.p);
+    return rc;
+}
+
+static const char *log_name_of(void *ctx, uint64_t id)
+{
+    return iolens_log_name_of(ctx, id);
+}
+
 int iolens_dump_base(FILE *out, const struct iolens_log *log)
 {
-    struct text o = {0}, head = {0}, tail = {0};
-    int rc = 0;
-    text_puts(&o, "#<layer>\t<rank>\t<record id>\t<counter>\t<value>\t<file name>\t<mount pt>"
-                  "\t<fs type>\n");
+    struct dump st = {.out = out, .log = log, .name_of = log_name_of, .ctx = (void *)log};
+    int rc = dump_begin(&st);
     for (size_t l = 0; l < log->nlayers && rc == 0; l++) {
         const struct iolens_log_layer *L = &log->layers[l];
-        const char *lname = iolens_layer_name(L->kind);
         struct names nm = {0};
-        if (names_of_layer(L, &nm) != 0)
-            rc = -1;
-        for (uint64_t r = 0; r < L->record_count && rc == 0; r++) {
-            const char *name = iolens_log_name_of(log, L->id[r]);
-            record_head(&head, lname, L->rank[r], L->id[r]);
-            record_tail(&tail, name, iolens_log_mount_of(log, name));
-            dump_record(&o, L, r, &nm, &head, &tail);
-            if (o.failed || head.failed || tail.failed)
+        rc = names_of_layer(L, &nm);
+        if (rc == 0)
+            rc = dump_records(&st, L, &nm);
+        names_free(&nm);
+    }
+    return dump_end(&st, rc);
+}
+
+static const char *stream_name_of(void *ctx, uint64_t id)
+{
+    return iolens_stream_name_of(ctx, id);
+}
+
+/* Kind by kind in the order the whole log's layers have, and within a kind
+ * region by region in table order: the records in the order of the whole
+ * log's layer, so the output is iolens_dump_base's. */
+int iolens_dump_base_stream(FILE *out, struct iolens_stream *s)
+{
+    struct dump st = {.out = out, .log = iolens_stream_log(s), .name_of = stream_name_of,
+                      .ctx = s};
+    int rc = dump_begin(&st);
+    const uint32_t *kinds;
+    size_t nkinds = iolens_stream_kinds(s, &kinds);
+    for (size_t k = 0; k < nkinds && rc == 0; k++) {
+        struct names nm = {0};
+        unsigned pos = 0;
+        const struct iolens_log_layer *L;
+        while (rc == 0) {
+            if (iolens_stream_next(s, kinds[k], &pos, &L) != IOLENS_READ_OK) {
+                rc = -3;
+                break;
+            }
+            if (L == NULL)
+                break;
+            if (nm.name == NULL && names_of_layer(L, &nm) != 0)
                 rc = -1;
-            else if (o.len >= FLUSH_AT)
-                rc = flush_text(out, &o) != 0 ? -2 : 0;
+            if (rc == 0)
+                rc = dump_records(&st, L, &nm);
+            if (rc == 0 && iolens_stream_error(s) != NULL)
+                rc = -3;
         }
         names_free(&nm);
     }
-    if (rc == 0)
-        rc = flush_text(out, &o) != 0 ? -2 : 0;
-    free(o.p);
-    free(head.p);
-    free(tail.p);
-    return rc;
+    return dump_end(&st, rc);
 }

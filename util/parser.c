@@ -42,6 +42,7 @@
 #include "report.h"
 #include "text_escape.h"
 #include "reader.h"
+#include "reader_stream.h"
 #include "record_merge.h"
 
 #define PROG "iolens-parser"
@@ -345,6 +346,183 @@ static int print_total(const struct iolens_log *log)
         if (print_layer_totals(&log->layers[l]) != 0)
             return -1;
     return 0;
+}
+
+/* --total on a streamed log: each layer region's records are combined into
+ * the running total of their kind as it is read (total_region), with the
+ * semantics of total_of_layer: the records merged in the order of the
+ * whole log's layer, and each top table's entries combined tuple by tuple
+ * as they come (equal tuples add up whatever the grouping, as the counts
+ * are positive and add saturating), ranked once at the end. */
+struct top_acc {
+    struct iolens_top_table t;
+    struct iolens_top_entry *e;   /* distinct tuples, sorted by tuple */
+    size_t n, cap;
+};
+
+struct kind_total {
+    const struct iolens_layer_desc *d;
+    struct iolens_log_layer shape;   /* kind and counter counts: usable_counters */
+    void *total, *rec;
+    struct iolens_rank_stats rs;
+    uint64_t records;
+    struct top_acc *tops;
+    size_t ntops;
+};
+
+struct totals {
+    struct kind_total k[16];
+    size_t n;
+};
+
+static int top_acc_init(struct kind_total *kt)
+{
+    struct iolens_top_table t;
+    for (uint32_t i = 0; i < kt->d->ncounters;) {
+        uint32_t next = iolens_record_top_table(kt->d, i, &t);
+        if (next == 0) {
+            i++;
+            continue;
+        }
+        struct top_acc *p = realloc(kt->tops, (kt->ntops + 1) * sizeof *p);
+        if (p == NULL)
+            return -1;
+        kt->tops = p;
+        kt->tops[kt->ntops++] = (struct top_acc){.t = t};
+        i = next;
+    }
+    return 0;
+}
+
+static struct kind_total *kind_total_of(struct totals *T, const struct iolens_log_layer *L)
+{
+    for (size_t i = 0; i < T->n; i++)
+        if (T->k[i].shape.kind == L->kind)
+            return &T->k[i];
+    if (T->n == sizeof T->k / sizeof T->k[0])
+        return NULL;
+    struct kind_total *kt = &T->k[T->n++];
+    memset(kt, 0, sizeof *kt);
+    kt->shape.kind = L->kind;
+    kt->shape.counter_count = L->counter_count;
+    kt->shape.fcounter_count = L->fcounter_count;
+    kt->d = iolens_layer_desc_by_kind(L->kind);
+    if (kt->d == NULL)
+        return kt;
+    kt->total = calloc(1, kt->d->record_size);
+    kt->rec = malloc(kt->d->record_size);
+    iolens_rank_stats_init(&kt->rs);
+    if (kt->total == NULL || kt->rec == NULL || top_acc_init(kt) != 0)
+        return NULL;
+    return kt;
+}
+
+/* Index of tuple x among the distinct tuples e[0..n) (sorted), or -1. */
+static long top_find(const struct iolens_top_entry *e, size_t n, const struct iolens_top_entry *x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = iolens_top_entry_cmp_tuple(&e[mid], x);
+        if (c == 0)
+            return (long)mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+/* The entries of one region's records added to a top table's tuples: a
+ * tuple already there adds its count in place (the common case: a job
+ * has few distinct access sizes and strides); new ones are appended, then
+ * sorted and combined once for the region. */
+static int top_acc_add(struct top_acc *a, const struct iolens_log_layer *L)
+{
+    const struct iolens_top_table *t = &a->t;
+    size_t known = a->n, n = a->n;
+    for (uint64_t r = 0; r < L->record_count; r++)
+        for (uint32_t j = 0; j < t->k; j++) {
+            struct iolens_top_entry x = {.count = iolens_log_counter(L, r, t->count[j])};
+            if (x.count <= 0)
+                continue;
+            for (uint32_t s = 0; s < t->width; s++)
+                x.value[s] = iolens_log_counter(L, r, t->value[j] + s);
+            long at = top_find(a->e, known, &x);
+            if (at >= 0) {
+                a->e[at].count = add_saturating(a->e[at].count, x.count);
+                continue;
+            }
+            if (n == a->cap) {
+                size_t cap = a->cap ? a->cap * 2 : 64;
+                struct iolens_top_entry *p = realloc(a->e, cap * sizeof *p);
+                if (p == NULL)
+                    return -1;
+                a->e = p;
+                a->cap = cap;
+            }
+            a->e[n++] = x;
+        }
+    if (n > known) {
+        qsort(a->e, n, sizeof *a->e, iolens_top_entry_cmp_tuple);
+        n = iolens_top_entries_combine_sorted(a->e, n);
+    }
+    a->n = n;
+    return 0;
+}
+
+static int total_region(void *ctx, const struct iolens_log_layer *L)
+{
+    struct kind_total *kt = kind_total_of(ctx, L);
+    if (kt == NULL)
+        return -1;
+    if (kt->d == NULL)
+        return 0;
+    const struct iolens_layer_desc *d = kt->d;
+    for (uint64_t r = 0; r < L->record_count; r++) {
+        iolens_log_record_load(L, r, d, kt->rec);
+        if (kt->records + r == 0)
+            iolens_record_merge_begin(d, kt->total, kt->rec);
+        else
+            iolens_record_merge_no_top(d, kt->total, kt->rec);
+        iolens_rank_stats_add(&kt->rs, d, L->rank[r], kt->rec);
+    }
+    kt->records += L->record_count;
+    for (size_t i = 0; i < kt->ntops; i++)
+        if (top_acc_add(&kt->tops[i], L) != 0)
+            return -1;
+    return 0;
+}
+
+static void print_kind_total(struct kind_total *kt)
+{
+    const struct iolens_layer_desc *d = kt->d;
+    iolens_rank_stats_store(&kt->rs, d, kt->total);
+    int64_t *totals = iolens_rec_counters(kt->total);
+    for (size_t i = 0; i < kt->ntops; i++) {
+        struct top_acc *a = &kt->tops[i];
+        if (a->n > 0)
+            qsort(a->e, a->n, sizeof *a->e, iolens_top_entry_cmp_rank);
+        for (uint32_t j = 0; j < a->t.k; j++)
+            iolens_top_entry_put(&a->t, j, j < a->n ? &a->e[j] : NULL, totals);
+    }
+    uint32_t nc = usable_counters(&kt->shape), nf = usable_fcounters(&kt->shape);
+    for (uint32_t i = 0; i < nc; i++)
+        printf("total_%s: %" PRId64 "\n", d->counter_names[i], totals[i]);
+    for (uint32_t i = 0; i < nf; i++)
+        printf("total_%s: %.6f\n", d->fcounter_names[i], iolens_rec_fcounters(d, kt->total)[i]);
+}
+
+static void totals_free(struct totals *T)
+{
+    for (size_t i = 0; i < T->n; i++) {
+        free(T->k[i].total);
+        free(T->k[i].rec);
+        for (size_t j = 0; j < T->k[i].ntops; j++)
+            free(T->k[i].tops[j].e);
+        free(T->k[i].tops);
+    }
 }
 
 /* -------------------------------------------------------------- file -- */
@@ -1097,9 +1275,59 @@ static int print_one(const struct iolens_log *log, const char *path, const struc
     return 0;
 }
 
+/* --total and --base (the modes that go through a log's records once, in
+ * order) on a streamed log (reader_stream.h): memory bounded by a region,
+ * not the log.  IOLENS_PARSER_WHOLE_LOG=1 reads the whole log instead (the
+ * tests compare the two). */
+static bool streamed(const struct args *a)
+{
+    const char *whole = getenv("IOLENS_PARSER_WHOLE_LOG");
+    return (a->mode == MODE_TOTAL || a->mode == MODE_BASE) &&
+           (whole == NULL || strcmp(whole, "1") != 0);
+}
+
+static int process_stream(const char *path, const struct args *a)
+{
+    struct iolens_stream *s;
+    struct totals T = {.n = 0};
+    char err[256];
+    bool total = a->mode == MODE_TOTAL;
+    if (iolens_stream_open(path, total ? total_region : NULL, &T, &s, err, sizeof err) !=
+        IOLENS_READ_OK) {
+        totals_free(&T);
+        fflush(stdout);
+        fprintf(stderr, PROG ": %s: %s\n", path, err);
+        return 2;
+    }
+    print_job_header(iolens_stream_log(s));
+    int rc = 0;
+    if (total) {
+        for (size_t i = 0; i < T.n; i++)
+            if (T.k[i].d != NULL)
+                print_kind_total(&T.k[i]);
+    } else {
+        rc = iolens_dump_base_stream(stdout, s);
+    }
+    totals_free(&T);
+    if (rc == -3) {
+        fflush(stdout);
+        fprintf(stderr, PROG ": %s: %s\n", path, iolens_stream_error(s));
+        rc = 2;
+    } else if (rc == -1) {
+        fprintf(stderr, PROG ": %s: out of memory\n", path);
+        rc = 2;
+    } else {
+        rc = 0;
+    }
+    iolens_stream_close(s);
+    return rc;
+}
+
 /* Reads and prints one log; its exit status (0, 1 or 2). */
 static int process_log(const char *path, const struct args *a)
 {
+    if (streamed(a))
+        return process_stream(path, a);
     struct iolens_log log;
     char err[256];
     if (iolens_log_read(path, &log, err, sizeof err) != IOLENS_READ_OK) {

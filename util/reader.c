@@ -29,8 +29,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "path_hash.h"
+#include "reader_internal.h"
 #include "record_merge.h"
 
 /* ------------------------------------------------------ counter tables -- */
@@ -100,23 +104,7 @@ static const char *region_label(uint32_t kind, char *buf, size_t bufsz)
 
 /* ------------------------------------------------------------ errors -- */
 
-/* Layer kinds one log can hold (the reader's descriptors). */
-#define MAX_LAYER_KINDS 8
-
-struct reader {
-    const unsigned char *data;
-    size_t size;
-    struct iolens_log *log;
-    char *err;
-    size_t errsz;
-    bool seen_job, seen_mounts, seen_ranks;   /* kinds that appear at most once */
-    size_t names_cap;                         /* allocated entries of log->names */
-    uint64_t layer_cap[MAX_LAYER_KINDS];      /* allocated records of log->layers[i] */
-    size_t intervals_cap;                     /* allocated entries of log->intervals */
-};
-
-__attribute__((format(printf, 3, 4)))
-static enum iolens_read_status fail(struct reader *r, enum iolens_read_status st,
+enum iolens_read_status rd_fail(struct reader *r, enum iolens_read_status st,
                                     const char *fmt, ...)
 {
     if (r->err != NULL && r->errsz > 0) {
@@ -129,13 +117,6 @@ static enum iolens_read_status fail(struct reader *r, enum iolens_read_status st
 }
 
 /* ------------------------------------------------------------ cursor -- */
-
-/* Reads from a decompressed region; every read is checked against what is
- * left, and a failed read leaves the cursor unusable (left = 0). */
-struct cursor {
-    const unsigned char *p;
-    size_t left;
-};
 
 static bool take(struct cursor *c, void *out, size_t n)
 {
@@ -192,25 +173,25 @@ static enum iolens_read_status parse_job(struct reader *r, struct cursor *c)
 {
     struct iolens_log *log = r->log;
     if (!take(c, &log->job, sizeof log->job))
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt job region: shorter than its fixed part");
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt job region: shorter than its fixed part");
     if (log->job.nprocs == 0)
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt job region: no processes");
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt job region: no processes");
     if (log->job.string_count < IOLENS_JOB_NSTRINGS)
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt job region: %llu strings, %d expected",
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt job region: %llu strings, %d expected",
                     (unsigned long long)log->job.string_count, IOLENS_JOB_NSTRINGS);
     for (int i = 0; i < IOLENS_JOB_NSTRINGS; i++) {
         bool list = i == IOLENS_JOBSTR_ARGS || i == IOLENS_JOBSTR_HOSTS;
         enum iolens_read_status st = take_string(c, list, &log->jobstr[i], &log->jobstr_len[i]);
         if (st == IOLENS_READ_NOMEM)
-            return fail(r, st, "out of memory");
+            return rd_fail(r, st, "out of memory");
         if (st != IOLENS_READ_OK)
-            return fail(r, st, "corrupt job region: bad string %d", i);
+            return rd_fail(r, st, "corrupt job region: bad string %d", i);
     }
     /* Strings added by later writers: skipped, but they must be well formed.
      * Each takes at least 4 bytes, so the loop ends with the region. */
     for (uint64_t i = IOLENS_JOB_NSTRINGS; i < log->job.string_count; i++)
         if (!skip_string(c))
-            return fail(r, IOLENS_READ_CORRUPT, "corrupt job region: bad extra string");
+            return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt job region: bad extra string");
     return IOLENS_READ_OK;
 }
 
@@ -224,26 +205,26 @@ static enum iolens_read_status parse_mounts(struct reader *r, struct cursor *c)
     struct iolens_log *log = r->log;
     uint32_t count;
     if (!take_u32(c, &count) || count > c->left / MOUNT_ENTRY_MIN)
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt mounts region: bad count");
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt mounts region: bad count");
     if (count == 0)
         return IOLENS_READ_OK;
     log->mounts = calloc(count, sizeof *log->mounts);
     if (log->mounts == NULL)
-        return fail(r, IOLENS_READ_NOMEM, "out of memory");
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     for (uint32_t i = 0; i < count; i++) {
         struct iolens_log_mount *m = &log->mounts[i];
         uint64_t bsize;
         if (!take_u64(c, &bsize))
-            return fail(r, IOLENS_READ_CORRUPT, "corrupt mounts region: entry %u", (unsigned)i);
+            return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt mounts region: entry %u", (unsigned)i);
         m->block_size = (int64_t)bsize;
         log->nmounts = i + 1; /* from here on its strings are freed with the log */
         enum iolens_read_status st = take_string(c, false, &m->point, NULL);
         if (st == IOLENS_READ_OK)
             st = take_string(c, false, &m->fstype, NULL);
         if (st == IOLENS_READ_NOMEM)
-            return fail(r, st, "out of memory");
+            return rd_fail(r, st, "out of memory");
         if (st != IOLENS_READ_OK)
-            return fail(r, st, "corrupt mounts region: entry %u", (unsigned)i);
+            return rd_fail(r, st, "corrupt mounts region: entry %u", (unsigned)i);
     }
     return IOLENS_READ_OK;
 }
@@ -253,7 +234,7 @@ static enum iolens_read_status parse_mounts(struct reader *r, struct cursor *c)
 /* Smallest entry: the length word of an empty name with an implied id. */
 #define NAME_ENTRY_MIN 4
 
-static int compare_names(const void *a, const void *b)
+int rd_compare_names(const void *a, const void *b)
 {
     uint64_t x = ((const struct iolens_log_name *)a)->id;
     uint64_t y = ((const struct iolens_log_name *)b)->id;
@@ -261,7 +242,7 @@ static int compare_names(const void *a, const void *b)
 }
 
 /* Grows *arr (of elem-sized entries, *cap allocated) to hold need. */
-static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
+bool rd_grow(void **arr, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return true;
@@ -312,33 +293,38 @@ static enum iolens_read_status parse_names(struct reader *r, struct cursor *c)
     struct iolens_log *log = r->log;
     uint32_t count;
     if (!take_u32(c, &count) || count > c->left / NAME_ENTRY_MIN)
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt names region: bad count");
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt names region: bad count");
     if (count == 0)
         return IOLENS_READ_OK;
-    if (!grow((void **)&log->names, &r->names_cap, log->nnames + count, sizeof *log->names))
-        return fail(r, IOLENS_READ_NOMEM, "out of memory");
+    if (!rd_grow((void **)&log->names, &r->names_cap, log->nnames + count, sizeof *log->names))
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     for (uint32_t i = 0; i < count; i++) {
         struct iolens_log_name *n = &log->names[log->nnames];
         n->name = NULL;
         log->nnames++; /* from here on its name is freed with the log */
         enum iolens_read_status st = take_name_entry(c, n);
         if (st == IOLENS_READ_NOMEM)
-            return fail(r, st, "out of memory");
+            return rd_fail(r, st, "out of memory");
         if (st != IOLENS_READ_OK)
-            return fail(r, st, "corrupt names region: entry %u", (unsigned)i);
+            return rd_fail(r, st, "corrupt names region: entry %u", (unsigned)i);
     }
     return IOLENS_READ_OK;
+}
+
+enum iolens_read_status rd_name_twice(struct reader *r, uint64_t id)
+{
+    return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt names region: id %llu named twice",
+                   (unsigned long long)id);
 }
 
 static enum iolens_read_status finish_names(struct reader *r)
 {
     struct iolens_log *log = r->log;
     if (log->nnames > 1)
-        qsort(log->names, log->nnames, sizeof *log->names, compare_names);
+        qsort(log->names, log->nnames, sizeof *log->names, rd_compare_names);
     for (size_t i = 1; i < log->nnames; i++)
         if (log->names[i].id == log->names[i - 1].id)
-            return fail(r, IOLENS_READ_CORRUPT, "corrupt names region: id %llu named twice",
-                        (unsigned long long)log->names[i].id);
+            return rd_name_twice(r, log->names[i].id);
     return IOLENS_READ_OK;
 }
 
@@ -349,13 +335,13 @@ static enum iolens_read_status parse_ranks(struct reader *r, struct cursor *c)
     struct iolens_log *log = r->log;
     uint32_t count;
     if (!take_u32(c, &count) || (uint64_t)count * sizeof(struct iolens_rank_info) != c->left)
-        return fail(r, IOLENS_READ_CORRUPT,
+        return rd_fail(r, IOLENS_READ_CORRUPT,
                     "corrupt ranks region: the count does not match its size");
     if (count == 0)
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt ranks region: no ranks");
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt ranks region: no ranks");
     log->ranks = malloc((size_t)count * sizeof *log->ranks);
     if (log->ranks == NULL)
-        return fail(r, IOLENS_READ_NOMEM, "out of memory");
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     log->nranks = count;
     take(c, log->ranks, (size_t)count * sizeof *log->ranks);
     return IOLENS_READ_OK;
@@ -372,31 +358,52 @@ static size_t list_entries(const char *s, size_t len)
     return n;
 }
 
-/* Cross-region checks, once every region is in: the ranks region matches
- * the job, and every record's rank is a rank of the job or IOLENS_RANK_ALL. */
-static enum iolens_read_status check_ranks(struct reader *r)
+/* Cross-region check, once every region is in: the ranks region matches
+ * the job. */
+enum iolens_read_status rd_check_ranks_region(struct reader *r)
 {
     struct iolens_log *log = r->log;
     if (log->nranks > 0) {
         if (log->nranks != log->job.nprocs)
-            return fail(r, IOLENS_READ_CORRUPT, "corrupt ranks region: %zu ranks, job has %u",
+            return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt ranks region: %zu ranks, job has %u",
                         log->nranks, (unsigned)log->job.nprocs);
         size_t hosts = list_entries(log->jobstr[IOLENS_JOBSTR_HOSTS],
                                     log->jobstr_len[IOLENS_JOBSTR_HOSTS]);
         for (size_t i = 0; i < log->nranks; i++)
             if (log->ranks[i].host_index >= hosts)
-                return fail(r, IOLENS_READ_CORRUPT,
+                return rd_fail(r, IOLENS_READ_CORRUPT,
                             "corrupt ranks region: rank %zu has host %u of %zu", i,
                             (unsigned)log->ranks[i].host_index, hosts);
     }
+    return IOLENS_READ_OK;
+}
+
+bool rd_rank_valid(const struct iolens_log *log, int64_t rank)
+{
+    return rank >= IOLENS_RANK_ALL && rank < (int64_t)log->job.nprocs;
+}
+
+enum iolens_read_status rd_bad_record_rank(struct reader *r, uint32_t kind, uint64_t record,
+                                           int64_t rank)
+{
+    return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt %s region: record %llu has rank %lld of %u",
+                   iolens_layer_name(kind), (unsigned long long)record, (long long)rank,
+                   (unsigned)r->log->job.nprocs);
+}
+
+/* Cross-region checks, once every region is in: the ranks region matches
+ * the job, and every record's rank is a rank of the job or IOLENS_RANK_ALL. */
+static enum iolens_read_status check_ranks(struct reader *r)
+{
+    struct iolens_log *log = r->log;
+    enum iolens_read_status st = rd_check_ranks_region(r);
+    if (st != IOLENS_READ_OK)
+        return st;
     for (size_t l = 0; l < log->nlayers; l++) {
         const struct iolens_log_layer *L = &log->layers[l];
         for (uint64_t i = 0; i < L->record_count; i++)
-            if (L->rank[i] < IOLENS_RANK_ALL || L->rank[i] >= (int64_t)log->job.nprocs)
-                return fail(r, IOLENS_READ_CORRUPT,
-                            "corrupt %s region: record %llu has rank %lld of %u",
-                            iolens_layer_name(L->kind), (unsigned long long)i,
-                            (long long)L->rank[i], (unsigned)log->job.nprocs);
+            if (!rd_rank_valid(log, L->rank[i]))
+                return rd_bad_record_rank(r, L->kind, i, L->rank[i]);
     }
     return IOLENS_READ_OK;
 }
@@ -465,13 +472,50 @@ static bool grow_layer(struct reader *r, size_t index, struct iolens_log_layer *
     return true;
 }
 
-/* Value i of a byte-shuffled column: byte b of it is at planes[b * n + i]. */
-static uint64_t column_value(const unsigned char *planes, uint64_t n, uint64_t i)
+/* Records decoded a block at a time: a column's values of a block are
+ * gathered plane by plane (a loop the compiler vectorizes), then stored. */
+#define DECODE_BLOCK 512
+
+/* Values [i0, i0 + m) of a byte-shuffled column: byte b of value i is at
+ * planes[b * n + i]. */
+static void column_block(const unsigned char *planes, uint64_t n, uint64_t i0, size_t m,
+                         uint64_t *v)
 {
-    uint64_t v = 0;
+    const unsigned char *p[8];
     for (unsigned b = 0; b < 8; b++)
-        v |= (uint64_t)planes[b * n + i] << (8 * b);
-    return v;
+        p[b] = planes + b * n + i0;
+    size_t i = 0;
+#if defined(__SSE2__)
+    /* 16 values at a time: the 8 planes' bytes interleaved 8, 16 and 32
+     * bits at a time give the values whole (x86 is little-endian, as the
+     * format is). */
+    for (; i + 16 <= m; i += 16) {
+        __m128i x[8];
+        for (unsigned b = 0; b < 8; b++)
+            x[b] = _mm_loadu_si128((const __m128i *)(const void *)(p[b] + i));
+        __m128i lo[4], hi[4];
+        for (unsigned b = 0; b < 4; b++) {
+            lo[b] = _mm_unpacklo_epi8(x[2 * b], x[2 * b + 1]);
+            hi[b] = _mm_unpackhi_epi8(x[2 * b], x[2 * b + 1]);
+        }
+        /* q[g]: values 4g .. 4g + 3, bytes 0-3 (w) and 4-7 (z). */
+        __m128i w[4] = {_mm_unpacklo_epi16(lo[0], lo[1]), _mm_unpackhi_epi16(lo[0], lo[1]),
+                        _mm_unpacklo_epi16(hi[0], hi[1]), _mm_unpackhi_epi16(hi[0], hi[1])};
+        __m128i z[4] = {_mm_unpacklo_epi16(lo[2], lo[3]), _mm_unpackhi_epi16(lo[2], lo[3]),
+                        _mm_unpacklo_epi16(hi[2], hi[3]), _mm_unpackhi_epi16(hi[2], hi[3])};
+        for (unsigned g = 0; g < 4; g++) {
+            _mm_storeu_si128((__m128i *)(void *)(v + i + 4 * g), _mm_unpacklo_epi32(w[g], z[g]));
+            _mm_storeu_si128((__m128i *)(void *)(v + i + 4 * g + 2),
+                             _mm_unpackhi_epi32(w[g], z[g]));
+        }
+    }
+#endif
+    for (; i < m; i++) {
+        uint64_t x = 0;
+        for (unsigned b = 0; b < 8; b++)
+            x |= (uint64_t)p[b][i] << (8 * b);
+        v[i] = x;
+    }
 }
 
 /* Decodes the n records of a column-major, byte-shuffled body (layout in
@@ -481,22 +525,30 @@ static void decode_records(struct cursor *c, struct iolens_log_layer *L, uint64_
                            uint64_t n)
 {
     size_t cc = L->counter_count, fc = L->fcounter_count;
-    const unsigned char *col = c->p;
-    for (uint64_t i = 0; i < n; i++)
-        L->id[first + i] = column_value(col, n, i);
-    col += 8 * n;
-    for (uint64_t i = 0; i < n; i++)
-        L->rank[first + i] = (int64_t)column_value(col, n, i);
-    col += 8 * n;
-    for (size_t k = 0; k < cc; k++, col += 8 * n)
-        for (uint64_t i = 0; i < n; i++)
-            L->counters[(first + i) * cc + k] = (int64_t)column_value(col, n, i);
-    for (size_t k = 0; k < fc; k++, col += 8 * n)
-        for (uint64_t i = 0; i < n; i++) {
-            uint64_t v = column_value(col, n, i);
-            memcpy(&L->fcounters[(first + i) * fc + k], &v, sizeof v);
+    uint64_t v[DECODE_BLOCK];
+    for (uint64_t i0 = 0; i0 < n; i0 += DECODE_BLOCK) {
+        size_t m = n - i0 < DECODE_BLOCK ? (size_t)(n - i0) : DECODE_BLOCK;
+        const unsigned char *col = c->p;
+        column_block(col, n, i0, m, v);
+        memcpy(&L->id[first + i0], v, m * sizeof *v);
+        col += 8 * n;
+        column_block(col, n, i0, m, v);
+        memcpy(&L->rank[first + i0], v, m * sizeof *v);
+        col += 8 * n;
+        for (size_t k = 0; k < cc; k++, col += 8 * n) {
+            column_block(col, n, i0, m, v);
+            int64_t *dst = &L->counters[(first + i0) * cc + k];
+            for (size_t i = 0; i < m; i++)
+                dst[i * cc] = (int64_t)v[i];
         }
-    size_t used = (size_t)(col - c->p);
+        for (size_t k = 0; k < fc; k++, col += 8 * n) {
+            column_block(col, n, i0, m, v);
+            double *dst = &L->fcounters[(first + i0) * fc + k];
+            for (size_t i = 0; i < m; i++)
+                memcpy(&dst[i * fc], &v[i], sizeof v[i]);
+        }
+    }
+    size_t used = (size_t)(16 + 8 * (cc + fc)) * (size_t)n;
     c->p += used;
     c->left -= used;
 }
@@ -509,14 +561,14 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
     const char *lname = iolens_layer_name(kind);
     struct iolens_layer_head head;
     if (!take(c, &head, sizeof head))
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt %s region: no layer head", lname);
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt %s region: no layer head", lname);
 
     /* The record count must account for the region exactly.  cc and fc are
      * 32-bit, so the record size fits in 64 bits; the product is checked. */
     uint64_t rec_size = 16 + 8 * ((uint64_t)head.counter_count + head.fcounter_count);
     uint64_t body;
     if (__builtin_mul_overflow(head.record_count, rec_size, &body) || body != c->left)
-        return fail(r, IOLENS_READ_CORRUPT,
+        return rd_fail(r, IOLENS_READ_CORRUPT,
                     "corrupt %s region: %llu records of %llu bytes do not fill %llu bytes", lname,
                     (unsigned long long)head.record_count, (unsigned long long)rec_size,
                     (unsigned long long)c->left);
@@ -524,9 +576,9 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
     size_t index;
     struct iolens_log_layer *L = layer_of_kind(r, kind, version, &head, &index);
     if (L == NULL)
-        return fail(r, IOLENS_READ_NOMEM, "out of memory");
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     if (L->counter_count != head.counter_count || L->fcounter_count != head.fcounter_count)
-        return fail(r, IOLENS_READ_CORRUPT,
+        return rd_fail(r, IOLENS_READ_CORRUPT,
                     "corrupt %s region: %u+%u counters where an earlier one has %u+%u", lname,
                     (unsigned)head.counter_count, (unsigned)head.fcounter_count,
                     (unsigned)L->counter_count, (unsigned)L->fcounter_count);
@@ -534,7 +586,7 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
     if (n == 0)
         return IOLENS_READ_OK;
     if (!grow_layer(r, index, L, first + n))
-        return fail(r, IOLENS_READ_NOMEM, "out of memory");
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     decode_records(c, L, first, n);
     L->record_count = first + n;
     return IOLENS_READ_OK;
@@ -547,7 +599,7 @@ static bool is_layer_kind(uint32_t kind) { return iolens_layer_desc_by_kind(kind
 static bool finite_non_negative(double x) { return x >= 0 && x <= 1e300; }
 static bool is_finite(double x) { return x >= -1e300 && x <= 1e300; }
 
-static void free_interval_set(struct iolens_log_intervals *set)
+void rd_free_interval_set(struct iolens_log_intervals *set)
 {
     free(set->start);
     free(set->end);
@@ -625,7 +677,7 @@ static bool layer_totals_valid(const struct iolens_intervals_layer *L)
 static struct iolens_log_intervals *new_interval_set(struct reader *r)
 {
     struct iolens_log *log = r->log;
-    if (!grow((void **)&log->intervals, &r->intervals_cap, log->ninterval_sets + 1,
+    if (!rd_grow((void **)&log->intervals, &r->intervals_cap, log->ninterval_sets + 1,
               sizeof *log->intervals))
         return NULL;
     struct iolens_log_intervals *set = &log->intervals[log->ninterval_sets++];
@@ -640,13 +692,13 @@ static enum iolens_read_status parse_interval_layer(struct reader *r, struct cur
 {
     struct iolens_intervals_layer L;
     if (!take(c, &L, sizeof L))
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: layer head missing");
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: layer head missing");
     if (L.count > c->left / IOLENS_INTERVAL_DISK_SIZE)
-        return fail(r, IOLENS_READ_CORRUPT,
+        return rd_fail(r, IOLENS_READ_CORRUPT,
                     "corrupt intervals region: %llu intervals do not fit in %zu bytes",
                     (unsigned long long)L.count, c->left);
     if (!layer_totals_valid(&L))
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad layer totals");
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad layer totals");
     if (!is_layer_kind(L.kind)) {
         c->p += L.count * IOLENS_INTERVAL_DISK_SIZE;
         c->left -= L.count * IOLENS_INTERVAL_DISK_SIZE;
@@ -654,7 +706,7 @@ static enum iolens_read_status parse_interval_layer(struct reader *r, struct cur
     }
     struct iolens_log_intervals *set = new_interval_set(r);
     if (set == NULL)
-        return fail(r, IOLENS_READ_NOMEM, "out of memory");
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     *set = (struct iolens_log_intervals){
         .rank = h->rank, .kind = L.kind, .clock_offset = h->clock_offset,
         .clock_uncertainty = h->clock_uncertainty, .error_bound = L.error_bound,
@@ -662,9 +714,9 @@ static enum iolens_read_status parse_interval_layer(struct reader *r, struct cur
         .sum_duration = L.sum_duration, .count = L.count,
     };
     if (!alloc_interval_set(set, L.count))
-        return fail(r, IOLENS_READ_NOMEM, "out of memory");
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     if (!decode_interval_times(c, set) || !decode_interval_values(c, set))
-        return fail(r, IOLENS_READ_CORRUPT,
+        return rd_fail(r, IOLENS_READ_CORRUPT,
                     "corrupt intervals region: bad interval of rank %lld (%s)",
                     (long long)h->rank, iolens_layer_name(L.kind));
     return IOLENS_READ_OK;
@@ -674,11 +726,11 @@ static enum iolens_read_status parse_intervals(struct reader *r, struct cursor *
 {
     struct iolens_intervals_head h;
     if (!take(c, &h, sizeof h))
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: no head");
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: no head");
     if (!is_finite(h.clock_offset) || !finite_non_negative(h.clock_uncertainty))
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad clock offset");
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad clock offset");
     if (h.nlayers > c->left / sizeof(struct iolens_intervals_layer))
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad layer count");
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad layer count");
     for (uint32_t l = 0; l < h.nlayers; l++) {
         enum iolens_read_status st = parse_interval_layer(r, c, &h);
         if (st != IOLENS_READ_OK)
@@ -697,7 +749,7 @@ static int compare_interval_sets(const void *a, const void *b)
 
 /* Once every region is in: the sets are sorted by rank and layer, each
  * rank is a rank of the job, and no rank has two sets of one layer. */
-static enum iolens_read_status check_interval_ranks(struct reader *r)
+enum iolens_read_status rd_check_interval_ranks(struct reader *r)
 {
     struct iolens_log *log = r->log;
     if (log->ninterval_sets > 1)
@@ -706,10 +758,10 @@ static enum iolens_read_status check_interval_ranks(struct reader *r)
     for (size_t i = 0; i < log->ninterval_sets; i++) {
         const struct iolens_log_intervals *a = &log->intervals[i];
         if (a->rank < 0 || a->rank >= (int64_t)log->job.nprocs)
-            return fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: rank %lld of %u",
+            return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: rank %lld of %u",
                         (long long)a->rank, (unsigned)log->job.nprocs);
         if (i > 0 && compare_interval_sets(a - 1, a) == 0)
-            return fail(r, IOLENS_READ_CORRUPT,
+            return rd_fail(r, IOLENS_READ_CORRUPT,
                         "corrupt intervals region: rank %lld has two %s sets",
                         (long long)a->rank, iolens_layer_name(a->kind));
     }
@@ -748,63 +800,83 @@ static bool first_sight(struct reader *r, uint32_t kind)
     return true;
 }
 
-/* Checks that region i lies inside the file and that its CRC matches. */
-static enum iolens_read_status check_region_bytes(struct reader *r, unsigned i,
-                                                  const struct iolens_region_desc *d,
-                                                  size_t data_start)
+/* Checks that region i lies inside the file. */
+enum iolens_read_status rd_check_region_bounds(struct reader *r, unsigned i,
+                                               const struct iolens_region_desc *d,
+                                               size_t data_start)
 {
     char kb[32];
     const char *label = region_label(d->kind, kb, sizeof kb);
     if (d->offset < data_start)
-        return fail(r, IOLENS_READ_CORRUPT,
+        return rd_fail(r, IOLENS_READ_CORRUPT,
                     "corrupt region table: region %u (%s) overlaps the header", i, label);
     if (d->offset > r->size || d->stored_size > r->size - d->offset)
-        return fail(r, IOLENS_READ_TRUNCATED,
+        return rd_fail(r, IOLENS_READ_TRUNCATED,
                     "truncated: region %u (%s) ends past the end of the file (%zu bytes)", i, label,
                     r->size);
+    return IOLENS_READ_OK;
+}
+
+/* Checks that the stored bytes of region i (d->stored_size at stored)
+ * match its CRC. */
+enum iolens_read_status rd_check_region_crc(struct reader *r, unsigned i,
+                                            const struct iolens_region_desc *d,
+                                            const unsigned char *stored)
+{
     /* zlib's crc32 takes a uInt length; feed it in pieces. */
     uLong crc = crc32(0L, Z_NULL, 0);
-    const unsigned char *p = r->data + d->offset;
+    const unsigned char *p = stored;
     for (uint64_t left = d->stored_size; left > 0;) {
         uInt n = left > (1u << 30) ? (1u << 30) : (uInt)left;
         crc = crc32(crc, p, n);
         p += n;
         left -= n;
     }
+    char kb[32];
     if ((uint32_t)crc != d->crc32)
-        return fail(r, IOLENS_READ_CRC, "CRC mismatch in region %u (%s)", i, label);
+        return rd_fail(r, IOLENS_READ_CRC, "CRC mismatch in region %u (%s)", i,
+                       region_label(d->kind, kb, sizeof kb));
     return IOLENS_READ_OK;
+}
+
+/* Checks that region i lies inside the file and that its CRC matches. */
+static enum iolens_read_status check_region_bytes(struct reader *r, unsigned i,
+                                                  const struct iolens_region_desc *d,
+                                                  size_t data_start)
+{
+    enum iolens_read_status st = rd_check_region_bounds(r, i, d, data_start);
+    return st != IOLENS_READ_OK ? st : rd_check_region_crc(r, i, d, r->data + d->offset);
 }
 
 static enum iolens_read_status inflate_region(struct reader *r, unsigned i,
                                               const struct iolens_region_desc *d,
-                                              unsigned char **out)
+                                              const unsigned char *stored, unsigned char **out)
 {
     char kb[32];
     const char *label = region_label(d->kind, kb, sizeof kb);
     *out = NULL;
     if (d->compression != IOLENS_COMPRESS_ZLIB)
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt region %u (%s): unknown compression %u", i,
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt region %u (%s): unknown compression %u", i,
                     label, (unsigned)d->compression);
     if (d->raw_size > IOLENS_READER_MAX_RAW_SIZE)
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt region %u (%s): raw size %llu is too large", i,
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt region %u (%s): raw size %llu is too large", i,
                     label, (unsigned long long)d->raw_size);
     /* deflate cannot shrink data by more than about 1032:1, so a larger
      * claim is corrupt; this also bounds the allocation by the input. */
     if (d->raw_size / 1032 > d->stored_size + 64)
-        return fail(r, IOLENS_READ_CORRUPT,
+        return rd_fail(r, IOLENS_READ_CORRUPT,
                     "corrupt region %u (%s): raw size %llu is impossible for %llu stored bytes", i,
                     label, (unsigned long long)d->raw_size, (unsigned long long)d->stored_size);
     /* stored_size fits in the file, and the raw size is capped: both fit uLong. */
     unsigned char *raw = malloc(d->raw_size > 0 ? (size_t)d->raw_size : 1);
     if (raw == NULL)
-        return fail(r, IOLENS_READ_NOMEM, "out of memory");
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     uLongf raw_len = (uLongf)d->raw_size;
     uLong src_len = (uLong)d->stored_size;
-    int zr = uncompress2(raw, &raw_len, r->data + d->offset, &src_len);
+    int zr = uncompress2(raw, &raw_len, stored, &src_len);
     if (zr != Z_OK || raw_len != d->raw_size || src_len != d->stored_size) {
         free(raw);
-        return fail(r, IOLENS_READ_CORRUPT,
+        return rd_fail(r, IOLENS_READ_CORRUPT,
                     "corrupt region %u (%s): does not decompress to its %llu bytes", i, label,
                     (unsigned long long)d->raw_size);
     }
@@ -812,8 +884,9 @@ static enum iolens_read_status inflate_region(struct reader *r, unsigned i,
     return IOLENS_READ_OK;
 }
 
-static enum iolens_read_status parse_region(struct reader *r, unsigned i,
-                                            const struct iolens_region_desc *d)
+enum iolens_read_status rd_parse_region(struct reader *r, unsigned i,
+                                        const struct iolens_region_desc *d,
+                                        const unsigned char *stored)
 {
     uint32_t expect = iolens_region_known_version(d->kind);
     if (expect == 0 || d->version != expect) {
@@ -823,10 +896,10 @@ static enum iolens_read_status parse_region(struct reader *r, unsigned i,
     char kb[32];
     const char *label = region_label(d->kind, kb, sizeof kb);
     if (!first_sight(r, d->kind))
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt: %s region appears twice", label);
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt: %s region appears twice", label);
 
     unsigned char *raw;
-    enum iolens_read_status st = inflate_region(r, i, d, &raw);
+    enum iolens_read_status st = inflate_region(r, i, d, stored, &raw);
     if (st != IOLENS_READ_OK)
         return st;
     struct cursor c = {raw, (size_t)d->raw_size};
@@ -843,39 +916,39 @@ static enum iolens_read_status parse_region(struct reader *r, unsigned i,
     else if (is_layer_kind(d->kind))
         st = parse_layer(r, &c, d->kind, d->version);
     if (st == IOLENS_READ_OK && c.left != 0)
-        st = fail(r, IOLENS_READ_CORRUPT, "corrupt %s region: %zu trailing bytes", label, c.left);
+        st = rd_fail(r, IOLENS_READ_CORRUPT, "corrupt %s region: %zu trailing bytes", label, c.left);
     free(raw);
     return st;
 }
 
 /* ----------------------------------------------------------- header -- */
 
-static enum iolens_read_status check_header(struct reader *r, struct iolens_file_header *h)
+enum iolens_read_status rd_check_header(struct reader *r, struct iolens_file_header *h)
 {
     size_t n = r->size < IOLENS_MAGIC_LEN ? r->size : IOLENS_MAGIC_LEN;
     if (memcmp(r->data, IOLENS_MAGIC, n) != 0)
-        return fail(r, IOLENS_READ_NOT_IOLENS, "not an iolens log");
+        return rd_fail(r, IOLENS_READ_NOT_IOLENS, "not an iolens log");
     if (r->size == 0)
-        return fail(r, IOLENS_READ_TRUNCATED, "truncated: empty file");
+        return rd_fail(r, IOLENS_READ_TRUNCATED, "truncated: empty file");
     if (r->size < sizeof *h)
-        return fail(r, IOLENS_READ_TRUNCATED, "truncated: %zu bytes, shorter than the header",
+        return rd_fail(r, IOLENS_READ_TRUNCATED, "truncated: %zu bytes, shorter than the header",
                     r->size);
     memcpy(h, r->data, sizeof *h);
     if (h->byte_order != IOLENS_BYTE_ORDER_MARK)
-        return fail(r, IOLENS_READ_VERSION, "unsupported byte order (mark 0x%08x)",
+        return rd_fail(r, IOLENS_READ_VERSION, "unsupported byte order (mark 0x%08x)",
                     (unsigned)h->byte_order);
     if (h->version != IOLENS_FORMAT_VERSION)
-        return fail(r, IOLENS_READ_VERSION, "unsupported format version %u (this reader knows %u)",
+        return rd_fail(r, IOLENS_READ_VERSION, "unsupported format version %u (this reader knows %u)",
                     (unsigned)h->version, IOLENS_FORMAT_VERSION);
     if (h->header_size != sizeof *h)
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt header: header size %u, expected %zu",
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt header: header size %u, expected %zu",
                     (unsigned)h->header_size, sizeof *h);
     if (h->region_count > IOLENS_MAX_REGIONS)
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt header: %u regions (at most %u)",
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt header: %u regions (at most %u)",
                     (unsigned)h->region_count, IOLENS_MAX_REGIONS);
     size_t table = (size_t)h->region_count * sizeof(struct iolens_region_desc);
     if (r->size - sizeof *h < table)
-        return fail(r, IOLENS_READ_TRUNCATED,
+        return rd_fail(r, IOLENS_READ_TRUNCATED,
                     "truncated: the region table ends past the end of the file");
 
     struct iolens_file_header zeroed = *h;
@@ -884,14 +957,14 @@ static enum iolens_read_status check_header(struct reader *r, struct iolens_file
     crc = crc32(crc, (const Bytef *)&zeroed, sizeof zeroed);
     crc = crc32(crc, r->data + sizeof *h, (uInt)table);
     if ((uint32_t)crc != h->header_crc)
-        return fail(r, IOLENS_READ_CRC, "CRC mismatch in the header");
+        return rd_fail(r, IOLENS_READ_CRC, "CRC mismatch in the header");
     return IOLENS_READ_OK;
 }
 
 static enum iolens_read_status read_all(struct reader *r)
 {
     struct iolens_file_header h;
-    enum iolens_read_status st = check_header(r, &h);
+    enum iolens_read_status st = rd_check_header(r, &h);
     if (st != IOLENS_READ_OK)
         return st;
     r->log->version = h.version;
@@ -901,7 +974,7 @@ static enum iolens_read_status read_all(struct reader *r)
     /* A copy: the table in the buffer need not be aligned. */
     struct iolens_region_desc *table = malloc(((size_t)h.region_count + 1) * sizeof *table);
     if (table == NULL)
-        return fail(r, IOLENS_READ_NOMEM, "out of memory");
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     memcpy(table, r->data + sizeof h, (size_t)h.region_count * sizeof table[0]);
 
     /* All bounds and CRCs first, so a damaged file reports damage rather
@@ -909,15 +982,15 @@ static enum iolens_read_status read_all(struct reader *r)
     for (unsigned i = 0; i < h.region_count && st == IOLENS_READ_OK; i++)
         st = check_region_bytes(r, i, &table[i], data_start);
     for (unsigned i = 0; i < h.region_count && st == IOLENS_READ_OK; i++)
-        st = parse_region(r, i, &table[i]);
+        st = rd_parse_region(r, i, &table[i], r->data + table[i].offset);
     free(table);
     if (st != IOLENS_READ_OK)
         return st;
     if (!r->seen_job)
-        return fail(r, IOLENS_READ_CORRUPT, "corrupt: no job region");
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt: no job region");
     if ((st = finish_names(r)) != IOLENS_READ_OK)
         return st;
-    if ((st = check_interval_ranks(r)) != IOLENS_READ_OK)
+    if ((st = rd_check_interval_ranks(r)) != IOLENS_READ_OK)
         return st;
     return check_ranks(r);
 }
@@ -930,7 +1003,7 @@ enum iolens_read_status iolens_log_read_buffer(const void *data, size_t size,
         err[0] = '\0';
     struct reader r = {.data = data, .size = size, .log = out, .err = err, .errsz = errsz};
     if (data == NULL && size > 0)
-        return fail(&r, IOLENS_READ_IO, "no data");
+        return rd_fail(&r, IOLENS_READ_IO, "no data");
     static const unsigned char empty[1];
     if (data == NULL)
         r.data = empty;
@@ -943,7 +1016,7 @@ enum iolens_read_status iolens_log_read_buffer(const void *data, size_t size,
 /* -------------------------------------------------------------- file -- */
 
 /* Reads all of fd into a malloc'd buffer.  Returns 0 or an errno value. */
-static int slurp(int fd, unsigned char **out, size_t *outsz)
+int rd_slurp(int fd, unsigned char **out, size_t *outsz)
 {
     struct stat sb;
     size_t cap = 64 * 1024;
@@ -996,7 +1069,7 @@ enum iolens_read_status iolens_log_read(const char *path, struct iolens_log *out
     if (fd < 0) {
         e = errno;
     } else {
-        e = slurp(fd, &buf, &size);
+        e = rd_slurp(fd, &buf, &size);
         close(fd);
     }
     if (e != 0) {
@@ -1029,7 +1102,7 @@ void iolens_log_free(struct iolens_log *log)
     }
     free(log->layers);
     for (size_t i = 0; i < log->ninterval_sets; i++)
-        free_interval_set(&log->intervals[i]);
+        rd_free_interval_set(&log->intervals[i]);
     free(log->intervals);
     free(log->ranks);
     memset(log, 0, sizeof *log);

@@ -1,0 +1,163 @@
+#!/bin/sh
+# iolens-parser --total and --base read a log region by region
+# (util/reader_stream.c); IOLENS_PARSER_WHOLE_LOG=1 makes them read it whole
+# (util/reader.c), as every other mode does.  Both must print the same
+# bytes and exit with the same status, on good multi-rank logs and on bad
+# ones (one line on stderr, nothing on stdout, exit status 2).
+. "$(dirname "$0")/common.sh"
+
+for var in IOLENS_PARSER IOLENS_TESTBIN; do
+    eval "value=\${$var:-}"
+    [ -n "$value" ] || { echo "SKIP: $var is not set (run through make check)"; exit 77; }
+done
+command -v python3 >/dev/null || { echo "SKIP: python3 is needed to edit logs"; exit 77; }
+T=$(mktemp -d /tmp/iolens-test.XXXXXX) || exit 1
+trap 'rm -rf "$T"' EXIT
+LC_ALL=C
+export LC_ALL
+MAKELOG=$IOLENS_TESTBIN/../bench/make_big_log
+
+# Both readers on LOG in MODE: the same stdout, stderr and status.
+same_both() {
+    mode=$1
+    log=$2
+    "$IOLENS_PARSER" "$mode" "$log" >"$T/s.out" 2>"$T/s.err"
+    s=$?
+    IOLENS_PARSER_WHOLE_LOG=1 "$IOLENS_PARSER" "$mode" "$log" >"$T/w.out" 2>"$T/w.err"
+    w=$?
+    check_eq "$w" "$s" "exit status of $mode on $(basename "$log")"
+    if cmp -s "$T/s.out" "$T/w.out"; then pass; else fail "stdout of $mode on $(basename "$log") differs"; fi
+    if cmp -s "$T/s.err" "$T/w.err"; then pass; else fail "stderr of $mode on $(basename "$log") differs"; fi
+}
+
+# A rejected log: in both modes exit 2, nothing on stdout, the one line
+# "iolens-parser: LOG: REASON", and the same as the whole-log reader's.
+expect_rejected() {
+    log=$1
+    reason=$2
+    for mode in --total --base; do
+        same_both "$mode" "$log"
+        check_eq 2 "$s" "exit status of $mode on $(basename "$log")"
+        check_eq 0 "$(wc -c <"$T/s.out")" "stdout bytes of $mode on $(basename "$log")"
+        check_eq "iolens-parser: $log: $reason" "$(cat "$T/s.err")" \
+            "message of $mode on $(basename "$log")"
+    done
+}
+
+# --- good logs: the fixture's variants and multi-rank synthetic logs ----
+n=0
+for opts in "" "--hdf5 --intervals --intervals-extra --stdio-twin --odd-names" \
+    "--markup-names --forked"; do
+    n=$((n + 1))
+    # shellcheck disable=SC2086  # the options are words
+    IOLENS_DISABLE=1 "$IOLENS_TESTBIN/integration/make_test_log" $opts "$T/fixture$n.iolens" ||
+        fail "make_test_log $opts failed"
+    for mode in --total --base; do
+        same_both "$mode" "$T/fixture$n.iolens"
+        check_eq 0 "$s" "exit status of $mode on fixture $n"
+    done
+done
+# Records not a multiple of the ranks; many ranks.
+"$MAKELOG" "$T/big7.iolens" 3001 7 || fail "make_big_log 7 ranks failed"
+"$MAKELOG" "$T/big64.iolens" 6400 64 || fail "make_big_log 64 ranks failed"
+for log in "$T/big7.iolens" "$T/big64.iolens"; do
+    for mode in --total --base; do
+        same_both "$mode" "$log"
+        check_eq 0 "$s" "exit status of $mode on $(basename "$log")"
+    done
+done
+# Exact values of the streamed totals (3001 records of 16 + i % 64 writes
+# of 4096 + (i % 7) * 512 bytes).
+"$IOLENS_PARSER" --total "$T/big7.iolens" >"$T/total"
+check_eq "total_POSIX_OPENS: 3001" "$(grep '^total_POSIX_OPENS:' "$T/total")" "opens"
+check_eq "total_POSIX_WRITES: $(awk 'BEGIN { for (i = 0; i < 3001; i++) s += 16 + i % 64; print s }')" \
+    "$(grep '^total_POSIX_WRITES:' "$T/total")" "writes"
+check_eq "total_POSIX_BYTES_WRITTEN: $(awk 'BEGIN { for (i = 0; i < 3001; i++) s += (16 + i % 64) * (4096 + (i % 7) * 512); print s }')" \
+    "$(grep '^total_POSIX_BYTES_WRITTEN:' "$T/total")" "bytes written"
+# A pipe (not a file pread can read): read whole, same output.
+for mode in --total --base; do
+    cat "$T/big7.iolens" | "$IOLENS_PARSER" "$mode" /dev/stdin >"$T/pipe.out" 2>&1
+    check_eq 0 "$?" "exit status of $mode on a pipe"
+    "$IOLENS_PARSER" "$mode" "$T/big7.iolens" >"$T/file.out"
+    if cmp -s "$T/pipe.out" "$T/file.out"; then pass; else fail "$mode on a pipe differs"; fi
+done
+# Several logs, one after the other (a header each, a blank line between).
+"$IOLENS_PARSER" --base "$T/big7.iolens" "$T/fixture1.iolens" >"$T/s.out"
+IOLENS_PARSER_WHOLE_LOG=1 "$IOLENS_PARSER" --base "$T/big7.iolens" "$T/fixture1.iolens" >"$T/w.out"
+if cmp -s "$T/s.out" "$T/w.out"; then pass; else fail "--base of two logs differs"; fi
+
+# --- bad logs -----------------------------------------------------------
+# edit.py LOG OUT ACTION: a copy of LOG edited through its region table
+# (header 40 bytes, then 40-byte entries: kind, version, offset, stored,
+# raw, crc, compression), the header CRC made right again.
+cat >"$T/edit.py" <<'EOF'
+import struct, sys, zlib
+src, dst, action = sys.argv[1], sys.argv[2], sys.argv[3]
+data = bytearray(open(src, 'rb').read())
+count = struct.unpack_from('<I', data, 28)[0]
+def desc(i):
+    return list(struct.unpack_from('<IIQQQII', data, 40 + 40 * i))
+def put(i, d):
+    struct.pack_into('<IIQQQII', data, 40 + 40 * i, *d)
+kinds = [desc(i)[0] for i in range(count)]
+layer = [i for i in range(count) if kinds[i] == 16]   # POSIX
+names = [i for i in range(count) if kinds[i] == 3]
+if action == 'crc':          # a byte of the second POSIX region flipped
+    d = desc(layer[1])
+    data[d[2] + d[3] // 2] ^= 1
+    print(layer[1])
+elif action == 'nonames':    # the last names region made an unknown kind
+    d = desc(names[-1]); d[0] = 99; put(names[-1], d)
+elif action == 'twice':      # the last POSIX region is the first names region again
+    put(layer[-1], desc(names[0]))
+elif action == 'rank':       # record 1 of the second POSIX region has rank 5000
+    i = layer[1]
+    d = desc(i)
+    raw = bytearray(zlib.decompress(bytes(data[d[2]:d[2] + d[3]])))
+    n = struct.unpack_from('<Q', raw, 8)[0]
+    ranks = 16 + 8 * n           # after the head and the id planes
+    for b in range(8):
+        raw[ranks + b * n + 1] = (5000 >> (8 * b)) & 255
+    packed = zlib.compress(bytes(raw))
+    d[2], d[3], d[4], d[5] = len(data), len(packed), len(raw), zlib.crc32(packed)
+    data += packed
+    put(i, d)
+h = bytearray(data[:40]); struct.pack_into('<I', h, 32, 0)
+crc = zlib.crc32(bytes(data[40:40 + 40 * count]), zlib.crc32(bytes(h)))
+struct.pack_into('<I', data, 32, crc)
+open(dst, 'wb').write(data)
+EOF
+big=$T/big7.iolens
+size=$(wc -c <"$big")
+
+head -c $((size - 1)) "$big" >"$T/truncated"
+expect_rejected "$T/truncated" \
+    "truncated: region 14 (POSIX) ends past the end of the file ($((size - 1)) bytes)"
+head -c $((size / 2)) "$big" >"$T/half"
+same_both --total "$T/half"
+check_eq 2 "$s" "exit status on half a log"
+
+region=$(python3 "$T/edit.py" "$big" "$T/crc" crc)
+expect_rejected "$T/crc" "CRC mismatch in region $region (POSIX)"
+
+python3 "$T/edit.py" "$big" "$T/twice" twice
+expect_rejected "$T/twice" \
+    "corrupt names region: id $(python3 -c '
+print(min(0x9e3779b97f4a7c15 * (i + 1) % 2**64 for i in range(3001 // 7)))') named twice"
+
+python3 "$T/edit.py" "$big" "$T/rank" rank
+expect_rejected "$T/rank" "corrupt POSIX region: record $((3001 / 7 + 1)) has rank 5000 of 7"
+
+# The names of the last rank gone (its region skipped as an unknown kind):
+# not an error for the whole-log reader (the records print "-" for their
+# name), nor here.
+python3 "$T/edit.py" "$big" "$T/nonames" nonames
+for mode in --total --base; do
+    same_both "$mode" "$T/nonames"
+    check_eq 0 "$s" "exit status of $mode without the last names region"
+done
+check_eq 1 "$(grep -c '^# unknown regions skipped: 1$' "$T/s.out")" "names region skipped"
+check_eq "$((3001 - 3001 * 6 / 7))" \
+    "$(awk -F'\t' '$4 == "POSIX_OPENS" && $6 == "-"' "$T/s.out" | wc -l)" "records without a name"
+
+finish

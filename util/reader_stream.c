@@ -1,0 +1,501 @@
+/*
+ * The streaming log reader (reader_stream.h).
+ *
+ * iolens_stream_open runs the checks of reader.c in the same order, with
+ * reader.c's own functions, but on one region at a time read with pread:
+ *   1. the header and region table (read alone);
+ *   2. every region's bounds and CRC, region by region;
+ *   3. every region decoded in table order: job, mounts, ranks and the
+ *      intervals' heads into the stream's log; a names region into a
+ *      scratch log whose ids go to the id index (id, region); a layer
+ *      region into a scratch layer, handed to the caller, and its ranks
+ *      noted (see struct kind_track);
+ *   4. the cross-region checks (job region, ids named twice, intervals'
+ *      ranks, ranks region, records' ranks).
+ * A later visit (iolens_stream_next) reads and decodes a layer region
+ * again, checking its CRC again.
+ */
+#include "reader_stream.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reader_internal.h"
+#include "record_merge.h"
+
+/* An id of the log and the names region that names it. */
+struct name_ref {
+    uint64_t id;
+    uint32_t region;
+};
+
+/* What the records' rank check of reader.c needs of a layer kind, once
+ * the job (nprocs) is known: the first record whose rank is below
+ * IOLENS_RANK_ALL, and the records whose rank is larger than every rank
+ * before (the first record whose rank is >= nprocs is one of them).
+ * Indexes are in the kind's records concatenated, as reader.c counts. */
+struct rank_mark {
+    uint64_t record;
+    int64_t rank;
+};
+
+struct kind_track {
+    uint64_t records;
+    bool low;
+    struct rank_mark low_at;
+    struct rank_mark *max;
+    size_t nmax, capmax;
+};
+
+struct iolens_stream {
+    int fd;
+    const unsigned char *mem;          /* the whole file when it is not a regular file */
+    unsigned char *mem_owned;
+    size_t size;
+    unsigned char *prefix;             /* header and region table */
+    struct iolens_file_header h;
+    struct iolens_region_desc *table;
+    size_t data_start;
+    struct iolens_log log;             /* job, mounts, ranks, interval heads */
+    struct reader r;
+    struct iolens_log lay;             /* scratch: one layer region */
+    struct reader lr;
+    struct iolens_log nam;             /* scratch: one names region */
+    struct reader nr;
+    long names_region;                 /* the region in nam, -1: none */
+    struct name_ref *ids;
+    size_t nids, capids;
+    uint32_t kinds[MAX_LAYER_KINDS];
+    struct kind_track track[MAX_LAYER_KINDS];
+    size_t nkinds;
+    unsigned char *buf;                /* stored bytes of one region */
+    size_t bufcap;
+    char *err;
+    size_t errsz;
+    char errbuf[256];
+    bool failed;
+};
+
+static void set_io_error(struct iolens_stream *s, int e)
+{
+    rd_fail(&s->r, IOLENS_READ_IO, "%s", e != 0 ? strerror(e) : "the file changed while read");
+}
+
+/* len bytes at off into dst; false (with the reason set) on a read error
+ * or a file shorter than it was. */
+static bool read_at(struct iolens_stream *s, uint64_t off, size_t len, unsigned char *dst)
+{
+    if (s->mem != NULL) {
+        memcpy(dst, s->mem + off, len);
+        return true;
+    }
+    while (len > 0) {
+        ssize_t n = pread(s->fd, dst, len, (off_t)off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            set_io_error(s, n < 0 ? errno : 0);
+            return false;
+        }
+        dst += n;
+        off += (uint64_t)n;
+        len -= (size_t)n;
+    }
+    return true;
+}
+
+/* The stored bytes of region i (bounds already checked) in s->buf. */
+static enum iolens_read_status load_region(struct iolens_stream *s, unsigned i)
+{
+    const struct iolens_region_desc *d = &s->table[i];
+    size_t n = (size_t)d->stored_size;   /* inside the file: fits */
+    if (n + 1 > s->bufcap) {
+        unsigned char *p = realloc(s->buf, n + 1);
+        if (p == NULL)
+            return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
+        s->buf = p;
+        s->bufcap = n + 1;
+    }
+    return read_at(s, d->offset, n, s->buf) ? IOLENS_READ_OK : IOLENS_READ_IO;
+}
+
+static bool is_layer(uint32_t kind) { return iolens_layer_desc_by_kind(kind) != NULL; }
+
+static bool known(const struct iolens_region_desc *d)
+{
+    uint32_t v = iolens_region_known_version(d->kind);
+    return v != 0 && v == d->version;
+}
+
+/* ------------------------------------------------------------ scratch -- */
+
+static void reset_layers(struct iolens_stream *s)
+{
+    for (size_t l = 0; l < s->lay.nlayers; l++)
+        s->lay.layers[l].record_count = 0;
+}
+
+static void reset_names(struct iolens_stream *s)
+{
+    for (size_t i = 0; i < s->nam.nnames; i++)
+        free(s->nam.names[i].name);
+    s->nam.nnames = 0;
+    s->names_region = -1;
+}
+
+static const struct iolens_log_layer *scratch_layer(const struct iolens_stream *s, uint32_t kind)
+{
+    return iolens_log_layer_of(&s->lay, kind);
+}
+
+/* Layer region i decoded into the scratch layer (CRC checked again when
+ * recheck: a visit after the open). */
+static enum iolens_read_status decode_layer(struct iolens_stream *s, unsigned i, bool recheck)
+{
+    enum iolens_read_status st = load_region(s, i);
+    if (st == IOLENS_READ_OK && recheck)
+        st = rd_check_region_crc(&s->r, i, &s->table[i], s->buf);
+    if (st != IOLENS_READ_OK)
+        return st;
+    reset_layers(s);
+    return rd_parse_region(&s->lr, i, &s->table[i], s->buf);
+}
+
+/* Names region i decoded into the scratch names, sorted by id. */
+static enum iolens_read_status decode_names(struct iolens_stream *s, unsigned i, bool recheck)
+{
+    reset_names(s);
+    enum iolens_read_status st = load_region(s, i);
+    if (st == IOLENS_READ_OK && recheck)
+        st = rd_check_region_crc(&s->r, i, &s->table[i], s->buf);
+    if (st == IOLENS_READ_OK)
+        st = rd_parse_region(&s->nr, i, &s->table[i], s->buf);
+    if (st != IOLENS_READ_OK)
+        return st;
+    if (s->nam.nnames > 1)
+        qsort(s->nam.names, s->nam.nnames, sizeof *s->nam.names, rd_compare_names);
+    s->names_region = (long)i;
+    return IOLENS_READ_OK;
+}
+
+/* ------------------------------------------------------------- checks -- */
+
+static enum iolens_read_status add_ids(struct iolens_stream *s, unsigned region)
+{
+    if (!rd_grow((void **)&s->ids, &s->capids, s->nids + s->nam.nnames, sizeof *s->ids))
+        return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
+    for (size_t k = 0; k < s->nam.nnames; k++)
+        s->ids[s->nids++] = (struct name_ref){s->nam.names[k].id, region};
+    return IOLENS_READ_OK;
+}
+
+static int compare_refs(const void *a, const void *b)
+{
+    const struct name_ref *x = a, *y = b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    return x->region < y->region ? -1 : x->region > y->region;
+}
+
+static enum iolens_read_status finish_ids(struct iolens_stream *s)
+{
+    if (s->nids > 1)
+        qsort(s->ids, s->nids, sizeof *s->ids, compare_refs);
+    for (size_t i = 1; i < s->nids; i++)
+        if (s->ids[i].id == s->ids[i - 1].id)
+            return rd_name_twice(&s->r, s->ids[i].id);
+    return IOLENS_READ_OK;
+}
+
+static struct kind_track *track_of(struct iolens_stream *s, uint32_t kind)
+{
+    for (size_t k = 0; k < s->nkinds; k++)
+        if (s->kinds[k] == kind)
+            return &s->track[k];
+    if (s->nkinds >= MAX_LAYER_KINDS)
+        return NULL;
+    s->kinds[s->nkinds] = kind;
+    return &s->track[s->nkinds++];
+}
+
+static bool note_ranks(struct kind_track *t, const struct iolens_log_layer *L)
+{
+    for (uint64_t j = 0; j < L->record_count; j++) {
+        struct rank_mark m = {t->records + j, L->rank[j]};
+        if (m.rank < IOLENS_RANK_ALL && !t->low) {
+            t->low = true;
+            t->low_at = m;
+        }
+        if (t->nmax > 0 && m.rank <= t->max[t->nmax - 1].rank)
+            continue;
+        if (t->nmax == t->capmax) {
+            size_t cap = t->capmax ? t->capmax * 2 : 64;
+            struct rank_mark *p = realloc(t->max, cap * sizeof *p);
+            if (p == NULL)
+                return false;
+            t->max = p;
+            t->capmax = cap;
+        }
+        t->max[t->nmax++] = m;
+    }
+    t->records += L->record_count;
+    return true;
+}
+
+/* reader.c's check of every record's rank, from the marks. */
+static enum iolens_read_status check_record_ranks(struct iolens_stream *s)
+{
+    for (size_t k = 0; k < s->nkinds; k++) {
+        const struct kind_track *t = &s->track[k];
+        const struct rank_mark *bad = t->low ? &t->low_at : NULL;
+        for (size_t j = 0; j < t->nmax; j++)
+            if (!rd_rank_valid(&s->log, t->max[j].rank)) {
+                if (bad == NULL || t->max[j].record < bad->record)
+                    bad = &t->max[j];
+                break;
+            }
+        if (bad != NULL)
+            return rd_bad_record_rank(&s->r, s->kinds[k], bad->record, bad->rank);
+    }
+    return IOLENS_READ_OK;
+}
+
+/* --------------------------------------------------------------- open -- */
+
+static enum iolens_read_status parse_one(struct iolens_stream *s, unsigned i,
+                                         iolens_stream_layer_fn fn, void *ctx)
+{
+    const struct iolens_region_desc *d = &s->table[i];
+    if (!known(d)) {
+        s->log.unknown_regions++;
+        return IOLENS_READ_OK;
+    }
+    enum iolens_read_status st;
+    if (d->kind == IOLENS_REGION_NAMES) {
+        st = decode_names(s, i, false);
+        return st != IOLENS_READ_OK ? st : add_ids(s, i);
+    }
+    if (is_layer(d->kind)) {
+        if ((st = decode_layer(s, i, false)) != IOLENS_READ_OK)
+            return st;
+        const struct iolens_log_layer *L = scratch_layer(s, d->kind);
+        struct kind_track *t = track_of(s, d->kind);
+        if (t == NULL || !note_ranks(t, L))
+            return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
+        if (fn != NULL && fn(ctx, L) != 0)
+            return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
+        return IOLENS_READ_OK;
+    }
+    if ((st = load_region(s, i)) != IOLENS_READ_OK)
+        return st;
+    size_t before = s->log.ninterval_sets;
+    st = rd_parse_region(&s->r, i, d, s->buf);
+    /* Only the intervals' heads are kept (their rank check). */
+    for (size_t k = before; k < s->log.ninterval_sets; k++) {
+        struct iolens_log_intervals *set = &s->log.intervals[k];
+        rd_free_interval_set(set);
+        set->start = set->end = NULL;
+        set->bytes = NULL;
+        set->file_id = NULL;
+        set->accesses = set->flags = NULL;
+    }
+    return st;
+}
+
+static enum iolens_read_status open_all(struct iolens_stream *s, iolens_stream_layer_fn fn,
+                                        void *ctx)
+{
+    /* The header, then as much of the region table as the header says
+     * (rd_check_header checks the count against the limit and the file). */
+    size_t n = s->size < sizeof s->h ? s->size : sizeof s->h;
+    unsigned char head[sizeof s->h];
+    if (!read_at(s, 0, n, head))
+        return IOLENS_READ_IO;
+    if (n == sizeof s->h) {
+        struct iolens_file_header h;
+        memcpy(&h, head, sizeof h);
+        uint32_t count = h.region_count < IOLENS_MAX_REGIONS ? h.region_count : IOLENS_MAX_REGIONS;
+        size_t want = sizeof h + (size_t)count * sizeof(struct iolens_region_desc);
+        n = s->size < want ? s->size : want;
+    }
+    s->prefix = malloc(n + 1);
+    if (s->prefix == NULL)
+        return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
+    if (!read_at(s, 0, n, s->prefix))
+        return IOLENS_READ_IO;
+    s->r.data = s->prefix;
+    enum iolens_read_status st = rd_check_header(&s->r, &s->h);
+    if (st != IOLENS_READ_OK)
+        return st;
+    s->log.version = s->h.version;
+    s->log.flags = s->h.flags;
+    unsigned count = s->h.region_count;
+    s->data_start = sizeof s->h + (size_t)count * sizeof *s->table;
+    s->table = malloc(((size_t)count + 1) * sizeof *s->table);
+    if (s->table == NULL)
+        return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
+    memcpy(s->table, s->prefix + sizeof s->h, (size_t)count * sizeof *s->table);
+
+    for (unsigned i = 0; i < count && st == IOLENS_READ_OK; i++) {
+        st = rd_check_region_bounds(&s->r, i, &s->table[i], s->data_start);
+        if (st == IOLENS_READ_OK)
+            st = load_region(s, i);
+        if (st == IOLENS_READ_OK)
+            st = rd_check_region_crc(&s->r, i, &s->table[i], s->buf);
+    }
+    for (unsigned i = 0; i < count && st == IOLENS_READ_OK; i++)
+        st = parse_one(s, i, fn, ctx);
+    if (st != IOLENS_READ_OK)
+        return st;
+    if (!s->r.seen_job)
+        return rd_fail(&s->r, IOLENS_READ_CORRUPT, "corrupt: no job region");
+    if ((st = finish_ids(s)) != IOLENS_READ_OK)
+        return st;
+    if ((st = rd_check_interval_ranks(&s->r)) != IOLENS_READ_OK)
+        return st;
+    if ((st = rd_check_ranks_region(&s->r)) != IOLENS_READ_OK)
+        return st;
+    return check_record_ranks(s);
+}
+
+/* The file: opened for pread, or read whole when it is not a regular file
+ * (a pipe).  0 or an errno value. */
+static int open_file(struct iolens_stream *s, const char *path)
+{
+    s->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (s->fd < 0)
+        return errno;
+    struct stat sb;
+    if (fstat(s->fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        s->size = (size_t)sb.st_size;
+        return 0;
+    }
+    int e = rd_slurp(s->fd, &s->mem_owned, &s->size);
+    s->mem = s->mem_owned;
+    return e;
+}
+
+enum iolens_read_status iolens_stream_open(const char *path, iolens_stream_layer_fn fn,
+                                           void *ctx, struct iolens_stream **out, char *err,
+                                           size_t errsz)
+{
+    *out = NULL;
+    if (err != NULL && errsz > 0)
+        err[0] = '\0';
+    struct iolens_stream *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        if (err != NULL && errsz > 0)
+            snprintf(err, errsz, "%s", strerror(ENOMEM));
+        return IOLENS_READ_NOMEM;
+    }
+    s->fd = -1;
+    s->names_region = -1;
+    s->err = err;
+    s->errsz = errsz;
+    int e = open_file(s, path);
+    if (e != 0) {
+        if (err != NULL && errsz > 0)
+            snprintf(err, errsz, "%s", strerror(e));
+        iolens_stream_close(s);
+        return e == ENOMEM ? IOLENS_READ_NOMEM : IOLENS_READ_IO;
+    }
+    s->r = (struct reader){.size = s->size, .log = &s->log, .err = err, .errsz = errsz};
+    s->lr = (struct reader){.size = s->size, .log = &s->lay, .err = err, .errsz = errsz};
+    s->nr = (struct reader){.size = s->size, .log = &s->nam, .err = err, .errsz = errsz};
+    enum iolens_read_status st = open_all(s, fn, ctx);
+    if (st != IOLENS_READ_OK) {
+        iolens_stream_close(s);
+        return st;
+    }
+    /* From here on errors are kept in the stream (iolens_stream_error). */
+    s->err = s->errbuf;
+    s->errsz = sizeof s->errbuf;
+    s->r.err = s->lr.err = s->nr.err = s->errbuf;
+    s->r.errsz = s->lr.errsz = s->nr.errsz = sizeof s->errbuf;
+    *out = s;
+    return st;
+}
+
+void iolens_stream_close(struct iolens_stream *s)
+{
+    if (s == NULL)
+        return;
+    if (s->fd >= 0)
+        close(s->fd);
+    free(s->mem_owned);
+    free(s->prefix);
+    free(s->table);
+    iolens_log_free(&s->log);
+    iolens_log_free(&s->lay);
+    iolens_log_free(&s->nam);
+    free(s->ids);
+    for (size_t k = 0; k < s->nkinds; k++)
+        free(s->track[k].max);
+    free(s->buf);
+    free(s);
+}
+
+/* -------------------------------------------------------------- visit -- */
+
+const struct iolens_log *iolens_stream_log(const struct iolens_stream *s) { return &s->log; }
+
+size_t iolens_stream_kinds(const struct iolens_stream *s, const uint32_t **kinds)
+{
+    *kinds = s->kinds;
+    return s->nkinds;
+}
+
+static enum iolens_read_status stream_failed(struct iolens_stream *s, enum iolens_read_status st)
+{
+    if (st != IOLENS_READ_OK)
+        s->failed = true;
+    return st;
+}
+
+enum iolens_read_status iolens_stream_next(struct iolens_stream *s, uint32_t kind, unsigned *pos,
+                                           const struct iolens_log_layer **L)
+{
+    *L = NULL;
+    for (unsigned i = *pos; i < s->h.region_count; i++) {
+        const struct iolens_region_desc *d = &s->table[i];
+        if (d->kind != kind || !known(d))
+            continue;
+        *pos = i + 1;
+        enum iolens_read_status st = stream_failed(s, decode_layer(s, i, true));
+        if (st == IOLENS_READ_OK)
+            *L = scratch_layer(s, kind);
+        return st;
+    }
+    *pos = s->h.region_count;
+    return IOLENS_READ_OK;
+}
+
+const char *iolens_stream_name_of(struct iolens_stream *s, uint64_t id)
+{
+    size_t lo = 0, hi = s->nids;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->ids[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == s->nids || s->ids[lo].id != id)
+        return NULL;
+    uint32_t region = s->ids[lo].region;
+    if (s->names_region != (long)region &&
+        stream_failed(s, decode_names(s, region, true)) != IOLENS_READ_OK)
+        return NULL;
+    return iolens_log_name_of(&s->nam, id);
+}
+
+const char *iolens_stream_error(const struct iolens_stream *s)
+{
+    return s->failed ? s->errbuf : NULL;
+}
