@@ -44,6 +44,7 @@
  */
 #include "interval_store.h"
 
+#include <math.h>     /* INFINITY */
 #include <string.h>
 
 #include "iolens/log_format.h"
@@ -359,6 +360,18 @@ static unsigned gap_bucket(double gap)
     return e < 0 ? 0 : e >= GAP_BUCKETS ? GAP_BUCKETS - 1 : (unsigned)e;
 }
 
+/* The smallest gap above bucket b: every gap < bucket_end(b) has a bucket
+ * <= b (the last bucket takes everything). */
+static double bucket_end(unsigned b)
+{
+    if (b >= GAP_BUCKETS - 1)
+        return INFINITY;
+    uint64_t u = (uint64_t)((int)b + 1 - GAP_BUCKET_SHIFT + 1023) << 52;   /* 2^(b+1-shift) */
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
 /* Whether a pass merges an entry into its file's latest kept entry: always
  * if they overlap or touch (exact), else if the gap's bucket is below top,
  * or is top while fewer than `needed` merges are done. */
@@ -460,6 +473,7 @@ static int compact_in_order(struct iolens_interval_store *s, size_t target)
     unsigned top = threshold_bucket((const size_t (*)[GAP_BUCKETS])hist, needed);
     merge_pass(s, NULL, top, needed);   /* pass B */
     s->gap_hint = top + 1;
+    s->absorb_below = bucket_end(top);
     return s->count <= target;
 }
 
@@ -508,6 +522,7 @@ void iolens_interval_store_reset(struct iolens_interval_store *s)
     s->sum_duration = 0.0;
     s->sort_compactions = 0;
     s->gap_hint = 0;
+    s->absorb_below = 0.0;
     s->lock = 0;
 }
 
@@ -526,7 +541,7 @@ static int absorbed_on_arrival(struct iolens_interval_store *s, const interval *
     if (last->file_id != fresh->file_id)
         return 0;
     double gap = gap_between(last, fresh);
-    if (gap > 0.0 && (s->gap_hint == 0 || gap_bucket(gap) > s->gap_hint - 1))
+    if (gap > 0.0 && !(gap < s->absorb_below))   /* bucket above gap_hint's */
         return 0;
     if (gap > 0.0)
         s->error_bound += gap;

@@ -39,6 +39,8 @@ struct iolens_interval_store {
     double sum_duration;        /* sum of individual access durations */
     uint64_t sort_compactions;  /* compactions that took the sort-based path */
     unsigned gap_hint;          /* 1 + gap bucket of the last O(n) merge, 0: none */
+    double absorb_below;        /* gaps shorter than this (gap_hint's bucket and
+                                 * below) merge on arrival; 0: overlaps only */
     unsigned char lock;         /* taken only while the process has threads */
 };
 
@@ -48,6 +50,36 @@ void iolens_interval_store_init(struct iolens_interval_store *s, void *mem, size
 /* Adds one access (thread-safe). */
 void iolens_interval_add(struct iolens_interval_store *s, double start, double end,
                          uint64_t file_id, int64_t bytes, uint32_t flags);
+/* The common case of iolens_interval_add, inline and without the lock:
+ * the access continues the latest entry's file, starts no earlier, and
+ * the gap is one the store would merge on arrival anyway (see
+ * absorbed_on_arrival in interval_store.c, which this must agree with).
+ * Returns 1 if it recorded the access, 0 if the caller must call
+ * iolens_interval_add.  Only for a store no other thread can touch. */
+static inline int iolens_interval_try_absorb(struct iolens_interval_store *s, double start,
+                                             double end, uint64_t file_id, int64_t bytes,
+                                             uint32_t flags)
+{
+    if (s->count == 0)
+        return 0;
+    struct iolens_interval *last = &s->iv[s->count - 1];
+    double gap = start - last->end;
+    if (last->file_id != file_id || !(end >= start) || !(start >= last->start) ||
+        !(gap <= 0.0 || gap < s->absorb_below) || last->accesses == UINT32_MAX)
+        return 0;
+    if (gap > 0.0)
+        s->error_bound += gap;
+    if (end > last->end)
+        last->end = end;
+    last->bytes += bytes;
+    last->accesses++;
+    last->flags |= flags;
+    s->accesses++;
+    s->bytes += bytes;
+    s->sum_duration += end - start;
+    return 1;
+}
+
 /* Forgets everything (forked child). */
 void iolens_interval_store_reset(struct iolens_interval_store *s);
 /* Compacts now (exposed for tests); keeps at most target entries. */

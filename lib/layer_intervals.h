@@ -65,8 +65,12 @@ static inline void iolens_intervals_add(enum iolens_layer layer, double t0, doub
 {
     struct iolens_interval_store *s = &iolens_layer_intervals[layer];
 #ifdef IOLENS_HAVE_LIBC_SINGLE_THREADED
-    if (!__libc_single_threaded)
+    if (__libc_single_threaded) {
+        if (iolens_interval_try_absorb(s, t0, t1, file_id, bytes, flags))
+            return;
+    } else {
         s = iolens_intervals_thread_store(layer);
+    }
 #else
     s = iolens_intervals_thread_store(layer);
 #endif

@@ -724,6 +724,69 @@ START_TEST(steady_stream_keeps_half)
 }
 END_TEST
 
+/* The inline fast path (iolens_interval_try_absorb) must record exactly
+ * what iolens_interval_add would: two stores fed one random stream, one
+ * through the fast path with the call as fallback, one through the call
+ * only, end identical entry for entry.  The stream mixes files, gaps on
+ * both sides of the hinted bucket's edge (powers of two exactly on it),
+ * overlaps, out-of-order starts and empty accesses. */
+START_TEST(fast_path_matches_add)
+{
+    static struct store_fixture a, b;
+    iolens_interval_store_init(&a.s, a.mem, sizeof a.mem);
+    iolens_interval_store_init(&b.s, b.mem, sizeof b.mem);
+    rng_state = 0x5eed1234;
+    double t = 0;
+    int fast = 0;
+    for (int i = 0; i < 50 * MAX_CAP; i++) {
+        uint64_t file = rnd_below(8) == 0 ? 1 + rnd_below(3) : 1;
+        double gap;
+        switch (rnd_below(5)) {
+        case 0: gap = ldexp(1.0, (int)rnd_below(8) - 4); break;   /* on a bucket edge */
+        case 1: gap = -0.5; break;                                  /* overlaps */
+        case 2: gap = 0.0; break;
+        default: gap = (double)rnd_below(1000) / 256.0; break;
+        }
+        double start = t + gap, end = start + (double)rnd_below(4) / 4.0;
+        if (rnd_below(50) == 0)
+            start -= 3.0;   /* out of order */
+        int64_t bytes = (int64_t)rnd_below(4096);
+        uint32_t flags = rnd_below(2) ? IOLENS_IV_READ : IOLENS_IV_WRITE;
+        if (iolens_interval_try_absorb(&a.s, start, end, file, bytes, flags))
+            fast++;
+        else
+            iolens_interval_add(&a.s, start, end, file, bytes, flags);
+        iolens_interval_add(&b.s, start, end, file, bytes, flags);
+        t = end > t ? end : t;
+    }
+    ck_assert_int_gt(fast, 10 * MAX_CAP);   /* the fast path did take most */
+    ck_assert_uint_eq(a.s.count, b.s.count);
+    ck_assert_uint_eq(a.s.accesses, b.s.accesses);
+    ck_assert_int_eq(a.s.bytes, b.s.bytes);
+    ck_assert_double_eq(a.s.error_bound, b.s.error_bound);
+    ck_assert_double_eq(a.s.sum_duration, b.s.sum_duration);
+    ck_assert_int_eq(memcmp(a.s.iv, b.s.iv, a.s.count * sizeof *a.s.iv), 0);
+}
+END_TEST
+
+/* A gap of exactly 2^k lies in the bucket above every shorter gap: after a
+ * compaction that chose the bucket of gap 2, a gap just under 4 merges on
+ * arrival and a gap of 4 does not. */
+START_TEST(fast_path_bucket_edge)
+{
+    struct store_fixture f;
+    iolens_interval_store_init(&f.s, f.mem, sizeof f.mem);
+    for (int i = 0; i <= MAX_CAP; i++)   /* gaps of 2: the hint becomes 2's bucket */
+        iolens_interval_add(&f.s, 3.0 * i, 3.0 * i + 1, 7, 1, IOLENS_IV_WRITE);
+    ck_assert_uint_ne(f.s.gap_hint, 0);
+    double end = f.s.iv[f.s.count - 1].end;
+    ck_assert_int_eq(iolens_interval_try_absorb(&f.s, end + 3.75, end + 4, 7, 1, IOLENS_IV_WRITE), 1);
+    end += 4;
+    ck_assert_int_eq(iolens_interval_try_absorb(&f.s, end + 4, end + 5, 7, 1, IOLENS_IV_WRITE), 0);
+    ck_assert_int_eq(iolens_interval_try_absorb(&f.s, end, end + 1, 8, 1, IOLENS_IV_WRITE), 0);
+}
+END_TEST
+
 /* Gaps an order of magnitude apart: the small ones go first, wherever they
  * are in append order; a gap twice as long (next bucket) is kept. */
 START_TEST(small_gaps_first_in_append_order)
@@ -918,6 +981,8 @@ static Suite *intervals_suite(void)
     tcase_add_test(st, small_gaps_first_in_append_order);
     tcase_add_test(st, out_of_order_overlap_merges_exactly);
     tcase_add_test(st, many_files_take_sort_path);
+    tcase_add_test(st, fast_path_matches_add);
+    tcase_add_test(st, fast_path_bucket_edge);
     tcase_add_test(st, threads_lose_nothing);
     tcase_add_test(st, layer_stores_per_thread);
     suite_add_tcase(s, st);
