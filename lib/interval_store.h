@@ -80,6 +80,20 @@ static inline int iolens_interval_try_absorb(struct iolens_interval_store *s, do
     return 1;
 }
 
+/* iolens_interval_try_absorb for a store other threads may use: under
+ * the store's lock if it is free at once, else 0 (the caller then calls
+ * iolens_interval_add, which waits for it). */
+static inline int iolens_interval_try_absorb_locked(struct iolens_interval_store *s,
+                                                    double start, double end, uint64_t file_id,
+                                                    int64_t bytes, uint32_t flags)
+{
+    if (__atomic_exchange_n(&s->lock, 1, __ATOMIC_ACQUIRE))
+        return 0;
+    int done = iolens_interval_try_absorb(s, start, end, file_id, bytes, flags);
+    __atomic_store_n(&s->lock, 0, __ATOMIC_RELEASE);
+    return done;
+}
+
 /* Forgets everything (forked child). */
 void iolens_interval_store_reset(struct iolens_interval_store *s);
 /* Compacts now (exposed for tests); keeps at most target entries. */

@@ -70,9 +70,13 @@ static inline void iolens_intervals_add(enum iolens_layer layer, double t0, doub
             return;
     } else {
         s = iolens_intervals_thread_store(layer);
+        if (iolens_interval_try_absorb_locked(s, t0, t1, file_id, bytes, flags))
+            return;
     }
 #else
     s = iolens_intervals_thread_store(layer);
+    if (iolens_interval_try_absorb_locked(s, t0, t1, file_id, bytes, flags))
+        return;
 #endif
     iolens_interval_add(s, t0, t1, file_id, bytes, flags);
 }

@@ -179,12 +179,35 @@ static long traced_path(const char *filename, char *out, size_t outsz)
 
 /* ------------------------------------------------------ datatypes -- */
 
+/* The size of the predefined datatypes most I/O uses, or 0 for any other.
+ * Asking the MPI library (PMPI_Type_size_x, PMPI_Type_get_envelope) costs
+ * two calls per access, a third of iolens's cost of a small
+ * MPI_File_write_at; these handles are constants, never freed. */
+static MPI_Count predefined_size(MPI_Datatype dt)
+{
+    if (dt == MPI_BYTE || dt == MPI_CHAR || dt == MPI_UNSIGNED_CHAR || dt == MPI_SIGNED_CHAR)
+        return 1;
+    if (dt == MPI_INT || dt == MPI_UNSIGNED)
+        return (MPI_Count)sizeof(int);
+    if (dt == MPI_FLOAT)
+        return (MPI_Count)sizeof(float);
+    if (dt == MPI_DOUBLE)
+        return (MPI_Count)sizeof(double);
+    if (dt == MPI_LONG || dt == MPI_UNSIGNED_LONG)
+        return (MPI_Count)sizeof(long);
+    if (dt == MPI_LONG_LONG || dt == MPI_UNSIGNED_LONG_LONG)
+        return (MPI_Count)sizeof(long long);
+    return 0;
+}
+
 /* Bytes of count items of dt (size x count, saturated). */
 static int64_t access_bytes(MPI_Datatype dt, MPI_Count count)
 {
-    MPI_Count size = 0;
-    if (count <= 0 || dt == MPI_DATATYPE_NULL || IOLENS_PMPI(PMPI_Type_size_x) == NULL ||
-        IOLENS_PMPI(PMPI_Type_size_x)(dt, &size) != MPI_SUCCESS || size <= 0)
+    MPI_Count size = predefined_size(dt);
+    if (count <= 0 || dt == MPI_DATATYPE_NULL)
+        return 0;
+    if (size == 0 && (IOLENS_PMPI(PMPI_Type_size_x) == NULL ||
+                      IOLENS_PMPI(PMPI_Type_size_x)(dt, &size) != MPI_SUCCESS || size <= 0))
         return 0; /* also MPI_UNDEFINED: a size beyond MPI_Count */
     if (size > INT64_MAX / count)
         return INT64_MAX;
@@ -195,7 +218,8 @@ static int64_t access_bytes(MPI_Datatype dt, MPI_Count count)
 static int is_derived(MPI_Datatype dt)
 {
     int nints, naddrs, ntypes, combiner;
-    if (dt == MPI_DATATYPE_NULL || IOLENS_PMPI(PMPI_Type_get_envelope) == NULL)
+    if (dt == MPI_DATATYPE_NULL || predefined_size(dt) > 0 ||
+        IOLENS_PMPI(PMPI_Type_get_envelope) == NULL)
         return 0;
     if (IOLENS_PMPI(PMPI_Type_get_envelope)(dt, &nints, &naddrs, &ntypes, &combiner) !=
         MPI_SUCCESS)
@@ -304,6 +328,10 @@ struct file_slot {
     /* The previous access through the handle (byte offsets, -1 none), for
      * the pattern detector; changed under the record's lock. */
     int64_t last_start, last_end;
+    /* While the view is plain bytes (etype and filetype MPI_BYTE, as after
+     * the open) the byte offset of etype 0, so that an offset needs no
+     * call to MPI; -1 under any other view. */
+    int64_t bytes_view_disp;
     /* The split collective in progress on the handle. */
     int split_active;
     enum iolens_mpiio_dir split_dir;
@@ -390,6 +418,7 @@ static void track_file(MPI_File fh, mpiio_rec *r)
     if (slot != NULL) {
         slot->rec = r;
         slot->last_start = slot->last_end = -1;
+        slot->bytes_view_disp = 0;   /* the default view */
         slot->split_active = 0;
         atomic_store_explicit(&slot->key, (uintptr_t)fh, memory_order_release);
     }
@@ -622,11 +651,14 @@ void iolens_mpiio_set_info(MPI_File fh, double t0, double t1)
         count_meta(r, MPIIO_HINTS, t0, t1);
 }
 
-void iolens_mpiio_set_view(MPI_File fh, MPI_Datatype filetype, double t0, double t1)
+void iolens_mpiio_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
+                           MPI_Datatype filetype, double t0, double t1)
 {
-    mpiio_rec *r = rec_of(fh);
-    if (r == NULL)
+    struct file_slot *slot = find_file(fh);
+    if (slot == NULL)
         return;
+    slot->bytes_view_disp = etype == MPI_BYTE && filetype == MPI_BYTE && disp >= 0 ? disp : -1;
+    mpiio_rec *r = slot->rec;
     int derived = is_derived(filetype);
     spin_lock(&r->lock);
     r->disk.counters[MPIIO_VIEWS]++;
@@ -638,8 +670,10 @@ void iolens_mpiio_set_view(MPI_File fh, MPI_Datatype filetype, double t0, double
 /* The absolute byte offset of position at (etypes, relative to the
  * handle's current view), or -1 when unknown.  Asked before the record
  * lock is taken: no MPI call runs under a spinlock. */
-static int64_t byte_offset(MPI_File fh, MPI_Offset at)
+static int64_t byte_offset(MPI_File fh, const struct file_slot *slot, MPI_Offset at)
 {
+    if (at >= 0 && slot->bytes_view_disp >= 0)
+        return at > INT64_MAX - slot->bytes_view_disp ? -1 : slot->bytes_view_disp + at;
     MPI_Offset disp;
     if (at < 0 || IOLENS_PMPI(PMPI_File_get_byte_offset) == NULL ||
         IOLENS_PMPI(PMPI_File_get_byte_offset)(fh, at, &disp) != MPI_SUCCESS || disp < 0)
@@ -677,7 +711,7 @@ void iolens_mpiio_access_at(MPI_File fh, enum iolens_mpiio_dir dir, enum iolens_
         return;
     mpiio_rec *r = slot->rec;
     struct access a = describe(dir, kind, dt, count);
-    int64_t start = byte_offset(fh, at);
+    int64_t start = byte_offset(fh, slot, at);
     spin_lock(&r->lock);
     count_issue(r, &a);
     count_offset(r, slot, start, a.bytes);
@@ -710,7 +744,7 @@ void iolens_mpiio_split_begin_at(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Dat
         return;
     mpiio_rec *r = slot->rec;
     struct access a = describe(dir, IOLENS_MPIIO_SPLIT, dt, count);
-    int64_t start = byte_offset(fh, at);
+    int64_t start = byte_offset(fh, slot, at);
     spin_lock(&r->lock);
     count_issue(r, &a);
     count_offset(r, slot, start, a.bytes);
@@ -750,7 +784,7 @@ void iolens_mpiio_issue_at(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype 
         return;
     mpiio_rec *r = slot->rec;
     struct access a = describe(dir, IOLENS_MPIIO_NB, dt, count);
-    int64_t start = byte_offset(fh, at);
+    int64_t start = byte_offset(fh, slot, at);
     int remembered = -1;
     if (req != MPI_REQUEST_NULL) {
         spin_lock(&req_table_lock);

@@ -65,7 +65,9 @@ void iolens_mpiio_close_end(struct iolens_mpiio_rec *rec, double t0, double t1);
 void iolens_mpiio_sync(MPI_File fh, double t0, double t1);
 /* set_size and preallocate: metadata time only. */
 void iolens_mpiio_meta(MPI_File fh, double t0, double t1);
-void iolens_mpiio_set_view(MPI_File fh, MPI_Datatype filetype, double t0, double t1);
+/* A new view (after a successful MPI_File_set_view). */
+void iolens_mpiio_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
+                           MPI_Datatype filetype, double t0, double t1);
 void iolens_mpiio_set_info(MPI_File fh, double t0, double t1);
 
 /* A blocking read or write (kind INDEP or COLL) of count items of dt. */

@@ -222,7 +222,7 @@ IOLENS_EXPORT int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype e
     double t1 = iolens_now();
     if (rc == MPI_SUCCESS) {
         int saved = enter();
-        iolens_mpiio_set_view(fh, filetype, t0, t1);
+        iolens_mpiio_set_view(fh, disp, etype, filetype, t0, t1);
         leave(saved);
     }
     return rc;
