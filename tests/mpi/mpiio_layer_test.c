@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "access_pattern.h"
 #include "budget.h"
 #include "clock.h"
 #include "file_table.h"
@@ -260,9 +261,9 @@ static void test_split_and_meta(void)
     MPI_Datatype vec;
     MPI_Type_vector(2, 1, 4, MPI_INT, &vec);
     MPI_Type_commit(&vec);
-    iolens_mpiio_set_view(FH(6), vec, 7700, 7710);
+    iolens_mpiio_set_view(FH(6), 0, MPI_INT, vec, 7700, 7710);
     MPI_Type_free(&vec);
-    iolens_mpiio_set_view(FH(6), MPI_BYTE, 7800, 7810);
+    iolens_mpiio_set_view(FH(6), 0, MPI_BYTE, MPI_BYTE, 7800, 7810);
     iolens_mpiio_sync(FH(6), 7900, 7910);
     iolens_mpiio_meta(FH(6), 8000, 8010);
     struct iolens_mpiio_rec *rc = iolens_mpiio_close_begin(FH(6));
@@ -283,6 +284,28 @@ static void test_split_and_meta(void)
     EXPECT_T(10 * 7, r->fcounters[MPIIO_F_META_TIME]);
     EXPECT_T(8100, r->fcounters[MPIIO_F_CLOSE_START_TIMESTAMP]);
     EXPECT_T(8110, r->fcounters[MPIIO_F_CLOSE_END_TIMESTAMP]);
+}
+
+/* Under a view of plain bytes the byte offset of an access is the view's
+ * displacement plus its position, known without asking MPI (which cannot
+ * answer for these made-up handles): the second access of 8 bytes at
+ * position 8 of a view at 100 starts where the first (100..108) ended, so
+ * it is consecutive.  (Under any other view the offset comes from MPI,
+ * which these handles would crash: the MPI tests with real files cover
+ * that.) */
+static void test_byte_view_offsets(void)
+{
+    const char *v = DIR "/v";
+    iolens_mpiio_open(MPI_COMM_SELF, v, MPI_MODE_RDWR, MPI_INFO_NULL, FH(7), 100, 110);
+    iolens_mpiio_set_view(FH(7), 100, MPI_BYTE, MPI_BYTE, 120, 130);
+    iolens_mpiio_access_at(FH(7), IOLENS_MPIIO_WRITE, IOLENS_MPIIO_INDEP, MPI_BYTE, 8, 0, 200, 210);
+    iolens_mpiio_access_at(FH(7), IOLENS_MPIIO_WRITE, IOLENS_MPIIO_INDEP, MPI_BYTE, 8, 8, 300, 310);
+    iolens_mpiio_close_end(iolens_mpiio_close_begin(FH(7)), 600, 610);
+    const struct iolens_mpiio_record *r = packed(v);
+    EXPECT(2, r->counters[MPIIO_INDEP_WRITES]);
+    EXPECT(16, r->counters[MPIIO_BYTES_WRITTEN]);
+    EXPECT(1, r->counters[MPIIO_VIEWS]);
+    EXPECT(1, r->counters[MPIIO_PAT_STEPS + IOLENS_PAT_CONSEC]);
 }
 
 static void test_reset(void)
@@ -352,6 +375,7 @@ int main(int argc, char **argv)
     test_reused_request_value();
     test_table_full();
     test_split_and_meta();
+    test_byte_view_offsets();
     test_reset();
     test_folding();
     MPI_Finalize();
