@@ -248,110 +248,11 @@ static int64_t add_saturating(int64_t a, int64_t b)
     return s;
 }
 
-/* One top table recomputed from every record's entries (equal tuples add
- * up), ranked as the runtime ranks (record_merge.h). */
-static int total_top_table(const struct iolens_log_layer *L, const struct iolens_top_table *t,
-                           int64_t *totals)
-{
-    size_t n = 0;
-    struct iolens_top_entry *e = NULL;
-    if (L->record_count > 0) {
-        if (L->record_count > SIZE_MAX / (t->k * sizeof *e))
-            return -1;
-        e = malloc((size_t)L->record_count * t->k * sizeof *e);
-        if (e == NULL)
-            return -1;
-    }
-    for (uint64_t r = 0; r < L->record_count; r++)
-        for (uint32_t j = 0; j < t->k; j++) {
-            struct iolens_top_entry x = {.count = iolens_log_counter(L, r, t->count[j])};
-            for (uint32_t s = 0; s < t->width; s++)
-                x.value[s] = iolens_log_counter(L, r, t->value[j] + s);
-            if (x.count > 0)
-                e[n++] = x;
-        }
-    if (n > 0)
-        qsort(e, n, sizeof *e, iolens_top_entry_cmp_tuple);
-    n = iolens_top_entries_combine_sorted(e, n);
-    if (n > 0)
-        qsort(e, n, sizeof *e, iolens_top_entry_cmp_rank);
-    for (uint32_t j = 0; j < t->k; j++)
-        iolens_top_entry_put(t, j, j < n ? &e[j] : NULL, totals);
-    free(e);
-    return 0;
-}
-
-static int total_top_groups(const struct iolens_log_layer *L, const struct iolens_layer_desc *d,
-                            int64_t *totals)
-{
-    struct iolens_top_table t;
-    for (uint32_t i = 0; i < d->ncounters;) {
-        uint32_t next = iolens_record_top_table(d, i, &t);
-        if (next == 0) {
-            i++;
-            continue;
-        }
-        if (total_top_table(L, &t, totals) != 0)
-            return -1;
-        i = next;
-    }
-    return 0;
-}
-
-/* Combines every record of L into total (d->record_size bytes). */
-static int total_of_layer(const struct iolens_log_layer *L, const struct iolens_layer_desc *d,
-                          void *total)
-{
-    void *rec = malloc(d->record_size);
-    if (rec == NULL)
-        return -1;
-    struct iolens_rank_stats rs;
-    iolens_rank_stats_init(&rs);
-    memset(total, 0, d->record_size);
-    for (uint64_t r = 0; r < L->record_count; r++) {
-        iolens_log_record_load(L, r, d, rec);
-        if (r == 0)
-            iolens_record_merge_begin(d, total, rec);
-        else
-            iolens_record_merge(d, total, rec);
-        iolens_rank_stats_add(&rs, d, L->rank[r], rec);
-    }
-    iolens_rank_stats_store(&rs, d, total);
-    free(rec);
-    return total_top_groups(L, d, iolens_rec_counters(total));
-}
-
-static int print_layer_totals(const struct iolens_log_layer *L)
-{
-    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(L->kind);
-    if (d == NULL)
-        return 0;
-    void *total = malloc(d->record_size);
-    if (total == NULL || total_of_layer(L, d, total) != 0) {
-        free(total);
-        return -1;
-    }
-    uint32_t nc = usable_counters(L), nf = usable_fcounters(L);
-    for (uint32_t i = 0; i < nc; i++)
-        printf("total_%s: %" PRId64 "\n", d->counter_names[i], iolens_rec_counters(total)[i]);
-    for (uint32_t i = 0; i < nf; i++)
-        printf("total_%s: %.6f\n", d->fcounter_names[i], iolens_rec_fcounters(d, total)[i]);
-    free(total);
-    return 0;
-}
-
-static int print_total(const struct iolens_log *log)
-{
-    for (size_t l = 0; l < log->nlayers; l++)
-        if (print_layer_totals(&log->layers[l]) != 0)
-            return -1;
-    return 0;
-}
-
-/* --total on a streamed log: each layer region's records are combined into
- * the running total of their kind as it is read (total_region), with the
- * semantics of total_of_layer: the records merged in the order of the
- * whole log's layer, and each top table's entries combined tuple by tuple
+/* --total, on a streamed log and on a whole one alike: each layer region's
+ * (or whole layer's) records are combined into the running total of their
+ * kind as it is read (total_region), as described above: the records
+ * merged in the order of the whole log's layer (top tables left out of
+ * the merge), and each top table's entries combined tuple by tuple
  * as they come (equal tuples add up whatever the grouping, as the counts
  * are positive and add saturating), ranked once at the end. */
 struct top_acc {
@@ -523,6 +424,26 @@ static void totals_free(struct totals *T)
             free(T->k[i].tops[j].e);
         free(T->k[i].tops);
     }
+}
+
+static void print_totals(struct totals *T)
+{
+    for (size_t i = 0; i < T->n; i++)
+        if (T->k[i].d != NULL)
+            print_kind_total(&T->k[i]);
+}
+
+/* --total on a whole log: each layer is one region. */
+static int print_total(const struct iolens_log *log)
+{
+    struct totals T = {.n = 0};
+    int rc = 0;
+    for (size_t l = 0; rc == 0 && l < log->nlayers; l++)
+        rc = total_region(&T, &log->layers[l]);
+    if (rc == 0)
+        print_totals(&T);
+    totals_free(&T);
+    return rc;
 }
 
 /* -------------------------------------------------------------- file -- */
@@ -1302,9 +1223,7 @@ static int process_stream(const char *path, const struct args *a)
     print_job_header(iolens_stream_log(s));
     int rc = 0;
     if (total) {
-        for (size_t i = 0; i < T.n; i++)
-            if (T.k[i].d != NULL)
-                print_kind_total(&T.k[i]);
+        print_totals(&T);
     } else {
         rc = iolens_dump_base_stream(stdout, s);
     }
