@@ -5,7 +5,9 @@
  * reader.c's own functions, but on one region at a time read with pread:
  *   1. the header and region table (read alone);
  *   2. every region's bounds and CRC, region by region;
- *   3. every region decoded in table order: job, mounts, ranks and the
+ *   3. every region read again, its CRC checked again (the bytes inflated
+ *      are the bytes checked: the inflater does not recompute zlib's own
+ *      Adler-32, see reader.c) and decoded in table order: job, mounts, ranks and the
  *      intervals' heads into the stream's log; a names region into a
  *      scratch log whose ids go to the id index (id, region); a layer
  *      region into a scratch layer, handed to the caller, and its ranks
@@ -154,12 +156,12 @@ static const struct iolens_log_layer *scratch_layer(const struct iolens_stream *
     return iolens_log_layer_of(&s->lay, kind);
 }
 
-/* Layer region i decoded into the scratch layer (CRC checked again when
- * recheck: a visit after the open). */
-static enum iolens_read_status decode_layer(struct iolens_stream *s, unsigned i, bool recheck)
+/* Layer region i read, its CRC checked again, and decoded into the
+ * scratch layer. */
+static enum iolens_read_status decode_layer(struct iolens_stream *s, unsigned i)
 {
     enum iolens_read_status st = load_region(s, i);
-    if (st == IOLENS_READ_OK && recheck)
+    if (st == IOLENS_READ_OK)
         st = rd_check_region_crc(&s->r, i, &s->table[i], s->buf);
     if (st != IOLENS_READ_OK)
         return st;
@@ -167,12 +169,13 @@ static enum iolens_read_status decode_layer(struct iolens_stream *s, unsigned i,
     return rd_parse_region(&s->lr, i, &s->table[i], s->buf);
 }
 
-/* Names region i decoded into the scratch names, sorted by id. */
-static enum iolens_read_status decode_names(struct iolens_stream *s, unsigned i, bool recheck)
+/* Names region i read, its CRC checked again, and decoded into the scratch
+ * names, sorted by id. */
+static enum iolens_read_status decode_names(struct iolens_stream *s, unsigned i)
 {
     reset_names(s);
     enum iolens_read_status st = load_region(s, i);
-    if (st == IOLENS_READ_OK && recheck)
+    if (st == IOLENS_READ_OK)
         st = rd_check_region_crc(&s->r, i, &s->table[i], s->buf);
     if (st == IOLENS_READ_OK)
         st = rd_parse_region(&s->nr, i, &s->table[i], s->buf);
@@ -278,11 +281,11 @@ static enum iolens_read_status parse_one(struct iolens_stream *s, unsigned i,
     }
     enum iolens_read_status st;
     if (d->kind == IOLENS_REGION_NAMES) {
-        st = decode_names(s, i, false);
+        st = decode_names(s, i);
         return st != IOLENS_READ_OK ? st : add_ids(s, i);
     }
     if (is_layer(d->kind)) {
-        if ((st = decode_layer(s, i, false)) != IOLENS_READ_OK)
+        if ((st = decode_layer(s, i)) != IOLENS_READ_OK)
             return st;
         const struct iolens_log_layer *L = scratch_layer(s, d->kind);
         struct kind_track *t = track_of(s, d->kind);
@@ -292,7 +295,8 @@ static enum iolens_read_status parse_one(struct iolens_stream *s, unsigned i,
             return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
         return IOLENS_READ_OK;
     }
-    if ((st = load_region(s, i)) != IOLENS_READ_OK)
+    if ((st = load_region(s, i)) != IOLENS_READ_OK ||
+        (st = rd_check_region_crc(&s->r, i, d, s->buf)) != IOLENS_READ_OK)
         return st;
     size_t before = s->log.ninterval_sets;
     st = rd_parse_region(&s->r, i, d, s->buf);
@@ -467,7 +471,7 @@ enum iolens_read_status iolens_stream_next(struct iolens_stream *s, uint32_t kin
         if (d->kind != kind || !known(d))
             continue;
         *pos = i + 1;
-        enum iolens_read_status st = stream_failed(s, decode_layer(s, i, true));
+        enum iolens_read_status st = stream_failed(s, decode_layer(s, i));
         if (st == IOLENS_READ_OK)
             *L = scratch_layer(s, kind);
         return st;
@@ -490,7 +494,7 @@ const char *iolens_stream_name_of(struct iolens_stream *s, uint64_t id)
         return NULL;
     uint32_t region = s->ids[lo].region;
     if (s->names_region != (long)region &&
-        stream_failed(s, decode_names(s, region, true)) != IOLENS_READ_OK)
+        stream_failed(s, decode_names(s, region)) != IOLENS_READ_OK)
         return NULL;
     return iolens_log_name_of(&s->nam, id);
 }

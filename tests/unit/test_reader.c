@@ -648,6 +648,61 @@ START_TEST(bad_compressed_bytes_with_valid_crc)
 }
 END_TEST
 
+/* The zlib header, the trailer's presence and the raw size are checked;
+ * the Adler-32 in the trailer is not (the region's CRC-32 covers it). */
+START_TEST(zlib_framing_with_valid_crc)
+{
+    static const struct {
+        unsigned char cmf, flg;
+        enum iolens_read_status want;
+    } heads[] = {
+        {0x78, 0x9c, IOLENS_READ_OK},      /* what compress2 writes, level 6 */
+        {0x78, 0x9d, IOLENS_READ_CORRUPT}, /* FCHECK wrong */
+        {0x77, 0x85, IOLENS_READ_CORRUPT}, /* CM 7 (FCHECK right) */
+        {0x88, 0x98, IOLENS_READ_CORRUPT}, /* CINFO 8: a 64 KiB window (FCHECK right) */
+        {0x78, 0xbb, IOLENS_READ_CORRUPT}, /* FDICT set (FCHECK right) */
+    };
+    for (size_t k = 0; k < sizeof heads / sizeof heads[0]; k++) {
+        ck_assert_int_eq((heads[k].cmf * 256 + heads[k].flg) % 31 == 0, k != 1);
+        struct bytes file = standard_file();
+        struct iolens_region_desc *t = table_of(&file);
+        ck_assert_uint_eq(file.p[t[R_NAMES].offset], 0x78);
+        file.p[t[R_NAMES].offset] = heads[k].cmf;
+        file.p[t[R_NAMES].offset + 1] = heads[k].flg;
+        reseal_region(&file, R_NAMES);
+        ck_assert_int_eq(status_of(&file), heads[k].want);
+        free(file.p);
+    }
+
+    /* The Adler-32 trailer changed, the CRC-32 made to match: accepted. */
+    struct bytes file = standard_file();
+    struct iolens_region_desc *t = table_of(&file);
+    file.p[t[R_NAMES].offset + t[R_NAMES].stored_size - 1] ^= 0x5a;
+    reseal_region(&file, R_NAMES);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_OK);
+    free(file.p);
+
+    /* The trailer cut off (the deflate body is whole): refused. */
+    file = standard_file();
+    t = table_of(&file);
+    t[R_STDIO].stored_size -= 4; /* STDIO is the last region */
+    file.len -= 4;
+    reseal_region(&file, R_STDIO);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    free(file.p);
+
+    /* A raw size one byte short or one byte long: refused. */
+    for (int delta = -1; delta <= 1; delta += 2) {
+        file = standard_file();
+        t = table_of(&file);
+        t[R_NAMES].raw_size += (uint64_t)(int64_t)delta;
+        reseal(&file);
+        ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+        free(file.p);
+    }
+}
+END_TEST
+
 START_TEST(layer_counts_must_match_raw_size)
 {
     struct bytes raw = {0};
@@ -1747,6 +1802,7 @@ static Suite *reader_suite(void)
     tcase_add_test(tc, bad_header_fields);
     tcase_add_test(tc, region_offsets_and_sizes);
     tcase_add_test(tc, bad_compressed_bytes_with_valid_crc);
+    tcase_add_test(tc, zlib_framing_with_valid_crc);
     tcase_add_test(tc, layer_counts_must_match_raw_size);
     tcase_add_test(tc, layer_with_other_counter_counts);
     tcase_add_test(tc, bad_job_region);
