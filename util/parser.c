@@ -339,17 +339,26 @@ static long top_find(const struct iolens_top_entry *e, size_t n, const struct io
  * tuple already there adds its count in place (the common case: a job
  * has few distinct access sizes and strides); new ones are appended, then
  * sorted and combined once for the region. */
+/* Counter i of a record's row of cc counters, 0 if the row has no such
+ * counter (as iolens_log_counter, without a call per value). */
+static inline int64_t counter_in_row(const int64_t *row, uint32_t cc, int i)
+{
+    return i >= 0 && (uint32_t)i < cc ? row[i] : 0;
+}
+
 static int top_acc_add(struct top_acc *a, const struct iolens_log_layer *L)
 {
     const struct iolens_top_table *t = &a->t;
     size_t known = a->n, n = a->n;
-    for (uint64_t r = 0; r < L->record_count; r++)
+    uint32_t cc = L->counter_count;
+    for (uint64_t r = 0; r < L->record_count; r++) {
+        const int64_t *row = L->counters + r * cc;
         for (uint32_t j = 0; j < t->k; j++) {
-            struct iolens_top_entry x = {.count = iolens_log_counter(L, r, t->count[j])};
+            struct iolens_top_entry x = {.count = counter_in_row(row, cc, t->count[j])};
             if (x.count <= 0)
                 continue;
             for (uint32_t s = 0; s < t->width; s++)
-                x.value[s] = iolens_log_counter(L, r, t->value[j] + s);
+                x.value[s] = counter_in_row(row, cc, t->value[j] + (int)s);
             long at = top_find(a->e, known, &x);
             if (at >= 0) {
                 a->e[at].count = add_saturating(a->e[at].count, x.count);
@@ -365,6 +374,7 @@ static int top_acc_add(struct top_acc *a, const struct iolens_log_layer *L)
             }
             a->e[n++] = x;
         }
+    }
     if (n > known) {
         qsort(a->e, n, sizeof *a->e, iolens_top_entry_cmp_tuple);
         n = iolens_top_entries_combine_sorted(a->e, n);
