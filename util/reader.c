@@ -1194,11 +1194,12 @@ const struct iolens_log_mount *iolens_log_mount_of(const struct iolens_log *log,
 void iolens_log_record_load(const struct iolens_log_layer *L, uint64_t r,
                             const struct iolens_layer_desc *d, void *rec)
 {
-    memset(rec, 0, d->record_size);
-    memcpy(rec, &L->id[r], 8);
-    memcpy((char *)rec + 8, &L->rank[r], 8);
     uint32_t nc = L->counter_count < d->ncounters ? L->counter_count : d->ncounters;
     uint32_t nf = L->fcounter_count < d->nfcounters ? L->fcounter_count : d->nfcounters;
+    if (nc < d->ncounters || nf < d->nfcounters) /* an older layout: the rest is 0 */
+        memset(rec, 0, d->record_size);
+    memcpy(rec, &L->id[r], 8);
+    memcpy((char *)rec + 8, &L->rank[r], 8);
     if (nc > 0)
         memcpy(iolens_rec_counters(rec), &L->counters[r * L->counter_count], 8 * (size_t)nc);
     if (nf > 0)
