@@ -5,7 +5,8 @@
 #   2. a fresh AddressSanitizer/UBSan build in _build-asan and
 #      `make check-sanitize` (the unit and parser tests);
 #   3. a fresh ThreadSanitizer build in _build-tsan and `make check-tsan`
-#      (the threaded integration test, libtsan preloaded before the runtime);
+#      (the threaded integration test, libtsan preloaded before the runtime,
+#      and the streaming parser's test: it decodes on two threads);
 #   4. `make distcheck` from _build-test.
 # The last line printed is "N passed, N failed" for CI to read.  The exit
 # status is nonzero if any stage failed.

@@ -555,6 +555,15 @@ static void decode_records(struct cursor *c, struct iolens_log_layer *L, uint64_
     c->left -= used;
 }
 
+enum iolens_read_status rd_counts_differ(struct reader *r, uint32_t kind, uint32_t cc, uint32_t fc,
+                                         uint32_t earlier_cc, uint32_t earlier_fc)
+{
+    return rd_fail(r, IOLENS_READ_CORRUPT,
+                   "corrupt %s region: %u+%u counters where an earlier one has %u+%u",
+                   iolens_layer_name(kind), (unsigned)cc, (unsigned)fc, (unsigned)earlier_cc,
+                   (unsigned)earlier_fc);
+}
+
 /* A layer region's records are appended to the layer of its kind; all
  * regions of one kind must agree on the counter counts. */
 static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, uint32_t kind,
@@ -580,10 +589,8 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
     if (L == NULL)
         return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     if (L->counter_count != head.counter_count || L->fcounter_count != head.fcounter_count)
-        return rd_fail(r, IOLENS_READ_CORRUPT,
-                    "corrupt %s region: %u+%u counters where an earlier one has %u+%u", lname,
-                    (unsigned)head.counter_count, (unsigned)head.fcounter_count,
-                    (unsigned)L->counter_count, (unsigned)L->fcounter_count);
+        return rd_counts_differ(r, kind, head.counter_count, head.fcounter_count,
+                                L->counter_count, L->fcounter_count);
     uint64_t n = head.record_count, first = L->record_count;
     if (n == 0)
         return IOLENS_READ_OK;
@@ -1189,6 +1196,15 @@ const struct iolens_log_mount *iolens_log_mount_of(const struct iolens_log *log,
         }
     }
     return best;
+}
+
+void rd_clear_scratch(struct iolens_log *log)
+{
+    for (size_t i = 0; i < log->nnames; i++)
+        free(log->names[i].name);
+    log->nnames = 0;
+    for (size_t l = 0; l < log->nlayers; l++)
+        log->layers[l].record_count = 0;
 }
 
 void iolens_log_record_load(const struct iolens_log_layer *L, uint64_t r,

@@ -60,6 +60,9 @@ bool rd_rank_valid(const struct iolens_log *log, int64_t rank);
 enum iolens_read_status rd_bad_record_rank(struct reader *r, uint32_t kind, uint64_t record,
                                            int64_t rank);
 enum iolens_read_status rd_name_twice(struct reader *r, uint64_t id);
+/* A region of kind with cc+fc counters after one with earlier_cc+earlier_fc. */
+enum iolens_read_status rd_counts_differ(struct reader *r, uint32_t kind, uint32_t cc, uint32_t fc,
+                                         uint32_t earlier_cc, uint32_t earlier_fc);
 /* Reads all of fd into a malloc'd buffer.  Returns 0 or an errno value. */
 int rd_slurp(int fd, unsigned char **out, size_t *outsz);
 /* qsort comparator of struct iolens_log_name by id. */
@@ -67,5 +70,8 @@ int rd_compare_names(const void *a, const void *b);
 /* Grows *arr (of elem-sized entries, *cap allocated) to hold need. */
 bool rd_grow(void **arr, size_t *cap, size_t need, size_t elem);
 void rd_free_interval_set(struct iolens_log_intervals *set);
+/* Empties a scratch log for the next region: no names, and no records in
+ * its layers (their arrays and counter counts are kept). */
+void rd_clear_scratch(struct iolens_log *log);
 
 #endif

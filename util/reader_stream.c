@@ -7,11 +7,13 @@
  *   2. every region's bounds and CRC, region by region;
  *   3. every region read again, its CRC checked again (the bytes inflated
  *      are the bytes checked: the inflater does not recompute zlib's own
- *      Adler-32, see reader.c) and decoded in table order: job, mounts, ranks and the
- *      intervals' heads into the stream's log; a names region into a
- *      scratch log whose ids go to the id index (id, region); a layer
- *      region into a scratch layer, handed to the caller, and its ranks
- *      noted (see struct kind_track);
+ *      Adler-32, see reader.c) and decoded in table order: job, mounts,
+ *      ranks and the intervals' heads into the stream's log; a names
+ *      region into a scratch log whose ids go to the id index (id,
+ *      region); a layer region into a scratch layer (decoded ahead on a
+ *      second thread, reader_prefetch.h, when the log has two or more),
+ *      its counter counts checked against its kind's first, its ranks
+ *      noted (see struct kind_track), and handed to the caller;
  *   4. the cross-region checks (job region, ids named twice, intervals'
  *      ranks, ranks region, records' ranks).
  * A later visit (iolens_stream_next) reads and decodes a layer region
@@ -29,6 +31,7 @@
 #include <unistd.h>
 
 #include "reader_internal.h"
+#include "reader_prefetch.h"
 #include "record_merge.h"
 
 /* An id of the log and the names region that names it. */
@@ -48,6 +51,8 @@ struct rank_mark {
 };
 
 struct kind_track {
+    bool shaped;                       /* cc, fc: the counts of its first region */
+    uint32_t cc, fc;
     uint64_t records;
     bool low;
     struct rank_mark low_at;
@@ -59,6 +64,7 @@ struct iolens_stream {
     int fd;
     const unsigned char *mem;          /* the whole file when it is not a regular file */
     unsigned char *mem_owned;
+    struct rd_source src;              /* fd or mem, and the region table */
     size_t size;
     unsigned char *prefix;             /* header and region table */
     struct iolens_file_header h;
@@ -93,23 +99,10 @@ static void set_io_error(struct iolens_stream *s, int e)
  * or a file shorter than it was. */
 static bool read_at(struct iolens_stream *s, uint64_t off, size_t len, unsigned char *dst)
 {
-    if (s->mem != NULL) {
-        memcpy(dst, s->mem + off, len);
-        return true;
-    }
-    while (len > 0) {
-        ssize_t n = pread(s->fd, dst, len, (off_t)off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            set_io_error(s, n < 0 ? errno : 0);
-            return false;
-        }
-        dst += n;
-        off += (uint64_t)n;
-        len -= (size_t)n;
-    }
-    return true;
+    int e = rd_source_read(&s->src, off, len, dst);
+    if (e != 0)
+        set_io_error(s, e > 0 ? e : 0);
+    return e == 0;
 }
 
 /* The stored bytes of region i (bounds already checked) in s->buf. */
@@ -137,20 +130,6 @@ static bool known(const struct iolens_region_desc *d)
 
 /* ------------------------------------------------------------ scratch -- */
 
-static void reset_layers(struct iolens_stream *s)
-{
-    for (size_t l = 0; l < s->lay.nlayers; l++)
-        s->lay.layers[l].record_count = 0;
-}
-
-static void reset_names(struct iolens_stream *s)
-{
-    for (size_t i = 0; i < s->nam.nnames; i++)
-        free(s->nam.names[i].name);
-    s->nam.nnames = 0;
-    s->names_region = -1;
-}
-
 static const struct iolens_log_layer *scratch_layer(const struct iolens_stream *s, uint32_t kind)
 {
     return iolens_log_layer_of(&s->lay, kind);
@@ -160,25 +139,15 @@ static const struct iolens_log_layer *scratch_layer(const struct iolens_stream *
  * scratch layer. */
 static enum iolens_read_status decode_layer(struct iolens_stream *s, unsigned i)
 {
-    enum iolens_read_status st = load_region(s, i);
-    if (st == IOLENS_READ_OK)
-        st = rd_check_region_crc(&s->r, i, &s->table[i], s->buf);
-    if (st != IOLENS_READ_OK)
-        return st;
-    reset_layers(s);
-    return rd_parse_region(&s->lr, i, &s->table[i], s->buf);
+    return rd_source_decode(&s->lr, &s->src, i, &s->buf, &s->bufcap);
 }
 
 /* Names region i read, its CRC checked again, and decoded into the scratch
  * names, sorted by id. */
 static enum iolens_read_status decode_names(struct iolens_stream *s, unsigned i)
 {
-    reset_names(s);
-    enum iolens_read_status st = load_region(s, i);
-    if (st == IOLENS_READ_OK)
-        st = rd_check_region_crc(&s->r, i, &s->table[i], s->buf);
-    if (st == IOLENS_READ_OK)
-        st = rd_parse_region(&s->nr, i, &s->table[i], s->buf);
+    s->names_region = -1;
+    enum iolens_read_status st = rd_source_decode(&s->nr, &s->src, i, &s->buf, &s->bufcap);
     if (st != IOLENS_READ_OK)
         return st;
     if (s->nam.nnames > 1)
@@ -189,12 +158,14 @@ static enum iolens_read_status decode_names(struct iolens_stream *s, unsigned i)
 
 /* ------------------------------------------------------------- checks -- */
 
-static enum iolens_read_status add_ids(struct iolens_stream *s, unsigned region)
+/* The ids of names region `region`, decoded into names, to the id index. */
+static enum iolens_read_status add_ids(struct iolens_stream *s, const struct iolens_log *names,
+                                       unsigned region)
 {
-    if (!rd_grow((void **)&s->ids, &s->capids, s->nids + s->nam.nnames, sizeof *s->ids))
+    if (!rd_grow((void **)&s->ids, &s->capids, s->nids + names->nnames, sizeof *s->ids))
         return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
-    for (size_t k = 0; k < s->nam.nnames; k++)
-        s->ids[s->nids++] = (struct name_ref){s->nam.names[k].id, region};
+    for (size_t k = 0; k < names->nnames; k++)
+        s->ids[s->nids++] = (struct name_ref){names->names[k].id, region};
     return IOLENS_READ_OK;
 }
 
@@ -206,9 +177,44 @@ static int compare_refs(const void *a, const void *b)
     return x->region < y->region ? -1 : x->region > y->region;
 }
 
+/* Sorts refs by id, as compare_refs does, with an LSD radix sort (a byte a
+ * pass, skipping a byte every id shares): four times as fast as qsort on
+ * 10^6 ids.  It is stable and the refs are appended in region order, so
+ * equal ids stay in region order, as compare_refs puts them.  False when
+ * its buffer cannot be had. */
+static bool radix_sort_refs(struct name_ref *refs, size_t n)
+{
+    struct name_ref *tmp = malloc(n * sizeof *tmp);
+    if (tmp == NULL)
+        return false;
+    size_t count[8][256] = {{0}};
+    for (size_t i = 0; i < n; i++)
+        for (unsigned b = 0; b < 8; b++)
+            count[b][(refs[i].id >> (8 * b)) & 0xff]++;
+    struct name_ref *src = refs, *dst = tmp;
+    for (unsigned b = 0; b < 8; b++) {
+        if (count[b][(refs[0].id >> (8 * b)) & 0xff] == n)
+            continue;
+        size_t at[256], sum = 0;
+        for (unsigned v = 0; v < 256; v++) {
+            at[v] = sum;
+            sum += count[b][v];
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[at[(src[i].id >> (8 * b)) & 0xff]++] = src[i];
+        struct name_ref *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != refs)
+        memcpy(refs, src, n * sizeof *refs);
+    free(tmp);
+    return true;
+}
+
 static enum iolens_read_status finish_ids(struct iolens_stream *s)
 {
-    if (s->nids > 1)
+    if (s->nids > 1 && !radix_sort_refs(s->ids, s->nids))
         qsort(s->ids, s->nids, sizeof *s->ids, compare_refs);
     for (size_t i = 1; i < s->nids; i++)
         if (s->ids[i].id == s->ids[i - 1].id)
@@ -271,30 +277,79 @@ static enum iolens_read_status check_record_ranks(struct iolens_stream *s)
 
 /* --------------------------------------------------------------- open -- */
 
+/* A layer region's records, decoded: checked against the regions of its
+ * kind before it (counter counts, as reader.c's parse_layer checks them
+ * when one scratch layer sees every region; the prefetch's two do not),
+ * their ranks noted, and handed to the caller. */
+static enum iolens_read_status visit_layer(struct iolens_stream *s,
+                                           const struct iolens_log_layer *L,
+                                           iolens_stream_layer_fn fn, void *ctx)
+{
+    struct kind_track *t = track_of(s, L->kind);
+    if (t == NULL)
+        return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
+    if (!t->shaped) {
+        t->shaped = true;
+        t->cc = L->counter_count;
+        t->fc = L->fcounter_count;
+    } else if (t->cc != L->counter_count || t->fc != L->fcounter_count) {
+        return rd_counts_differ(&s->r, L->kind, L->counter_count, L->fcounter_count, t->cc,
+                                t->fc);
+    }
+    if (!note_ranks(t, L))
+        return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
+    if (fn != NULL && fn(ctx, L) != 0)
+        return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
+    return IOLENS_READ_OK;
+}
+
+/* A decoded names or layer region i, from the scratch log it is in. */
+static enum iolens_read_status visit_decoded(struct iolens_stream *s, unsigned i,
+                                            const struct iolens_log *scratch,
+                                            iolens_stream_layer_fn fn, void *ctx)
+{
+    uint32_t kind = s->table[i].kind;
+    if (kind == IOLENS_REGION_NAMES)
+        return add_ids(s, scratch, i);
+    return visit_layer(s, iolens_log_layer_of(scratch, kind), fn, ctx);
+}
+
+/* Names or layer region i; a layer region from the prefetch when there is
+ * one (names regions are decoded here: so balanced, the two threads
+ * finish --total on 10^6 records in 0.42 s, against 0.52 s with the
+ * names decoded ahead too). */
+static enum iolens_read_status parse_decoded_region(struct iolens_stream *s, unsigned i,
+                                                    struct rd_prefetch *ahead,
+                                                    iolens_stream_layer_fn fn, void *ctx)
+{
+    const struct iolens_log *scratch;
+    enum iolens_read_status st;
+    if (ahead != NULL && is_layer(s->table[i].kind)) {
+        if ((st = rd_prefetch_take(ahead, i, &s->r, &scratch)) != IOLENS_READ_OK)
+            return st;
+        st = visit_decoded(s, i, scratch, fn, ctx);
+        rd_prefetch_release(ahead);
+        return st;
+    }
+    bool names = s->table[i].kind == IOLENS_REGION_NAMES;
+    st = names ? decode_names(s, i) : decode_layer(s, i);
+    if (st != IOLENS_READ_OK)
+        return st;
+    return visit_decoded(s, i, names ? &s->nam : &s->lay, fn, ctx);
+}
+
 static enum iolens_read_status parse_one(struct iolens_stream *s, unsigned i,
-                                         iolens_stream_layer_fn fn, void *ctx)
+                                         struct rd_prefetch *ahead, iolens_stream_layer_fn fn,
+                                         void *ctx)
 {
     const struct iolens_region_desc *d = &s->table[i];
     if (!known(d)) {
         s->log.unknown_regions++;
         return IOLENS_READ_OK;
     }
+    if (d->kind == IOLENS_REGION_NAMES || is_layer(d->kind))
+        return parse_decoded_region(s, i, ahead, fn, ctx);
     enum iolens_read_status st;
-    if (d->kind == IOLENS_REGION_NAMES) {
-        st = decode_names(s, i);
-        return st != IOLENS_READ_OK ? st : add_ids(s, i);
-    }
-    if (is_layer(d->kind)) {
-        if ((st = decode_layer(s, i)) != IOLENS_READ_OK)
-            return st;
-        const struct iolens_log_layer *L = scratch_layer(s, d->kind);
-        struct kind_track *t = track_of(s, d->kind);
-        if (t == NULL || !note_ranks(t, L))
-            return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
-        if (fn != NULL && fn(ctx, L) != 0)
-            return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
-        return IOLENS_READ_OK;
-    }
     if ((st = load_region(s, i)) != IOLENS_READ_OK ||
         (st = rd_check_region_crc(&s->r, i, d, s->buf)) != IOLENS_READ_OK)
         return st;
@@ -310,6 +365,32 @@ static enum iolens_read_status parse_one(struct iolens_stream *s, unsigned i,
         set->accesses = set->flags = NULL;
     }
     return st;
+}
+
+/* Decoding ahead holds two layer regions at once: worth it for many
+ * regions of a few MiB (a rank's part at the default budget), not for a
+ * few huge ones, whose memory it would double for little gain. */
+#define PREFETCH_MAX_RAW_SIZE (32u << 20)
+
+/* The layer regions decoded ahead on a second thread, when there are two
+ * or more and none is huge (NULL: decoded in turn, as they are if the
+ * thread cannot be made). */
+static struct rd_prefetch *start_prefetch(struct iolens_stream *s)
+{
+    unsigned count = s->h.region_count, n = 0;
+    unsigned *layers = malloc(((size_t)count + 1) * sizeof *layers);
+    if (layers == NULL)
+        return NULL;
+    bool huge = false;
+    for (unsigned i = 0; i < count; i++)
+        if (known(&s->table[i]) && is_layer(s->table[i].kind)) {
+            layers[n++] = i;
+            huge = huge || s->table[i].raw_size > PREFETCH_MAX_RAW_SIZE;
+        }
+    struct rd_prefetch *ahead =
+        n >= 2 && !huge ? rd_prefetch_start(&s->src, layers, n, &s->lr) : NULL;
+    free(layers);
+    return ahead;
 }
 
 static enum iolens_read_status open_all(struct iolens_stream *s, iolens_stream_layer_fn fn,
@@ -345,6 +426,7 @@ static enum iolens_read_status open_all(struct iolens_stream *s, iolens_stream_l
     if (s->table == NULL)
         return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
     memcpy(s->table, s->prefix + sizeof s->h, (size_t)count * sizeof *s->table);
+    s->src.table = s->table;
 
     for (unsigned i = 0; i < count && st == IOLENS_READ_OK; i++) {
         st = rd_check_region_bounds(&s->r, i, &s->table[i], s->data_start);
@@ -353,8 +435,10 @@ static enum iolens_read_status open_all(struct iolens_stream *s, iolens_stream_l
         if (st == IOLENS_READ_OK)
             st = rd_check_region_crc(&s->r, i, &s->table[i], s->buf);
     }
+    struct rd_prefetch *ahead = st == IOLENS_READ_OK ? start_prefetch(s) : NULL;
     for (unsigned i = 0; i < count && st == IOLENS_READ_OK; i++)
-        st = parse_one(s, i, fn, ctx);
+        st = parse_one(s, i, ahead, fn, ctx);
+    rd_prefetch_stop(ahead);
     if (st != IOLENS_READ_OK)
         return st;
     if (!s->r.seen_job)
@@ -403,6 +487,7 @@ enum iolens_read_status iolens_stream_open(const char *path, iolens_stream_layer
     s->err = err;
     s->errsz = errsz;
     int e = open_file(s, path);
+    s->src = (struct rd_source){.fd = s->fd, .mem = s->mem};
     if (e != 0) {
         if (err != NULL && errsz > 0)
             snprintf(err, errsz, "%s", strerror(e));

@@ -102,6 +102,16 @@ def put(i, d):
 kinds = [desc(i)[0] for i in range(count)]
 layer = [i for i in range(count) if kinds[i] == 16]   # POSIX
 names = [i for i in range(count) if kinds[i] == 3]
+def region_raw(i):
+    d = desc(i)
+    return i, bytearray(zlib.decompress(bytes(data[d[2]:d[2] + d[3]])))
+def repack(i, raw):          # region i's content replaced by raw, at the end
+    global data
+    d = desc(i)
+    packed = zlib.compress(bytes(raw))
+    d[2], d[3], d[4], d[5] = len(data), len(packed), len(raw), zlib.crc32(packed)
+    data += packed
+    put(i, d)
 if action == 'crc':          # a byte of the second POSIX region flipped
     d = desc(layer[1])
     data[d[2] + d[3] // 2] ^= 1
@@ -111,17 +121,33 @@ elif action == 'nonames':    # the last names region made an unknown kind
 elif action == 'twice':      # the last POSIX region is the first names region again
     put(layer[-1], desc(names[0]))
 elif action == 'rank':       # record 1 of the second POSIX region has rank 5000
-    i = layer[1]
-    d = desc(i)
-    raw = bytearray(zlib.decompress(bytes(data[d[2]:d[2] + d[3]])))
+    i, raw = region_raw(layer[1])
     n = struct.unpack_from('<Q', raw, 8)[0]
     ranks = 16 + 8 * n           # after the head and the id planes
     for b in range(8):
         raw[ranks + b * n + 1] = (5000 >> (8 * b)) & 255
-    packed = zlib.compress(bytes(raw))
-    d[2], d[3], d[4], d[5] = len(data), len(packed), len(raw), zlib.crc32(packed)
-    data += packed
-    put(i, d)
+    repack(i, raw)
+# Errors found while a region is decoded, as pairs EDIT INDEX (the index
+# among the POSIX regions): 'fill' claims one record more than the region
+# holds, 'counts' drops its last fcounter column.  Prints the message the
+# first one in the log gives.
+else:
+    said = []
+    edits = sys.argv[3:]
+    for what, k in sorted(zip(edits[::2], map(int, edits[1::2])), key=lambda e: e[1]):
+        i, raw = region_raw(layer[k])
+        cc, fc, n = struct.unpack_from('<IIQ', raw, 0)
+        if what == 'fill':
+            struct.pack_into('<Q', raw, 8, n + 1)
+            said.append('corrupt POSIX region: %d records of %d bytes do not fill %d bytes'
+                        % (n + 1, 16 + 8 * (cc + fc), len(raw) - 16))
+        else:
+            struct.pack_into('<I', raw, 4, fc - 1)
+            del raw[len(raw) - 8 * n:]
+            said.append('corrupt POSIX region: %d+%d counters where an earlier one has %d+%d'
+                        % (cc, fc - 1, cc, fc))
+        repack(i, raw)
+    print(said[0])
 h = bytearray(data[:40]); struct.pack_into('<I', h, 32, 0)
 crc = zlib.crc32(bytes(data[40:40 + 40 * count]), zlib.crc32(bytes(h)))
 struct.pack_into('<I', data, 32, crc)
@@ -147,6 +173,19 @@ print(min(0x9e3779b97f4a7c15 * (i + 1) % 2**64 for i in range(3001 // 7)))') nam
 
 python3 "$T/edit.py" "$big" "$T/rank" rank
 expect_rejected "$T/rank" "corrupt POSIX region: record $((3001 / 7 + 1)) has rank 5000 of 7"
+
+# Errors met while the layer regions are decoded, which the streaming
+# reader does ahead on a second thread (util/reader_prefetch.c, two slots
+# taken in turn): reported in table order, the first one only, with the
+# whole-log reader's message.  The second POSIX region is the first the
+# other slot decodes, so only the reader's own check of the counter counts
+# can see its change; the third is decoded in the slot of the first.
+for edit in "fill 3" "fill 6" "counts 1" "counts 2" "counts 1 fill 4" "fill 2 counts 5" \
+    "fill 5 fill 6" "counts 6"; do
+    # shellcheck disable=SC2086  # the edit is words
+    said=$(python3 "$T/edit.py" "$big" "$T/decode" $edit)
+    expect_rejected "$T/decode" "$said"
+done
 
 # The names of the last rank gone (its region skipped as an unknown kind):
 # not an error for the whole-log reader (the records print "-" for their
