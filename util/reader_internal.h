@@ -24,7 +24,12 @@ struct reader {
     size_t names_cap;                         /* allocated entries of log->names */
     uint64_t layer_cap[MAX_LAYER_KINDS];      /* allocated records of log->layers[i] */
     size_t intervals_cap;                     /* allocated entries of log->intervals */
+    unsigned char *raw;                       /* a region inflated, reused by the next */
+    size_t raw_cap;
 };
+
+/* Frees what a reader keeps between regions (not its log). */
+void rd_reader_release(struct reader *r);
 
 /* Reads from a decompressed region; every read is checked against what is
  * left, and a failed read leaves the cursor unusable (left = 0). */

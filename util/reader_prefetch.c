@@ -133,6 +133,7 @@ static void free_slots(struct rd_prefetch *p)
 {
     for (unsigned k = 0; k < SLOTS; k++) {
         iolens_log_free(&p->slot[k].log);
+        rd_reader_release(&p->slot[k].r);
         free(p->slot[k].buf);
         free(p->slot[k].err);
     }

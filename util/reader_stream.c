@@ -523,6 +523,9 @@ void iolens_stream_close(struct iolens_stream *s)
     iolens_log_free(&s->log);
     iolens_log_free(&s->lay);
     iolens_log_free(&s->nam);
+    rd_reader_release(&s->r);
+    rd_reader_release(&s->lr);
+    rd_reader_release(&s->nr);
     free(s->ids);
     for (size_t k = 0; k < s->nkinds; k++)
         free(s->track[k].max);
