@@ -14,6 +14,7 @@
 # is not counted at all), so use this to compare two builds, and
 # run-overhead.sh for the time.  A figure, not a test.
 set -eu
+. "$(dirname "$0")/summary.sh"
 
 BUILD=${1:?usage: run-instructions.sh BUILD_DIR}
 BUILD=$(cd "$BUILD" && pwd)
@@ -62,4 +63,5 @@ for op in pwrite1 pwrite4k fwrite16 fprintf1; do
     u=$(per_call "$op")
     t=$(per_call "$op" traced)
     printf '%-10s %10d %10d %10d\n' "$op" "$u" "$t" $((t - u))
+    summary_row "$op: instructions added" $((t - u)) instructions -
 done

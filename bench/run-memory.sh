@@ -9,11 +9,12 @@
 #   run-memory.sh BUILD_DIR
 #
 # NFILES (default 100000), NOPS (default 10000000), MEMORY (the budget,
-# default 2M, the runtime's default), RUNS (default 3; the median is
+# default 2M, the runtime's default), RUNS (default 5; the median is
 # printed).  The sizes of the issue, NFILES=1000000 NOPS=100000000, take
 # some minutes.  The files go to a scratch directory under TMPDIR (/tmp).
 # A figure, not a test.
 set -eu
+. "$(dirname "$0")/summary.sh"
 
 BUILD=$(cd "${1:?usage: run-memory.sh BUILD_DIR}" && pwd)
 LIB=$BUILD/.libs/libiolens.so
@@ -22,7 +23,7 @@ PROG=$BUILD/tests/integration/prog_stress
 NFILES=${NFILES:-100000}
 NOPS=${NOPS:-10000000}
 MEMORY=${MEMORY:-2M}
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 (cd "$BUILD" && make tests/integration/prog_stress >/dev/null)
 for f in "$LIB" "$PARSER" "$PROG" /usr/bin/time; do
     if [ ! -x "$f" ] && [ ! -f "$f" ]; then
@@ -74,6 +75,10 @@ measure() {
     awk -v l="$1" -v f="$2" -v o="$3" -v p="$plain" -v t="$traced" -v b="$budget" -v u="$used" \
         'BEGIN { printf "%-6s %9d %10d %13.1f %11.1f %9.1f %10d %10d %s\n", l, f, o,
                  p / 1024, t / 1024, (t - p) / 1024, b, u, (u <= b ? "yes" : "NO") }'
+    what="memory, $2 files and $3 writes"
+    summary_row "$what: runtime's accounting" "$used" bytes "<= $budget"
+    summary_row "$what: peak RSS added" "$(awk -v p="$plain" -v t="$traced" \
+        'BEGIN { printf "%.1f", (t - p) / 1024 }')" MiB -
 }
 
 echo "iolens memory: peak resident memory traced and untraced (median of $RUNS runs)" \

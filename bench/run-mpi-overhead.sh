@@ -10,6 +10,7 @@
 # MPICC and MPIEXEC come from the environment (make bench passes
 # configure's), else from BUILD_DIR/Makefile.  A figure, not a test.
 set -eu
+. "$(dirname "$0")/summary.sh"
 
 BUILD=${1:?usage: run-mpi-overhead.sh BUILD_DIR [SOURCE_DIR]}
 BUILD=$(cd "$BUILD" && pwd)
@@ -63,3 +64,5 @@ printf '%-16s %12s %12s %10s %7s %14s\n' op untraced_ns traced_ns added_ns ratio
 awk -v u="$u" -v t="$t" -v s="${seen:-none}" 'BEGIN {
     printf "%-16s %12.1f %12.1f %10.1f %7.3f %14s\n", "mpi_write_at1k", u, t, t - u,
         (u > 0 ? t / u : 0), s }'
+summary_row "MPI_File_write_at 1 KiB, 1 rank: ns added" \
+    "$(awk -v u="$u" -v t="$t" 'BEGIN { printf "%.1f", t - u }')" ns -

@@ -18,6 +18,7 @@
 # the path, so there the twin is no baseline.
 # A figure, not a test: nothing here passes or fails.
 set -eu
+. "$(dirname "$0")/summary.sh"
 
 BUILD=${1:?usage: run-overhead.sh BUILD_DIR}
 BUILD=$(cd "$BUILD" && pwd)
@@ -114,6 +115,17 @@ for op in pwrite1 pwrite4k fwrite16 fprintf1 openclose stat; do
     awk -v op="$op" -v p="$plain" -v t="$traced" -v d="$paired" -v s="${seen:--}" 'BEGIN {
         printf "%-10s %12.1f %12.1f %10.1f %7.3f %11s %14s\n", op, p, t, t - p, (p > 0 ? t / p : 0),
             (d == "-" ? d : sprintf("%.1f", d)), s }'
+    added=$(awk -v p="$plain" -v t="$traced" 'BEGIN { printf "%.1f", t - p }')
+    case $op in
+    openclose) summary_row "open+close: ns added" "$added" ns "<= 500" ;;
+    stat) summary_row "stat: ns added" "$added" ns - ;;
+    *) summary_row "$op: ns added (in process)" "$paired" ns "<= 40" ;;
+    esac
+    if [ "$op" = pwrite4k ]; then
+        summary_row "pwrite4k: traced/untraced" \
+            "$(awk -v p="$plain" -v t="$traced" 'BEGIN { printf "%.3f", (p > 0 ? t / p : 0) }')" \
+            ratio "<= 1.05"
+    fi
 done
 echo
 echo "Targets: at most 40 ns added per read or write call (pwrite1, pwrite4k, fwrite16,"

@@ -18,6 +18,7 @@
 # peak is that part's (bounded by the budget the job ran with).
 # A figure, not a test.
 set -eu
+. "$(dirname "$0")/summary.sh"
 
 BUILD=${1:?usage: run-parser.sh BUILD_DIR}
 BUILD=$(cd "$BUILD" && pwd)
@@ -49,7 +50,7 @@ median() {
         END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-# One line: MODE LOG LABEL.
+# One line: MODE LOG LABEL RANKS.
 measure() {
     mode=$1
     : >"$WORK/sec" && : >"$WORK/mem"
@@ -66,6 +67,14 @@ measure() {
     [ "$mode" = base ] && target=2e5
     awk -v m="$3" -v s="$sec" -v k="$mem" -v n="$RECORDS" -v t="$target" 'BEGIN {
         printf "%-12s %10.2f %14.0f %12.1f %10s\n", m, s, (s > 0 ? n / s : 0), k / 1024, t }'
+    what="parser --$mode, $RECORDS records over $4 ranks"
+    summary_row "$what: records/s" \
+        "$(awk -v s="$sec" -v n="$RECORDS" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }')" \
+        records/s ">= $target"
+    mib_target="<= 64"
+    [ "$4" = "$RANKS" ] || mib_target=-   # the fat log: bounded by its parts, see above
+    summary_row "$what: peak memory" "$(awk -v k="$mem" 'BEGIN { printf "%.1f", k / 1024 }')" \
+        MiB "$mib_target"
 }
 
 echo "iolens-parser on a log of $RECORDS records over $RANKS ranks ($(wc -c <"$LOG") bytes)," \
@@ -74,9 +83,9 @@ echo "$(nproc) CPUs; $(uname -r)"
 echo
 printf '%-12s %10s %14s %12s %10s\n' mode seconds records_per_s peak_MiB target
 for mode in total base; do
-    measure $mode "$LOG" "$mode"
+    measure $mode "$LOG" "$mode" "$RANKS"
 done
 for mode in total base; do
-    measure $mode "$FAT" "$mode/$FAT_RANKS"
+    measure $mode "$FAT" "$mode/$FAT_RANKS" "$FAT_RANKS"
 done
 echo "(total/$FAT_RANKS, base/$FAT_RANKS: the peak is one rank's part, bounded by the budget the job ran with)"

@@ -6,7 +6,7 @@
 # Runs bench/shutdown.c at NPROCS ranks (default 8) for every combination
 # of UNIQUE files per rank (default "10 1000 10000") and SHARED files
 # (default "1 100"), untraced and traced (mpiexec -genv LD_PRELOAD), RUNS
-# times each (default 3, alternating which goes first), and prints the
+# times each (default 5, alternating which goes first), and prints the
 # median time spent in MPI_Finalize (the slowest rank's) and the log's
 # size per record.  Records are counted by iolens-parser --file (every
 # file has exactly one POSIX record: its own, or the reduced one of a
@@ -17,13 +17,14 @@
 # configure's), else from BUILD_DIR/Makefile.
 # A figure, not a test: nothing here passes or fails.
 set -eu
+. "$(dirname "$0")/summary.sh"
 
 BUILD=${1:?usage: run-shutdown.sh BUILD_DIR [SOURCE_DIR]}
 BUILD=$(cd "$BUILD" && pwd)
 SRC=${2:-$(cd "$(dirname "$0")/.." && pwd)}
 LIB=$BUILD/.libs/libiolens.so
 PARSER=$BUILD/iolens-parser
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 NPROCS=${NPROCS:-8}
 UNIQUE=${UNIQUE:-10 1000 10000}
 SHARED=${SHARED:-1 100}
@@ -127,6 +128,15 @@ for u in $UNIQUE; do
             added = (p != "-" && t != "-") ? sprintf("%.4f", t - p) : "-"
             per = (r ~ /^[0-9]+$/ && r > 0 && b != "-") ? sprintf("%.1f", b / r) : "-"
             printf "%6d %6d %8s %12d %10s %10s %10s %10s %9s %8s\n", u, s, r, e, p, t, added, b, per, f }'
+        what="shutdown, $NPROCS ranks x $u files + $s shared"
+        finalize_target=-
+        [ "$u" = 1000 ] && [ "$s" = 100 ] && finalize_target="<= 0.5"
+        summary_row "$what: MPI_Finalize traced" "$traced" s "$finalize_target"
+        summary_row "$what: MPI_Finalize untraced" "$plain" s -
+        summary_row "$what: log bytes per record" \
+            "$(awk -v r="${records:--}" -v b="$bytes" 'BEGIN {
+                print (r ~ /^[0-9]+$/ && r > 0 && b != "-") ? sprintf("%.1f", b / r) : "-" }')" \
+            B/record "<= 40"
         rm -rf "$data" "$WORK"/logs-"$u"-"$s"-*
     done
 done

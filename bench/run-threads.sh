@@ -14,6 +14,7 @@
 # the one-thread cost (no lock convoy).  CALLS (default 10^6) is per
 # thread and file.  A figure, not a test.
 set -eu
+. "$(dirname "$0")/summary.sh"
 
 BUILD=${1:?usage: run-threads.sh BUILD_DIR}
 BUILD=$(cd "$BUILD" && pwd)
@@ -69,6 +70,14 @@ for mode in separate shared; do
         awk -v m="$mode" -v n="$n" -v t="$t" -v u="$u" -v d="$d" -v b="$base" -v s="${seen:-none}" \
             'BEGIN { printf "%-9s %7d %11.1f %9.1f %11.1f %12s %14s\n", m, n, t, u, d,
                      (b > 0 ? sprintf("%.2fx", d / b) : "-"), s }'
+        files="separate files"
+        [ "$mode" = shared ] && files="one shared file"
+        summary_row "threads, $files, $n: ns added" "$d" ns -
+        if [ "$n" = 2 ]; then
+            summary_row "threads, $files: 2 against 1" \
+                "$(awk -v d="$d" -v b="$base" 'BEGIN { printf "%.2f", (b > 0 ? d / b : 0) }')" \
+                ratio "<= 2"
+        fi
     done
 done
 echo
