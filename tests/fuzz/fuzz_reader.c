@@ -1,17 +1,23 @@
-/* libFuzzer target for the log reader: any input must give either a
+/* libFuzzer target for the log readers: any input must give either a
  * decoded log or an error, never a crash, a leak or an out-of-bounds
  * access.  A decoded log is walked completely so that the sanitizers see
- * every array the reader sized.
+ * every array the reader sized.  The same bytes then go, as a file, to the
+ * streaming reader (reader_stream.c, which decodes layer regions ahead on
+ * a second thread): it must give the same verdict and the same message,
+ * or the target aborts.
  *
  * Build for libFuzzer (optional; make check uses replay_main.c instead):
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -include build_config.h \
- *     -Iinclude -Ilib -Iutil tests/fuzz/fuzz_reader.c util/reader.c \
- *     lib/record_merge.c -lz */
+ * see tests/fuzz/run-fuzz.sh. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "reader.h"
+#include "reader_stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -41,12 +47,72 @@ static void walk(const struct iolens_log *log)
     sink = acc;
 }
 
+static int count_records(void *ctx, const struct iolens_log_layer *L)
+{
+    *(uint64_t *)ctx += L->record_count + (L->record_count > 0 ? (uint64_t)L->rank[0] : 0);
+    return 0;
+}
+
+/* Every layer region visited again after the open, each record named. */
+static void walk_stream(struct iolens_stream *s)
+{
+    const uint32_t *kinds;
+    size_t nkinds = iolens_stream_kinds(s, &kinds);
+    uint64_t acc = 0;
+    for (size_t k = 0; k < nkinds; k++) {
+        unsigned pos = 0;
+        const struct iolens_log_layer *L;
+        while (iolens_stream_next(s, kinds[k], &pos, &L) == IOLENS_READ_OK && L != NULL)
+            for (uint64_t r = 0; r < L->record_count; r++) {
+                const char *name = iolens_stream_name_of(s, L->id[r]);
+                acc += name != NULL ? strlen(name) : 0;
+            }
+    }
+    sink = acc;
+}
+
+/* The streaming reader on the same bytes: same verdict, same message. */
+static void compare_stream(const uint8_t *data, size_t size, enum iolens_read_status want,
+                           const char *want_err)
+{
+    int fd = memfd_create("fuzz-log", 0);
+    if (fd < 0)
+        return; /* no memfd here: the whole-log reader alone */
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = write(fd, data + done, size - done);
+        if (n <= 0) {
+            close(fd);
+            return;
+        }
+        done += (size_t)n;
+    }
+    char path[64], err[256];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    struct iolens_stream *s;
+    uint64_t records = 0;
+    enum iolens_read_status st = iolens_stream_open(path, count_records, &records, &s, err,
+                                                    sizeof err);
+    close(fd);
+    if (st != want || (st != IOLENS_READ_OK && strcmp(err, want_err) != 0)) {
+        fprintf(stderr, "fuzz_reader: the readers disagree: whole %d \"%s\", stream %d \"%s\"\n",
+                (int)want, want_err, (int)st, err);
+        abort();
+    }
+    if (st == IOLENS_READ_OK) {
+        walk_stream(s);
+        iolens_stream_close(s);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct iolens_log log;
     char err[256];
-    if (iolens_log_read_buffer(data, size, &log, err, sizeof err) == IOLENS_READ_OK)
+    enum iolens_read_status st = iolens_log_read_buffer(data, size, &log, err, sizeof err);
+    if (st == IOLENS_READ_OK)
         walk(&log);
     iolens_log_free(&log);
+    compare_stream(data, size, st, err);
     return 0;
 }

@@ -3,8 +3,9 @@
 # make_test_log plus truncated and bit-flipped copies and a text file)
 # through the fuzz target, then 5000 deterministic mutations of it, half
 # of them structure-aware (damage inside a region with every CRC fixed).
-# The target must survive all of them; under make check-sanitize that
-# includes ASan and UBSan.  The verdict counts show that the mutations
+# The target must survive all of them, and the streaming reader (on a
+# second thread, from a file) must give each the whole-log reader's verdict
+# and message; under make check-sanitize that includes ASan and UBSan.  The verdict counts show that the mutations
 # got past the CRCs into the region parsers.
 . "$(dirname "$0")/../integration/common.sh"
 
