@@ -10,57 +10,10 @@
  */
 #include "reader_prefetch.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/* ------------------------------------------------------------- source -- */
-
-int rd_source_read(const struct rd_source *src, uint64_t off, size_t len, unsigned char *dst)
-{
-    if (src->mem != NULL) {
-        memcpy(dst, src->mem + off, len);
-        return 0;
-    }
-    while (len > 0) {
-        ssize_t n = pread(src->fd, dst, len, (off_t)off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return errno;
-        if (n == 0)
-            return -1;
-        dst += n;
-        off += (uint64_t)n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
-enum iolens_read_status rd_source_decode(struct reader *r, const struct rd_source *src,
-                                         unsigned i, unsigned char **buf, size_t *bufcap)
-{
-    const struct iolens_region_desc *d = &src->table[i];
-    size_t n = (size_t)d->stored_size; /* inside the file (checked): fits */
-    if (n + 1 > *bufcap) {
-        unsigned char *p = realloc(*buf, n + 1);
-        if (p == NULL)
-            return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
-        *buf = p;
-        *bufcap = n + 1;
-    }
-    int e = rd_source_read(src, d->offset, n, *buf);
-    if (e != 0)
-        return rd_fail(r, IOLENS_READ_IO, "%s", e > 0 ? strerror(e) : "the file changed while read");
-    enum iolens_read_status st = rd_check_region_crc(r, i, d, *buf);
-    if (st != IOLENS_READ_OK)
-        return st;
-    rd_clear_scratch(r->log);
-    return rd_parse_region(r, i, d, *buf);
-}
 
 /* ----------------------------------------------------------- prefetch -- */
 

@@ -32,6 +32,7 @@
 
 #include "reader_internal.h"
 #include "reader_prefetch.h"
+#include "reader_source.h"
 #include "record_merge.h"
 
 /* An id of the log and the names region that names it. */
@@ -90,34 +91,20 @@ struct iolens_stream {
     bool failed;
 };
 
-static void set_io_error(struct iolens_stream *s, int e)
-{
-    rd_fail(&s->r, IOLENS_READ_IO, "%s", e != 0 ? strerror(e) : "the file changed while read");
-}
-
 /* len bytes at off into dst; false (with the reason set) on a read error
  * or a file shorter than it was. */
 static bool read_at(struct iolens_stream *s, uint64_t off, size_t len, unsigned char *dst)
 {
     int e = rd_source_read(&s->src, off, len, dst);
     if (e != 0)
-        set_io_error(s, e > 0 ? e : 0);
+        rd_source_failed(&s->r, e);
     return e == 0;
 }
 
 /* The stored bytes of region i (bounds already checked) in s->buf. */
 static enum iolens_read_status load_region(struct iolens_stream *s, unsigned i)
 {
-    const struct iolens_region_desc *d = &s->table[i];
-    size_t n = (size_t)d->stored_size;   /* inside the file: fits */
-    if (n + 1 > s->bufcap) {
-        unsigned char *p = realloc(s->buf, n + 1);
-        if (p == NULL)
-            return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
-        s->buf = p;
-        s->bufcap = n + 1;
-    }
-    return read_at(s, d->offset, n, s->buf) ? IOLENS_READ_OK : IOLENS_READ_IO;
+    return rd_source_load(&s->r, &s->src, i, &s->buf, &s->bufcap);
 }
 
 static bool is_layer(uint32_t kind) { return iolens_layer_desc_by_kind(kind) != NULL; }
