@@ -164,45 +164,56 @@ static int compare_refs(const void *a, const void *b)
     return x->region < y->region ? -1 : x->region > y->region;
 }
 
-/* Sorts refs by id, as compare_refs does, with an LSD radix sort (a byte a
- * pass, skipping a byte every id shares): four times as fast as qsort on
- * 10^6 ids.  It is stable and the refs are appended in region order, so
- * equal ids stay in region order, as compare_refs puts them.  False when
- * its buffer cannot be had. */
-static bool radix_sort_refs(struct name_ref *refs, size_t n)
+static void insertion_sort_refs(struct name_ref *refs, size_t n)
 {
-    struct name_ref *tmp = malloc(n * sizeof *tmp);
-    if (tmp == NULL)
-        return false;
-    size_t count[8][256] = {{0}};
-    for (size_t i = 0; i < n; i++)
-        for (unsigned b = 0; b < 8; b++)
-            count[b][(refs[i].id >> (8 * b)) & 0xff]++;
-    struct name_ref *src = refs, *dst = tmp;
-    for (unsigned b = 0; b < 8; b++) {
-        if (count[b][(refs[0].id >> (8 * b)) & 0xff] == n)
-            continue;
-        size_t at[256], sum = 0;
-        for (unsigned v = 0; v < 256; v++) {
-            at[v] = sum;
-            sum += count[b][v];
-        }
-        for (size_t i = 0; i < n; i++)
-            dst[at[(src[i].id >> (8 * b)) & 0xff]++] = src[i];
-        struct name_ref *t = src;
-        src = dst;
-        dst = t;
+    for (size_t i = 1; i < n; i++) {
+        struct name_ref x = refs[i];
+        size_t j = i;
+        for (; j > 0 && compare_refs(&x, &refs[j - 1]) < 0; j--)
+            refs[j] = refs[j - 1];
+        refs[j] = x;
     }
-    if (src != refs)
-        memcpy(refs, src, n * sizeof *refs);
-    free(tmp);
-    return true;
+}
+
+/* Sorts refs as compare_refs orders them, in place: a most-significant-
+ * byte radix sort (each byte's buckets filled by following the cycles of
+ * misplaced refs), small buckets by insertion.  Four times as fast as
+ * qsort on 10^6 random ids, and without qsort's copy of the index, which
+ * doubled the parser's peak memory on a log of many files. */
+static void radix_sort_refs(struct name_ref *refs, size_t n, int shift)
+{
+    if (n <= 32 || shift < 0) {
+        insertion_sort_refs(refs, n);
+        return;
+    }
+    size_t count[256] = {0}, next[256], end[256];
+    for (size_t i = 0; i < n; i++)
+        count[(refs[i].id >> shift) & 0xff]++;
+    for (size_t b = 0, at = 0; b < 256; b++) {
+        next[b] = at;
+        at += count[b];
+        end[b] = at;
+    }
+    for (unsigned b = 0; b < 256; b++)
+        while (next[b] < end[b]) {
+            struct name_ref x = refs[next[b]];
+            unsigned d = (unsigned)(x.id >> shift) & 0xff;
+            while (d != b) { /* x goes to bucket d: swap it with what is there */
+                struct name_ref y = refs[next[d]];
+                refs[next[d]++] = x;
+                x = y;
+                d = (unsigned)(x.id >> shift) & 0xff;
+            }
+            refs[next[b]++] = x;
+        }
+    for (size_t b = 0, at = 0; b < 256; at += count[b], b++)
+        if (count[b] > 1)
+            radix_sort_refs(refs + at, count[b], shift - 8);
 }
 
 static enum iolens_read_status finish_ids(struct iolens_stream *s)
 {
-    if (s->nids > 1 && !radix_sort_refs(s->ids, s->nids))
-        qsort(s->ids, s->nids, sizeof *s->ids, compare_refs);
+    radix_sort_refs(s->ids, s->nids, 56);
     for (size_t i = 1; i < s->nids; i++)
         if (s->ids[i].id == s->ids[i - 1].id)
             return rd_name_twice(&s->r, s->ids[i].id);

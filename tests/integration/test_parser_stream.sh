@@ -118,6 +118,10 @@ if action == 'crc':          # a byte of the second POSIX region flipped
     print(layer[1])
 elif action == 'nonames':    # the last names region made an unknown kind
     d = desc(names[-1]); d[0] = 99; put(names[-1], d)
+elif action == 'rotate':     # each rank's names region swapped for the next rank's
+    ds = [desc(i) for i in names]
+    for j, i in enumerate(names):
+        put(i, ds[(j + 1) % len(names)])
 elif action == 'twice':      # the last POSIX region is the first names region again
     put(layer[-1], desc(names[0]))
 elif action == 'rank':       # record 1 of the second POSIX region has rank 5000
@@ -186,6 +190,17 @@ for edit in "fill 3" "fill 6" "counts 1" "counts 2" "counts 1 fill 4" "fill 2 co
     said=$(python3 "$T/edit.py" "$big" "$T/decode" $edit)
     expect_rejected "$T/decode" "$said"
 done
+
+# Every rank's records named by a names region that is not the one just
+# before them: the names come from the id index of the whole log (sorted
+# at the open) and must be the same as the whole-log reader's.
+python3 "$T/edit.py" "$T/big64.iolens" "$T/rotated" rotate
+for mode in --total --base; do
+    same_both "$mode" "$T/rotated"
+    check_eq 0 "$s" "exit status of $mode with the names regions rotated"
+done
+check_eq 6400 "$(awk -F'\t' '$4 == "POSIX_OPENS" && $6 != "-"' "$T/s.out" | wc -l)" \
+    "records named with the names regions rotated"
 
 # The names of the last rank gone (its region skipped as an unknown kind):
 # not an error for the whole-log reader (the records print "-" for their
