@@ -335,10 +335,6 @@ static long top_find(const struct iolens_top_entry *e, size_t n, const struct io
     return -1;
 }
 
-/* The entries of one region's records added to a top table's tuples: a
- * tuple already there adds its count in place (the common case: a job
- * has few distinct access sizes and strides); new ones are appended, then
- * sorted and combined once for the region. */
 /* Counter i of a record's row of cc counters, 0 if the row has no such
  * counter (as iolens_log_counter, without a call per value). */
 static inline int64_t counter_in_row(const int64_t *row, uint32_t cc, int i)
@@ -346,6 +342,10 @@ static inline int64_t counter_in_row(const int64_t *row, uint32_t cc, int i)
     return i >= 0 && (uint32_t)i < cc ? row[i] : 0;
 }
 
+/* The entries of one region's records added to a top table's tuples: a
+ * tuple already there adds its count in place (the common case: a job
+ * has few distinct access sizes and strides); new ones are appended, then
+ * sorted and combined once for the region. */
 static int top_acc_add(struct top_acc *a, const struct iolens_log_layer *L)
 {
     const struct iolens_top_table *t = &a->t;
