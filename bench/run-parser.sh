@@ -15,7 +15,8 @@
 # part, not by the log.  Then one line each for a fat log of the same
 # records over 8 ranks (FAT_RANKS): a rank's part there is some 125000
 # records, far above what the default budget lets a rank write, and the
-# peak is that part's (bounded by the budget the job ran with).
+# peak is that part's region inflated (bounded by the budget the job ran
+# with, above the 64 MiB target).
 # A figure, not a test.
 set -eu
 . "$(dirname "$0")/summary.sh"
@@ -71,10 +72,8 @@ measure() {
     summary_row "$what: records/s" \
         "$(awk -v s="$sec" -v n="$RECORDS" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }')" \
         records/s ">= $target"
-    mib_target="<= 64"
-    [ "$4" = "$RANKS" ] || mib_target=-   # the fat log: bounded by its parts, see above
     summary_row "$what: peak memory" "$(awk -v k="$mem" 'BEGIN { printf "%.1f", k / 1024 }')" \
-        MiB "$mib_target"
+        MiB "<= 64"
 }
 
 echo "iolens-parser on a log of $RECORDS records over $RANKS ranks ($(wc -c <"$LOG") bytes)," \
@@ -88,4 +87,4 @@ done
 for mode in total base; do
     measure $mode "$FAT" "$mode/$FAT_RANKS" "$FAT_RANKS"
 done
-echo "(total/$FAT_RANKS, base/$FAT_RANKS: the peak is one rank's part, bounded by the budget the job ran with)"
+echo "(total/$FAT_RANKS, base/$FAT_RANKS: the peak is one rank's region inflated, bounded by the budget the job ran with)"

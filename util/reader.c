@@ -520,39 +520,56 @@ static void column_block(const unsigned char *planes, uint64_t n, uint64_t i0, s
     }
 }
 
-/* Decodes the n records of a column-major, byte-shuffled body (layout in
- * log_format.h; its size was checked against the region) into L from
- * record first on. */
-static void decode_records(struct cursor *c, struct iolens_log_layer *L, uint64_t first,
-                           uint64_t n)
+/* Records [from, from + count) of the n of a column-major, byte-shuffled
+ * body (layout in log_format.h; its size was checked against the region)
+ * decoded into L from record first on. */
+static void decode_range(const unsigned char *body, uint64_t n, uint64_t from, uint64_t count,
+                         struct iolens_log_layer *L, uint64_t first)
 {
     size_t cc = L->counter_count, fc = L->fcounter_count;
     uint64_t v[DECODE_BLOCK];
-    for (uint64_t i0 = 0; i0 < n; i0 += DECODE_BLOCK) {
-        size_t m = n - i0 < DECODE_BLOCK ? (size_t)(n - i0) : DECODE_BLOCK;
-        const unsigned char *col = c->p;
+    for (uint64_t done = 0; done < count; done += DECODE_BLOCK) {
+        uint64_t i0 = from + done, at = first + done;
+        size_t m = count - done < DECODE_BLOCK ? (size_t)(count - done) : DECODE_BLOCK;
+        const unsigned char *col = body;
         column_block(col, n, i0, m, v);
-        memcpy(&L->id[first + i0], v, m * sizeof *v);
+        memcpy(&L->id[at], v, m * sizeof *v);
         col += 8 * n;
         column_block(col, n, i0, m, v);
-        memcpy(&L->rank[first + i0], v, m * sizeof *v);
+        memcpy(&L->rank[at], v, m * sizeof *v);
         col += 8 * n;
         for (size_t k = 0; k < cc; k++, col += 8 * n) {
             column_block(col, n, i0, m, v);
-            int64_t *dst = &L->counters[(first + i0) * cc + k];
+            int64_t *dst = &L->counters[at * cc + k];
             for (size_t i = 0; i < m; i++)
                 dst[i * cc] = (int64_t)v[i];
         }
         for (size_t k = 0; k < fc; k++, col += 8 * n) {
             column_block(col, n, i0, m, v);
-            double *dst = &L->fcounters[(first + i0) * fc + k];
+            double *dst = &L->fcounters[at * fc + k];
             for (size_t i = 0; i < m; i++)
                 memcpy(&dst[i * fc], &v[i], sizeof v[i]);
         }
     }
-    size_t used = (size_t)(16 + 8 * (cc + fc)) * (size_t)n;
+}
+
+/* The cursor moved past the n records of L's layout. */
+static void skip_records(struct cursor *c, const struct iolens_log_layer *L, uint64_t n)
+{
+    size_t used = (size_t)(16 + 8 * (L->counter_count + L->fcounter_count)) * (size_t)n;
     c->p += used;
     c->left -= used;
+}
+
+bool rd_decode_deferred(struct reader *r, uint64_t from, size_t m)
+{
+    size_t index = r->deferred.layer;
+    struct iolens_log_layer *L = &r->log->layers[index];
+    if (!grow_layer(r, index, L, m))
+        return false;
+    decode_range(r->deferred.body, r->deferred.n, from, m, L, 0);
+    L->record_count = m;
+    return true;
 }
 
 enum iolens_read_status rd_counts_differ(struct reader *r, uint32_t kind, uint32_t cc, uint32_t fc,
@@ -592,11 +609,19 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
         return rd_counts_differ(r, kind, head.counter_count, head.fcounter_count,
                                 L->counter_count, L->fcounter_count);
     uint64_t n = head.record_count, first = L->record_count;
+    if (r->defer_records) {
+        r->deferred.body = c->p;
+        r->deferred.n = n;
+        r->deferred.layer = index;
+        skip_records(c, L, n);
+        return IOLENS_READ_OK;
+    }
     if (n == 0)
         return IOLENS_READ_OK;
     if (!grow_layer(r, index, L, first + n))
         return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
-    decode_records(c, L, first, n);
+    decode_range(c->p, n, 0, n, L, first);
+    skip_records(c, L, n);
     L->record_count = first + n;
     return IOLENS_READ_OK;
 }

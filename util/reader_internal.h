@@ -26,7 +26,20 @@ struct reader {
     size_t intervals_cap;                     /* allocated entries of log->intervals */
     unsigned char *raw;                       /* a region inflated, reused by the next */
     size_t raw_cap;
+    /* Set by the streaming reader for a huge region: a layer region's head
+     * is checked but its records are left in raw (deferred), to be decoded
+     * a chunk at a time with rd_decode_deferred. */
+    bool defer_records;
+    struct {
+        const unsigned char *body;            /* the records' columns, in raw */
+        uint64_t n;
+        size_t layer;                         /* index in log->layers */
+    } deferred;
 };
+
+/* Records [from, from + m) of the deferred layer region decoded into its
+ * layer, which then holds those m records alone.  False: out of memory. */
+bool rd_decode_deferred(struct reader *r, uint64_t from, size_t m);
 
 /* Frees what a reader keeps between regions (not its log). */
 void rd_reader_release(struct reader *r);

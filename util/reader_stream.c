@@ -78,6 +78,9 @@ struct iolens_stream {
     struct iolens_log nam;             /* scratch: one names region */
     struct reader nr;
     long names_region;                 /* the region in nam, -1: none */
+    uint64_t huge_above;               /* raw size of a huge layer region */
+    long chunked_region;               /* the huge layer region in lay, -1: none */
+    uint64_t chunk_from;               /* its next record to decode */
     struct name_ref *ids;
     size_t nids, capids;
     uint32_t kinds[MAX_LAYER_KINDS];
@@ -122,11 +125,60 @@ static const struct iolens_log_layer *scratch_layer(const struct iolens_stream *
     return iolens_log_layer_of(&s->lay, kind);
 }
 
+/* A layer region larger than this decoded (32 MiB, or
+ * IOLENS_PARSER_CHUNK_ABOVE bytes) is decoded CHUNK_RECORDS records at a
+ * time, and not ahead (see start_prefetch): decoded at once, its records
+ * would take as much memory again as the region inflated. */
+#define HUGE_RAW_SIZE (32u << 20)
+#define CHUNK_RECORDS 4096
+
+static uint64_t huge_raw_size(void)
+{
+    const char *v = getenv("IOLENS_PARSER_CHUNK_ABOVE");
+    if (v == NULL || *v < '0' || *v > '9')
+        return HUGE_RAW_SIZE;
+    char *end;
+    unsigned long long n = strtoull(v, &end, 10);
+    return *end == '\0' ? n : HUGE_RAW_SIZE;
+}
+
+static bool is_huge(const struct iolens_stream *s, const struct iolens_region_desc *d)
+{
+    return d->raw_size > s->huge_above;
+}
+
 /* Layer region i read, its CRC checked again, and decoded into the
- * scratch layer. */
+ * scratch layer; a huge one only checked, its records then decoded by
+ * next_chunk. */
 static enum iolens_read_status decode_layer(struct iolens_stream *s, unsigned i)
 {
-    return rd_source_decode(&s->lr, &s->src, i, &s->buf, &s->bufcap);
+    s->lr.defer_records = is_huge(s, &s->table[i]);
+    s->chunked_region = -1;
+    enum iolens_read_status st = rd_source_decode(&s->lr, &s->src, i, &s->buf, &s->bufcap);
+    if (st == IOLENS_READ_OK && s->lr.defer_records) {
+        s->chunked_region = (long)i;
+        s->chunk_from = 0;
+    }
+    return st;
+}
+
+/* The next chunk of records of the huge region in the scratch layer, which
+ * then holds that chunk alone (no records for a region of none). */
+static enum iolens_read_status next_chunk(struct iolens_stream *s,
+                                          const struct iolens_log_layer **L)
+{
+    uint64_t n = s->lr.deferred.n, from = s->chunk_from;
+    size_t m = n - from < CHUNK_RECORDS ? (size_t)(n - from) : CHUNK_RECORDS;
+    if (!rd_decode_deferred(&s->lr, from, m))
+        return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
+    s->chunk_from = from + m;
+    *L = &s->lay.layers[s->lr.deferred.layer];
+    return IOLENS_READ_OK;
+}
+
+static bool chunks_left(const struct iolens_stream *s)
+{
+    return s->chunked_region >= 0 && s->chunk_from < s->lr.deferred.n;
 }
 
 /* Names region i read, its CRC checked again, and decoded into the scratch
@@ -333,7 +385,15 @@ static enum iolens_read_status parse_decoded_region(struct iolens_stream *s, uns
     st = names ? decode_names(s, i) : decode_layer(s, i);
     if (st != IOLENS_READ_OK)
         return st;
-    return visit_decoded(s, i, names ? &s->nam : &s->lay, fn, ctx);
+    if (names || s->chunked_region < 0)
+        return visit_decoded(s, i, names ? &s->nam : &s->lay, fn, ctx);
+    do { /* at least once: a region of no records is visited too */
+        const struct iolens_log_layer *L;
+        if ((st = next_chunk(s, &L)) != IOLENS_READ_OK ||
+            (st = visit_layer(s, L, fn, ctx)) != IOLENS_READ_OK)
+            return st;
+    } while (chunks_left(s));
+    return IOLENS_READ_OK;
 }
 
 static enum iolens_read_status parse_one(struct iolens_stream *s, unsigned i,
@@ -365,14 +425,12 @@ static enum iolens_read_status parse_one(struct iolens_stream *s, unsigned i,
     return st;
 }
 
-/* Decoding ahead holds two layer regions at once: worth it for many
- * regions of a few MiB (a rank's part at the default budget), not for a
- * few huge ones, whose memory it would double for little gain. */
-#define PREFETCH_MAX_RAW_SIZE (32u << 20)
-
 /* The layer regions decoded ahead on a second thread, when there are two
- * or more and none is huge (NULL: decoded in turn, as they are if the
- * thread cannot be made). */
+ * or more and none is huge (decoding ahead holds two regions at once:
+ * worth it for many regions of a few MiB, a rank's part at the default
+ * budget, not for a few huge ones, whose memory it would double for
+ * little gain).  NULL: decoded in turn, as they are if the thread cannot
+ * be made. */
 static struct rd_prefetch *start_prefetch(struct iolens_stream *s)
 {
     unsigned count = s->h.region_count, n = 0;
@@ -383,7 +441,7 @@ static struct rd_prefetch *start_prefetch(struct iolens_stream *s)
     for (unsigned i = 0; i < count; i++)
         if (known(&s->table[i]) && is_layer(s->table[i].kind)) {
             layers[n++] = i;
-            huge = huge || s->table[i].raw_size > PREFETCH_MAX_RAW_SIZE;
+            huge = huge || is_huge(s, &s->table[i]);
         }
     struct rd_prefetch *ahead =
         n >= 2 && !huge ? rd_prefetch_start(&s->src, layers, n, &s->lr) : NULL;
@@ -482,6 +540,8 @@ enum iolens_read_status iolens_stream_open(const char *path, iolens_stream_layer
     }
     s->fd = -1;
     s->names_region = -1;
+    s->chunked_region = -1;
+    s->huge_above = huge_raw_size();
     s->err = err;
     s->errsz = errsz;
     int e = open_file(s, path);
@@ -552,13 +612,19 @@ enum iolens_read_status iolens_stream_next(struct iolens_stream *s, uint32_t kin
                                            const struct iolens_log_layer **L)
 {
     *L = NULL;
+    /* The rest of a huge region, a chunk a call. */
+    if (chunks_left(s) && *pos == (unsigned)s->chunked_region + 1 &&
+        s->table[s->chunked_region].kind == kind)
+        return stream_failed(s, next_chunk(s, L));
     for (unsigned i = *pos; i < s->h.region_count; i++) {
         const struct iolens_region_desc *d = &s->table[i];
         if (d->kind != kind || !known(d))
             continue;
         *pos = i + 1;
         enum iolens_read_status st = stream_failed(s, decode_layer(s, i));
-        if (st == IOLENS_READ_OK)
+        if (st == IOLENS_READ_OK && s->chunked_region >= 0)
+            st = stream_failed(s, next_chunk(s, L));
+        else if (st == IOLENS_READ_OK)
             *L = scratch_layer(s, kind);
         return st;
     }

@@ -3,8 +3,8 @@
  * access.  A decoded log is walked completely so that the sanitizers see
  * every array the reader sized.  The same bytes then go, as a file, to the
  * streaming reader (reader_stream.c, which decodes layer regions ahead on
- * a second thread): it must give the same verdict and the same message,
- * or the target aborts.
+ * a second thread, or huge ones a chunk at a time): it must give the same
+ * verdict and the same message, or the target aborts.
  *
  * Build for libFuzzer (optional; make check uses replay_main.c instead):
  * see tests/fuzz/run-fuzz.sh. */
@@ -113,6 +113,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st == IOLENS_READ_OK)
         walk(&log);
     iolens_log_free(&log);
+    /* Twice: layer regions decoded whole (ahead, on the second thread),
+     * then every one taken as huge, decoded a chunk at a time. */
+    unsetenv("IOLENS_PARSER_CHUNK_ABOVE");
     compare_stream(data, size, st, err);
+    setenv("IOLENS_PARSER_CHUNK_ABOVE", "0", 1);
+    compare_stream(data, size, st, err);
+    unsetenv("IOLENS_PARSER_CHUNK_ABOVE");
     return 0;
 }

@@ -191,6 +191,28 @@ for edit in "fill 3" "fill 6" "counts 1" "counts 2" "counts 1 fill 4" "fill 2 co
     expect_rejected "$T/decode" "$said"
 done
 
+# Huge layer regions (IOLENS_PARSER_CHUNK_ABOVE lowered from 32 MiB to
+# 1 MB so that a small log has them: 4500 records a region, 4 MB): checked
+# whole, then decoded 4096 records at a time, on one thread.  The same
+# output and the same errors as the whole-log reader.
+"$MAKELOG" "$T/big2.iolens" 9000 2 || fail "make_big_log 2 ranks failed"
+IOLENS_PARSER_CHUNK_ABOVE=1000000
+export IOLENS_PARSER_CHUNK_ABOVE
+for mode in --total --base; do
+    same_both "$mode" "$T/big2.iolens"
+    check_eq 0 "$s" "exit status of $mode on huge regions"
+done
+check_eq 9000 "$(awk -F'\t' '$4 == "POSIX_OPENS" && $6 != "-"' "$T/s.out" | wc -l)" \
+    "records of huge regions, named"
+python3 "$T/edit.py" "$T/big2.iolens" "$T/rank2" rank
+expect_rejected "$T/rank2" "corrupt POSIX region: record 4501 has rank 5000 of 2"
+for edit in "fill 1" "counts 1"; do
+    # shellcheck disable=SC2086  # the edit is words
+    said=$(python3 "$T/edit.py" "$T/big2.iolens" "$T/decode2" $edit)
+    expect_rejected "$T/decode2" "$said"
+done
+unset IOLENS_PARSER_CHUNK_ABOVE
+
 # Every rank's records named by a names region that is not the one just
 # before them: the names come from the id index of the whole log (sorted
 # at the open) and must be the same as the whole-log reader's.
