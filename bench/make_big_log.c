@@ -12,8 +12,8 @@
  * RECORDS POSIX records of files of their own, spread over RANKS ranks
  * (default 512: 10^6 records make some 2000 a rank, whose part fits the
  * runtime's default 2 MiB budget, as a real job's would), laid out as the
- * MPI writer lays a job out: per rank one names region and one POSIX
- * region.  The counters vary from record to
+ * MPI writer lays a job out: per rank a names region and a POSIX region
+ * for each IOLENS_REGION_RECORDS records.  The counters vary from record to
  * record like a real job's (sizes, offsets, times), so the regions do not
  * compress to nothing.  It goes through the runtime's own region encoder
  * and log writer, so the file is exactly what the runtime would write.
@@ -134,46 +134,63 @@ static void fill_record(struct iolens_posix_record *r, long i, uint32_t rank)
     iolens_record_fill_own_sharing(iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), r);
 }
 
+/* Regions of a log being built, raw, with the buffers that own them. */
+struct big_log {
+    struct iolens_region_src *regions;
+    struct iolens_buf *bufs;
+    unsigned n;
+};
+
+/* A names region and a POSIX region for records first..last of rank. */
+static void add_slice(struct big_log *log, struct iolens_posix_record *recs, long first, long last,
+                      uint32_t rank)
+{
+    struct iolens_buf *names = &log->bufs[log->n], *layer = &log->bufs[log->n + 1];
+    put_u32(names, (uint32_t)(last - first));
+    for (long i = first; i < last; i++) {
+        put_name(names, i, rank);
+        fill_record(&recs[i - first], i, rank);
+    }
+    if (iolens_region_layer(layer, iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), recs,
+                            (size_t)(last - first)) != 0)
+        die("out of memory");
+    log->regions[log->n++] =
+        (struct iolens_region_src){IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, names->data, names->len};
+    log->regions[log->n++] = (struct iolens_region_src){IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION,
+                                                        layer->data, layer->len};
+}
+
 /* Writes one log of n records over the ranks, for job (build_job). */
 static void write_log(const char *path, long n, uint32_t ranks, long job)
 {
-    struct iolens_buf job_buf = {0};
-    build_job(&job_buf, ranks, job);
-    struct iolens_region_src *regions = calloc(1 + 2 * (size_t)ranks, sizeof *regions);
-    struct iolens_buf *bufs = calloc(2 * (size_t)ranks, sizeof *bufs);
-    struct iolens_posix_record *recs = malloc(((size_t)n / ranks + 1) * sizeof *recs);
-    if (regions == NULL || bufs == NULL || recs == NULL)
+    const long slice = IOLENS_REGION_RECORDS;
+    size_t slices = (size_t)ranks * (size_t)((n / ranks + 1 + slice - 1) / slice);
+    struct big_log log = {calloc(1 + 2 * slices, sizeof *log.regions),
+                          calloc(1 + 2 * slices, sizeof *log.bufs), 0};
+    struct iolens_posix_record *recs = malloc((size_t)slice * sizeof *recs);
+    if (log.regions == NULL || log.bufs == NULL || recs == NULL)
         die("out of memory");
-    regions[0] = (struct iolens_region_src){IOLENS_REGION_JOB, IOLENS_JOB_VERSION, job_buf.data,
-                                            job_buf.len};
-    unsigned nregions = 1;
+    build_job(&log.bufs[0], ranks, job);
+    log.regions[log.n++] = (struct iolens_region_src){IOLENS_REGION_JOB, IOLENS_JOB_VERSION,
+                                                      log.bufs[0].data, log.bufs[0].len};
     for (uint32_t rank = 0; rank < ranks; rank++) {
         long first = n * rank / ranks, last = n * (rank + 1) / ranks;
-        struct iolens_buf *names = &bufs[2 * rank], *layer = &bufs[2 * rank + 1];
-        put_u32(names, (uint32_t)(last - first));
-        for (long i = first; i < last; i++) {
-            put_name(names, i, rank);
-            fill_record(&recs[i - first], i, rank);
-        }
-        if (iolens_region_layer(layer, iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), recs,
-                                (size_t)(last - first)) != 0)
-            die("out of memory");
-        regions[nregions++] = (struct iolens_region_src){IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION,
-                                                         names->data, names->len};
-        regions[nregions++] = (struct iolens_region_src){IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION,
-                                                         layer->data, layer->len};
+        do {
+            long end = last - first > slice ? first + slice : last;
+            add_slice(&log, recs, first, end, rank);
+            first = end;
+        } while (first < last);
     }
     char err[256];
-    if (iolens_log_write_file(path, 0, regions, nregions, err, sizeof err) != 0) {
+    if (iolens_log_write_file(path, 0, log.regions, log.n, err, sizeof err) != 0) {
         fprintf(stderr, "make_big_log: %s\n", err);
         exit(1);
     }
-    for (uint32_t i = 0; i < 2 * ranks; i++)
-        iolens_buf_free(&bufs[i]);
-    iolens_buf_free(&job_buf);
+    for (unsigned i = 0; i < log.n; i++)
+        iolens_buf_free(&log.bufs[i]);
     free(recs);
-    free(bufs);
-    free(regions);
+    free(log.bufs);
+    free(log.regions);
 }
 
 int main(int argc, char **argv)

@@ -11,12 +11,12 @@
 # records per second and the peak resident memory (GNU time's %M) of each.
 # Targets: 2x10^6 records/s for --total, 2x10^5 for --base, and at most
 # 64 MiB whatever the log's size.  Both modes stream the log (one region
-# at a time, util/reader_stream.c), so the peak is bounded by a rank's
-# part, not by the log.  Then one line each for a fat log of the same
-# records over 8 ranks (FAT_RANKS): a rank's part there is some 125000
-# records, far above what the default budget lets a rank write, and the
-# peak is that part's region inflated (bounded by the budget the job ran
-# with, above the 64 MiB target).
+# at a time, util/reader_stream.c), so the peak is bounded by a region,
+# not by the log.  Then one line each for a fat log of the same records
+# over 8 ranks (FAT_RANKS): a rank's part there is some 125000 records,
+# far above what the default budget lets a rank write, which the writers
+# split into regions of 8192 records (lib/log_regions.h), as the runtime
+# would.
 # A figure, not a test.
 set -eu
 . "$(dirname "$0")/summary.sh"
@@ -87,4 +87,4 @@ done
 for mode in total base; do
     measure $mode "$FAT" "$mode/$FAT_RANKS" "$FAT_RANKS"
 done
-echo "(total/$FAT_RANKS, base/$FAT_RANKS: the peak is one rank's region inflated, bounded by the budget the job ran with)"
+echo "(total/$FAT_RANKS, base/$FAT_RANKS: regions of 8192 records, as the runtime writes them)"

@@ -174,33 +174,84 @@ static void put_name_entry(struct iolens_buf *out, const struct iolens_file *fil
     put(out, file->name, len);
 }
 
-/* Entries sorted by name: neighbours share long prefixes, which is what
- * lets zlib shrink a directory of similar names. */
-int iolens_region_names(struct iolens_buf *out, const uint64_t *ids, size_t n)
+/* The files of the table whose ids are among ids[0..n), sorted by name:
+ * neighbours share long prefixes, which is what lets zlib shrink a
+ * directory of similar names.  *files is malloc'd (NULL when n is 0).
+ * Returns the count, or -1 when memory is short. */
+static long named_files(const uint64_t *ids, size_t n, struct iolens_file ***files)
 {
     struct names_ctx ctx = {0};
-    if (n > 0) {
-        uint64_t *sorted = malloc(n * sizeof *sorted);
-        ctx.files = malloc(n * sizeof *ctx.files);
-        if (sorted == NULL || ctx.files == NULL) {
-            free(sorted);
-            free(ctx.files);
-            out->failed = 1;
-            return -1;
-        }
-        memcpy(sorted, ids, n * sizeof *sorted);
-        qsort(sorted, n, sizeof *sorted, compare_ids);
-        ctx.ids = sorted;
-        ctx.nids = n;
-        iolens_file_foreach(pick_named_file, &ctx);
+    *files = NULL;
+    if (n == 0)
+        return 0;
+    uint64_t *sorted = malloc(n * sizeof *sorted);
+    ctx.files = malloc(n * sizeof *ctx.files);
+    if (sorted == NULL || ctx.files == NULL) {
         free(sorted);
-        qsort(ctx.files, ctx.nfiles, sizeof *ctx.files, compare_files_by_name);
+        free(ctx.files);
+        return -1;
     }
-    put_u32(out, (uint32_t)ctx.nfiles);
-    for (size_t i = 0; i < ctx.nfiles; i++)
-        put_name_entry(out, ctx.files[i]);
-    free(ctx.files);
+    memcpy(sorted, ids, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, compare_ids);
+    ctx.ids = sorted;
+    ctx.nids = n;
+    iolens_file_foreach(pick_named_file, &ctx);
+    free(sorted);
+    qsort(ctx.files, ctx.nfiles, sizeof *ctx.files, compare_files_by_name);
+    *files = ctx.files;
+    return (long)ctx.nfiles;
+}
+
+static int put_names(struct iolens_buf *out, struct iolens_file *const *files, size_t n)
+{
+    put_u32(out, (uint32_t)n);
+    for (size_t i = 0; i < n; i++)
+        put_name_entry(out, files[i]);
     return done(out);
+}
+
+int iolens_region_names(struct iolens_buf *out, const uint64_t *ids, size_t n)
+{
+    struct iolens_file **files;
+    long nfiles = named_files(ids, n, &files);
+    if (nfiles < 0) {
+        out->failed = 1;
+        return -1;
+    }
+    int rc = put_names(out, files, (size_t)nfiles);
+    free(files);
+    return rc;
+}
+
+/* Hands raw to the sink, which owns it from then on. */
+static int emit(const struct iolens_region_sink *sink, uint32_t kind, uint32_t version,
+                struct iolens_buf *raw)
+{
+    if (raw->failed) {
+        iolens_buf_free(raw);
+        return -1;
+    }
+    return sink->add(sink->arg, kind, version, raw) == 0 ? 0 : -1;
+}
+
+int iolens_regions_names(const struct iolens_region_sink *sink, const uint64_t *ids, size_t n)
+{
+    struct iolens_file **files;
+    long nfiles = named_files(ids, n, &files);
+    if (nfiles < 0)
+        return -1;
+    int rc = 0;
+    size_t from = 0;
+    do {
+        size_t m = (size_t)nfiles - from < IOLENS_REGION_RECORDS ? (size_t)nfiles - from
+                                                                 : IOLENS_REGION_RECORDS;
+        struct iolens_buf raw = {0};
+        put_names(&raw, files + from, m);
+        rc = emit(sink, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &raw);
+        from += m;
+    } while (rc == 0 && from < (size_t)nfiles);
+    free(files);
+    return rc;
 }
 
 /* ------------------------------------------------------------ layers -- */
@@ -334,10 +385,10 @@ out:
 
 /* Layout (log_format.h): the head, then column by column (id, rank,
  * counters, fcounters), each column as 8 byte-planes of n bytes, least
- * significant byte first.  Records are stored in name order when memory
- * allows (record_order). */
-int iolens_region_layer(struct iolens_buf *out, const struct iolens_layer_desc *d,
-                        const void *records, size_t n)
+ * significant byte first.  The region holds rows order[first..first+n)
+ * of recs, or rows first..first+n when order is NULL. */
+static int encode_layer(struct iolens_buf *out, const struct iolens_layer_desc *d,
+                        const unsigned char *recs, const size_t *order, size_t first, size_t n)
 {
     struct iolens_layer_head head = {d->ncounters, d->nfcounters, (uint64_t)n};
     put(out, &head, sizeof head);
@@ -349,20 +400,46 @@ int iolens_region_layer(struct iolens_buf *out, const struct iolens_layer_desc *
     if (body == NULL)
         return -1;
     uint32_t ncols = 2 + d->ncounters + d->nfcounters;
-    const unsigned char *recs = records;
-    size_t *order = n > 1 ? record_order(d, recs, n) : NULL;
     for (uint32_t c = 0; c < ncols; c++) {
         unsigned char *planes = body + (size_t)c * 8 * n;
         for (size_t i = 0; i < n; i++) {
-            size_t row = order != NULL ? order[i] : i;
+            size_t row = order != NULL ? order[first + i] : first + i;
             uint64_t v = column_value(d, recs + row * d->record_size, c);
             for (unsigned b = 0; b < 8; b++)
                 planes[b * n + i] = (unsigned char)(v >> (8 * b));
         }
     }
-    free(order);
     out->len += n * d->record_size;
     return done(out);
+}
+
+/* Records are stored in name order when memory allows (record_order). */
+int iolens_region_layer(struct iolens_buf *out, const struct iolens_layer_desc *d,
+                        const void *records, size_t n)
+{
+    size_t *order = n > 1 ? record_order(d, records, n) : NULL;
+    int rc = encode_layer(out, d, records, order, 0, n);
+    free(order);
+    return rc;
+}
+
+/* One order for all the regions: the records of a directory stay
+ * together, in the same order as the names regions' entries. */
+int iolens_regions_layer(const struct iolens_region_sink *sink, const struct iolens_layer_desc *d,
+                         const void *records, size_t n)
+{
+    size_t *order = n > 1 ? record_order(d, records, n) : NULL;
+    int rc = 0;
+    size_t from = 0;
+    do {
+        size_t m = n - from < IOLENS_REGION_RECORDS ? n - from : IOLENS_REGION_RECORDS;
+        struct iolens_buf raw = {0};
+        encode_layer(&raw, d, records, order, from, m);
+        rc = emit(sink, d->region_kind, d->version, &raw);
+        from += m;
+    } while (rc == 0 && from < n);
+    free(order);
+    return rc;
 }
 
 /* --------------------------------------------------------- intervals -- */

@@ -33,6 +33,31 @@ int iolens_region_names(struct iolens_buf *out, const uint64_t *ids, size_t n);
 int iolens_region_layer(struct iolens_buf *out, const struct iolens_layer_desc *d,
                         const void *records, size_t n);
 
+/*
+ * A rank's names and each of its layers are written as several regions
+ * of at most IOLENS_REGION_RECORDS entries (records) each, so that a
+ * reader that takes a log region by region holds a bounded amount
+ * whatever the number of files of a rank: 8192 POSIX records are some
+ * 6 MiB inflated.  The format allows any size (log_format.h); this is the
+ * writers' choice.
+ */
+#define IOLENS_REGION_RECORDS 8192u
+
+/* Where the splitting builders put each region, raw.  add owns raw from
+ * the call on (frees its bytes or keeps them) and returns 0, or nonzero
+ * to stop the builder, which then returns -1. */
+struct iolens_region_sink {
+    int (*add)(void *arg, uint32_t kind, uint32_t version, struct iolens_buf *raw);
+    void *arg;
+};
+/* The names of ids[0..n), sorted by name, as one names region per
+ * IOLENS_REGION_RECORDS of them (one empty region when there are none). */
+int iolens_regions_names(const struct iolens_region_sink *sink, const uint64_t *ids, size_t n);
+/* The n records as one region per IOLENS_REGION_RECORDS of them (one
+ * empty region when n is 0), in name order across all of them. */
+int iolens_regions_layer(const struct iolens_region_sink *sink, const struct iolens_layer_desc *d,
+                         const void *records, size_t n);
+
 /* Intervals region (log_format.h): one per rank.  The intervals of each
  * layer are in seconds since the job start on the rank's own clock (the
  * packer converts clock units and shifts them like record timestamps), in

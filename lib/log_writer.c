@@ -327,10 +327,17 @@ int iolens_log_default_name(char *out, size_t outsz, const char *logdir, const c
 /* ---------------------------------------------------------- the job log -- */
 
 /* Everything one single-process log is built from. */
+/* One region of the process's log, raw, in table order. */
+struct raw_region {
+    uint32_t kind, version;
+    struct iolens_buf raw;
+};
+
 struct job_log {
-    struct iolens_buf job, mounts, names, intervals;
-    struct iolens_buf layer[IOLENS_LOG_NLAYERS];
-    bool has_layer[IOLENS_LOG_NLAYERS];
+    struct raw_region *regions;
+    unsigned nregions, cap;
+    void *records[IOLENS_LOG_NLAYERS]; /* each layer's collected records */
+    long count[IOLENS_LOG_NLAYERS];    /* -1: the layer has no region */
     uint64_t *ids;            /* ids of collected records */
     size_t nids;
     char user[256], jobid[256];
@@ -424,7 +431,7 @@ void iolens_log_report_failure(const char *path, const char *reason, int failed_
         (void)!iolens_real_write(2, line, (size_t)n);
 }
 
-static int build_job(struct job_log *jl)
+static int build_job(struct job_log *jl, struct iolens_buf *out)
 {
     struct timespec start = iolens_clock_start_real(), end;
     clock_gettime(CLOCK_REALTIME, &end);
@@ -464,7 +471,7 @@ static int build_job(struct job_log *jl)
         if (i != IOLENS_JOBSTR_ARGS)
             lens[i] = strlen(strings[i]);
     }
-    return iolens_region_job(&jl->job, &fixed, strings, lens);
+    return iolens_region_job(out, &fixed, strings, lens);
 }
 
 /* Appends the ids of n records to jl->ids. */
@@ -492,72 +499,112 @@ static bool layer_wanted(const struct iolens_layer_desc *d, unsigned layers_off,
     return n > 0;
 }
 
-static int build_layers(struct job_log *jl, unsigned layers_off)
+/* Every wanted layer's records into jl->records, and their ids. */
+static int collect_layers(struct job_log *jl, unsigned layers_off)
 {
     for (unsigned i = 0; i < iolens_layer_desc_count() && i < IOLENS_LOG_NLAYERS; i++) {
         const struct iolens_layer_desc *d = iolens_layer_desc_at(i);
-        void *records = NULL;
         long n = 0;
+        jl->count[i] = -1;
         if (layer_wanted(d, layers_off, 1))
-            n = iolens_layer_collect(d, 0, &records);
-        int rc = n < 0 ? -1 : 0;
-        if (rc == 0 && layer_wanted(d, layers_off, n)) {
-            jl->has_layer[i] = true;
-            rc = iolens_region_layer(&jl->layer[i], d, records, (size_t)n);
-            if (rc == 0)
-                rc = note_ids(jl, d, records, (size_t)n);
-        }
-        free(records);
-        if (rc != 0)
+            n = iolens_layer_collect(d, 0, &jl->records[i]);
+        if (n < 0 || (n > 0 && note_ids(jl, d, jl->records[i], (size_t)n) != 0))
             return -1;
+        if (layer_wanted(d, layers_off, n))
+            jl->count[i] = n;
     }
     return 0;
 }
 
-static void add_region(struct iolens_region_src *regions, unsigned *n, uint32_t kind,
-                       uint32_t version, const struct iolens_buf *b)
+/* Keeps raw (the sink of log_regions.h) as the next region of the log. */
+static int add_region(void *arg, uint32_t kind, uint32_t version, struct iolens_buf *raw)
 {
-    regions[(*n)++] = (struct iolens_region_src){kind, version, b->data, b->len};
+    struct job_log *jl = arg;
+    if (jl->nregions == jl->cap) {
+        unsigned cap = jl->cap ? 2 * jl->cap : 16;
+        struct raw_region *r = realloc(jl->regions, cap * sizeof *r);
+        if (r == NULL) {
+            iolens_buf_free(raw);
+            return -1;
+        }
+        jl->regions = r;
+        jl->cap = cap;
+    }
+    jl->regions[jl->nregions++] = (struct raw_region){kind, version, *raw};
+    *raw = (struct iolens_buf){0}; /* the bytes are the list's now */
+    return 0;
+}
+
+/* add_region for a single region built in place. */
+static int add_built(struct job_log *jl, uint32_t kind, uint32_t version, int built,
+                     struct iolens_buf *raw)
+{
+    if (built != 0) {
+        iolens_buf_free(raw);
+        return -1;
+    }
+    return add_region(jl, kind, version, raw);
+}
+
+/* In table order: JOB, MOUNTS, the NAMES regions, each layer's regions
+ * and the INTERVALS region (times in seconds since the process start,
+ * like the records'). */
+static int build_regions(struct job_log *jl, unsigned layers_off)
+{
+    struct iolens_region_sink sink = {add_region, jl};
+    struct iolens_buf raw = {0};
+    if (add_built(jl, IOLENS_REGION_JOB, IOLENS_JOB_VERSION, build_job(jl, &raw), &raw) != 0 ||
+        add_built(jl, IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, iolens_region_mounts(&raw),
+                  &raw) != 0 ||
+        collect_layers(jl, layers_off) != 0 || iolens_regions_names(&sink, jl->ids, jl->nids) != 0)
+        return -1;
+    for (unsigned i = 0; i < iolens_layer_desc_count() && i < IOLENS_LOG_NLAYERS; i++) {
+        if (jl->count[i] >= 0 &&
+            iolens_regions_layer(&sink, iolens_layer_desc_at(i),
+                                 jl->count[i] > 0 ? jl->records[i] : "", (size_t)jl->count[i]) != 0)
+            return -1;
+    }
+    return add_built(jl, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION,
+                     iolens_intervals_region(&raw, 0, layers_off, 0.0, 0.0, 0.0), &raw);
+}
+
+/* The regions as the file writer takes them. */
+static struct iolens_region_src *region_sources(const struct job_log *jl)
+{
+    struct iolens_region_src *src = malloc((jl->nregions + 1) * sizeof *src);
+    for (unsigned i = 0; src != NULL && i < jl->nregions; i++) {
+        const struct raw_region *r = &jl->regions[i];
+        src[i] = (struct iolens_region_src){r->kind, r->version, r->raw.data, r->raw.len};
+    }
+    return src;
 }
 
 static int write_job_log(struct job_log *jl, char *path, size_t pathsz, char *err, size_t errsz)
 {
-    unsigned off = iolens_runtime_config()->layers_off;
     if (choose_path(jl, path, pathsz, err, errsz) != 0 ||
         (jl->base_path != NULL && use_base_path(jl->base_path, path, pathsz, err, errsz) != 0) ||
         (jl->suffix != NULL && apply_suffix(jl->suffix, path, pathsz, err, errsz) != 0))
         return -1;
-    if (build_job(jl) != 0 || iolens_region_mounts(&jl->mounts) != 0 ||
-        build_layers(jl, off) != 0 || iolens_region_names(&jl->names, jl->ids, jl->nids) != 0 ||
-        iolens_intervals_region(&jl->intervals, 0, off, 0.0, 0.0, 0.0) != 0) {
+    struct iolens_region_src *src = NULL;
+    if (build_regions(jl, iolens_runtime_config()->layers_off) != 0 ||
+        (src = region_sources(jl)) == NULL) {
         set_err(err, errsz, "out of memory", 0);
         return -1;
     }
-    struct iolens_region_src regions[4 + IOLENS_LOG_NLAYERS];
-    unsigned n = 0;
-    add_region(regions, &n, IOLENS_REGION_JOB, IOLENS_JOB_VERSION, &jl->job);
-    add_region(regions, &n, IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, &jl->mounts);
-    add_region(regions, &n, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &jl->names);
-    for (unsigned i = 0; i < IOLENS_LOG_NLAYERS; i++) {
-        const struct iolens_layer_desc *d = iolens_layer_desc_at(i);
-        if (jl->has_layer[i])
-            add_region(regions, &n, d->region_kind, d->version, &jl->layer[i]);
-    }
-    /* Times in seconds since the process start, like the records'. */
-    add_region(regions, &n, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, &jl->intervals);
     uint64_t flags = (jl->folded_opens > 0 ? IOLENS_FLAG_PARTIAL : 0) |
                      (jl->parent_pid != 0 ? IOLENS_FLAG_FORKED : 0) | jl->extra_flags;
-    return iolens_log_write_file(path, flags, regions, n, err, errsz);
+    int rc = iolens_log_write_file(path, flags, src, jl->nregions, err, errsz);
+    free(src);
+    return rc;
 }
 
 static void free_job_log(struct job_log *jl)
 {
-    iolens_buf_free(&jl->job);
-    iolens_buf_free(&jl->mounts);
-    iolens_buf_free(&jl->names);
-    iolens_buf_free(&jl->intervals);
+    for (unsigned i = 0; i < jl->nregions; i++)
+        iolens_buf_free(&jl->regions[i].raw);
+    free(jl->regions);
     for (unsigned i = 0; i < IOLENS_LOG_NLAYERS; i++)
-        iolens_buf_free(&jl->layer[i]);
+        free(jl->records[i]);
     free(jl->ids);
     free(jl);
 }

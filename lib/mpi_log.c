@@ -1,10 +1,12 @@
 /*
  * The log writer of an MPI job (mpi_log.h).  Runs once, inside
  * MPI_Finalize before PMPI_Finalize, on every rank; malloc is fine here.
- * Three collectives, whatever the number of files: Gather (region
- * descriptors and per-rank facts to rank 0), Bcast (the temporary file and
- * every rank's offset, or the error that stops everyone) and Allreduce
- * (did every rank write its part).  File I/O goes through the real calls.
+ * Four collectives, whatever the number of files: Gather (per-rank facts
+ * and part sizes to rank 0), Bcast (the temporary file and every rank's
+ * offset, or the error that stops everyone), Gatherv (the region
+ * descriptors, whose number grows with a rank's files: log_regions.h
+ * splits big layers) and Allreduce (did every rank write its part).  File
+ * I/O goes through the real calls.
  */
 #include "mpi_log.h"
 
@@ -32,29 +34,28 @@
 #include "real_calls.h"
 #include "runtime.h"
 
-/* NAMES, INTERVALS and one region per layer. */
-#define RANK_REGIONS_MAX (2 + IOLENS_SHARE_MAX_LAYERS)
 #define JOB_REGIONS 3                 /* JOB, MOUNTS, RANKS: rank 0 only */
 #define HOST_MAX (MPI_MAX_PROCESSOR_NAME + 1)
 /* MPICH's version string runs to kilobytes (its configure line): the job
  * record keeps its first lines, up to this many characters. */
 #define MPI_VERSION_MAX 256
 
-/* What each rank tells rank 0 (one Gather, fixed size).  Region offsets
- * are relative to the start of the rank's own bytes. */
+/* What each rank tells rank 0 (one Gather, fixed size); its region
+ * descriptors follow in the Gatherv. */
 struct rank_summary {
     double init_time, finalize_time;
     uint64_t budget_used, budget_needed, folded_opens, folded_files;
+    uint64_t part_len;            /* bytes of the rank's compressed regions */
     int32_t error;
     uint32_t nregions;
-    struct iolens_region_desc regions[RANK_REGIONS_MAX];
     char host[HOST_MAX];
 };
 
-/* Compressed regions of one writer, back to back, and their descriptors. */
+/* Compressed regions of one writer, back to back, and their descriptors.
+ * Region offsets are relative to the start of the part. */
 struct part {
-    struct iolens_region_desc regions[RANK_REGIONS_MAX];
-    uint32_t nregions;
+    struct iolens_region_desc *regions;
+    uint32_t nregions, cap;
     unsigned char *data;
     size_t len;
 };
@@ -73,6 +74,8 @@ struct head {
     int fd;                       /* the temporary file, or -1 */
     unsigned char *bytes;         /* file header + region table */
     size_t len;
+    uint64_t job_offset;          /* where the job-wide regions go */
+    uint32_t nregions;            /* in the table */
     struct part job;              /* JOB, MOUNTS, RANKS */
 };
 
@@ -178,10 +181,6 @@ void iolens_mpi_version_line(const char *in, char *out, size_t outsz)
     out[w] = '\0';
 }
 
-uint64_t iolens_mpi_log_region_count(uint64_t nprocs, unsigned nlayers)
-{
-    return JOB_REGIONS + nprocs * (2 + (uint64_t)nlayers);
-}
 
 /* ------------------------------------------------------------ errors -- */
 
@@ -190,8 +189,25 @@ uint64_t iolens_mpi_log_region_count(uint64_t nprocs, unsigned nlayers)
 
 static void part_free(struct part *p)
 {
+    free(p->regions);
     free(p->data);
     memset(p, 0, sizeof *p);
+}
+
+/* Room for one more descriptor.  Returns 0 or -1. */
+static int part_reserve(struct part *p)
+{
+    if (p->nregions < p->cap)
+        return 0;
+    uint32_t cap = p->cap ? 2 * p->cap : 8;
+    if (cap > IOLENS_MAX_REGIONS)
+        return -1;
+    struct iolens_region_desc *r = realloc(p->regions, cap * sizeof *r);
+    if (r == NULL)
+        return -1;
+    p->regions = r;
+    p->cap = cap;
+    return 0;
 }
 
 /* Compresses raw, appends it to p and frees raw.  Returns 0 or ENOMEM. */
@@ -200,7 +216,7 @@ static int part_add(struct part *p, uint32_t kind, uint32_t version, struct iole
     void *z = NULL;
     size_t zlen = 0;
     int rc = ENOMEM;
-    if (!raw->failed && p->nregions < RANK_REGIONS_MAX &&
+    if (!raw->failed && part_reserve(p) == 0 &&
         iolens_region_compress(raw->data, raw->len, &z, &zlen) == 0) {
         unsigned char *data = realloc(p->data, p->len + zlen + 1);
         if (data != NULL) {
@@ -243,28 +259,29 @@ static int add_intervals(const struct iolens_mpi_job *job, struct part *p)
     return part_add(p, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, &raw);
 }
 
-/* This rank's NAMES region, one region per layer that is on, and its
- * INTERVALS region. */
+static int part_sink_add(void *arg, uint32_t kind, uint32_t version, struct iolens_buf *raw)
+{
+    return part_add(arg, kind, version, raw);
+}
+
+/* This rank's NAMES regions, the regions of each layer that is on and
+ * its INTERVALS region. */
 static int build_rank_part(const struct iolens_mpi_job *job, const struct iolens_record_set *recs,
                            struct part *p)
 {
-    struct iolens_buf raw = {0};
+    struct iolens_region_sink sink = {part_sink_add, p};
     uint64_t *ids = NULL;
     long n = iolens_share_distinct_ids(recs, &ids);
-    int rc = n >= 0 ? iolens_region_names(&raw, ids, (size_t)n) : -1;
+    int rc = n >= 0 && iolens_regions_names(&sink, ids, (size_t)n) == 0 ? 0 : ENOMEM;
     free(ids);
-    rc = rc == 0 ? part_add(p, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &raw) : ENOMEM;
     for (unsigned l = 0; rc == 0 && l < iolens_layer_desc_count(); l++) {
         if (!(job->layers_on & (1u << l)))
             continue;
         const struct iolens_layer_desc *d = iolens_layer_desc_at(l);
         size_t count = l < recs->nlayers ? recs->count[l] : 0;
-        if (iolens_region_layer(&raw, d, count > 0 ? recs->records[l] : "", count) == 0)
-            rc = part_add(p, d->region_kind, d->version, &raw);
-        else
+        if (iolens_regions_layer(&sink, d, count > 0 ? recs->records[l] : "", count) != 0)
             rc = ENOMEM;
     }
-    iolens_buf_free(&raw);
     return rc == 0 ? add_intervals(job, p) : rc;
 }
 
@@ -282,7 +299,7 @@ static void summarize(const struct iolens_mpi_job *job, const struct part *p, in
     s->folded_files = iolens_file_folded_files();
     s->error = error;
     s->nregions = error == 0 ? p->nregions : 0;
-    memcpy(s->regions, p->regions, sizeof s->regions);
+    s->part_len = error == 0 ? p->len : 0;
     snprintf(s->host, sizeof s->host, "%s", job->host != NULL ? job->host : "");
 }
 
@@ -459,39 +476,75 @@ static int choose_path(const struct iolens_mpi_job *job, struct head *h)
     return 0;
 }
 
-/* Every rank's offset, then the region table (job-wide regions first,
- * stored after every rank's bytes) and the header over it. */
+/* Every rank's offset (ranks in order, then the job-wide regions) and
+ * room for the header and the region table, which the Gatherv fills. */
 static int lay_out(const struct iolens_mpi_job *job, const struct rank_summary *all,
                    uint64_t *offsets, struct head *h)
 {
-    uint32_t per_rank = 2 + (uint32_t)__builtin_popcount(job->layers_on);
-    uint64_t nregions = iolens_mpi_log_region_count((uint64_t)job->nprocs, per_rank - 2);
+    uint64_t nregions = h->job.nregions;
+    for (int r = 0; r < job->nprocs; r++)
+        nregions += all[r].nregions;
     if (nregions > IOLENS_MAX_REGIONS)
         return E2BIG;
-    size_t hsize = sizeof(struct iolens_file_header);
-    h->len = hsize + (size_t)nregions * sizeof(struct iolens_region_desc);
+    h->nregions = (uint32_t)nregions;
+    h->len = sizeof(struct iolens_file_header) + (size_t)nregions * sizeof(struct iolens_region_desc);
     h->bytes = iolens_mpi_must_alloc(h->len);
-    struct iolens_region_desc *table = (struct iolens_region_desc *)(h->bytes + hsize);
-    size_t k = h->job.nregions;
-    uint64_t at = h->len, folded = 0;
+    uint64_t at = h->len;
     for (int r = 0; r < job->nprocs; r++) {
-        if (all[r].nregions != per_rank)
-            return EPROTO; /* cannot happen: the ranks agreed on the layers */
         offsets[r] = at;
-        for (uint32_t i = 0; i < per_rank; i++) {
-            table[k] = all[r].regions[i];
+        at += all[r].part_len;
+    }
+    h->job_offset = at;
+    return 0;
+}
+
+/* Rank 0, after the Gatherv put every rank's descriptors in the table
+ * (rank by rank, then room for the job-wide ones): the descriptors'
+ * offsets made absolute and the header over the table. */
+static void finish_table(const struct iolens_mpi_job *job, const struct rank_summary *all,
+                         const uint64_t *offsets, struct head *h)
+{
+    struct iolens_region_desc *table =
+        (struct iolens_region_desc *)(h->bytes + sizeof(struct iolens_file_header));
+    size_t k = 0;
+    uint64_t folded = 0;
+    for (int r = 0; r < job->nprocs; r++) {
+        for (uint32_t i = 0; i < all[r].nregions; i++)
             table[k++].offset += offsets[r];
-            at += all[r].regions[i].stored_size;
-        }
         folded += all[r].folded_opens;
     }
     for (uint32_t i = 0; i < h->job.nregions; i++) {
-        table[i] = h->job.regions[i];
-        table[i].offset += at;
+        table[k] = h->job.regions[i];
+        table[k++].offset += h->job_offset;
     }
     iolens_log_header_build((struct iolens_file_header *)h->bytes,
-                            folded > 0 ? IOLENS_FLAG_PARTIAL : 0, table, (uint32_t)nregions);
-    return 0;
+                            folded > 0 ? IOLENS_FLAG_PARTIAL : 0, table, h->nregions);
+}
+
+/* Every rank's region descriptors to rank 0, into the table in rank
+ * order.  lay_out kept the table within IOLENS_MAX_REGIONS descriptors
+ * (160 MiB), so byte counts and displacements fit an int. */
+static void gather_regions(const struct iolens_mpi_job *job, const struct rank_summary *all,
+                           const struct part *mine, struct head *h)
+{
+    const int size = (int)sizeof(struct iolens_region_desc);
+    int *counts = NULL, *displs = NULL;
+    void *table = NULL;
+    if (job->rank == 0) {
+        counts = iolens_mpi_must_alloc((size_t)job->nprocs * sizeof *counts);
+        displs = iolens_mpi_must_alloc((size_t)job->nprocs * sizeof *displs);
+        int at = 0;
+        for (int r = 0; r < job->nprocs; r++) {
+            counts[r] = (int)all[r].nregions * size;
+            displs[r] = at;
+            at += counts[r];
+        }
+        table = h->bytes + sizeof(struct iolens_file_header);
+    }
+    IOLENS_PMPI(PMPI_Gatherv)(mine->regions, (int)mine->nregions * size, MPI_BYTE, table, counts,
+                              displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+    free(counts);
+    free(displs);
 }
 
 /* Creates the temporary file and writes rank 0's part and the job-wide
@@ -502,11 +555,9 @@ static int create_file(struct plan *plan, const struct part *mine, uint64_t offs
     h->fd = iolens_log_create_temp(h->path, plan->tmp, sizeof plan->tmp);
     if (h->fd < 0)
         return errno;
-    const struct iolens_region_desc *first_job =
-        (const struct iolens_region_desc *)(h->bytes + sizeof(struct iolens_file_header));
     int code = pwrite_all(h->fd, mine->data, mine->len, offset);
     if (code == 0 && h->job.nregions > 0)
-        code = pwrite_all(h->fd, h->job.data, h->job.len, first_job->offset);
+        code = pwrite_all(h->fd, h->job.data, h->job.len, h->job_offset);
     return code;
 }
 
@@ -582,6 +633,9 @@ int iolens_mpi_log_write(const struct iolens_mpi_job *job, const struct iolens_r
 
     int rc = -1;
     if (plan->code == 0) {
+        gather_regions(job, all, &mine, &h);
+        if (job->rank == 0)
+            finish_table(job, all, offsets, &h);
         struct { int code, rank; } local = {0, job->rank}, agreed;
         if (job->rank != 0)
             local.code = write_part(plan->tmp, &mine, offsets[job->rank]);

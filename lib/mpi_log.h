@@ -71,7 +71,4 @@ long iolens_mpi_host_list(const char *hosts, size_t hostsz, uint32_t n, char *ou
  * characters (MPICH's text runs to kilobytes with its configure line). */
 void iolens_mpi_version_line(const char *in, char *out, size_t outsz);
 
-/* Regions in the log of an nprocs-rank job with nlayers layers on. */
-uint64_t iolens_mpi_log_region_count(uint64_t nprocs, unsigned nlayers);
-
 #endif

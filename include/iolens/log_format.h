@@ -17,9 +17,11 @@
  * region kinds it does not know.  Each region carries its own version.
  *
  * JOB, MOUNTS and RANKS appear at most once.  NAMES and the layer regions
- * may appear several times (an MPI job writes one of each per rank, each
- * rank compressing its own part); a reader concatenates regions of the same
- * kind.  A record id appears in at most one NAMES region entry.
+ * may appear several times (an MPI job writes them per rank, each rank
+ * compressing its own part, and the writers split a rank's names and each
+ * of its layers into regions of at most 8192 entries, so that a reader
+ * holds one bounded region at a time); a reader concatenates regions of
+ * the same kind.  A record id appears in at most one NAMES region entry.
  */
 #ifndef IOLENS_LOG_FORMAT_H
 #define IOLENS_LOG_FORMAT_H
@@ -30,8 +32,10 @@
 #define IOLENS_MAGIC_LEN 8
 #define IOLENS_FORMAT_VERSION 1u
 #define IOLENS_BYTE_ORDER_MARK 0x01020304u
-/* Regions in one log: a few job-wide ones plus one NAMES and one region per
- * layer for each rank, so this bounds the ranks of a job to about 1 M. */
+/* Regions in one log: a few job-wide ones plus, for each rank, its
+ * intervals and a NAMES region and a region per layer for each 8192 files,
+ * so this bounds the ranks of a job to about 1 M (fewer for ranks of many
+ * files). */
 #define IOLENS_MAX_REGIONS 4194304u
 
 /* Header flags. */

@@ -123,6 +123,16 @@ base_of() {
     cat "$1.base"
 }
 
+# Raw (inflated) sizes of LOG's regions of region kind KIND (16 POSIX,
+# 3 NAMES: log_format.h), one a line in table order, read from the region
+# table: a 40-byte header whose region_count is at byte 28, then 40-byte
+# descriptors with the kind at byte 0 and raw_size (uint64) at byte 24.
+region_sizes() {
+    rs_count=$(od -An -t u4 -j 28 -N 4 "$1" | tr -d ' ')
+    od -An -v -t u4 -j 40 -N $((rs_count * 40)) -w40 "$1" |
+        awk -v k="$2" '$1 == k { print $7 + $8 * 4294967296 }'
+}
+
 # Value of COUNTER in FILE's record; "<none>" if there is no such line,
 # several values (one per line) if there are several records.
 counter() {

@@ -204,4 +204,27 @@ END
         *) fail "log name $(basename "$LOG") $what" ;;
     esac
 done
+
+# --------------------------------- a rank's part in several regions --
+# 9000 files a rank and 10 shared ones: each rank writes its names and
+# POSIX records as regions of at most 8192 (lib/log_regions.h): 8192 and
+# the rest, 9000 plus the shared records it reduced (their writer is
+# picked by their id), 18010 - 2 * 8192 for both.  A region's raw size is
+# its 16-byte head plus its records, all of one size.
+run_job 2 files 9000 IOLENS_MEMORY=64M
+what="(2 ranks, 9000 files each)"
+region_sizes "$LOG" 16 >"$RUN/posix"
+check_eq "8192 8192 1626" "$(awk '{ s[NR] = $1 - 16; sum += s[NR] }
+    END { r = sum / 18010; printf "%s %s %s", s[1] / r, s[3] / r, (s[2] + s[4]) / r }' \
+    "$RUN/posix")" "records in the POSIX regions, in table order $what"
+check_eq 4 "$(wc -l <"$RUN/posix" | tr -d ' ')" "POSIX regions $what"
+check_eq 4 "$(region_sizes "$LOG" 3 | wc -l | tr -d ' ')" "names regions $what"
+# Per rank 2 names, 2 POSIX, 1 STDIO, 1 MPIIO and 1 intervals region.
+check_eq $((3 + 2 * 7)) "$(region_count "$LOG")" "regions in the log $what"
+check_eq 18010 "$(base_of "$LOG" | awk -F'\t' -v d="$DATA/" '$1 == "POSIX" &&
+    $4 == "POSIX_OPENS" && index($6, d) == 1 { f[$6] = 1 } END { n = 0; for (k in f) n++; print n }')" \
+    "files with a POSIX record $what"
+check_eq 2 "$(counter "$LOG" "$DATA/s.9" POSIX_OPENS)" "POSIX_OPENS of shared s.9 $what"
+check_eq $((18020 * 64)) "$(total "$LOG" POSIX_BYTES_WRITTEN)" "total_POSIX_BYTES_WRITTEN $what"
+check_eq 18020 "$(total "$LOG" POSIX_OPENS)" "total_POSIX_OPENS $what"
 finish

@@ -630,15 +630,6 @@ START_TEST(version_string_becomes_one_line)
 }
 END_TEST
 
-START_TEST(region_count)
-{
-    /* JOB, MOUNTS, RANKS; per rank NAMES, INTERVALS and the layers. */
-    ck_assert_uint_eq(iolens_mpi_log_region_count(1, 3), 8);
-    ck_assert_uint_eq(iolens_mpi_log_region_count(8, 3), 43);
-    ck_assert_uint_eq(iolens_mpi_log_region_count(8, 2), 35);
-}
-END_TEST
-
 static Suite *shared_reduce_suite(void)
 {
     Suite *s = suite_create("shared_reduce");
@@ -665,7 +656,6 @@ static Suite *shared_reduce_suite(void)
     tc = tcase_create("log_helpers");
     tcase_add_test(tc, host_list_in_order_of_first_rank);
     tcase_add_test(tc, version_string_becomes_one_line);
-    tcase_add_test(tc, region_count);
     suite_add_tcase(s, tc);
     return s;
 }
