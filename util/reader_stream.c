@@ -198,7 +198,7 @@ static enum iolens_read_status decode_names(struct iolens_stream *s, unsigned i)
 /* The name of id in the decoded names region, or NULL.  The region is
  * sorted by id for the search only when a name is first asked of it: the
  * open decodes every names region for its ids alone, and --total never
- * asks (the sort was a tenth of its main thread). */
+ * asks (the sort was some 6% of its main thread). */
 static const char *decoded_name_of(struct iolens_stream *s, uint64_t id)
 {
     if (!s->names_sorted && s->nam.nnames > 1)
