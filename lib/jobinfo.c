@@ -92,6 +92,22 @@ void iolens_jobinfo_jobid(char *out, size_t outsz)
     snprintf(out, outsz, "%ld", pid > 0 ? pid : (long)getpid());
 }
 
+long iolens_jobinfo_launcher_rank(void)
+{
+    static const char *const vars[] = {"PMI_RANK",     "PMIX_RANK",      "OMPI_COMM_WORLD_RANK",
+                                       "SLURM_PROCID", "FLUX_TASK_RANK", "PALS_RANKID"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        char *end;
+        if (v == NULL || v[0] == '\0')
+            continue;
+        long r = strtol(v, &end, 10);
+        if (*end == '\0' && r >= 0)
+            return r;
+    }
+    return -1;
+}
+
 /* ----------------------------------------------------------------- user -- */
 
 /* Runs getpwnam_r (name != NULL) or getpwuid_r with a buffer that grows on

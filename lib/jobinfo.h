@@ -13,6 +13,10 @@ void iolens_jobinfo_user(char *out, size_t outsz);
  * NUL-separated, *args_len set.  Returned buffers are static. */
 const char *iolens_jobinfo_exe(void);
 const char *iolens_jobinfo_args(size_t *args_len);
+/* The process's rank as its launcher gave it (PMI_RANK, PMIX_RANK,
+ * OMPI_COMM_WORLD_RANK, SLURM_PROCID, FLUX_TASK_RANK, PALS_RANKID), known
+ * before MPI_Init; -1 when no launcher set one. */
+long iolens_jobinfo_launcher_rank(void);
 /* Captures the command line (call at start-up, before the app changes argv). */
 void iolens_jobinfo_capture(void);
 

@@ -181,7 +181,9 @@ static void initialize(void)
      * log. */
     if (!tracing_wanted())
         return;
-    if (config.error[0] != '\0')
+    /* Every rank reads the same environment: one line for the job, from
+     * the launcher's rank 0 (or the process a launcher did not number). */
+    if (config.error[0] != '\0' && iolens_jobinfo_launcher_rank() <= 0)
         say(config.error);
     if (build_state() == 0) {
         atomic_store(&iolens_active, 1);

@@ -82,4 +82,12 @@ if mount -t tmpfs -o size=64k iolens-test "$full" 2>/dev/null; then
 else
     echo "(no tmpfs mount here: the full file system case is skipped)"
 fi
+
+# A bad IOLENS_* value: every rank reads the same environment, so the job
+# gets one line about it (from rank 0), not one per rank, and its log.
+launch 4 status 3 IOLENS_MEMORY=lots
+check_eq 3 "$STATUS" "exit status of the job, IOLENS_MEMORY=lots"
+check_eq "iolens: IOLENS_MEMORY=lots is not a size (e.g. 2M, 512K); using 2M" "$(cat "$ERR")" \
+    "stderr of a 4-rank job with IOLENS_MEMORY=lots"
+check_eq 1 "$(logs_in "$LOGDIR")" "logs of the job with IOLENS_MEMORY=lots"
 finish
