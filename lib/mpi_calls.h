@@ -135,6 +135,14 @@ IOLENS_MPI_CALLS(IOLENS_MPI_DECLARE)
  * process has an MPI library (PMPI_Init was found), else 0. */
 int iolens_mpi_calls_resolve(void);
 
+/* iolens_mpi_calls_resolve, and when it finds no MPI library, a search of
+ * every loaded object for PMPI_Init: a library loaded by dlopen with
+ * RTLD_LOCAL (Python's extension modules, mpi4py) is in no scope that
+ * dlsym(RTLD_NEXT) or RTLD_DEFAULT searches, yet its module's calls to
+ * MPI_Init reach our wrapper first.  For MPI_Init only: it walks the
+ * loaded objects.  Returns 1 if an MPI library was found. */
+int iolens_mpi_calls_resolve_loaded(void);
+
 /* The wrappers' way to reach PMPI_x: iolens_PMPI_x after resolution. */
 #define IOLENS_PMPI(name) \
     (__builtin_expect(iolens_##name != NULL, 1) ? iolens_##name \

@@ -171,16 +171,12 @@ static int per_process_log_wanted(void)
     return 1;
 }
 
-static void initialize(void)
+/* The process was not traced at its start for want of an MPI library:
+ * MPI_Init may still start it (iolens_runtime_start_at_mpi_init). */
+static _Atomic int waiting_for_mpi;
+
+static void start_tracing(void)
 {
-    iolens_real_calls_resolve();
-    char cwd[PATH_MAX];
-    iolens_config_load(&config, getenv_adapter, getcwd(cwd, sizeof cwd));
-    iolens_layers_off = config.layers_off;
-    /* A process that is not traced is left alone entirely: no budget, no
-     * log. */
-    if (!tracing_wanted())
-        return;
     /* Every rank reads the same environment: one line for the job, from
      * the launcher's rank 0 (or the process a launcher did not number). */
     if (config.error[0] != '\0' && iolens_jobinfo_launcher_rank() <= 0)
@@ -189,6 +185,31 @@ static void initialize(void)
         atomic_store(&iolens_active, 1);
         iolens_termination_init();
     }
+}
+
+static void initialize(void)
+{
+    iolens_real_calls_resolve();
+    char cwd[PATH_MAX];
+    iolens_config_load(&config, getenv_adapter, getcwd(cwd, sizeof cwd));
+    iolens_layers_off = config.layers_off;
+    /* A process that is not traced is left alone entirely: no budget, no
+     * log. */
+    if (tracing_wanted())
+        start_tracing();
+    else
+        atomic_store(&waiting_for_mpi, !config.disabled);
+}
+
+void iolens_runtime_start_at_mpi_init(void)
+{
+    iolens_runtime_ensure_init();
+    if (!atomic_exchange(&waiting_for_mpi, 0))
+        return;
+    int saved = iolens_in_runtime;
+    iolens_in_runtime = 1;
+    start_tracing();
+    iolens_in_runtime = saved;
 }
 
 void iolens_runtime_ensure_init(void)

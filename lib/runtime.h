@@ -34,6 +34,12 @@ const struct iolens_config *iolens_runtime_config(void);
  * before the library constructor ran). */
 void iolens_runtime_ensure_init(void);
 
+/* At MPI_Init, in a process that was not traced because it had no MPI
+ * library at its start (one loaded later by dlopen: Python and mpi4py):
+ * tracing starts now, and the job's log is written at MPI_Finalize as
+ * for any rank.  Does nothing otherwise (traced already, IOLENS_DISABLE). */
+void iolens_runtime_start_at_mpi_init(void);
+
 /* Writes the log and stops tracing; runs at exit (destructor). */
 void iolens_runtime_shutdown(void);
 

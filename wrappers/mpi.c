@@ -24,9 +24,18 @@ static inline void untraced_end(int saved)
     iolens_in_runtime = saved;
 }
 
-IOLENS_EXPORT int MPI_Init(int *argc, char ***argv)
+/* Before PMPI_Init: the MPI library, wherever it was loaded, and tracing
+ * started if the process had no MPI library at its start. */
+static void before_init(void)
 {
     iolens_runtime_ensure_init();
+    if (iolens_mpi_calls_resolve_loaded())
+        iolens_runtime_start_at_mpi_init();
+}
+
+IOLENS_EXPORT int MPI_Init(int *argc, char ***argv)
+{
+    before_init();
     __typeof__(iolens_PMPI_Init) init = IOLENS_PMPI(PMPI_Init);
     if (init == NULL)
         return iolens_mpi_missing("PMPI_Init");
@@ -40,7 +49,7 @@ IOLENS_EXPORT int MPI_Init(int *argc, char ***argv)
 
 IOLENS_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    iolens_runtime_ensure_init();
+    before_init();
     __typeof__(iolens_PMPI_Init_thread) init = IOLENS_PMPI(PMPI_Init_thread);
     if (init == NULL)
         return iolens_mpi_missing("PMPI_Init_thread");
