@@ -25,7 +25,7 @@
 #include "layer_intervals.h"
 #include "posix_layer.h"
 #include "record_merge.h"
-#include "runtime.h"
+#include "state.h"
 #include "spinlock.h"
 
 static void spin_lock(_Atomic int *lock)

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "real_calls.h"
-#include "runtime.h"
+#include "state.h"
 
 #define JOBINFO_CMDLINE_MAX 4096
 #define PWBUF_START 4096

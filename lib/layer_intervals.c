@@ -9,10 +9,9 @@
 #include "budget.h"
 #include "clock.h"
 #include "iolens/log_format.h"
-#include "log_regions.h"
-#include "runtime.h"
+#include "state.h"
 #ifdef IOLENS_HAVE_MPI
-#include "mpi_runtime.h"
+#include "mpi_calls.h"
 #endif
 
 struct iolens_interval_store iolens_layer_intervals[IOLENS_NLAYERS];
@@ -52,7 +51,7 @@ static int layer_can_record(enum iolens_layer layer)
         return 1;
     case IOLENS_LAYER_MPIIO:
 #ifdef IOLENS_HAVE_MPI
-        return iolens_mpi_program_detected();
+        return iolens_mpi_calls_resolve(); /* an MPI program */
 #else
         return 0;
 #endif
@@ -252,34 +251,4 @@ void iolens_intervals_packed_free(struct iolens_intervals_packed *p, int n)
         free(p[i].iv);
         p[i].iv = NULL;
     }
-}
-
-int iolens_intervals_region(struct iolens_buf *out, int64_t rank, unsigned layers_off,
-                            double shift_seconds, double clock_offset, double clock_uncertainty)
-{
-    struct iolens_intervals_packed packed[IOLENS_NLAYERS];
-    struct iolens_intervals_layer_in in[IOLENS_NLAYERS];
-    int n = iolens_intervals_pack(layers_off, shift_seconds, packed);
-    if (n < 0)
-        return -1;
-    for (int i = 0; i < n; i++)
-        in[i] = (struct iolens_intervals_layer_in){
-            .kind = packed[i].region_kind,
-            .iv = packed[i].iv,
-            .count = packed[i].count,
-            .error_bound = packed[i].error_bound,
-            .accesses = packed[i].accesses,
-            .bytes = packed[i].bytes,
-            .sum_duration = packed[i].sum_duration,
-        };
-    struct iolens_intervals_rank r = {
-        .rank = rank,
-        .clock_offset = clock_offset,
-        .clock_uncertainty = clock_uncertainty,
-        .layers = in,
-        .nlayers = (uint32_t)n,
-    };
-    int rc = iolens_region_intervals(out, &r);
-    iolens_intervals_packed_free(packed, n);
-    return rc;
 }

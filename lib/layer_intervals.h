@@ -106,11 +106,4 @@ int iolens_intervals_pack(unsigned layers_off, double shift_seconds,
                           struct iolens_intervals_packed *out);
 void iolens_intervals_packed_free(struct iolens_intervals_packed *p, int n);
 
-/* This process's intervals region (log_format.h) into out: the stores
- * packed as above, with the rank and the clock offset to rank 0 (and its
- * uncertainty, seconds; 0 and 0 outside MPI).  Returns 0 or -1. */
-struct iolens_buf;
-int iolens_intervals_region(struct iolens_buf *out, int64_t rank, unsigned layers_off,
-                            double shift_seconds, double clock_offset, double clock_uncertainty);
-
 #endif

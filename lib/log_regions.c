@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "file_table.h"
+#include "layer_intervals.h"
 #include "mounts.h"
 #include "path_hash.h"
 #include "posix_layer.h"
@@ -653,4 +654,37 @@ int iolens_region_compress(const void *raw, size_t rawlen, void **out, size_t *o
     *out = dst;
     *outlen = bound;
     return 0;
+}
+
+/* ----------------------------------------- this process's intervals -- */
+
+/* The stores packed (layer_intervals.c), then encoded as above. */
+int iolens_intervals_region(struct iolens_buf *out, int64_t rank, unsigned layers_off,
+                            double shift_seconds, double clock_offset, double clock_uncertainty)
+{
+    struct iolens_intervals_packed packed[IOLENS_NLAYERS];
+    struct iolens_intervals_layer_in in[IOLENS_NLAYERS];
+    int n = iolens_intervals_pack(layers_off, shift_seconds, packed);
+    if (n < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        in[i] = (struct iolens_intervals_layer_in){
+            .kind = packed[i].region_kind,
+            .iv = packed[i].iv,
+            .count = packed[i].count,
+            .error_bound = packed[i].error_bound,
+            .accesses = packed[i].accesses,
+            .bytes = packed[i].bytes,
+            .sum_duration = packed[i].sum_duration,
+        };
+    struct iolens_intervals_rank r = {
+        .rank = rank,
+        .clock_offset = clock_offset,
+        .clock_uncertainty = clock_uncertainty,
+        .layers = in,
+        .nlayers = (uint32_t)n,
+    };
+    int rc = iolens_region_intervals(out, &r);
+    iolens_intervals_packed_free(packed, n);
+    return rc;
 }

@@ -83,6 +83,12 @@ struct iolens_intervals_rank {
 
 int iolens_region_intervals(struct iolens_buf *out, const struct iolens_intervals_rank *in);
 
+/* This process's intervals region (log_format.h) into out: the stores
+ * packed (layer_intervals.h: iolens_intervals_pack), with the rank and the clock offset to rank 0 (and its
+ * uncertainty, seconds; 0 and 0 outside MPI).  Returns 0 or -1. */
+int iolens_intervals_region(struct iolens_buf *out, int64_t rank, unsigned layers_off,
+                            double shift_seconds, double clock_offset, double clock_uncertainty);
+
 /* Collects every record of a layer from the runtime (the layer's
  * foreach_record), packed and with rank set to the caller's rank and the
  * sharing counters of a per-rank record filled.  *records is malloc'd.

@@ -35,7 +35,7 @@
 #include "layer_intervals.h"
 #include "log_regions.h"
 #include "real_calls.h"
-#include "runtime.h"
+#include "state.h"
 
 /* Layers a single-process log can hold (POSIX, STDIO, MPI-IO, H5F, H5D):
  * every layer descriptor (record_merge.c). */

@@ -30,9 +30,8 @@
 #include "log_regions.h"
 #include "log_writer.h"
 #include "mpi_calls.h"
-#include "mpi_runtime.h"
 #include "real_calls.h"
-#include "runtime.h"
+#include "state.h"
 
 #define JOB_REGIONS 3                 /* JOB, MOUNTS, RANKS: rank 0 only */
 #define HOST_MAX (MPI_MAX_PROCESSOR_NAME + 1)
@@ -184,6 +183,18 @@ void iolens_mpi_version_line(const char *in, char *out, size_t outsz)
 
 /* ------------------------------------------------------------ errors -- */
 
+void *iolens_mpi_must_alloc(size_t n)
+{
+    void *p = malloc(n + 1);
+    if (p == NULL) {
+        static const char line[] = "iolens: out of memory in MPI_Finalize\n";
+        if (IOLENS_REAL(write) != NULL)
+            (void)!iolens_real_write(2, line, sizeof line - 1);
+        abort();
+    }
+    return p;
+}
+
 
 /* ---------------------------------------------------- region building -- */
 
@@ -248,11 +259,9 @@ static int add_intervals(const struct iolens_mpi_job *job, struct part *p)
     struct timespec ts = iolens_clock_start_real();
     int64_t start_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
     double shift = (double)(start_ns - job->job_start_ns) * 1e-9;
-    double offset = 0, uncertainty = 0;
-    iolens_mpi_clock_offset(&offset, &uncertainty);
     struct iolens_buf raw = {0};
     if (iolens_intervals_region(&raw, job->rank, iolens_runtime_config()->layers_off, shift,
-                                offset, uncertainty) != 0) {
+                                job->clock_offset, job->clock_uncertainty) != 0) {
         iolens_buf_free(&raw);
         return ENOMEM;
     }

@@ -47,7 +47,14 @@ struct iolens_mpi_job {
     const char *host;           /* MPI processor name */
     unsigned layers_on;         /* bit per layer index; the same on every rank */
     int error;                  /* errno-style: this rank already failed (ENOMEM) */
+    double clock_offset;        /* seconds to rank 0's clock, measured at MPI_Init */
+    double clock_uncertainty;   /* seconds: how wrong clock_offset may be */
 };
+
+/* Memory a collective cannot do without (a receive buffer: the other
+ * ranks are already sending).  Running out of it is fatal: one line, then
+ * abort. */
+void *iolens_mpi_must_alloc(size_t n);
 
 /* Every rank calls this with the records it writes (after the
  * reduction).  Returns 0 when the log was written, -1 when it was not;

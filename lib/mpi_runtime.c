@@ -34,7 +34,7 @@
 #include "mpi_log.h"
 #include "real_calls.h"
 #include "record_merge.h"
-#include "runtime.h"
+#include "state.h"
 #include "shared_reduce.h"
 
 static struct {
@@ -280,16 +280,6 @@ static void fail(struct exchange *x, int error)
         x->error = error;
 }
 
-void *iolens_mpi_must_alloc(size_t n)
-{
-    void *p = malloc(n + 1);
-    if (p == NULL) {
-        say("iolens: out of memory in MPI_Finalize\n");
-        abort();
-    }
-    return p;
-}
-
 static void exchange_init(struct exchange *x)
 {
     size_t n = (size_t)mpi.nprocs * sizeof(int);
@@ -522,6 +512,7 @@ static void shutdown_job(int was_active, double finalize_time)
         .finalize_time = finalize_time,
         .host = mpi.host,
     };
+    iolens_mpi_clock_offset(&job.clock_offset, &job.clock_uncertainty);
     struct exchange x;
     exchange_init(&x);
     struct iolens_record_set set, out = {0};

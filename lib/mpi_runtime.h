@@ -44,9 +44,4 @@ void iolens_mpi_on_fork_child(void);
  * forward to (prints one line; returns MPI_ERR_INTERN). */
 int iolens_mpi_missing(const char *name);
 
-/* Memory a collective cannot do without (a receive buffer: the other
- * ranks are already sending).  Running out of it is fatal: one line, then
- * abort. */
-void *iolens_mpi_must_alloc(size_t n);
-
 #endif

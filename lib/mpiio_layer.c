@@ -28,7 +28,7 @@
 #include "mpi_calls.h"
 #include "posix_layer.h"
 #include "record_merge.h"
-#include "runtime.h"
+#include "state.h"
 #include "spinlock.h"
 
 static void spin_lock(_Atomic int *lock)

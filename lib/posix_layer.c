@@ -32,7 +32,7 @@
 #include "pathname.h"
 #include "real_calls.h"
 #include "record_merge.h"
-#include "runtime.h"
+#include "state.h"
 #include "spinlock.h"
 
 enum last_io { IO_NONE, IO_READ, IO_WRITE };

@@ -34,37 +34,8 @@
 #define IOLENS_BYTES_PER_FILE 1024u
 #define IOLENS_MIN_FILES 16u
 
-_Atomic int iolens_active;
-__thread int iolens_in_runtime __attribute__((tls_model("initial-exec")));
-unsigned iolens_layers_off;
-
-static struct iolens_config config;
-static long parent_pid;
-static long self_pid;
-static char hostname[256];
-
 enum init_state { INIT_NOT_STARTED, INIT_RUNNING, INIT_DONE };
 static _Atomic int init_state;
-
-const struct iolens_config *iolens_runtime_config(void)
-{
-    return &config;
-}
-
-long iolens_runtime_parent_pid(void)
-{
-    return parent_pid;
-}
-
-long iolens_runtime_pid(void)
-{
-    return self_pid;
-}
-
-const char *iolens_runtime_hostname(void)
-{
-    return hostname;
-}
 
 /* The runtime's only messages: one line each, straight to fd 2. */
 static void say(const char *what)
@@ -89,8 +60,7 @@ static void on_fork_child(void)
 #endif
     if (!atomic_load(&iolens_active))
         return;
-    parent_pid = (long)getppid();
-    self_pid = (long)getpid();
+    iolens_state_set_identity((long)getpid(), (long)getppid());
     /* Another thread of the parent may have held any runtime lock at the
      * fork: released here, before the child's first traced call.  The
      * fd table stays (the child inherits the descriptors); the counters
@@ -111,20 +81,21 @@ static void on_fork_child(void)
 
 static int build_state(void)
 {
+    size_t memory = iolens_runtime_config()->memory;
     iolens_clock_init();
-    self_pid = (long)getpid();
-    if (iolens_budget_init(config.memory) != 0) {
+    iolens_state_set_identity((long)getpid(), 0);
+    if (iolens_budget_init(memory) != 0) {
         say("cannot map the memory budget; tracing disabled");
         return -1;
     }
     iolens_mounts_load();
-    unsigned max_files = (unsigned)(config.memory / IOLENS_BYTES_PER_FILE);
+    unsigned max_files = (unsigned)(memory / IOLENS_BYTES_PER_FILE);
     if (iolens_file_table_init(max_files > IOLENS_MIN_FILES ? max_files : IOLENS_MIN_FILES) != 0 ||
         iolens_fd_table_init() != 0) {
         say("memory budget too small for the record table; tracing disabled");
         return -1;
     }
-    iolens_intervals_init(config.memory);
+    iolens_intervals_init(memory);
     iolens_posix_layer_init();
     iolens_stdio_layer_init();
 #ifdef IOLENS_HAVE_MPI
@@ -134,8 +105,10 @@ static int build_state(void)
     iolens_hdf5_layer_init();
 #endif
     iolens_jobinfo_capture();
+    char hostname[256] = "";
     if (gethostname(hostname, sizeof hostname - 1) != 0)
         strcpy(hostname, "unknown");
+    iolens_state_set_hostname(hostname);
     pthread_atfork(NULL, NULL, on_fork_child);
     return 0;
 }
@@ -145,9 +118,9 @@ static int build_state(void)
  * Any other process (mpiexec, a shell, ls) only with IOLENS_NONMPI=1. */
 static int tracing_wanted(void)
 {
-    if (config.disabled)
+    if (iolens_runtime_config()->disabled)
         return 0;
-    if (config.nonmpi)
+    if (iolens_runtime_config()->nonmpi)
         return 1;
 #ifdef IOLENS_HAVE_MPI
     return iolens_mpi_program_detected();
@@ -166,7 +139,7 @@ static int per_process_log_wanted(void)
     if (iolens_mpi_init_seen())
         return 0;
     if (iolens_mpi_program_detected())
-        return config.nonmpi;
+        return iolens_runtime_config()->nonmpi;
 #endif
     return 1;
 }
@@ -179,11 +152,15 @@ static void start_tracing(void)
 {
     /* Every rank reads the same environment: one line for the job, from
      * the launcher's rank 0 (or the process a launcher did not number). */
-    if (config.error[0] != '\0' && iolens_jobinfo_launcher_rank() <= 0)
-        say(config.error);
+    const char *problem = iolens_runtime_config()->error;
+    if (problem[0] != '\0' && iolens_jobinfo_launcher_rank() <= 0)
+        say(problem);
     if (build_state() == 0) {
         atomic_store(&iolens_active, 1);
-        iolens_termination_init();
+        static const struct iolens_termination_hooks hooks = {
+            iolens_runtime_release_locks, iolens_runtime_write_incomplete,
+            iolens_runtime_write_final};
+        iolens_termination_init(&hooks);
     }
 }
 
@@ -191,14 +168,14 @@ static void initialize(void)
 {
     iolens_real_calls_resolve();
     char cwd[PATH_MAX];
-    iolens_config_load(&config, getenv_adapter, getcwd(cwd, sizeof cwd));
-    iolens_layers_off = config.layers_off;
+    iolens_config_load(iolens_state_config(), getenv_adapter, getcwd(cwd, sizeof cwd));
+    iolens_layers_off = iolens_runtime_config()->layers_off;
     /* A process that is not traced is left alone entirely: no budget, no
      * log. */
     if (tracing_wanted())
         start_tracing();
     else
-        atomic_store(&waiting_for_mpi, !config.disabled);
+        atomic_store(&waiting_for_mpi, !iolens_runtime_config()->disabled);
 }
 
 void iolens_runtime_start_at_mpi_init(void)
@@ -285,7 +262,7 @@ void iolens_runtime_on_immediate_exit(void)
 {
     /* A vfork child runs in its parent's memory (no atfork handler ran,
      * so the pid differs from the one cached): hands off. */
-    if (!atomic_load(&iolens_active) || (long)getpid() != self_pid)
+    if (!atomic_load(&iolens_active) || (long)getpid() != iolens_runtime_pid())
         return;
     if (!live_mpi_rank() && !per_process_log_wanted()) {
         atomic_store(&iolens_active, 0); /* a forked child of a rank: no log */

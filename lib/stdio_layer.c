@@ -26,7 +26,7 @@
 #include "posix_layer.h"
 #include "real_calls.h"
 #include "record_merge.h"
-#include "runtime.h"
+#include "state.h"
 #include "spinlock.h"
 
 /* The table lock (opening and closing only). */

@@ -42,7 +42,7 @@
 #include <unistd.h>
 
 #include "real_calls.h"
-#include "runtime.h"
+#include "state.h"
 
 #define TICK_NS 1000000L /* 1 ms between looks at the snapshot copy */
 
@@ -51,6 +51,7 @@
 #define MIRRORED_FLAGS (SA_RESTART | SA_ONSTACK | SA_NODEFER | SA_RESETHAND)
 
 static struct sigaction app_action; /* what the application installed */
+static struct iolens_termination_hooks hooks; /* from iolens_termination_init */
 int iolens_termination_on;          /* iolens_termination_init ran */
 static _Atomic int snapshot_taken;  /* the first SIGTERM had its log */
 
@@ -71,8 +72,10 @@ static void snapshot_copy_main(int incomplete)
      * a rank (MPICH's hydra does, once one rank has died) ends the rank
      * but not its log. */
     setpgid(0, 0);
-    iolens_runtime_release_locks();
-    int rc = incomplete ? iolens_runtime_write_incomplete() : iolens_runtime_write_final();
+    if (hooks.write_final == NULL) /* cannot happen: init comes first */
+        syscall(SYS_exit_group, 1);
+    hooks.release_locks();
+    int rc = incomplete ? hooks.write_incomplete() : hooks.write_final();
     syscall(SYS_exit_group, rc == 0 ? 0 : 1);
 }
 
@@ -171,8 +174,9 @@ static int install(const struct sigaction *act)
     return IOLENS_REAL(sigaction)(SIGTERM, &mine, NULL);
 }
 
-void iolens_termination_init(void)
+void iolens_termination_init(const struct iolens_termination_hooks *h)
 {
+    hooks = *h;
     struct sigaction current;
     if (IOLENS_REAL(sigaction) == NULL || IOLENS_REAL(sigaction)(SIGTERM, NULL, &current) != 0)
         return;

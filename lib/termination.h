@@ -12,9 +12,19 @@
  * application's disposition runs without a log. */
 #define IOLENS_TERM_WAIT_MS 10000 /* the message in termination.c says 10 s */
 
-/* At start-up, once tracing is on: takes over the real SIGTERM
- * disposition, keeping the one in force as the application's. */
-void iolens_termination_init(void);
+/* What a snapshot copy of the process runs to write the log: the life
+ * cycle's own functions (runtime.h), handed in so that this file needs
+ * nothing of it. */
+struct iolens_termination_hooks {
+    void (*release_locks)(void);
+    int (*write_incomplete)(void);
+    int (*write_final)(void);
+};
+
+/* At start-up, once tracing is on: keeps the hooks, and takes over the
+ * real SIGTERM disposition, keeping the one in force as the
+ * application's. */
+void iolens_termination_init(const struct iolens_termination_hooks *hooks);
 
 /* 1 once iolens_termination_init ran: SIGTERM dispositions then go
  * through iolens_termination_sigaction.  Inline, a plain atomic load:
@@ -37,8 +47,7 @@ __sighandler_t iolens_termination_signal(__sighandler_t handler);
 /* Has the log written by a snapshot copy of the process (see
  * termination.c), waiting for it at most IOLENS_TERM_WAIT_MS: usable where
  * writing in the process itself is not safe (a signal handler).
- * incomplete: iolens_runtime_write_incomplete, else
- * iolens_runtime_write_final. */
+ * incomplete: the write_incomplete hook, else write_final. */
 void iolens_write_log_from_copy(int incomplete);
 
 /* 1 once SIGTERM arrived (and had its log written). */

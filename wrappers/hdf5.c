@@ -21,7 +21,7 @@
 #include "file_table.h"
 #include "hdf5_calls.h"
 #include "hdf5_layer.h"
-#include "runtime.h"
+#include "state.h"
 #include "wrapper.h"
 
 /* Declares fn as the real function; fails the call if it is missing. */

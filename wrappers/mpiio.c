@@ -26,7 +26,7 @@
 #include "file_table.h"
 #include "mpi_calls.h"
 #include "mpiio_layer.h"
-#include "runtime.h"
+#include "state.h"
 #include "wrapper.h"
 
 /* Declares fn as the PMPI function name; fails the call if it is missing. */

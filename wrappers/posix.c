@@ -28,7 +28,7 @@
 #include "file_table.h"
 #include "posix_layer.h"
 #include "real_calls.h"
-#include "runtime.h"
+#include "state.h"
 #include "wrapper.h"
 #include "clock.h"
 

@@ -12,6 +12,7 @@
 #include <signal.h>
 
 #include "real_calls.h"
+#include "runtime.h"
 #include "termination.h"
 #include "wrapper.h"
 

@@ -19,7 +19,7 @@
 #include "clock.h"
 #include "file_table.h"
 #include "real_calls.h"
-#include "runtime.h"
+#include "state.h"
 #include "wrapper.h"
 #include "stdio_layer.h"
 

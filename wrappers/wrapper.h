@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 
-#include "runtime.h"
+#include "state.h"
 
 #define IOLENS_EXPORT __attribute__((visibility("default")))
 

@@ -6,21 +6,24 @@
  *
  * test_mpiio_layer.sh links it with the build tree's libiolens-core.a and
  * runs it with IOLENS_DISABLE=1, so the runtime's own start-up stays out
- * of the way; the test sets up the budget, the record table and the layer
- * itself.  MPI is real (datatype sizes come from PMPI).  Times are in
+ * of the way; the test sets up the configuration (the default excluded
+ * paths), the budget, the record table and the layer itself.  MPI is real (datatype sizes come from PMPI).  Times are in
  * clock units, as the wrappers pass them; the packed records are in
  * seconds (units x iolens_clock_seconds_per_unit()). */
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "access_pattern.h"
 #include "budget.h"
 #include "clock.h"
 #include "file_table.h"
 #include "mpiio_layer.h"
+#include "state.h"
 
 static int checks, failures;
 
@@ -359,9 +362,16 @@ static void test_folding(void)
     EXPECT(3 * other_opens, rec.counters[MPIIO_BYTES_READ]);
 }
 
+static const char *env(const char *name)
+{
+    return getenv(name);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    char cwd[4096];
+    iolens_config_load(iolens_state_config(), env, getcwd(cwd, sizeof cwd));
     iolens_clock_init();
     if (iolens_budget_init(2u << 20) != 0 || iolens_file_table_init(1024) != 0) {
         printf("FAIL: cannot set up the budget and the record table\n");
