@@ -247,7 +247,7 @@ int iolens_regions_names(const struct iolens_region_sink *sink, const uint64_t *
         size_t m = (size_t)nfiles - from < IOLENS_REGION_RECORDS ? (size_t)nfiles - from
                                                                  : IOLENS_REGION_RECORDS;
         struct iolens_buf raw = {0};
-        put_names(&raw, files + from, m);
+        put_names(&raw, m > 0 ? files + from : NULL, m); /* files is NULL for none */
         rc = emit(sink, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &raw);
         from += m;
     } while (rc == 0 && from < (size_t)nfiles);

@@ -485,8 +485,9 @@ static int choose_path(const struct iolens_mpi_job *job, struct head *h)
     return 0;
 }
 
-/* Every rank's offset (ranks in order, then the job-wide regions) and
- * room for the header and the region table, which the Gatherv fills. */
+/* Every rank's offset (ranks in order, then the job-wide regions' bytes)
+ * and room for the header and the region table: the job-wide regions
+ * first, then every rank's, which the Gatherv fills. */
 static int lay_out(const struct iolens_mpi_job *job, const struct rank_summary *all,
                    uint64_t *offsets, struct head *h)
 {
@@ -507,31 +508,36 @@ static int lay_out(const struct iolens_mpi_job *job, const struct rank_summary *
     return 0;
 }
 
+/* Where the region table starts in the header bytes. */
+static struct iolens_region_desc *region_table(const struct head *h)
+{
+    return (struct iolens_region_desc *)(h->bytes + sizeof(struct iolens_file_header));
+}
+
 /* Rank 0, after the Gatherv put every rank's descriptors in the table
- * (rank by rank, then room for the job-wide ones): the descriptors'
+ * (after the job-wide ones, rank by rank): the job-wide descriptors, the
  * offsets made absolute and the header over the table. */
 static void finish_table(const struct iolens_mpi_job *job, const struct rank_summary *all,
                          const uint64_t *offsets, struct head *h)
 {
-    struct iolens_region_desc *table =
-        (struct iolens_region_desc *)(h->bytes + sizeof(struct iolens_file_header));
+    struct iolens_region_desc *table = region_table(h);
     size_t k = 0;
+    for (uint32_t i = 0; i < h->job.nregions; i++) {
+        table[k] = h->job.regions[i];
+        table[k++].offset += h->job_offset;
+    }
     uint64_t folded = 0;
     for (int r = 0; r < job->nprocs; r++) {
         for (uint32_t i = 0; i < all[r].nregions; i++)
             table[k++].offset += offsets[r];
         folded += all[r].folded_opens;
     }
-    for (uint32_t i = 0; i < h->job.nregions; i++) {
-        table[k] = h->job.regions[i];
-        table[k++].offset += h->job_offset;
-    }
     iolens_log_header_build((struct iolens_file_header *)h->bytes,
                             folded > 0 ? IOLENS_FLAG_PARTIAL : 0, table, h->nregions);
 }
 
-/* Every rank's region descriptors to rank 0, into the table in rank
- * order.  lay_out kept the table within IOLENS_MAX_REGIONS descriptors
+/* Every rank's region descriptors to rank 0, into the table after the
+ * job-wide ones, in rank order.  lay_out kept the table within IOLENS_MAX_REGIONS descriptors
  * (160 MiB), so byte counts and displacements fit an int. */
 static void gather_regions(const struct iolens_mpi_job *job, const struct rank_summary *all,
                            const struct part *mine, struct head *h)
@@ -548,7 +554,7 @@ static void gather_regions(const struct iolens_mpi_job *job, const struct rank_s
             displs[r] = at;
             at += counts[r];
         }
-        table = h->bytes + sizeof(struct iolens_file_header);
+        table = region_table(h) + h->job.nregions;
     }
     IOLENS_PMPI(PMPI_Gatherv)(mine->regions, (int)mine->nregions * size, MPI_BYTE, table, counts,
                               displs, MPI_BYTE, 0, MPI_COMM_WORLD);
