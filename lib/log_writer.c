@@ -427,8 +427,7 @@ void iolens_log_report_failure(const char *path, const char *reason, int failed_
         n = (int)sizeof line - 1;
         line[n - 1] = '\n';
     }
-    if (IOLENS_REAL(write) != NULL)
-        (void)!iolens_real_write(2, line, (size_t)n);
+    iolens_real_say(line);
 }
 
 static int build_job(struct job_log *jl, struct iolens_buf *out)

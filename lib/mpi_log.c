@@ -187,9 +187,7 @@ void *iolens_mpi_must_alloc(size_t n)
 {
     void *p = malloc(n + 1);
     if (p == NULL) {
-        static const char line[] = "iolens: out of memory in MPI_Finalize\n";
-        if (IOLENS_REAL(write) != NULL)
-            (void)!iolens_real_write(2, line, sizeof line - 1);
+        iolens_real_say("iolens: out of memory in MPI_Finalize\n");
         abort();
     }
     return p;

@@ -74,17 +74,11 @@ int iolens_mpi_nprocs(void)
     return mpi.nprocs;
 }
 
-static void say(const char *line)
-{
-    if (IOLENS_REAL(write) != NULL)
-        (void)!iolens_real_write(2, line, strlen(line));
-}
-
 int iolens_mpi_missing(const char *name)
 {
     char line[160];
     snprintf(line, sizeof line, "iolens: the MPI library has no %s\n", name);
-    say(line);
+    iolens_real_say(line);
     return MPI_ERR_INTERN;
 }
 
@@ -315,7 +309,7 @@ static size_t receive_displacements(struct exchange *x)
     size_t total = 0;
     for (int r = 0; r < x->nprocs; r++) {
         if (total > INT_MAX) {
-            say("iolens: too much data for one rank in MPI_Finalize\n");
+            iolens_real_say("iolens: too much data for one rank in MPI_Finalize\n");
             abort();
         }
         x->rdispl[r] = (int)total;

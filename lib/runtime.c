@@ -41,9 +41,8 @@ static _Atomic int init_state;
 static void say(const char *what)
 {
     char line[512];
-    int n = snprintf(line, sizeof line, "iolens: %s\n", what);
-    if (n > 0 && IOLENS_REAL(write) != NULL)
-        (void)!iolens_real_write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    if (snprintf(line, sizeof line, "iolens: %s\n", what) > 0)
+        iolens_real_say(line); /* cut short by snprintf if too long */
 }
 
 static const char *getenv_adapter(const char *name)

@@ -55,12 +55,6 @@ static struct iolens_termination_hooks hooks; /* from iolens_termination_init */
 int iolens_termination_on;          /* iolens_termination_init ran */
 static _Atomic int snapshot_taken;  /* the first SIGTERM had its log */
 
-static void say(const char *line)
-{
-    if (IOLENS_REAL(write) != NULL)
-        (void)!iolens_real_write(2, line, strlen(line));
-}
-
 /* ------------------------------------------------------ the snapshot -- */
 
 /* In the copy: one thread, which writes the log and leaves.  It inherits
@@ -95,7 +89,7 @@ static int wait_for_copy(pid_t pid)
     kill(pid, SIGKILL);
     while (waitpid(pid, &status, __WALL) < 0 && errno == EINTR)
         ;
-    say("iolens: log abandoned: writing it took longer than the limit (10 s)\n");
+    iolens_real_say("iolens: log abandoned: writing it took longer than the limit (10 s)\n");
     return -1;
 }
 
