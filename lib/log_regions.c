@@ -224,6 +224,12 @@ int iolens_region_names(struct iolens_buf *out, const uint64_t *ids, size_t n)
     return rc;
 }
 
+/* Entries in the region that starts at entry from of n. */
+static size_t slice_len(size_t n, size_t from)
+{
+    return n - from < IOLENS_REGION_RECORDS ? n - from : IOLENS_REGION_RECORDS;
+}
+
 /* Hands raw to the sink, which owns it from then on. */
 static int emit(const struct iolens_region_sink *sink, uint32_t kind, uint32_t version,
                 struct iolens_buf *raw)
@@ -244,8 +250,7 @@ int iolens_regions_names(const struct iolens_region_sink *sink, const uint64_t *
     int rc = 0;
     size_t from = 0;
     do {
-        size_t m = (size_t)nfiles - from < IOLENS_REGION_RECORDS ? (size_t)nfiles - from
-                                                                 : IOLENS_REGION_RECORDS;
+        size_t m = slice_len((size_t)nfiles, from);
         struct iolens_buf raw = {0};
         put_names(&raw, m > 0 ? files + from : NULL, m); /* files is NULL for none */
         rc = emit(sink, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &raw);
@@ -433,7 +438,7 @@ int iolens_regions_layer(const struct iolens_region_sink *sink, const struct iol
     int rc = 0;
     size_t from = 0;
     do {
-        size_t m = n - from < IOLENS_REGION_RECORDS ? n - from : IOLENS_REGION_RECORDS;
+        size_t m = slice_len(n, from);
         struct iolens_buf raw = {0};
         encode_layer(&raw, d, records, order, from, m);
         rc = emit(sink, d->region_kind, d->version, &raw);
