@@ -77,14 +77,45 @@
 IOLENS_HDF5_CALLS(IOLENS_HDF5_DECLARE)
 #undef IOLENS_HDF5_DECLARE
 
-/* Resolves every pointer (idempotent, thread-safe).  Returns 1 once the
- * process has an HDF5 library (H5Fopen was found), else 0: the lookup is
- * then repeated on the next call. */
+/* The iolens_h5_x pointers are the functions of one library, the traced
+ * one: the HDF5 library in the global scope when there is one (every
+ * object's references bind there), else the first one a wrapped call came
+ * for.  The pointers are final once set; never libiolens's own functions.
+ *
+ * Resolves them (idempotent, thread-safe).  Returns 1 once the traced
+ * library is known, else 0: the lookup is then repeated on a later call
+ * (cheaply while no library has been loaded since the last miss). */
 int iolens_hdf5_calls_resolve(void);
 
 /* iolens_h5_x after resolution; may be NULL (a library without x). */
 #define IOLENS_H5(name) \
     (__builtin_expect(iolens_h5_##name != NULL, 1) ? iolens_h5_##name \
                                                  : (iolens_hdf5_calls_resolve(), iolens_h5_##name))
+
+/* ---------------------------------------------------- the wrappers -- */
+
+#define IOLENS_HDF5_ID(name, ret, params) IOLENS_H5_ID_##name,
+enum iolens_h5_wrapped_id { IOLENS_HDF5_CALLS_WRAPPED(IOLENS_HDF5_ID) IOLENS_H5_NWRAPPED };
+#undef IOLENS_HDF5_ID
+
+/* 1 once the traced library is in the global scope: then every wrapped
+ * call is bound to it and iolens_h5_x is the function to call. */
+extern _Atomic int iolens_h5_global;
+
+/* The real function for wrapped call id made from the code at caller:
+ * that of the HDF5 library the caller's object is bound to (libraries
+ * loaded with RTLD_LOCAL are seen only from the objects that depend on
+ * them), or of the first loaded one when the caller is bound to none.
+ * *ours is set to 1 if that library is the traced one.  NULL if the
+ * process has no HDF5 library: the wrapper then fails the call. */
+void *iolens_hdf5_real_for(enum iolens_h5_wrapped_id id, const void *caller, int *ours);
+
+/* The wrappers' way to get their real function: the traced library's
+ * pointer, or when that library is in no global scope, the caller's. */
+#define IOLENS_H5_REAL(name, caller, ours)                                       \
+    (__builtin_expect(__atomic_load_n(&iolens_h5_global, __ATOMIC_ACQUIRE), 1)    \
+         ? (*(ours) = 1, iolens_h5_##name)                                       \
+         : (__typeof__(iolens_h5_##name))iolens_hdf5_real_for(IOLENS_H5_ID_##name, \
+                                                              (caller), (ours)))
 
 #endif

@@ -5,12 +5,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "symbol_lookup.h"
+
 #define IOLENS_REAL_DEFINE(name, ret, params) ret(*iolens_real_##name) params;
 IOLENS_REAL_CALLS(IOLENS_REAL_DEFINE)
 #undef IOLENS_REAL_DEFINE
 
 /* The pre-2.33 stat entry points exist only as compat symbols in newer
- * glibc, which plain dlsym does not find; ask for their old version. */
+ * glibc, which plain dlsym does not find; ask for their old version.
+ * Never libiolens's own wrapper (lib/symbol_lookup.h): a wrapper calling
+ * itself would never return. */
 static void *lookup(const char *name)
 {
     void *fn = dlsym(RTLD_NEXT, name);
@@ -18,7 +22,7 @@ static void *lookup(const char *name)
         fn = dlvsym(RTLD_NEXT, name, "GLIBC_2.2.5");
     if (fn == NULL)
         fn = dlvsym(RTLD_NEXT, name, "GLIBC_2.17"); /* aarch64 baseline */
-    return fn;
+    return iolens_symbol_is_own(fn) ? NULL : fn;
 }
 
 static void resolve_all(void)

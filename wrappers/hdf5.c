@@ -1,9 +1,10 @@
 /* HDF5 interposition: H5F and H5D calls.  Each wrapper:
  *   1. gets the real function (resolved in the running process with dlsym,
- *      lib/hdf5_calls.h: libiolens is never linked to libhdf5); a missing
- *      one fails the call as HDF5 would (a negative id or herr_t);
- *   2. if its layer is not tracing (or the dataset is not tracked), calls
- *      it straight away;
+ *      lib/hdf5_calls.h: libiolens is never linked to libhdf5), from the
+ *      HDF5 library its caller is bound to; a missing one fails the call
+ *      as HDF5 would (a negative id or herr_t);
+ *   2. if that library is not the traced one, its layer is not tracing
+ *      (or the dataset is not tracked), calls it straight away;
  *   3. else times the call and, when it succeeded, hands the facts to
  *      lib/hdf5_layer.c with the runtime guard set, so that the HDF5 calls
  *      the layer makes to learn about the objects are not traced.
@@ -24,25 +25,30 @@
 #include "state.h"
 #include "wrapper.h"
 
-/* Declares fn as the real function; fails the call if it is missing. */
-#define REAL_OR_FAIL(fn, name)                      \
-    __typeof__(iolens_h5_##name) fn = IOLENS_H5(name); \
-    if (__builtin_expect(fn == NULL, 0))            \
+/* Declares fn as the real function, the one of the library the caller
+ * is bound to, and ours as 1 if that library is the traced one (a call
+ * for another HDF5 library in the process passes through untraced); fails
+ * the call if there is none.  Never libiolens's own function: calling it
+ * would recurse without end. */
+#define REAL_OR_FAIL(fn, name)                                                  \
+    int ours = 0;                                                               \
+    __typeof__(iolens_h5_##name) fn = IOLENS_H5_REAL(name, __builtin_return_address(0), &ours); \
+    if (__builtin_expect(fn == NULL, 0))                                        \
         return -1;
 
-static inline int tracing_files(void)
+static inline int tracing_files(int ours)
 {
-    return iolens_tracing(IOLENS_LAYER_H5F);
+    return ours && iolens_tracing(IOLENS_LAYER_H5F);
 }
 
-static inline int tracing_datasets(void)
+static inline int tracing_datasets(int ours)
 {
-    return iolens_tracing(IOLENS_LAYER_H5D);
+    return ours && iolens_tracing(IOLENS_LAYER_H5D);
 }
 
-static inline int traced(hid_t dset)
+static inline int traced(int ours, hid_t dset)
 {
-    return tracing_datasets() && iolens_h5d_is_traced(dset);
+    return tracing_datasets(ours) && iolens_h5d_is_traced(dset);
 }
 
 /* ------------------------------------------- after the real call -- */
@@ -104,7 +110,7 @@ static herr_t close_dataset(herr_t (*real)(hid_t), hid_t dset)
 IOLENS_EXPORT hid_t H5Fcreate(const char *filename, unsigned flags, hid_t fcpl_id, hid_t fapl_id)
 {
     REAL_OR_FAIL(real, H5Fcreate);
-    if (!tracing_files())
+    if (!tracing_files(ours))
         return real(filename, flags, fcpl_id, fapl_id);
     double t0 = iolens_now();
     return after_file_open(real(filename, flags, fcpl_id, fapl_id), fapl_id, 1, t0);
@@ -113,7 +119,7 @@ IOLENS_EXPORT hid_t H5Fcreate(const char *filename, unsigned flags, hid_t fcpl_i
 IOLENS_EXPORT hid_t H5Fopen(const char *filename, unsigned flags, hid_t fapl_id)
 {
     REAL_OR_FAIL(real, H5Fopen);
-    if (!tracing_files())
+    if (!tracing_files(ours))
         return real(filename, flags, fapl_id);
     double t0 = iolens_now();
     return after_file_open(real(filename, flags, fapl_id), fapl_id, 0, t0);
@@ -122,7 +128,7 @@ IOLENS_EXPORT hid_t H5Fopen(const char *filename, unsigned flags, hid_t fapl_id)
 IOLENS_EXPORT herr_t H5Fflush(hid_t object_id, H5F_scope_t scope)
 {
     REAL_OR_FAIL(real, H5Fflush);
-    if (!tracing_files())
+    if (!tracing_files(ours))
         return real(object_id, scope);
     double t0 = iolens_now();
     herr_t rc = real(object_id, scope);
@@ -138,7 +144,7 @@ IOLENS_EXPORT herr_t H5Fflush(hid_t object_id, H5F_scope_t scope)
 IOLENS_EXPORT herr_t H5Fclose(hid_t file_id)
 {
     REAL_OR_FAIL(real, H5Fclose);
-    if (!tracing_files())
+    if (!tracing_files(ours))
         return real(file_id);
     int saved = enter();
     struct iolens_h5f_rec *rec = iolens_h5f_close_begin(file_id);
@@ -162,7 +168,7 @@ IOLENS_EXPORT hid_t H5Dcreate2(hid_t loc_id, const char *name, hid_t type_id, hi
                                hid_t lcpl_id, hid_t dcpl_id, hid_t dapl_id)
 {
     REAL_OR_FAIL(real, H5Dcreate2);
-    if (!tracing_datasets())
+    if (!tracing_datasets(ours))
         return real(loc_id, name, type_id, space_id, lcpl_id, dcpl_id, dapl_id);
     double t0 = iolens_now();
     return after_dataset_open(real(loc_id, name, type_id, space_id, lcpl_id, dcpl_id, dapl_id),
@@ -173,7 +179,7 @@ IOLENS_EXPORT hid_t H5Dcreate_anon(hid_t loc_id, hid_t type_id, hid_t space_id, 
                                    hid_t dapl_id)
 {
     REAL_OR_FAIL(real, H5Dcreate_anon);
-    if (!tracing_datasets())
+    if (!tracing_datasets(ours))
         return real(loc_id, type_id, space_id, dcpl_id, dapl_id);
     double t0 = iolens_now();
     return after_dataset_open(real(loc_id, type_id, space_id, dcpl_id, dapl_id), t0);
@@ -182,7 +188,7 @@ IOLENS_EXPORT hid_t H5Dcreate_anon(hid_t loc_id, hid_t type_id, hid_t space_id, 
 IOLENS_EXPORT hid_t H5Dopen2(hid_t loc_id, const char *name, hid_t dapl_id)
 {
     REAL_OR_FAIL(real, H5Dopen2);
-    if (!tracing_datasets())
+    if (!tracing_datasets(ours))
         return real(loc_id, name, dapl_id);
     double t0 = iolens_now();
     return after_dataset_open(real(loc_id, name, dapl_id), t0);
@@ -193,7 +199,7 @@ IOLENS_EXPORT hid_t H5Dcreate1(hid_t loc_id, const char *name, hid_t type_id, hi
                                hid_t dcpl_id)
 {
     REAL_OR_FAIL(real, H5Dcreate1);
-    if (!tracing_datasets())
+    if (!tracing_datasets(ours))
         return real(loc_id, name, type_id, space_id, dcpl_id);
     double t0 = iolens_now();
     return after_dataset_open(real(loc_id, name, type_id, space_id, dcpl_id), t0);
@@ -202,7 +208,7 @@ IOLENS_EXPORT hid_t H5Dcreate1(hid_t loc_id, const char *name, hid_t type_id, hi
 IOLENS_EXPORT hid_t H5Dopen1(hid_t loc_id, const char *name)
 {
     REAL_OR_FAIL(real, H5Dopen1);
-    if (!tracing_datasets())
+    if (!tracing_datasets(ours))
         return real(loc_id, name);
     double t0 = iolens_now();
     return after_dataset_open(real(loc_id, name), t0);
@@ -213,7 +219,7 @@ IOLENS_EXPORT herr_t H5Dread(hid_t dset_id, hid_t mem_type_id, hid_t mem_space_i
                              hid_t file_space_id, hid_t dxpl_id, void *buf)
 {
     REAL_OR_FAIL(real, H5Dread);
-    if (!traced(dset_id))
+    if (!traced(ours, dset_id))
         return real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
     double t0 = iolens_now();
     herr_t rc = real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
@@ -225,7 +231,7 @@ IOLENS_EXPORT herr_t H5Dwrite(hid_t dset_id, hid_t mem_type_id, hid_t mem_space_
                               hid_t file_space_id, hid_t dxpl_id, const void *buf)
 {
     REAL_OR_FAIL(real, H5Dwrite);
-    if (!traced(dset_id))
+    if (!traced(ours, dset_id))
         return real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
     double t0 = iolens_now();
     herr_t rc = real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
@@ -236,7 +242,7 @@ IOLENS_EXPORT herr_t H5Dwrite(hid_t dset_id, hid_t mem_type_id, hid_t mem_space_
 IOLENS_EXPORT herr_t H5Dflush(hid_t dset_id)
 {
     REAL_OR_FAIL(real, H5Dflush);
-    if (!traced(dset_id))
+    if (!traced(ours, dset_id))
         return real(dset_id);
     double t0 = iolens_now();
     herr_t rc = real(dset_id);
@@ -252,7 +258,7 @@ IOLENS_EXPORT herr_t H5Dflush(hid_t dset_id)
 IOLENS_EXPORT herr_t H5Dclose(hid_t dset_id)
 {
     REAL_OR_FAIL(real, H5Dclose);
-    if (!traced(dset_id))
+    if (!traced(ours, dset_id))
         return real(dset_id);
     return close_dataset(real, dset_id);
 }
@@ -264,7 +270,7 @@ IOLENS_EXPORT herr_t H5Dclose(hid_t dset_id)
 IOLENS_EXPORT hid_t H5Oopen(hid_t loc_id, const char *name, hid_t lapl_id)
 {
     REAL_OR_FAIL(real, H5Oopen);
-    if (!tracing_datasets())
+    if (!tracing_datasets(ours))
         return real(loc_id, name, lapl_id);
     double t0 = iolens_now();
     hid_t id = real(loc_id, name, lapl_id);
@@ -281,7 +287,7 @@ IOLENS_EXPORT hid_t H5Oopen(hid_t loc_id, const char *name, hid_t lapl_id)
 IOLENS_EXPORT herr_t H5Oclose(hid_t object_id)
 {
     REAL_OR_FAIL(real, H5Oclose);
-    if (!traced(object_id))
+    if (!traced(ours, object_id))
         return real(object_id);
     return close_dataset(real, object_id);
 }
