@@ -184,11 +184,11 @@ static struct h5_library *find_binding(const void *caller)
     if (atomic_load(&iolens_h5_global))
         return atomic_load(&traced_library);
     void *fn = bound_h5fopen(caller);
-    struct h5_library *lib = fn != NULL ? library_at(fn) : NULL;
-    if (lib == NULL) {
+    if (fn == NULL) { /* no HDF5 library anywhere */
         atomic_store(&missed_at, generation + 1);
         return NULL;
     }
+    struct h5_library *lib = library_at(fn);
     trace_if_first(lib);
     return lib;
 }

@@ -2,29 +2,46 @@
 
 #include <dlfcn.h>
 #include <link.h>
-#include <stdatomic.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The load address of libiolens, found from one of its own functions. */
-static const void *own_base(void)
+/* The address range of libiolens's loaded segments, found once: checking
+ * a lookup's result is then two comparisons, without the loader's lock. */
+static uintptr_t own_start, own_end;
+
+static int note_own_range(struct dl_phdr_info *info, size_t size, void *arg)
 {
-    static const void *_Atomic base;
-    const void *b = atomic_load_explicit(&base, memory_order_relaxed);
-    if (b == NULL) {
-        Dl_info info;
-        if (dladdr((const void *)&own_base, &info) != 0)
-            b = info.dli_fbase;
-        atomic_store_explicit(&base, b, memory_order_relaxed);
+    (void)size;
+    uintptr_t probe = (uintptr_t)arg, start = UINTPTR_MAX, end = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        uintptr_t from = info->dlpi_addr + ph->p_vaddr;
+        if (from < start)
+            start = from;
+        if (from + ph->p_memsz > end)
+            end = from + ph->p_memsz;
     }
-    return b;
+    if (probe < start || probe >= end)
+        return 0;
+    own_start = start;
+    own_end = end;
+    return 1;
+}
+
+static void find_own_range(void)
+{
+    dl_iterate_phdr(note_own_range, (void *)(uintptr_t)&find_own_range);
 }
 
 int iolens_symbol_is_own(const void *fn)
 {
-    Dl_info info;
-    return fn != NULL && dladdr(fn, &info) != 0 && info.dli_fbase == own_base();
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, find_own_range);
+    return (uintptr_t)fn >= own_start && (uintptr_t)fn < own_end;
 }
 
 static void *not_own(void *fn)
