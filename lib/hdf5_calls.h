@@ -82,9 +82,10 @@ IOLENS_HDF5_CALLS(IOLENS_HDF5_DECLARE)
  * object's references bind there), else the first one a wrapped call came
  * for.  The pointers are final once set; never libiolens's own functions.
  *
- * Resolves them (idempotent, thread-safe).  Returns 1 once the traced
- * library is known, else 0: the lookup is then repeated on a later call
- * (cheaply while no library has been loaded since the last miss). */
+ * Resolves them from the global scope (idempotent, thread-safe); the
+ * wrappers' iolens_hdf5_real_for finds a library loaded privately.
+ * Returns 1 once the traced library is known, else 0: the lookup is then
+ * repeated on a later call. */
 int iolens_hdf5_calls_resolve(void);
 
 /* iolens_h5_x after resolution; may be NULL (a library without x). */
