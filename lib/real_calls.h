@@ -55,6 +55,7 @@ struct statx;
     X(copy_file_range, ssize_t, (int, off64_t *, int, off64_t *, size_t, unsigned int)) \
     X(sendfile, ssize_t, (int, int, off_t *, size_t)) \
     X(sendfile64, ssize_t, (int, int, off64_t *, size_t)) \
+    X(splice, ssize_t, (int, off64_t *, int, off64_t *, size_t, unsigned int)) \
     X(lseek, off_t, (int, off_t, int)) \
     X(lseek64, off64_t, (int, off64_t, int)) \
     X(stat, int, (const char *, struct stat *)) \
