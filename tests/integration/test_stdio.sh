@@ -16,7 +16,8 @@ if command -v nm >/dev/null 2>&1; then
     for sym in fputc putc _IO_putc fputc_unlocked putc_unlocked putw fputs_unlocked \
         fwrite_unlocked fgetc getc _IO_getc fgetc_unlocked getc_unlocked ungetc getw \
         fgets_unlocked getline getdelim fread_unlocked fgetpos fsetpos fgetpos64 fsetpos64 \
-        printf vprintf puts putchar putchar_unlocked getchar getchar_unlocked; do
+        printf vprintf puts putchar putchar_unlocked getchar getchar_unlocked __printf_chk \
+        __vprintf_chk; do
         nm -u "$prog" | awk '{ sub(/@.*/, "", $2); print $2 }' | grep -qx "$sym" ||
             fail "prog_stdio does not call $sym (built with -fno-builtin -fno-inline?)"
     done
@@ -36,7 +37,7 @@ printf QR | "$@" env IOLENS_NONMPI=1 IOLENS_LOGFILE="$log" LD_PRELOAD="$IOLENS_L
     "$prog" "$main" "$app" "$fdo" "$chars" >"$stdout" 2>"$T/err" ||
     fail "prog_stdio exited with status $?: $(cat "$T/err")"
 check_eq "" "$(cat "$T/err")" "prog_stdio's complaints"
-check_eq "done 7 ab-3 hello x" "$(echo $(cat "$stdout"))" "prog_stdio's output"
+check_eq "done 7 ab-3 hello x 5;zz" "$(echo $(cat "$stdout"))" "prog_stdio's output"
 require_log "$log"
 
 # Bytes write(2) put into FILE (strace -y names the descriptor's file).
@@ -111,19 +112,19 @@ STDIO_READS 3
 STDIO_BYTES_READ 2
 END
 # stdout: fprintf 5, printf 2, vprintf 5, puts 6, putchar 1,
-# putchar_unlocked 1.
+# putchar_unlocked 1, __printf_chk 2, __vprintf_chk 3.
 expect_counters "$log" "<STDOUT>" <<END
-STDIO_WRITES 6
-STDIO_BYTES_WRITTEN 20
+STDIO_WRITES 8
+STDIO_BYTES_WRITTEN 25
 STDIO_OPENS 0
 END
-check_eq 20 "$(stat -c %s "$stdout")" "size of prog_stdio's output"
+check_eq 25 "$(stat -c %s "$stdout")" "size of prog_stdio's output"
 check_eq 5 "$(total "$log" STDIO_OPENS)" "total_STDIO_OPENS"
-check_eq $((141 - 5 + 20 + 22)) "$(total "$log" STDIO_BYTES_WRITTEN)" "total_STDIO_BYTES_WRITTEN"
+check_eq $((141 - 5 + 25 + 22)) "$(total "$log" STDIO_BYTES_WRITTEN)" "total_STDIO_BYTES_WRITTEN"
 if [ -n "$strace_log" ]; then
     check_eq 22 "$(written_to "$chars")" "bytes write(2) put into $chars"
     check_eq 113 "$(written_to "$main")" "bytes write(2) put into $main"
-    check_eq 20 "$(written_to "$stdout")" "bytes write(2) put into stdout"
+    check_eq 25 "$(written_to "$stdout")" "bytes write(2) put into stdout"
 fi
 
 # With the STDIO layer off, the same run has no STDIO record at all but
