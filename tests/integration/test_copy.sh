@@ -59,6 +59,11 @@ check_eq 0 "$(usec "$log" "$src" POSIX_F_WRITE_TIME)" "write time of the source"
 check_eq 0 "$(usec "$log" "$dst" POSIX_F_READ_TIME)" "read time of the destination"
 
 "$IOLENS_PARSER" --perf "$log" >"$T/perf" || fail "iolens-parser --perf"
+# The union of the access intervals is the same time once: the read's and
+# the write's intervals of a call follow the split and do not overlap.
+union_us=$(awk -F'\t' '$1 == "POSIX" && $2 == "union_time" { printf "%.0f\n", $3 * 1e6 }' "$T/perf")
+check_le $((rtime + wtime)) $((union_us + 3)) "read + write time (us) within the intervals' union"
+check_le "$union_us" $((rtime + wtime + 3)) "the intervals' union (us) within read + write time"
 for layer in POSIX job; do
     pct=$(awk -F'\t' -v l=$layer '$1 == l && $2 == "io_pct_of_runtime" { print $3 }' "$T/perf")
     check_le "$pct" 100 "$layer io_pct_of_runtime"
