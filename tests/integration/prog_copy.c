@@ -6,7 +6,6 @@
  *   to DST (at DST's position); then sendfile copies 1000 bytes of SRC
  *   from offset 4096 to DST.  DST ends up 5096 bytes long.  Prints the
  *   bytes each call moved, one per line. */
-#define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/sendfile.h>
