@@ -55,6 +55,7 @@ struct statx;
     X(copy_file_range, ssize_t, (int, off64_t *, int, off64_t *, size_t, unsigned int)) \
     X(sendfile, ssize_t, (int, int, off_t *, size_t)) \
     X(sendfile64, ssize_t, (int, int, off64_t *, size_t)) \
+    X(splice, ssize_t, (int, off64_t *, int, off64_t *, size_t, unsigned int)) \
     X(lseek, off_t, (int, off_t, int)) \
     X(lseek64, off64_t, (int, off64_t, int)) \
     X(stat, int, (const char *, struct stat *)) \
@@ -117,7 +118,38 @@ struct statx;
     X(ftello64, off64_t, (FILE *)) \
     X(rewind, void, (FILE *)) \
     X(fflush, int, (FILE *)) \
-    X(fileno, int, (FILE *))
+    X(fileno, int, (FILE *)) \
+    X(fread_unlocked, size_t, (void *, size_t, size_t, FILE *)) \
+    X(__fread_unlocked_chk, size_t, (void *, size_t, size_t, size_t, FILE *)) \
+    X(fwrite_unlocked, size_t, (const void *, size_t, size_t, FILE *)) \
+    X(fgets_unlocked, char *, (char *, int, FILE *)) \
+    X(__fgets_unlocked_chk, char *, (char *, size_t, int, FILE *)) \
+    X(fputs_unlocked, int, (const char *, FILE *)) \
+    X(fputc, int, (int, FILE *)) \
+    X(putc, int, (int, FILE *)) \
+    X(_IO_putc, int, (int, FILE *)) \
+    X(fputc_unlocked, int, (int, FILE *)) \
+    X(putc_unlocked, int, (int, FILE *)) \
+    X(putchar, int, (int)) \
+    X(putchar_unlocked, int, (int)) \
+    X(putw, int, (int, FILE *)) \
+    X(puts, int, (const char *)) \
+    X(fgetc, int, (FILE *)) \
+    X(getc, int, (FILE *)) \
+    X(_IO_getc, int, (FILE *)) \
+    X(fgetc_unlocked, int, (FILE *)) \
+    X(getc_unlocked, int, (FILE *)) \
+    X(getchar, int, (void)) \
+    X(getchar_unlocked, int, (void)) \
+    X(getw, int, (FILE *)) \
+    X(ungetc, int, (int, FILE *)) \
+    X(getline, ssize_t, (char **, size_t *, FILE *)) \
+    X(getdelim, ssize_t, (char **, size_t *, int, FILE *)) \
+    X(__getdelim, ssize_t, (char **, size_t *, int, FILE *)) \
+    X(fgetpos, int, (FILE *, fpos_t *)) \
+    X(fgetpos64, int, (FILE *, fpos64_t *)) \
+    X(fsetpos, int, (FILE *, const fpos_t *)) \
+    X(fsetpos64, int, (FILE *, const fpos64_t *))
 
 /* Signal dispositions (SIGTERM is handled by the runtime: lib/termination.c)
  * and the immediate exits, which skip the destructor that writes the log. */

@@ -463,6 +463,15 @@ void iolens_stdio_write(FILE *stream, int64_t bytes, double t0, double t1)
 
 /* ------------------------------------------------ seek, tell, flush -- */
 
+void iolens_stdio_unget(struct iolens_stdio_stream *s)
+{
+    int held = lock_rec(s->rec);
+    int64_t pos = atomic_load_explicit(&s->pos, memory_order_relaxed);
+    if (pos > 0)
+        atomic_store_explicit(&s->pos, pos - 1, memory_order_relaxed);
+    unlock_rec(s->rec, held);
+}
+
 void iolens_stdio_seek(FILE *stream, int64_t new_offset, double t0, double t1)
 {
     struct iolens_stdio_stream *slot = find_slot(stream);

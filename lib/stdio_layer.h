@@ -11,7 +11,11 @@
  *    Streams opened for appending ("a" modes) learn where a write landed
  *    from ftello after it.
  *  - Bytes: fread size*items, fgets the string length, fputs the string
- *    length, fprintf its result, fscanf the distance ftello moved.
+ *    length, puts the string length + 1, the printf family its result,
+ *    getline/getdelim their result, fputc/getc and friends 1 (0 for getc
+ *    at end of file), putw/getw sizeof(int), fscanf the distance ftello
+ *    moved.  ungetc is not counted: it moves the tracked position back
+ *    by one, and the byte counts again when it is read.
  *  - A call that failed is not counted (only its access interval is
  *    kept). */
 #ifndef IOLENS_STDIO_LAYER_H
@@ -72,12 +76,16 @@ void iolens_stdio_write_stream(struct iolens_stdio_stream *s, FILE *stream, int6
 void iolens_stdio_failed_access(struct iolens_stdio_stream *s, int64_t requested, int is_write,
                                 double t0, double t1);
 
-/* fseek/fseeko/rewind: new_offset is the position after the call (the
+/* ungetc pushed a byte back: the position goes back by one (not
+ * counted, as Darshan does not count it either).  Keeps errno. */
+void iolens_stdio_unget(struct iolens_stdio_stream *s);
+
+/* fseek/fseeko/rewind/fsetpos: new_offset is the position after the call (the
  * wrapper learns it with ftell only when the whence is not SEEK_SET). */
 void iolens_stdio_seek(FILE *stream, int64_t new_offset, double t0, double t1);
 /* ftell/ftello told the true position: refresh the tracked one (not
  * counted; keeps positions right after calls iolens does not see, such as
- * getc or ungetc). */
+ * the getc_unlocked that glibc's headers inline). */
 void iolens_stdio_tell(FILE *stream, int64_t offset);
 void iolens_stdio_flush(FILE *stream, double t0, double t1);
 /* fileno returned fd: the POSIX layer tracks fd on the stream's file, so

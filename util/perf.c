@@ -22,6 +22,15 @@ static const uint32_t job_kinds[] = {IOLENS_REGION_POSIX, IOLENS_REGION_STDIO};
 
 static double ratio(double a, double b) { return b > 0 ? a / b : NAN; }
 
+/* The share of the run time spent in I/O, at most 1.  The slowest time
+ * sums a rank's calls record by record, so calls that overlapped in time
+ * (threads, or overlapping records) can add up to more than the run
+ * time; the rank was never busier than the whole run. */
+static double runtime_share(double io_time, double run_time)
+{
+    return ratio(fmin(io_time, run_time), run_time);
+}
+
 static int64_t add_sat(int64_t a, int64_t b)
 {
     int64_t s;
@@ -185,7 +194,7 @@ static void derive(struct iolens_perf_layer *p, double run_time, uint32_t nodes)
     p->fallback_mib_s = ratio(mib, p->fallback_time);
     p->mib_s_per_cn = nodes > 0 ? p->agg_mib_s / nodes : NAN;
     p->union_mib_s = ratio(mib, p->union_time);
-    p->io_share = ratio(p->slowest_time, run_time);
+    p->io_share = runtime_share(p->slowest_time, run_time);
     p->meta_share = ratio(p->time_meta, p->time_read + p->time_write + p->time_meta);
 }
 

@@ -52,7 +52,7 @@ struct iolens_perf_layer {
     double union_time;           /* union of the access intervals, s (0: none) */
     double union_error_bound;    /* s */
     double union_mib_s;          /* bytes / 2^20 / union_time */
-    double io_share;             /* slowest_time / run time, 0..1 (may exceed 1 if skewed) */
+    double io_share;             /* min(slowest_time, run time) / run time, 0..1 */
     double meta_share;           /* time_meta / (time_read + time_write + time_meta) */
 };
 

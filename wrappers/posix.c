@@ -593,24 +593,40 @@ IOLENS_EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t count, off64_t off
     return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset, buflen), t0, req(count));
 }
 
-/* In-kernel copies (not in the issue's list, but cp uses copy_file_range
- * and servers use sendfile): counted as a read on the source and a write
- * on the destination, without a buffer.  An explicit offset is read back
- * after the call (the kernel advanced it by ret), so an invalid pointer
- * faults in the kernel, not here. */
+/* In-kernel copies (cp uses copy_file_range, servers sendfile, pipelines
+ * splice): counted as a read on the source and a write on the
+ * destination, without a buffer, the same bytes on both sides.  The call
+ * took its time once, so it is charged once: with both sides tracked, the
+ * first half of [t0, t1] goes to the read and the second half to the
+ * write (the bytes are equal, so that is also the split in proportion to
+ * bytes); with one side tracked, that side gets all of it.  Read time +
+ * write time is then the call's time, and the two access intervals do
+ * not overlap (iolens(7)).  An explicit offset is read back after the
+ * call (the kernel advanced it by ret), so an invalid pointer faults in
+ * the kernel, not here. */
+static double copy_read_end(int fd_in, int fd_out, double t0, double t1)
+{
+    if (iolens_fd_lookup(fd_out) == NULL)
+        return t1; /* only the source is tracked: all of it is the read's */
+    if (iolens_fd_lookup(fd_in) == NULL)
+        return t0; /* only the destination: all of it is the write's */
+    return t0 + (t1 - t0) / 2;
+}
+
 static ssize_t after_copy(int fd_in, int64_t in_at, int fd_out, int64_t out_at, ssize_t ret,
                           double t0, int64_t requested)
 {
     double t1 = iolens_now();
+    int saved = enter();
+    double tm = copy_read_end(fd_in, fd_out, t0, t1);
     if (ret >= 0) {
-        int saved = enter();
-        iolens_posix_read(fd_in, NULL, in_at >= 0 ? in_at - ret : -1, ret, t0, t1);
-        iolens_posix_write(fd_out, NULL, out_at >= 0 ? out_at - ret : -1, ret, t0, t1);
-        leave(saved);
+        iolens_posix_read(fd_in, NULL, in_at >= 0 ? in_at - ret : -1, ret, t0, tm);
+        iolens_posix_write(fd_out, NULL, out_at >= 0 ? out_at - ret : -1, ret, tm, t1);
     } else {
-        failed_access(fd_in, requested, 0, t0, t1);
-        failed_access(fd_out, requested, 1, t0, t1);
+        iolens_posix_failed_access(fd_in, requested, 0, t0, tm);
+        iolens_posix_failed_access(fd_out, requested, 1, tm, t1);
     }
+    leave(saved);
     return ret;
 }
 
@@ -647,6 +663,23 @@ IOLENS_EXPORT ssize_t sendfile64(int out_fd, int in_fd, off64_t *offset, size_t 
     ssize_t ret = real(out_fd, in_fd, offset, count);
     int64_t in_at = ret >= 0 && offset != NULL ? *offset : -1;
     return after_copy(in_fd, in_at, out_fd, -1, ret, t0, req(count));
+}
+
+/* splice moves data between a pipe and another descriptor; only a file
+ * side can be tracked (the pipe never is), and it counts as above.  tee
+ * (pipe to pipe) and vmsplice (memory to pipe) never touch a file and are
+ * not wrapped. */
+IOLENS_EXPORT ssize_t splice(int fd_in, off64_t *off_in, int fd_out, off64_t *off_out,
+                             size_t len, unsigned int flags)
+{
+    REAL_OR_FAIL(real, splice, -1);
+    if (!traced_fd(fd_in) && !traced_fd(fd_out))
+        return real(fd_in, off_in, fd_out, off_out, len, flags);
+    double t0 = iolens_now();
+    ssize_t ret = real(fd_in, off_in, fd_out, off_out, len, flags);
+    int64_t in_at = ret >= 0 && off_in != NULL ? *off_in : -1;
+    int64_t out_at = ret >= 0 && off_out != NULL ? *off_out : -1;
+    return after_copy(fd_in, in_at, fd_out, out_at, ret, t0, req(len));
 }
 
 /* ----------------------------------------------------------- seeking -- */

@@ -23,6 +23,33 @@
 #include "wrapper.h"
 #include "stdio_layer.h"
 
+/* Old glibc headers made some of these macros; every name below is a
+ * function of its own. */
+#undef getc
+#undef putc
+#undef getchar
+#undef putchar
+#undef getc_unlocked
+#undef putc_unlocked
+#undef getchar_unlocked
+#undef putchar_unlocked
+#undef fgetc_unlocked
+#undef fputc_unlocked
+#undef fread_unlocked
+#undef fwrite_unlocked
+
+/* Entry points the headers declare only in fortified or old builds. */
+int _IO_getc(FILE *stream);
+int _IO_putc(int c, FILE *stream);
+int __printf_chk(int flag, const char *format, ...);
+int __vprintf_chk(int flag, const char *format, va_list ap);
+int __fprintf_chk(FILE *stream, int flag, const char *format, ...);
+int __vfprintf_chk(FILE *stream, int flag, const char *format, va_list ap);
+size_t __fread_chk(void *ptr, size_t ptrlen, size_t size, size_t nmemb, FILE *stream);
+size_t __fread_unlocked_chk(void *ptr, size_t ptrlen, size_t size, size_t nmemb, FILE *stream);
+char *__fgets_chk(char *s, size_t size, int n, FILE *stream);
+char *__fgets_unlocked_chk(char *s, size_t size, int n, FILE *stream);
+
 /* Declares fn as the real function; returns errval with errno ENOSYS if
  * the C library does not have it. */
 #define REAL_OR_FAIL(fn, name, errval)                     \
@@ -286,6 +313,211 @@ IOLENS_EXPORT char *__fgets_chk(char *s, size_t size, int n, FILE *stream)
     return ret;
 }
 
+/* The _unlocked forms count as the locked ones (the caller holds the
+ * stream's lock; the layer's bookkeeping takes none of the stream's). */
+IOLENS_EXPORT size_t fread_unlocked(void *ptr, size_t size, size_t nmemb, FILE *stream)
+{
+    REAL_OR_FAIL(real, fread_unlocked, 0);
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
+        return real(ptr, size, nmemb, stream);
+    double t0 = iolens_now();
+    size_t ret = real(ptr, size, nmemb, stream);
+    after_read(s, stream, fread_ok(ret, size, nmemb, stream), (int64_t)(ret * size), t0,
+               items_bytes(size, nmemb));
+    return ret;
+}
+
+IOLENS_EXPORT size_t __fread_unlocked_chk(void *ptr, size_t ptrlen, size_t size, size_t nmemb,
+                                          FILE *stream)
+{
+    REAL_OR_FAIL(real, __fread_unlocked_chk, 0);
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
+        return real(ptr, ptrlen, size, nmemb, stream);
+    double t0 = iolens_now();
+    size_t ret = real(ptr, ptrlen, size, nmemb, stream);
+    after_read(s, stream, fread_ok(ret, size, nmemb, stream), (int64_t)(ret * size), t0,
+               items_bytes(size, nmemb));
+    return ret;
+}
+
+IOLENS_EXPORT char *fgets_unlocked(char *s, int n, FILE *stream)
+{
+    REAL_OR_FAIL(real, fgets_unlocked, NULL);
+    struct iolens_stdio_stream *ts = traced_stream(stream);
+    if (ts == NULL)
+        return real(s, n, stream);
+    double t0 = iolens_now();
+    char *ret = real(s, n, stream);
+    after_read(ts, stream, ret != NULL || !ferror(stream), fgets_bytes(ret), t0,
+               n > 1 ? n - 1 : 0);
+    return ret;
+}
+
+IOLENS_EXPORT char *__fgets_unlocked_chk(char *s, size_t size, int n, FILE *stream)
+{
+    REAL_OR_FAIL(real, __fgets_unlocked_chk, NULL);
+    struct iolens_stdio_stream *ts = traced_stream(stream);
+    if (ts == NULL)
+        return real(s, size, n, stream);
+    double t0 = iolens_now();
+    char *ret = real(s, size, n, stream);
+    after_read(ts, stream, ret != NULL || !ferror(stream), fgets_bytes(ret), t0,
+               n > 1 ? n - 1 : 0);
+    return ret;
+}
+
+/* One character read (per-character calls: kept as cheap as fread's
+ * path).  EOF without the error flag is a 0-byte read at end of file. */
+static inline __attribute__((always_inline)) int get_char(int (*real)(FILE *), FILE *stream)
+{
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
+        return real(stream);
+    double t0 = iolens_now();
+    int ret = real(stream);
+    after_read(s, stream, ret != EOF || !ferror(stream), ret != EOF, t0, 1);
+    return ret;
+}
+
+/* getchar and getchar_unlocked: the same on stdin as it is at the call. */
+static inline __attribute__((always_inline)) int get_stdin_char(int (*real)(void))
+{
+    FILE *in = stdin;
+    struct iolens_stdio_stream *s = traced_stream(in);
+    if (s == NULL)
+        return real();
+    double t0 = iolens_now();
+    int ret = real();
+    after_read(s, in, ret != EOF || !ferror(in), ret != EOF, t0, 1);
+    return ret;
+}
+
+IOLENS_EXPORT int fgetc(FILE *stream)
+{
+    REAL_OR_FAIL(real, fgetc, EOF);
+    return get_char(real, stream);
+}
+
+IOLENS_EXPORT int getc(FILE *stream)
+{
+    REAL_OR_FAIL(real, getc, EOF);
+    return get_char(real, stream);
+}
+
+/* What the getc macro of glibc before 2.28 called. */
+IOLENS_EXPORT int _IO_getc(FILE *stream)
+{
+    REAL_OR_FAIL(real, _IO_getc, EOF);
+    return get_char(real, stream);
+}
+
+/* The _unlocked character functions are counted when called; glibc's
+ * headers inline getc_unlocked, getchar_unlocked and fgetc_unlocked in
+ * optimized builds, and those inlined reads never reach iolens. */
+IOLENS_EXPORT int fgetc_unlocked(FILE *stream)
+{
+    REAL_OR_FAIL(real, fgetc_unlocked, EOF);
+    return get_char(real, stream);
+}
+
+IOLENS_EXPORT int getc_unlocked(FILE *stream)
+{
+    REAL_OR_FAIL(real, getc_unlocked, EOF);
+    return get_char(real, stream);
+}
+
+IOLENS_EXPORT int getchar(void)
+{
+    REAL_OR_FAIL(real, getchar, EOF);
+    return get_stdin_char(real);
+}
+
+IOLENS_EXPORT int getchar_unlocked(void)
+{
+    REAL_OR_FAIL(real, getchar_unlocked, EOF);
+    return get_stdin_char(real);
+}
+
+/* getw returns EOF both for an error and for a word of all ones: the
+ * stream's flags tell.  At end of file it is a 0-byte read. */
+IOLENS_EXPORT int getw(FILE *stream)
+{
+    REAL_OR_FAIL(real, getw, EOF);
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
+        return real(stream);
+    double t0 = iolens_now();
+    int ret = real(stream);
+    int at_end = ret == EOF && feof(stream);
+    after_read(s, stream, ret != EOF || !ferror(stream), at_end ? 0 : (int64_t)sizeof(int), t0,
+               (int64_t)sizeof(int));
+    return ret;
+}
+
+/* Not counted (Darshan does not count it either): the tracked position
+ * goes back by one, and the byte counts when it is read again. */
+IOLENS_EXPORT int ungetc(int c, FILE *stream)
+{
+    REAL_OR_FAIL(real, ungetc, EOF);
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
+        return real(c, stream);
+    int ret = real(c, stream);
+    if (ret != EOF) {
+        guard_on();
+        iolens_stdio_unget(s);
+        guard_off();
+    }
+    return ret;
+}
+
+/* getline and getdelim: the bytes are the length returned.  -1 without
+ * the error flag is a 0-byte read at end of file. */
+static inline void after_getdelim(struct iolens_stdio_stream *s, FILE *stream, ssize_t ret,
+                                  double t0)
+{
+    after_read(s, stream, ret >= 0 || !ferror(stream), ret > 0 ? ret : 0, t0, 0);
+}
+
+IOLENS_EXPORT ssize_t getline(char **lineptr, size_t *n, FILE *stream)
+{
+    REAL_OR_FAIL(real, getline, -1);
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
+        return real(lineptr, n, stream);
+    double t0 = iolens_now();
+    ssize_t ret = real(lineptr, n, stream);
+    after_getdelim(s, stream, ret, t0);
+    return ret;
+}
+
+static ssize_t getdelim_common(ssize_t (*real)(char **, size_t *, int, FILE *), char **lineptr,
+                               size_t *n, int delim, FILE *stream)
+{
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
+        return real(lineptr, n, delim, stream);
+    double t0 = iolens_now();
+    ssize_t ret = real(lineptr, n, delim, stream);
+    after_getdelim(s, stream, ret, t0);
+    return ret;
+}
+
+IOLENS_EXPORT ssize_t getdelim(char **lineptr, size_t *n, int delim, FILE *stream)
+{
+    REAL_OR_FAIL(real, getdelim, -1);
+    return getdelim_common(real, lineptr, n, delim, stream);
+}
+
+/* What glibc's inline getline (optimized builds) calls. */
+IOLENS_EXPORT ssize_t __getdelim(char **lineptr, size_t *n, int delim, FILE *stream)
+{
+    REAL_OR_FAIL(real, __getdelim, -1);
+    return getdelim_common(real, lineptr, n, delim, stream);
+}
+
 /* fscanf: the bytes consumed are the distance the position moved. */
 static int scan_common(int (*real)(FILE *, const char *, va_list), FILE *stream,
                        const char *format, va_list ap)
@@ -374,6 +606,131 @@ IOLENS_EXPORT int fputs(const char *s, FILE *stream)
     return ret;
 }
 
+IOLENS_EXPORT size_t fwrite_unlocked(const void *ptr, size_t size, size_t nmemb, FILE *stream)
+{
+    REAL_OR_FAIL(real, fwrite_unlocked, 0);
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
+        return real(ptr, size, nmemb, stream);
+    double t0 = iolens_now();
+    size_t ret = real(ptr, size, nmemb, stream);
+    after_write(s, stream, fwrite_ok(ret, size, nmemb), (int64_t)(ret * size), t0,
+                items_bytes(size, nmemb));
+    return ret;
+}
+
+IOLENS_EXPORT int fputs_unlocked(const char *s, FILE *stream)
+{
+    REAL_OR_FAIL(real, fputs_unlocked, EOF);
+    struct iolens_stdio_stream *ts = traced_stream(stream);
+    if (ts == NULL)
+        return real(s, stream);
+    double t0 = iolens_now();
+    int ret = real(s, stream);
+    int64_t len = (int64_t)strlen(s);
+    after_write(ts, stream, ret != EOF, len, t0, len);
+    return ret;
+}
+
+/* puts writes the string and a newline to stdout. */
+IOLENS_EXPORT int puts(const char *s)
+{
+    REAL_OR_FAIL(real, puts, EOF);
+    FILE *out = stdout;
+    struct iolens_stdio_stream *ts = traced_stream(out);
+    if (ts == NULL)
+        return real(s);
+    double t0 = iolens_now();
+    int ret = real(s);
+    int64_t len = (int64_t)strlen(s) + 1;
+    after_write(ts, out, ret != EOF, len, t0, len);
+    return ret;
+}
+
+/* One character written (compilers turn fprintf(f, "\n") into fputc). */
+static inline __attribute__((always_inline)) int put_char(int (*real)(int, FILE *), int c,
+                                                          FILE *stream)
+{
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
+        return real(c, stream);
+    double t0 = iolens_now();
+    int ret = real(c, stream);
+    after_write(s, stream, ret != EOF, 1, t0, 1);
+    return ret;
+}
+
+/* putchar and putchar_unlocked: the same on stdout as it is at the call. */
+static inline __attribute__((always_inline)) int put_stdout_char(int (*real)(int), int c)
+{
+    FILE *out = stdout;
+    struct iolens_stdio_stream *s = traced_stream(out);
+    if (s == NULL)
+        return real(c);
+    double t0 = iolens_now();
+    int ret = real(c);
+    after_write(s, out, ret != EOF, 1, t0, 1);
+    return ret;
+}
+
+IOLENS_EXPORT int fputc(int c, FILE *stream)
+{
+    REAL_OR_FAIL(real, fputc, EOF);
+    return put_char(real, c, stream);
+}
+
+IOLENS_EXPORT int putc(int c, FILE *stream)
+{
+    REAL_OR_FAIL(real, putc, EOF);
+    return put_char(real, c, stream);
+}
+
+/* What the putc macro of glibc before 2.28 called. */
+IOLENS_EXPORT int _IO_putc(int c, FILE *stream)
+{
+    REAL_OR_FAIL(real, _IO_putc, EOF);
+    return put_char(real, c, stream);
+}
+
+/* Counted when called; inlined by glibc's headers in optimized builds
+ * (see fgetc_unlocked). */
+IOLENS_EXPORT int fputc_unlocked(int c, FILE *stream)
+{
+    REAL_OR_FAIL(real, fputc_unlocked, EOF);
+    return put_char(real, c, stream);
+}
+
+IOLENS_EXPORT int putc_unlocked(int c, FILE *stream)
+{
+    REAL_OR_FAIL(real, putc_unlocked, EOF);
+    return put_char(real, c, stream);
+}
+
+IOLENS_EXPORT int putchar(int c)
+{
+    REAL_OR_FAIL(real, putchar, EOF);
+    return put_stdout_char(real, c);
+}
+
+IOLENS_EXPORT int putchar_unlocked(int c)
+{
+    REAL_OR_FAIL(real, putchar_unlocked, EOF);
+    return put_stdout_char(real, c);
+}
+
+/* putw writes one int; it returns 0, or EOF on error. */
+IOLENS_EXPORT int putw(int w, FILE *stream)
+{
+    REAL_OR_FAIL(real, putw, EOF);
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
+        return real(w, stream);
+    double t0 = iolens_now();
+    int ret = real(w, stream);
+    after_write(s, stream, ret == 0, (int64_t)sizeof(int), t0, (int64_t)sizeof(int));
+    return ret;
+}
+
 static int print_common(int (*real)(FILE *, const char *, va_list), FILE *stream,
                         const char *format, va_list ap)
 {
@@ -426,6 +783,41 @@ IOLENS_EXPORT int __fprintf_chk(FILE *stream, int flag, const char *format, ...)
     va_list ap;
     va_start(ap, format);
     int ret = print_chk_common(real, stream, flag, format, ap);
+    va_end(ap);
+    return ret;
+}
+
+/* printf and its forms are their fprintf forms on stdout (as glibc
+ * implements them), so they go through the real vfprintf and
+ * __vfprintf_chk with the stdout of the moment. */
+IOLENS_EXPORT int vprintf(const char *format, va_list ap)
+{
+    REAL_OR_FAIL(real, vfprintf, -1);
+    return print_common(real, stdout, format, ap);
+}
+
+IOLENS_EXPORT int __vprintf_chk(int flag, const char *format, va_list ap)
+{
+    REAL_OR_FAIL(real, __vfprintf_chk, -1);
+    return print_chk_common(real, stdout, flag, format, ap);
+}
+
+IOLENS_EXPORT int printf(const char *format, ...)
+{
+    REAL_OR_FAIL(real, vfprintf, -1);
+    va_list ap;
+    va_start(ap, format);
+    int ret = print_common(real, stdout, format, ap);
+    va_end(ap);
+    return ret;
+}
+
+IOLENS_EXPORT int __printf_chk(int flag, const char *format, ...)
+{
+    REAL_OR_FAIL(real, __vfprintf_chk, -1);
+    va_list ap;
+    va_start(ap, format);
+    int ret = print_chk_common(real, stdout, flag, format, ap);
     va_end(ap);
     return ret;
 }
@@ -494,6 +886,30 @@ IOLENS_EXPORT void rewind(FILE *stream)
     after_seek(stream, 0, 0, SEEK_SET, t0);
 }
 
+/* fsetpos: a seek to a position fgetpos gave; where that is, ftello
+ * tells. */
+IOLENS_EXPORT int fsetpos(FILE *stream, const fpos_t *pos)
+{
+    REAL_OR_FAIL(real, fsetpos, -1);
+    if (!tracing())
+        return real(stream, pos);
+    double t0 = iolens_now();
+    int ret = real(stream, pos);
+    after_seek(stream, ret, 0, SEEK_CUR, t0);
+    return ret;
+}
+
+IOLENS_EXPORT int fsetpos64(FILE *stream, const fpos64_t *pos)
+{
+    REAL_OR_FAIL(real, fsetpos64, -1);
+    if (!tracing())
+        return real(stream, pos);
+    double t0 = iolens_now();
+    int ret = real(stream, pos);
+    after_seek(stream, ret, 0, SEEK_CUR, t0);
+    return ret;
+}
+
 /* ftell and friends are not counted; their answer refreshes the tracked
  * position. */
 static void after_tell(FILE *stream, int64_t ret)
@@ -532,6 +948,42 @@ IOLENS_EXPORT off64_t ftello64(FILE *stream)
         return real(stream);
     off64_t ret = real(stream);
     after_tell(stream, ret);
+    return ret;
+}
+
+/* fgetpos is not counted either; on a traced stream the position it
+ * took refreshes the tracked one (asked with ftello: fpos_t is opaque). */
+static void after_getpos(FILE *stream, int ret)
+{
+    if (ret != 0 || !iolens_stdio_is_traced(stream))
+        return;
+    off_t (*real_ftello)(FILE *) = IOLENS_REAL(ftello);
+    if (real_ftello == NULL)
+        return;
+    int saved = enter();
+    off_t pos = real_ftello(stream);
+    if (pos >= 0)
+        iolens_stdio_tell(stream, pos);
+    leave(saved);
+}
+
+IOLENS_EXPORT int fgetpos(FILE *stream, fpos_t *pos)
+{
+    REAL_OR_FAIL(real, fgetpos, -1);
+    if (!tracing())
+        return real(stream, pos);
+    int ret = real(stream, pos);
+    after_getpos(stream, ret);
+    return ret;
+}
+
+IOLENS_EXPORT int fgetpos64(FILE *stream, fpos64_t *pos)
+{
+    REAL_OR_FAIL(real, fgetpos64, -1);
+    if (!tracing())
+        return real(stream, pos);
+    int ret = real(stream, pos);
+    after_getpos(stream, ret);
     return ret;
 }
 

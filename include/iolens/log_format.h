@@ -451,9 +451,9 @@ enum iolens_agg {
 #define IOLENS_STDIO_VERSION 1u
 #define IOLENS_STDIO_COUNTERS(X) \
     X(STDIO_OPENS, IOLENS_AGG_SUM, "fopen, fopen64, fdopen and freopen") \
-    X(STDIO_READS, IOLENS_AGG_SUM, "fread, fgets and fscanf") \
-    X(STDIO_WRITES, IOLENS_AGG_SUM, "fwrite, fputs, fprintf and vfprintf") \
-    X(STDIO_SEEKS, IOLENS_AGG_SUM, "fseek, fseeko and rewind") \
+    X(STDIO_READS, IOLENS_AGG_SUM, "read calls: fread, fgets, getline, fgetc and the like, fscanf") \
+    X(STDIO_WRITES, IOLENS_AGG_SUM, "write calls: fwrite, fputs, puts, the printf family, fputc and the like") \
+    X(STDIO_SEEKS, IOLENS_AGG_SUM, "fseek, fseeko, fsetpos and rewind") \
     X(STDIO_FLUSHES, IOLENS_AGG_SUM, "fflush") \
     X(STDIO_BYTES_READ, IOLENS_AGG_SUM, "bytes read") \
     X(STDIO_BYTES_WRITTEN, IOLENS_AGG_SUM, "bytes written") \

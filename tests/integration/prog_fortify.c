@@ -4,14 +4,52 @@
  * __read_chk, __pread_chk, __fprintf_chk, __fgets_chk and __fread_chk
  * (test_fortify.sh verifies with nm that they are referenced).
  *
+ * It also leaves the compiler free to rewrite: printf and vprintf become
+ * __printf_chk and __vprintf_chk, getline the inline call of __getdelim;
+ * and through the builtins (the checked fprintf is not folded), gcc's
+ * own rewriting: fprintf(stdout, "\n") becomes fputc, printf("ok\n")
+ * puts and printf("!") putchar.
+ *
  * usage: prog_fortify IN OUT LEN
  *   reads IN (LEN bytes at a time until end of file, then one pread of
  *   LEN at 5000), then writes three lines to OUT with fprintf, rewinds
- *   and reads them back with fgets, then hits end of file with fread. */
+ *   and reads them back with fgets, then hits end of file with fread.
+ *   Then reads stdin with getline to its end, and writes "len LEN\n"
+ *   (printf), "n=3\n" (vprintf), "\n" (fputc), "ok\n" (puts) and "!"
+ *   (putchar) to stdout. */
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+static int vpr(const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int ret = vprintf(format, ap);
+    va_end(ap);
+    return ret;
+}
+
+/* getline to the end of stdin, then the three stdout writes. */
+static int std_streams(size_t len)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, stdin) > 0)
+        ;
+    free(line);
+    if (printf("len %d\n", (int)len) < 0 || vpr("%s=%d\n", "n", 3) < 0) {
+        perror("stdout");
+        return 1;
+    }
+    /* gcc rewrites only when the result is unused. */
+    __builtin_fprintf(stdout, "\n");
+    __builtin_printf("ok\n");
+    __builtin_printf("!");
+    return ferror(stdout) ? 1 : 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -61,5 +99,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "fread did not hit end of file\n");
         return 1;
     }
-    return fclose(f) == 0 ? 0 : 1;
+    if (fclose(f) != 0)
+        return 1;
+    return std_streams(len);
 }

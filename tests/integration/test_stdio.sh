@@ -6,12 +6,45 @@ iolens_setup
 main=$T/main
 app=$T/append
 fdo=$T/fdopened
+chars=$T/chars
 log=$T/x.iolens
-out=$(run_traced "$log" "$PROGS/prog_stdio" "$main" "$app" "$fdo" 2>"$T/err") ||
+prog=$PROGS/prog_stdio
+
+# Every entry point must really be called (not rewritten or inlined by the
+# compiler), or the counts below would prove nothing.
+if command -v nm >/dev/null 2>&1; then
+    for sym in fputc putc _IO_putc fputc_unlocked putc_unlocked putw fputs_unlocked \
+        fwrite_unlocked fgetc getc _IO_getc fgetc_unlocked getc_unlocked ungetc getw \
+        fgets_unlocked getline getdelim fread_unlocked fgetpos fsetpos fgetpos64 fsetpos64 \
+        printf vprintf puts putchar putchar_unlocked getchar getchar_unlocked __printf_chk \
+        __vprintf_chk; do
+        nm -u "$prog" | awk '{ sub(/@.*/, "", $2); print $2 }' | grep -qx "$sym" ||
+            fail "prog_stdio does not call $sym (built with -fno-builtin -fno-inline?)"
+    done
+fi
+
+# Under strace when there is one (outside the traced process): the bytes
+# that reach the files and stdout through write(2) are the oracle.
+stdout=$T/stdout
+if command -v strace >/dev/null 2>&1; then
+    strace_log=$T/strace
+    set -- strace -f -qq -y -e trace=write -o "$strace_log"
+else
+    strace_log=
+    set --
+fi
+printf QR | "$@" env IOLENS_NONMPI=1 IOLENS_LOGFILE="$log" LD_PRELOAD="$IOLENS_LIB" \
+    "$prog" "$main" "$app" "$fdo" "$chars" >"$stdout" 2>"$T/err" ||
     fail "prog_stdio exited with status $?: $(cat "$T/err")"
 check_eq "" "$(cat "$T/err")" "prog_stdio's complaints"
-check_eq done "$out" "prog_stdio's output"
+check_eq "done 7 ab-3 hello x 5;zz" "$(echo $(cat "$stdout"))" "prog_stdio's output"
 require_log "$log"
+
+# Bytes write(2) put into FILE (strace -y names the descriptor's file).
+written_to() {
+    awk -v f="$1" 'index($0, "<" f ">") && $NF ~ /^[0-9]+$/ { s += $NF } END { print s + 0 }' \
+        "$strace_log"
+}
 
 # Written: fwrite 100, fprintf 7, fputs 6.  Read from 0: fread 100,
 # fscanf 2, fgets 5 and 6, fgets at end of file (0); fread 6 at 107.
@@ -56,19 +89,49 @@ POSIX_WRITES 0
 POSIX_READS 0
 END
 
+# The character, _unlocked and line functions (see prog_stdio.c): every
+# call counted once with the bytes it moved; ungetc is not a read (the
+# byte it pushed back counts when getc reads it again), fsetpos and
+# fsetpos64 are seeks (with rewind: 3), fgetpos is not counted.
+expect_counters "$log" "$chars" <<END
+STDIO_OPENS 1
+STDIO_WRITES 8
+STDIO_BYTES_WRITTEN 22
+STDIO_MAX_BYTE_WRITTEN 21
+STDIO_FLUSHES 1
+STDIO_SEEKS 3
+STDIO_READS 14
+STDIO_BYTES_READ 36
+STDIO_MAX_BYTE_READ 21
+END
+check_eq 22 "$(stat -c %s "$chars")" "size of $chars"
+
+# stdin: getchar, getchar_unlocked, getchar at end of file.
+expect_counters "$log" "<STDIN>" <<END
+STDIO_READS 3
+STDIO_BYTES_READ 2
+END
+# stdout: fprintf 5, printf 2, vprintf 5, puts 6, putchar 1,
+# putchar_unlocked 1, __printf_chk 2, __vprintf_chk 3.
 expect_counters "$log" "<STDOUT>" <<END
-STDIO_WRITES 1
-STDIO_BYTES_WRITTEN 5
+STDIO_WRITES 8
+STDIO_BYTES_WRITTEN 25
 STDIO_OPENS 0
 END
-check_eq 4 "$(total "$log" STDIO_OPENS)" "total_STDIO_OPENS"
-check_eq 141 "$(total "$log" STDIO_BYTES_WRITTEN)" "total_STDIO_BYTES_WRITTEN"
+check_eq 25 "$(stat -c %s "$stdout")" "size of prog_stdio's output"
+check_eq 5 "$(total "$log" STDIO_OPENS)" "total_STDIO_OPENS"
+check_eq $((141 - 5 + 25 + 22)) "$(total "$log" STDIO_BYTES_WRITTEN)" "total_STDIO_BYTES_WRITTEN"
+if [ -n "$strace_log" ]; then
+    check_eq 22 "$(written_to "$chars")" "bytes write(2) put into $chars"
+    check_eq 113 "$(written_to "$main")" "bytes write(2) put into $main"
+    check_eq 25 "$(written_to "$stdout")" "bytes write(2) put into stdout"
+fi
 
 # With the STDIO layer off, the same run has no STDIO record at all but
 # keeps its POSIX ones.
 log2=$T/nostdio.iolens
-rm -f "$main" "$app" "$fdo"
-run_traced "$log2" IOLENS_DISABLE_LAYERS=stdio "$PROGS/prog_stdio" "$main" "$app" "$fdo" >/dev/null ||
+rm -f "$main" "$app" "$fdo" "$chars"
+printf QR | run_traced "$log2" IOLENS_DISABLE_LAYERS=stdio "$prog" "$main" "$app" "$fdo" "$chars" >/dev/null ||
     fail "prog_stdio (stdio off) exited with status $?"
 require_log "$log2"
 check_eq 0 "$(base_of "$log2" | grep -c '^STDIO')" "STDIO lines with IOLENS_DISABLE_LAYERS=stdio"

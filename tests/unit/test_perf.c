@@ -255,6 +255,22 @@ START_TEST(compute_nodes_from_hosts)
 }
 END_TEST
 
+/* Overlapping calls (threads) can sum to more than the run time; the
+ * share of the run time is still at most 1, and only it is clamped. */
+START_TEST(io_share_at_most_one)
+{
+    struct fixture *f = make_fixture();
+    f->log.job.run_time = 2.0; /* POSIX slowest time 2.5 s, job 2.75 s */
+    struct iolens_perf p;
+    ck_assert_int_eq(iolens_perf_compute(&f->log, &p), 0);
+    EQ(p.layer[0].slowest_time, 2.5);
+    EQ(p.layer[0].io_share, 1.0);
+    EQ(p.job.io_share, 1.0);
+    EQ(p.layer[1].io_share, 0.75); /* STDIO 1.5 s of 2: not clamped */
+    free_fixture(f);
+}
+END_TEST
+
 START_TEST(shared_record_without_timestamps)
 {
     /* No open timestamp: the fallback keeps the slowest rank's time. */
@@ -317,6 +333,7 @@ static Suite *perf_suite(void)
     tcase_add_test(tc, stdio_layer_and_job);
     tcase_add_test(tc, absent_layers_are_undefined);
     tcase_add_test(tc, compute_nodes_from_hosts);
+    tcase_add_test(tc, io_share_at_most_one);
     tcase_add_test(tc, shared_record_without_timestamps);
     tcase_add_test(tc, per_record_facts);
     tcase_add_test(tc, no_records);
