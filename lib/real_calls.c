@@ -5,6 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "stderr_copy.h"
+
 #define IOLENS_REAL_DEFINE(name, ret, params) ret(*iolens_real_##name) params;
 IOLENS_REAL_CALLS(IOLENS_REAL_DEFINE)
 #undef IOLENS_REAL_DEFINE
@@ -37,6 +39,7 @@ void iolens_real_calls_resolve(void)
 
 void iolens_real_say(const char *line)
 {
-    if (IOLENS_REAL(write) != NULL)
-        (void)!iolens_real_write(2, line, strlen(line));
+    int fd = iolens_stderr_fd(); /* 2, or the runtime's copy once 2 is closed */
+    if (IOLENS_REAL(write) != NULL && fd >= 0)
+        (void)!iolens_real_write(fd, line, strlen(line));
 }
