@@ -104,7 +104,11 @@ int iolens_log_place_open(struct iolens_log_place *p, const char *path,
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash == NULL ? 0 : (size_t)(slash - path);
     const char *name = slash == NULL ? path : slash + 1;
-    if (dirlen >= sizeof p->dir || strlen(name) >= sizeof p->name || name[0] == '\0') {
+    if (name[0] == '\0') { /* ends in '/': a directory, not a log's name */
+        set_err(err, errsz, "", EISDIR);
+        return -1;
+    }
+    if (dirlen >= sizeof p->dir || strlen(name) >= sizeof p->name) {
         set_err(err, errsz, "", ENAMETOOLONG);
         return -1;
     }
@@ -120,9 +124,10 @@ int iolens_log_place_open(struct iolens_log_place *p, const char *path,
     if (p->dirfd < 0 && errno == ENOENT && make_dir) {
         /* Not world-writable: a directory shared by several users is the
          * site's to make (mode 1777), not the first user's. */
-        if (mkdir(p->dir, 0700) == 0 && created != NULL)
-            *created = 1;
-        else if (errno != EEXIST) {
+        if (mkdir(p->dir, 0700) == 0) {
+            if (created != NULL)
+                *created = 1;
+        } else if (errno != EEXIST) {
             p->mkdir_failed = 1;
             set_err(err, errsz, "cannot create the log directory", errno);
             return -1;

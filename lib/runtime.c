@@ -166,6 +166,8 @@ static _Atomic int waiting_for_mpi;
 
 static void start_tracing(void)
 {
+    /* Only a traced process has messages to give, and a copy to keep. */
+    iolens_stderr_copy_take();
     /* Every rank reads the same environment: one line for the job, from
      * the launcher's rank 0 (or the process a launcher did not number). */
     const char *problem = iolens_runtime_config()->error;
@@ -187,7 +189,6 @@ static void initialize(void)
         iolens_state_config()->disabled = 1;
         return;
     }
-    iolens_stderr_copy_take();
     char cwd[PATH_MAX];
     iolens_config_load(iolens_state_config(), getenv_adapter, getcwd(cwd, sizeof cwd));
     iolens_layers_off = iolens_runtime_config()->layers_off;

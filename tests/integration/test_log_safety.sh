@@ -141,4 +141,17 @@ got=$(env IOLENS_NONMPI=1 IOLENS_LOGDIR="$T" LD_PRELOAD="$IOLENS_LIB" \
 took=$(($(date +%s) - start))
 check_eq started "$got" "output of the daemonizing shell"
 check_le "$took" 2 "seconds until end-of-file from a daemon that closed its stderr pipe"
+# The copy of a file on stderr sits at descriptor 1000 (limit 1024 here),
+# in a traced process only: ls lists its own descriptors (3 is the
+# listing; the test harness may pass down others, in both runs alike).
+fds() {
+    (ulimit -n 1024 && env "$@" LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$T" ls /proc/self/fd \
+        2>"$T/fds.err" | sort -n | tr '\n' ' ' | sed 's/ $//')
+}
+untraced=$(fds IOLENS_NONMPI=0)
+check_eq "$untraced 1000" "$(fds IOLENS_NONMPI=1)" "descriptors of a traced ls with stderr on a file"
+case " $untraced " in
+*" 1000 "*) fail "an untraced ls has descriptor 1000: $untraced" ;;
+*) pass ;;
+esac
 finish
