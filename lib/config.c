@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "file_table.h"
+#include "iolens/text_escape.h"
 
 int iolens_parse_size(const char *text, size_t *out)
 {
@@ -48,6 +49,22 @@ static void note_error(struct iolens_config *cfg, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A value as it may be shown in the one stderr line: escaped
+ * (iolens/text_escape.h), and cut short. */
+struct shown {
+    char text[96];
+};
+
+static struct shown show(const char *value)
+{
+    struct shown out;
+    size_t len = strlen(value), cut = len > 64 ? 64 : len;
+    size_t n = iolens_escape_text(out.text, sizeof out.text - 4, value, cut);
+    if (cut < len)
+        memcpy(out.text + n, "...", 4);
+    return out;
+}
+
 static int is_set_and_not_zero(const char *value)
 {
     return value != NULL && strcmp(value, "0") != 0;
@@ -60,11 +77,12 @@ static void load_memory(struct iolens_config *cfg, const char *value)
         return;
     size_t bytes;
     if (iolens_parse_size(value, &bytes) != 0) {
-        note_error(cfg, "IOLENS_MEMORY=%s is not a size (e.g. 2M, 512K); using 2M", value);
+        note_error(cfg, "IOLENS_MEMORY=%s is not a size (e.g. 2M, 512K); using 2M",
+                   show(value).text);
         return;
     }
     if (bytes < IOLENS_MIN_MEMORY) {
-        note_error(cfg, "IOLENS_MEMORY=%s is below the 16K minimum; using 16K", value);
+        note_error(cfg, "IOLENS_MEMORY=%s is below the 16K minimum; using 16K", show(value).text);
         bytes = IOLENS_MIN_MEMORY;
     }
     cfg->memory = bytes;
@@ -77,7 +95,8 @@ static void load_mem_alignment(struct iolens_config *cfg, const char *value)
         return;
     size_t bytes;
     if (iolens_parse_size(value, &bytes) != 0 || bytes > INT64_MAX) {
-        note_error(cfg, "IOLENS_MEM_ALIGNMENT=%s is not a positive number; using 8", value);
+        note_error(cfg, "IOLENS_MEM_ALIGNMENT=%s is not a positive number; using 8",
+                   show(value).text);
         return;
     }
     cfg->mem_alignment = (int64_t)bytes;
@@ -109,7 +128,7 @@ static void load_log_mode(struct iolens_config *cfg, const char *value)
         note_error(cfg,
                    "IOLENS_LOG_MODE=%s is not a read-only mode with owner read "
                    "(0400, 0440, 0444); using 0400",
-                   value);
+                   show(value).text);
 }
 
 static int layer_by_name(const char *name, size_t len)
@@ -127,6 +146,16 @@ static int layer_by_name(const char *name, size_t len)
     return -1;
 }
 
+static void note_unknown_layer(struct iolens_config *cfg, const char *item, size_t len)
+{
+    char name[64];
+    iolens_escape_text(name, sizeof name, item, len);
+    note_error(cfg,
+               "IOLENS_DISABLE_LAYERS: unknown layer '%s' "
+               "(known: posix, stdio, mpiio, h5f, h5d, hdf5)",
+               name);
+}
+
 static void load_layers_off(struct iolens_config *cfg, const char *value)
 {
     cfg->layers_off = 0;
@@ -138,26 +167,36 @@ static void load_layers_off(struct iolens_config *cfg, const char *value)
         else if (layer >= 0)
             cfg->layers_off |= 1u << layer;
         else if (len > 0)
-            note_error(cfg,
-                       "IOLENS_DISABLE_LAYERS: unknown layer '%.*s' "
-                       "(known: posix, stdio, mpiio, h5f, h5d, hdf5)",
-                       (int)len, item);
+            note_unknown_layer(cfg, item, len);
         item += len + (item[len] == ',');
     }
 }
 
-/* Copies value into out (size PATH_MAX), made absolute against cwd. */
-static void load_path(struct iolens_config *cfg, const char *name, const char *value,
-                      const char *cwd, char *out)
+/* Copies value into out (size PATH_MAX), made absolute against cwd.
+ * Returns 0, or -1 (out "") if it is too long. */
+static int load_path(struct iolens_config *cfg, const char *name, const char *value,
+                     const char *cwd, const char *instead, char *out)
 {
     out[0] = '\0';
     if (value == NULL || value[0] == '\0')
-        return;
+        return 0;
     const char *base = (cwd != NULL && cwd[0] == '/') ? cwd : "/";
     if (iolens_path_normalize(base, value, out, PATH_MAX) < 0) {
-        note_error(cfg, "%s is too long; ignored", name);
+        note_error(cfg, "%s is too long; %s", name, instead);
         out[0] = '\0';
+        return -1;
     }
+    return 0;
+}
+
+/* IOLENS_LOGDIR, or the configured default when it is unset, empty or
+ * ignored. */
+static void load_logdir(struct iolens_config *cfg, const char *value, const char *cwd)
+{
+    const char *instead = "using the default, " IOLENS_LOGDIR_DEFAULT;
+    if (value == NULL || value[0] == '\0' ||
+        load_path(cfg, "IOLENS_LOGDIR", value, cwd, instead, cfg->logdir) != 0)
+        (void)load_path(cfg, "IOLENS_LOGDIR", IOLENS_LOGDIR_DEFAULT, cwd, instead, cfg->logdir);
 }
 
 static void load_prefixes(struct iolens_prefix_list *list, char *storage, size_t storage_size,
@@ -189,11 +228,9 @@ void iolens_config_load(struct iolens_config *cfg, const char *(*getenv_fn)(cons
     load_layers_off(cfg, getenv_fn("IOLENS_DISABLE_LAYERS"));
     load_log_mode(cfg, getenv_fn("IOLENS_LOG_MODE"));
 
-    const char *logdir = getenv_fn("IOLENS_LOGDIR");
-    load_path(cfg, "IOLENS_LOGDIR", (logdir != NULL && logdir[0] != '\0') ? logdir
-                                                                         : IOLENS_LOGDIR_DEFAULT,
-              cwd, cfg->logdir);
-    load_path(cfg, "IOLENS_LOGFILE", getenv_fn("IOLENS_LOGFILE"), cwd, cfg->logfile);
+    load_logdir(cfg, getenv_fn("IOLENS_LOGDIR"), cwd);
+    (void)load_path(cfg, "IOLENS_LOGFILE", getenv_fn("IOLENS_LOGFILE"), cwd,
+                    "ignored, the log goes to the log directory", cfg->logfile);
 
     const char *exclude = getenv_fn("IOLENS_EXCLUDE");
     load_prefixes(&cfg->exclude, cfg->exclude_storage, sizeof cfg->exclude_storage,

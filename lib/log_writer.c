@@ -33,9 +33,11 @@
 #include "file_table.h"
 #include "jobinfo.h"
 #include "layer_intervals.h"
+#include "log_place.h"
 #include "log_regions.h"
 #include "real_calls.h"
 #include "state.h"
+#include "iolens/text_escape.h"
 
 /* Layers a single-process log can hold (POSIX, STDIO, MPI-IO, H5F, H5D):
  * every layer descriptor (record_merge.c). */
@@ -151,37 +153,6 @@ unsigned iolens_log_mode(void)
     return mode != 0 ? mode : IOLENS_DEFAULT_LOG_MODE; /* a tool that never loaded one */
 }
 
-/* A few bits that differ from one attempt (and one process) to the next. */
-static unsigned long temp_salt(unsigned attempt)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    uint64_t x = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^ (uint64_t)attempt << 40 ^
-                 (uint64_t)(uintptr_t)&ts;
-    return (unsigned long)((x ^ x >> 29) & 0xffffff);
-}
-
-int iolens_log_create_temp(const char *path, char *tmp, size_t tmpsz)
-{
-    /* O_EXCL and O_NOFOLLOW: whatever is at the name (a file, a symlink
-     * planted by someone else) is never opened, followed or truncated.
-     * The name is not predictable, so such a plant cannot block the log:
-     * another name is tried. */
-    for (unsigned attempt = 0; attempt < 16; attempt++) {
-        int n = snprintf(tmp, tmpsz, "%s.tmp-%ld-%06lx", path, (long)getpid(),
-                         temp_salt(attempt));
-        if (n < 0 || (size_t)n >= tmpsz) {
-            errno = ENAMETOOLONG;
-            return -1;
-        }
-        int fd = IOLENS_REAL(open)(tmp, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC,
-                                   0600);
-        if (fd >= 0 || errno != EEXIST)
-            return fd;
-    }
-    return -1;
-}
-
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 
 /* The C library's sigaction, not one interposed by the application or by
@@ -213,17 +184,19 @@ void iolens_log_restore_sigxfsz(const struct sigaction *saved)
         libc_sigaction()(SIGXFSZ, saved, NULL);
 }
 
-/* Writes the log into a new temporary file, gives it its final mode
- * (fchmod: exact, whatever the umask) and renames it to path.  rename
- * replaces whatever is at path, a symlink included, without following it.
- * On failure the temporary file is removed. */
-static int write_and_rename(const char *path, const struct iolens_file_header *h,
-                            const struct iolens_region_desc *table,
-                            const struct packed_region *packed, unsigned n, char *err,
-                            size_t errsz)
+/* Writes the log into a new temporary file in the place's directory,
+ * gives it its final mode (fchmod: exact, whatever the umask) and renames
+ * it to a free name (log_place.h), written into path.  On failure the
+ * temporary file is removed. */
+static int write_and_publish(const struct iolens_log_place *place,
+                             const struct iolens_file_header *h,
+                             const struct iolens_region_desc *table,
+                             const struct packed_region *packed, unsigned n, char *path,
+                             size_t pathsz, char *err, size_t errsz)
 {
-    char tmp[PATH_MAX];
-    int fd = iolens_log_create_temp(path, tmp, sizeof tmp);
+    char tmp[NAME_MAX + 1];
+    iolens_log_place_path(place, place->name, path, pathsz);
+    int fd = iolens_log_place_temp(place, tmp, sizeof tmp);
     if (fd < 0) {
         set_err(err, errsz, "", errno);
         return -1;
@@ -239,27 +212,25 @@ static int write_and_rename(const char *path, const struct iolens_file_header *h
         rc = -1;
         e = errno;
     }
-    if (rc != 0) {
-        set_err(err, errsz, "write", e);
-    } else if (IOLENS_REAL(rename)(tmp, path) != 0) {
-        set_err(err, errsz, "rename", errno);
-        rc = -1;
-    }
     if (rc != 0)
-        IOLENS_REAL(unlink)(tmp);
+        set_err(err, errsz, "write", e);
+    else
+        rc = iolens_log_place_publish(place, tmp, path, pathsz, err, errsz);
+    if (rc != 0)
+        iolens_log_place_discard(place, tmp);
     return rc;
 }
 
-int iolens_log_write_file(const char *path, uint64_t flags,
-                          const struct iolens_region_src *regions, unsigned nregions,
-                          char *err, size_t errsz)
+/* The packed log into the place; the path written goes to path. */
+static int write_packed(const struct iolens_log_place *place, uint64_t flags,
+                        const struct iolens_region_src *regions, unsigned nregions, char *path,
+                        size_t pathsz, char *err, size_t errsz)
 {
     if (nregions > IOLENS_MAX_REGIONS) {
         set_err(err, errsz, "too many regions", 0);
         return -1;
     }
-    if (IOLENS_REAL(open) == NULL || IOLENS_REAL(write) == NULL || IOLENS_REAL(close) == NULL ||
-        IOLENS_REAL(rename) == NULL || IOLENS_REAL(unlink) == NULL) {
+    if (IOLENS_REAL(open) == NULL || IOLENS_REAL(write) == NULL || IOLENS_REAL(close) == NULL) {
         set_err(err, errsz, "the C library's I/O functions were not found", 0);
         return -1;
     }
@@ -281,13 +252,27 @@ int iolens_log_write_file(const char *path, uint64_t flags,
         iolens_log_header_build(&h, flags, table, nregions);
         struct sigaction saved;
         iolens_log_quiet_sigxfsz(&saved);
-        rc = write_and_rename(path, &h, table, packed, nregions, err, errsz);
+        rc = write_and_publish(place, &h, table, packed, nregions, path, pathsz, err, errsz);
         iolens_log_restore_sigxfsz(&saved);
     }
     if (packed != NULL)
         free_packed(packed, nregions);
     free(packed);
     free(table);
+    return rc;
+}
+
+int iolens_log_write_file(const char *path, uint64_t flags,
+                          const struct iolens_region_src *regions, unsigned nregions,
+                          char *err, size_t errsz)
+{
+    struct iolens_log_place place;
+    char written[PATH_MAX];
+    if (iolens_log_place_open(&place, path, IOLENS_NAMING_REPLACE, (long)getpid(), 0, NULL, err,
+                              errsz) != 0)
+        return -1;
+    int rc = write_packed(&place, flags, regions, nregions, written, sizeof written, err, errsz);
+    iolens_log_place_close(&place);
     return rc;
 }
 
@@ -308,7 +293,8 @@ static void sanitize(char *out, size_t max, const char *s)
 }
 
 int iolens_log_default_name(char *out, size_t outsz, const char *logdir, const char *user,
-                            const char *exe, const char *jobid, long start_sec, long pid)
+                            const char *exe, const char *jobid, long start_sec, const char *token,
+                            long pid)
 {
     /* Bounded components keep the name within NAME_MAX (255). */
     char u[65], e[97], j[65], stamp[32];
@@ -320,7 +306,8 @@ int iolens_log_default_name(char *out, size_t outsz, const char *logdir, const c
     struct tm tm;
     if (localtime_r(&t, &tm) == NULL || strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm) == 0)
         snprintf(stamp, sizeof stamp, "%ld", start_sec);
-    int len = snprintf(out, outsz, "%s/%s_%s_%s_%s_%ld.iolens", logdir, u, e, j, stamp, pid);
+    int len = snprintf(out, outsz, "%s/%s_%s_%s_%s_%s_%ld.iolens", logdir, u, e, j, stamp, token,
+                       pid);
     return len < 0 || (size_t)len >= outsz ? -1 : 0;
 }
 
@@ -349,38 +336,36 @@ struct job_log {
     uint64_t folded_opens;
 };
 
-int iolens_log_ensure_dir(const char *dir, char *err, size_t errsz)
+void iolens_log_say_dir_created(const char *dir)
 {
-    if (mkdir(dir, 01777) == 0) {
-        chmod(dir, 01777); /* mkdir's mode was cut by the umask */
-        return 0;
-    }
-    if (errno == EEXIST)
-        return 0;
-    int e = errno;
-    set_err(err, errsz, "cannot create the log directory", e);
-    return e;
+    char line[PATH_MAX + 256];
+    char shown[PATH_MAX];
+    iolens_escape_text(shown, sizeof shown, dir, strlen(dir));
+    snprintf(line, sizeof line,
+             "iolens: created the log directory %s for your own logs (mode 0700); a directory "
+             "that several users share is made by the site (iolens(7), LOG SAFETY)\n",
+             shown);
+    iolens_real_say(line);
 }
 
-static int choose_path(struct job_log *jl, char *path, size_t pathsz, char *err, size_t errsz)
+/* The usual path: IOLENS_LOGFILE, or a name with this process's token
+ * in the log directory (*in_logdir set). */
+static int choose_path(struct job_log *jl, char *path, size_t pathsz, int *in_logdir, char *err,
+                       size_t errsz)
 {
     const struct iolens_config *cfg = iolens_runtime_config();
-    if (cfg->logfile[0] != '\0') {
-        /* A forked child must not replace its parent's log at that path. */
-        int n = jl->parent_pid != 0 ? snprintf(path, pathsz, "%s.%ld", cfg->logfile, jl->pid)
-                                    : snprintf(path, pathsz, "%s", cfg->logfile);
-        if (n < 0 || (size_t)n >= pathsz) {
+    *in_logdir = cfg->logfile[0] == '\0';
+    if (!*in_logdir) {
+        if (strlen(cfg->logfile) >= pathsz) {
             set_err(err, errsz, "", ENAMETOOLONG);
             return -1;
         }
+        strcpy(path, cfg->logfile);
         return 0;
     }
-    snprintf(path, pathsz, "%s", cfg->logdir);
-    if (iolens_log_ensure_dir(cfg->logdir, err, errsz) != 0)
-        return -1;
     struct timespec start = iolens_clock_start_real();
     if (iolens_log_default_name(path, pathsz, cfg->logdir, jl->user, iolens_jobinfo_exe(),
-                                jl->jobid, (long)start.tv_sec, jl->pid) != 0) {
+                                jl->jobid, (long)start.tv_sec, iolens_log_token(), jl->pid) != 0) {
         snprintf(path, pathsz, "%s", cfg->logdir);
         set_err(err, errsz, "", ENAMETOOLONG);
         return -1;
@@ -416,11 +401,13 @@ static int apply_suffix(const char *suffix, char *path, size_t pathsz, char *err
 
 void iolens_log_report_failure(const char *path, const char *reason, int failed_rank)
 {
-    char line[PATH_MAX + 512];
+    /* The path comes from the environment: escaped like every value shown. */
+    char line[PATH_MAX + 512], shown[PATH_MAX];
+    iolens_escape_text(shown, sizeof shown, path, strlen(path));
     int n = failed_rank > 0
-                ? snprintf(line, sizeof line, "iolens: cannot write log %s: %s (rank %d)\n", path,
+                ? snprintf(line, sizeof line, "iolens: cannot write log %s: %s (rank %d)\n", shown,
                            reason, failed_rank)
-                : snprintf(line, sizeof line, "iolens: cannot write log %s: %s\n", path, reason);
+                : snprintf(line, sizeof line, "iolens: cannot write log %s: %s\n", shown, reason);
     if (n < 0)
         return;
     if ((size_t)n >= sizeof line) {
@@ -578,22 +565,46 @@ static struct iolens_region_src *region_sources(const struct job_log *jl)
     return src;
 }
 
+/* How the names after the first are made (log_place.h). */
+static enum iolens_log_naming naming_of(const struct job_log *jl, int in_logdir)
+{
+    if (in_logdir)
+        return IOLENS_NAMING_TOKEN;
+    /* A forked child never takes IOLENS_LOGFILE itself: that is its
+     * parent's. */
+    return jl->parent_pid != 0 && jl->base_path == NULL ? IOLENS_NAMING_EXACT_CHILD
+                                                        : IOLENS_NAMING_EXACT;
+}
+
 static int write_job_log(struct job_log *jl, char *path, size_t pathsz, char *err, size_t errsz)
 {
-    if (choose_path(jl, path, pathsz, err, errsz) != 0 ||
+    int in_logdir = 0;
+    if (choose_path(jl, path, pathsz, &in_logdir, err, errsz) != 0 ||
         (jl->base_path != NULL && use_base_path(jl->base_path, path, pathsz, err, errsz) != 0) ||
         (jl->suffix != NULL && apply_suffix(jl->suffix, path, pathsz, err, errsz) != 0))
         return -1;
+    struct iolens_log_place place;
+    int created = 0;
+    if (iolens_log_place_open(&place, path, naming_of(jl, in_logdir), jl->pid, in_logdir,
+                              &created, err, errsz) != 0) {
+        if (place.mkdir_failed) /* the message names what could not be made */
+            snprintf(path, pathsz, "%s", place.dir);
+        return -1;
+    }
+    if (created && strcmp(place.dir, IOLENS_LOGDIR_DEFAULT) == 0)
+        iolens_log_say_dir_created(place.dir);
     struct iolens_region_src *src = NULL;
+    int rc = -1;
     if (build_regions(jl, iolens_runtime_config()->layers_off) != 0 ||
         (src = region_sources(jl)) == NULL) {
         set_err(err, errsz, "out of memory", 0);
-        return -1;
+    } else {
+        uint64_t flags = (jl->folded_opens > 0 ? IOLENS_FLAG_PARTIAL : 0) |
+                         (jl->parent_pid != 0 ? IOLENS_FLAG_FORKED : 0) | jl->extra_flags;
+        rc = write_packed(&place, flags, src, jl->nregions, path, pathsz, err, errsz);
     }
-    uint64_t flags = (jl->folded_opens > 0 ? IOLENS_FLAG_PARTIAL : 0) |
-                     (jl->parent_pid != 0 ? IOLENS_FLAG_FORKED : 0) | jl->extra_flags;
-    int rc = iolens_log_write_file(path, flags, src, jl->nregions, err, errsz);
     free(src);
+    iolens_log_place_close(&place);
     return rc;
 }
 

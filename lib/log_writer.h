@@ -1,7 +1,7 @@
 /* Serializes the runtime's state into one log file (format in
  * include/iolens/log_format.h): each region packed, zlib-compressed and
- * CRC'd, written under a temporary name created with O_EXCL and mode
- * 0400, then renamed into place. */
+ * CRC'd, written under a temporary name created with O_EXCL, given its
+ * mode (0400 by default), then renamed to a free name (log_place.h). */
 #ifndef IOLENS_LOG_WRITER_H
 #define IOLENS_LOG_WRITER_H
 
@@ -18,9 +18,11 @@ struct iolens_region_src {
     size_t size;
 };
 
-/* Writes header, region table and compressed regions to path (via
- * path + ".tmp-<pid>").  On failure returns -1 and writes a reason into
- * err.  Uses only the real system calls. */
+/* Writes header, region table and compressed regions to path (via a
+ * temporary file beside it), replacing what is there: for tools that
+ * write a log where their user said, not for the runtime.  On failure
+ * returns -1 and writes a reason into err.  Uses only the real system
+ * calls. */
 int iolens_log_write_file(const char *path, uint64_t flags,
                           const struct iolens_region_src *regions, unsigned nregions,
                           char *err, size_t errsz);
@@ -34,11 +36,6 @@ void iolens_log_header_build(struct iolens_file_header *h, uint64_t flags,
 /* Mode bits of a new log: IOLENS_LOG_MODE, 0400 by default. */
 unsigned iolens_log_mode(void);
 
-/* Creates a new temporary file next to path ("<path>.tmp-<pid>-<random>",
- * written into tmp) with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600 until the
- * log is complete.  Returns the descriptor, or -1 with errno set. */
-int iolens_log_create_temp(const char *path, char *tmp, size_t tmpsz);
-
 /* Ignores SIGXFSZ while a log is written (saving the disposition), so
  * that a file size limit fails the write instead of killing the program;
  * restore puts the saved disposition back. */
@@ -46,18 +43,19 @@ struct sigaction;
 void iolens_log_quiet_sigxfsz(struct sigaction *saved);
 void iolens_log_restore_sigxfsz(const struct sigaction *saved);
 
-/* Creates the log directory if missing (one level), world-writable and
- * sticky like /tmp so that every user's jobs can log into it.  Returns 0,
- * or an errno value with the reason written into err. */
-int iolens_log_ensure_dir(const char *dir, char *err, size_t errsz);
+/* The one line that says the default log directory was just made,
+ * private (log_place.h). */
+void iolens_log_say_dir_created(const char *dir);
 
 /* Prints the one line a failed log gets:
  * "iolens: cannot write log PATH: REASON[ (rank N)]" (rank shown if > 0). */
 void iolens_log_report_failure(const char *path, const char *reason, int failed_rank);
 
-/* Builds <logdir>/<user>_<exe>_<jobid>_<YYYYmmdd-HHMMSS>_<pid>.iolens. */
+/* Builds <logdir>/<user>_<exe>_<jobid>_<YYYYmmdd-HHMMSS>_<token>_<pid>.iolens
+ * (token: iolens_log_token(), which makes the name unpredictable). */
 int iolens_log_default_name(char *out, size_t outsz, const char *logdir, const char *user,
-                            const char *exe, const char *jobid, long start_sec, long pid);
+                            const char *exe, const char *jobid, long start_sec, const char *token,
+                            long pid);
 
 /* Gathers the job record, mounts, names and layer records from the
  * runtime and writes the log.  Prints one stderr line on failure.

@@ -27,6 +27,7 @@
 #include "file_table.h"
 #include "jobinfo.h"
 #include "layer_intervals.h"
+#include "log_place.h"
 #include "log_regions.h"
 #include "log_writer.h"
 #include "mpi_calls.h"
@@ -71,6 +72,8 @@ struct head {
     char path[PATH_MAX];
     char reason[256];             /* rank 0's own failure in words, if any */
     int fd;                       /* the temporary file, or -1 */
+    struct iolens_log_place place; /* the log's directory, once opened */
+    char tmp_name[NAME_MAX + 1];  /* the temporary file's name in it */
     unsigned char *bytes;         /* file header + region table */
     size_t len;
     uint64_t job_offset;          /* where the job-wide regions go */
@@ -458,28 +461,40 @@ static int write_part(const char *tmp, const struct part *mine, uint64_t offset)
 /* ------------------------------------------------ rank 0: the plan -- */
 
 
-/* IOLENS_LOGFILE, or <logdir>/<user>_<exe>_<jobid>_<job start>_<pid of
- * rank 0>.iolens.  Returns 0 or an errno value. */
+/* IOLENS_LOGFILE, or <logdir>/<user>_<exe>_<jobid>_<job start>_<token>_<pid
+ * of rank 0>.iolens, and its directory opened (log_place.h).  Returns 0
+ * or an errno value. */
 static int choose_path(const struct iolens_mpi_job *job, struct head *h)
 {
     const struct iolens_config *cfg = iolens_runtime_config();
-    if (cfg->logfile[0] != '\0') {
+    int in_logdir = cfg->logfile[0] == '\0';
+    if (!in_logdir) {
         snprintf(h->path, sizeof h->path, "%s", cfg->logfile);
-        return 0;
+    } else {
+        char user[256], jobid[256];
+        iolens_jobinfo_user(user, sizeof user);
+        iolens_jobinfo_jobid(jobid, sizeof jobid);
+        if (iolens_log_default_name(h->path, sizeof h->path, cfg->logdir, user,
+                                    iolens_jobinfo_exe(), jobid,
+                                    (long)(job->job_start_ns / 1000000000), iolens_log_token(),
+                                    (long)getpid()) != 0) {
+            snprintf(h->path, sizeof h->path, "%s", cfg->logdir);
+            return ENAMETOOLONG;
+        }
     }
-    snprintf(h->path, sizeof h->path, "%s", cfg->logdir);
-    int e = iolens_log_ensure_dir(cfg->logdir, h->reason, sizeof h->reason);
-    if (e != 0)
+    int created = 0;
+    errno = 0;
+    if (iolens_log_place_open(&h->place, h->path,
+                              in_logdir ? IOLENS_NAMING_TOKEN : IOLENS_NAMING_EXACT,
+                              (long)getpid(), in_logdir, &created, h->reason,
+                              sizeof h->reason) != 0) {
+        int e = errno != 0 ? errno : EPERM; /* EPERM: a directory refused */
+        if (h->place.mkdir_failed) /* the message names what could not be made */
+            snprintf(h->path, sizeof h->path, "%s", h->place.dir);
         return e;
-    char user[256], jobid[256];
-    iolens_jobinfo_user(user, sizeof user);
-    iolens_jobinfo_jobid(jobid, sizeof jobid);
-    if (iolens_log_default_name(h->path, sizeof h->path, cfg->logdir, user, iolens_jobinfo_exe(),
-                                jobid, (long)(job->job_start_ns / 1000000000),
-                                (long)getpid()) != 0) {
-        snprintf(h->path, sizeof h->path, "%s", cfg->logdir);
-        return ENAMETOOLONG;
     }
+    if (created && strcmp(h->place.dir, IOLENS_LOGDIR_DEFAULT) == 0)
+        iolens_log_say_dir_created(h->place.dir);
     return 0;
 }
 
@@ -565,9 +580,11 @@ static void gather_regions(const struct iolens_mpi_job *job, const struct rank_s
 static int create_file(struct plan *plan, const struct part *mine, uint64_t offset,
                        struct head *h)
 {
-    h->fd = iolens_log_create_temp(h->path, plan->tmp, sizeof plan->tmp);
+    h->fd = iolens_log_place_temp(&h->place, h->tmp_name, sizeof h->tmp_name);
     if (h->fd < 0)
         return errno;
+    /* The other ranks, maybe on other nodes, open it by its path. */
+    iolens_log_place_path(&h->place, h->tmp_name, plan->tmp, sizeof plan->tmp);
     int code = pwrite_all(h->fd, mine->data, mine->len, offset);
     if (code == 0 && h->job.nregions > 0)
         code = pwrite_all(h->fd, h->job.data, h->job.len, h->job_offset);
@@ -598,7 +615,7 @@ static void make_plan(const struct iolens_mpi_job *job, const struct rank_summar
 
 /* Rank 0, once every rank's outcome is known (code, failed_rank): the
  * header and the rename, or the clean-up and the one line. */
-static int finish(const struct plan *plan, struct head *h, int code, int failed_rank)
+static int finish(struct head *h, int code, int failed_rank)
 {
     if (code == 0 && h->fd >= 0) {
         code = pwrite_all(h->fd, h->bytes, h->len, 0);
@@ -607,15 +624,23 @@ static int finish(const struct plan *plan, struct head *h, int code, int failed_
     }
     if (h->fd >= 0 && IOLENS_REAL(close)(h->fd) != 0 && code == 0)
         code = errno;
-    if (code == 0 && IOLENS_REAL(rename)(plan->tmp, h->path) != 0)
-        code = errno;
-    if (code == 0)
-        return 0;
-    if (h->fd >= 0)
-        IOLENS_REAL(unlink)(plan->tmp);
-    iolens_log_report_failure(h->path, h->reason[0] != '\0' && failed_rank == 0 ? h->reason : strerror(code),
-                   failed_rank);
-    return -1;
+    int rc = 0;
+    if (code == 0) {
+        rc = iolens_log_place_publish(&h->place, h->tmp_name, h->path, sizeof h->path, h->reason,
+                                      sizeof h->reason);
+        failed_rank = 0;
+    } else {
+        rc = -1;
+        if (failed_rank != 0 || h->reason[0] == '\0')
+            snprintf(h->reason, sizeof h->reason, "%s", strerror(code));
+    }
+    if (rc != 0) {
+        if (h->fd >= 0)
+            iolens_log_place_discard(&h->place, h->tmp_name);
+        iolens_log_report_failure(h->path, h->reason, failed_rank);
+    }
+    iolens_log_place_close(&h->place);
+    return rc;
 }
 
 /* ------------------------------------------------------------- entry -- */
@@ -639,7 +664,7 @@ int iolens_mpi_log_write(const struct iolens_mpi_job *job, const struct iolens_r
     memset(planbuf, 0, plansz);
     struct plan *plan = (struct plan *)planbuf;
     uint64_t *offsets = (uint64_t *)(planbuf + sizeof *plan);
-    struct head h = {.fd = -1};
+    struct head h = {.fd = -1, .place = {.dirfd = -1}};
     if (job->rank == 0)
         make_plan(job, all, &mine, plan, offsets, &h);
     IOLENS_PMPI(PMPI_Bcast)(planbuf, (int)plansz, MPI_BYTE, 0, world);
@@ -654,11 +679,11 @@ int iolens_mpi_log_write(const struct iolens_mpi_job *job, const struct iolens_r
             local.code = write_part(plan->tmp, &mine, offsets[job->rank]);
         IOLENS_PMPI(PMPI_Allreduce)(&local, &agreed, 1, MPI_2INT, MPI_MAXLOC, world);
         if (job->rank == 0)
-            rc = finish(plan, &h, agreed.code, agreed.rank);
+            rc = finish(&h, agreed.code, agreed.rank);
         else
             rc = agreed.code == 0 ? 0 : -1;
     } else if (job->rank == 0) {
-        rc = finish(plan, &h, plan->code, plan->failed_rank);
+        rc = finish(&h, plan->code, plan->failed_rank);
     }
 
     part_free(&mine);

@@ -28,6 +28,7 @@
 #include "clock.h"
 #include "file_table.h"
 #include "jobinfo.h"
+#include "log_place.h"
 #include "log_writer.h"
 #include "log_regions.h"
 #include "mpi_calls.h"
@@ -214,7 +215,8 @@ static void agree_job_log_path(void)
             snprintf(mpi.job_log, sizeof mpi.job_log, "%s", cfg->logfile);
         else if (iolens_log_default_name(mpi.job_log, sizeof mpi.job_log, cfg->logdir, user,
                                          iolens_jobinfo_exe(), jobid,
-                                         (long)(job_start / 1000000000), (long)getpid()) != 0)
+                                         (long)(job_start / 1000000000), iolens_log_token(),
+                                         (long)getpid()) != 0)
             mpi.job_log[0] = '\0';
     }
     IOLENS_PMPI(PMPI_Bcast)(mpi.job_log, (int)sizeof mpi.job_log, MPI_CHAR, 0, MPI_COMM_WORLD);

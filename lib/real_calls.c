@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "stderr_copy.h"
 #include "symbol_lookup.h"
 
 #define IOLENS_REAL_DEFINE(name, ret, params) ret(*iolens_real_##name) params;
@@ -41,6 +42,7 @@ void iolens_real_calls_resolve(void)
 
 void iolens_real_say(const char *line)
 {
-    if (IOLENS_REAL(write) != NULL)
-        (void)!iolens_real_write(2, line, strlen(line));
+    int fd = iolens_stderr_fd(); /* 2, or the runtime's copy once 2 is closed */
+    if (IOLENS_REAL(write) != NULL && fd >= 0)
+        (void)!iolens_real_write(fd, line, strlen(line));
 }

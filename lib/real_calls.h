@@ -179,7 +179,7 @@ void iolens_real_calls_resolve(void);
                                                      : (iolens_real_calls_resolve(), iolens_real_##name))
 
 /* Writes line (one whole message, newline included) to standard error
- * through the real write: how every runtime message goes out, never
+ * (or the runtime's copy of it, stderr_copy.h) through the real write: how every runtime message goes out, never
  * through the wrappers.  Nothing if write cannot be resolved. */
 void iolens_real_say(const char *line);
 

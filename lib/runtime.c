@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "budget.h"
@@ -15,12 +16,15 @@
 #include "file_table.h"
 #include "jobinfo.h"
 #include "layer_intervals.h"
+#include "log_place.h"
 #include "log_writer.h"
 #include "mounts.h"
 #include "posix_layer.h"
 #include "real_calls.h"
+#include "stderr_copy.h"
 #include "stdio_layer.h"
 #include "termination.h"
+#include "iolens/text_escape.h"
 #ifdef IOLENS_HAVE_MPI
 #include "mpi_runtime.h"
 #include "mpiio_layer.h"
@@ -45,9 +49,20 @@ static void say(const char *what)
         iolens_real_say(line); /* cut short by snprintf if too long */
 }
 
+/* secure_getenv: nothing in a secure-execution process (setuid, setgid,
+ * file capabilities), which is not traced anyway (secure_execution). */
 static const char *getenv_adapter(const char *name)
 {
-    return getenv(name);
+    return secure_getenv(name);
+}
+
+/* A setuid or setgid program (AT_SECURE) runs with rights its user does
+ * not have: its environment is the user's to choose, so no IOLENS_*
+ * variable may steer what it writes where.  It is not traced at all, and
+ * says nothing (man iolens(7), SECURITY). */
+static int secure_execution(void)
+{
+    return getauxval(AT_SECURE) != 0;
 }
 
 /* A forked child traces its own I/O from the fork on and writes its own
@@ -60,6 +75,7 @@ static void on_fork_child(void)
     if (!atomic_load(&iolens_active))
         return;
     iolens_state_set_identity((long)getpid(), (long)getppid());
+    iolens_log_token_renew(); /* the child's log name is its own */
     /* Another thread of the parent may have held any runtime lock at the
      * fork: released here, before the child's first traced call.  The
      * fd table stays (the child inherits the descriptors); the counters
@@ -83,6 +99,7 @@ static int build_state(void)
     size_t memory = iolens_runtime_config()->memory;
     iolens_clock_init();
     iolens_state_set_identity((long)getpid(), 0);
+    iolens_log_token_renew();
     if (iolens_budget_init(memory) != 0) {
         say("cannot map the memory budget; tracing disabled");
         return -1;
@@ -149,6 +166,8 @@ static _Atomic int waiting_for_mpi;
 
 static void start_tracing(void)
 {
+    /* Only a traced process has messages to give, and a copy to keep. */
+    iolens_stderr_copy_take();
     /* Every rank reads the same environment: one line for the job, from
      * the launcher's rank 0 (or the process a launcher did not number). */
     const char *problem = iolens_runtime_config()->error;
@@ -166,6 +185,10 @@ static void start_tracing(void)
 static void initialize(void)
 {
     iolens_real_calls_resolve();
+    if (secure_execution()) {
+        iolens_state_config()->disabled = 1;
+        return;
+    }
     char cwd[PATH_MAX];
     iolens_config_load(iolens_state_config(), getenv_adapter, getcwd(cwd, sizeof cwd));
     iolens_layers_off = iolens_runtime_config()->layers_off;
@@ -224,7 +247,8 @@ static int live_mpi_rank(void)
 #endif
 }
 
-int iolens_runtime_write_incomplete(void)
+/* The incomplete log; the path written goes to path_out (may be NULL). */
+static int write_incomplete_to(char *path_out, size_t path_outsz)
 {
     char suffix[64];
     const char *name_suffix = NULL, *base_path = NULL;
@@ -239,9 +263,39 @@ int iolens_runtime_write_incomplete(void)
     }
     int saved_guard = iolens_in_runtime;
     iolens_in_runtime = 1;
-    int rc = iolens_log_write_process(IOLENS_FLAG_INCOMPLETE, base_path, name_suffix, NULL, 0);
+    int rc = iolens_log_write_process(IOLENS_FLAG_INCOMPLETE, base_path, name_suffix, path_out,
+                                      path_outsz);
     iolens_in_runtime = saved_guard;
     return rc;
+}
+
+int iolens_runtime_write_incomplete(void)
+{
+    return write_incomplete_to(NULL, 0);
+}
+
+/* Rank 0 ends through exit() without MPI_Finalize: the job gets no log
+ * of its own, which the user is told, once (iolens(7), MPI JOBS). */
+static void rank_exit_without_finalize(void)
+{
+    char path[PATH_MAX] = "";
+    int rc = write_incomplete_to(path, sizeof path);
+#ifdef IOLENS_HAVE_MPI
+    if (iolens_mpi_rank() != 0)
+        return;
+    char line[PATH_MAX + 160], shown[PATH_MAX];
+    iolens_escape_text(shown, sizeof shown, path, strlen(path));
+    if (rc == 0)
+        snprintf(line, sizeof line,
+                 "iolens: rank 0 exited without MPI_Finalize: no job log; each rank that "
+                 "ended so wrote its own incomplete log, like %s\n",
+                 shown);
+    else
+        snprintf(line, sizeof line, "iolens: rank 0 exited without MPI_Finalize: no job log\n");
+    iolens_real_say(line);
+#else
+    (void)rc;
+#endif
 }
 
 int iolens_runtime_write_final(void)
@@ -277,7 +331,7 @@ void iolens_runtime_shutdown(void)
 {
     /* exit() without MPI_Finalize: the rank's data alone, incomplete. */
     if (live_mpi_rank() && atomic_exchange(&iolens_active, 0)) {
-        iolens_runtime_write_incomplete();
+        rank_exit_without_finalize();
         return;
     }
     if (!atomic_exchange(&iolens_active, 0) || !per_process_log_wanted())

@@ -1,16 +1,16 @@
-/* Escaped text output (text_escape.h). */
+/* Escaped text output (text_escape.h); the rule is iolens/text_escape.h. */
 #include "text_escape.h"
 
 #include <string.h>
 
+#include "iolens/text_escape.h"
+
 void iolens_put_escaped_n(FILE *out, const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        if (ch < 0x20 || ch == 0x7f || ch == '\\')
-            fprintf(out, "\\%03o", ch);
-        else
-            fputc(ch, out);
+        char one[5];
+        size_t k = iolens_escape_byte((unsigned char)s[i], one);
+        fwrite(one, 1, k, out);
     }
 }
 

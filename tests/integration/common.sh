@@ -78,9 +78,12 @@ iolens_setup() {
     trap 'chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
 }
 
+# A log already at $1 is removed first: iolens never replaces a file, it
+# would put this run's log beside it (iolens(7), LOG SAFETY).
 run_traced() {
     log=$1
     shift
+    rm -f -- "$log"
     env IOLENS_NONMPI=1 IOLENS_LOGFILE="$log" LD_PRELOAD="$IOLENS_LIB" "$@"
 }
 

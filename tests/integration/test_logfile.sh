@@ -14,8 +14,9 @@ check_eq 400 "$(stat -c %a "$log")" "mode of the log"
 check_eq 1000 "$(counter "$log" "$T/data" POSIX_WRITES)" "POSIX_WRITES in the exact-path log"
 check_eq "" "$(ls "$T" | grep -e '\.tmp-')" "temporary files left behind"
 
-# Log directory and name: <user>_<exe>_<jobid>_<YYYYmmdd-HHMMSS>_<pid>.iolens,
-# the job id being the pid outside a batch system.
+# Log directory and name: <user>_<exe>_<jobid>_<YYYYmmdd-HHMMSS>_<token>_<pid>.iolens,
+# the job id being the pid outside a batch system, the token 8 random hex
+# digits.
 dir=$T/logs
 mkdir "$dir" || fail "cannot make $dir"
 before=$(date +%Y%m%d-%H%M%S)
@@ -25,9 +26,9 @@ after=$(date +%Y%m%d-%H%M%S)
 name=$(ls "$dir")
 user=$(id -un)
 check_eq 1 "$(ls "$dir" | wc -l)" "logs in IOLENS_LOGDIR"
-stamp=$(echo "$name" | sed -n "s/^${user}_prog_writes_${pid}_\([0-9]\{8\}-[0-9]\{6\}\)_${pid}\.iolens\$/\1/p")
+stamp=$(echo "$name" | sed -n "s/^${user}_prog_writes_${pid}_\([0-9]\{8\}-[0-9]\{6\}\)_[0-9a-f]\{8\}_${pid}\.iolens\$/\1/p")
 if [ -z "$stamp" ]; then
-    fail "log name '$name' is not ${user}_prog_writes_${pid}_<YYYYmmdd-HHMMSS>_${pid}.iolens"
+    fail "log name '$name' is not ${user}_prog_writes_${pid}_<YYYYmmdd-HHMMSS>_<token>_${pid}.iolens"
 else
     pass
     [ "$(printf '%s\n%s\n%s\n' "$before" "$stamp" "$after" | sort | tr '\n' ' ')" = "$before $stamp $after " ] ||

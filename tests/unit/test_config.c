@@ -127,6 +127,47 @@ START_TEST(empty_exclude_traces_everything_but_the_logs)
 }
 END_TEST
 
+/* Issue 16.6: a value that is ignored gives way to the default, as for
+ * an unset one: the log is not lost. */
+START_TEST(too_long_logdir_falls_back_to_the_default)
+{
+    static char longdir[PATH_MAX + 100];
+    memset(longdir, 'd', sizeof longdir - 1);
+    longdir[0] = '/';
+    longdir[sizeof longdir - 1] = '\0';
+    static const char *env[] = {"IOLENS_LOGDIR", longdir, NULL};
+    load(env, "/");
+    ck_assert_str_eq(cfg.logdir, IOLENS_LOGDIR_DEFAULT);
+    ck_assert_str_eq(cfg.error, "IOLENS_LOGDIR is too long; using the default, " IOLENS_LOGDIR_DEFAULT);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, IOLENS_LOGDIR_DEFAULT "/x.iolens"), 0);
+}
+END_TEST
+
+/* Issue 16.11: a bad value is shown escaped (\ooo) in the one stderr
+ * line, never raw: no escape sequence reaches the terminal. */
+START_TEST(bad_values_are_shown_escaped)
+{
+    static const char *const mem[] = {"IOLENS_MEMORY", "\033[2J\\x\n", NULL};
+    load(mem, "/");
+    ck_assert_str_eq(cfg.error,
+                     "IOLENS_MEMORY=\\033[2J\\134x\\012 is not a size (e.g. 2M, 512K); using 2M");
+    static const char *const layers[] = {"IOLENS_DISABLE_LAYERS", "posix,\033]0;owned\007", NULL};
+    load(layers, "/");
+    ck_assert_str_eq(cfg.error, "IOLENS_DISABLE_LAYERS: unknown layer '\\033]0;owned\\007' "
+                                "(known: posix, stdio, mpiio, h5f, h5d, hdf5)");
+    static const char *const mode[] = {"IOLENS_LOG_MODE", "\r0644", NULL};
+    load(mode, "/");
+    ck_assert(strncmp(cfg.error, "IOLENS_LOG_MODE=\\015" "0644 is not", 26) == 0);
+    /* A long value is cut, and says so. */
+    static char big[300];
+    memset(big, 'x', sizeof big - 1);
+    static const char *align[] = {"IOLENS_MEM_ALIGNMENT", big, NULL};
+    load(align, "/");
+    ck_assert_ptr_nonnull(strstr(cfg.error, "xxx... is not a positive number; using 8"));
+    ck_assert_uint_lt(strlen(cfg.error), 150);
+}
+END_TEST
+
 START_TEST(switches)
 {
     static const char *const env[] = {"IOLENS_DISABLE", "1", "IOLENS_NONMPI", "1",
@@ -221,6 +262,8 @@ int main(void)
     tcase_add_test(tc, exclude_replaces_defaults_and_include_wins);
     tcase_add_test(tc, empty_exclude_traces_everything_but_the_logs);
     tcase_add_test(tc, switches);
+    tcase_add_test(tc, too_long_logdir_falls_back_to_the_default);
+    tcase_add_test(tc, bad_values_are_shown_escaped);
     tcase_add_test(tc, bad_values_fall_back_and_say_so);
     tcase_add_test(tc, small_memory_is_raised_to_minimum);
     tcase_add_test(tc, log_mode_accepts_read_bits_only);

@@ -483,13 +483,13 @@ START_TEST(default_name)
     tzset();
     char out[PATH_MAX];
     ck_assert_int_eq(iolens_log_default_name(out, sizeof out, "/logs", "alice", "/usr/bin/my prog",
-                                             "123.server", 1700000000, 4321), 0);
-    ck_assert_str_eq(out, "/logs/alice_my-prog_123.server_20231114-221320_4321.iolens");
+                                             "123.server", 1700000000, "0a1b2c3d", 4321), 0);
+    ck_assert_str_eq(out, "/logs/alice_my-prog_123.server_20231114-221320_0a1b2c3d_4321.iolens");
     /* '/' inside a component, empty components. */
-    ck_assert_int_eq(iolens_log_default_name(out, sizeof out, "/l", "", "", "a/b", 0, 1), 0);
-    ck_assert_str_eq(out, "/l/-_-_a-b_19700101-000000_1.iolens");
+    ck_assert_int_eq(iolens_log_default_name(out, sizeof out, "/l", "", "", "a/b", 0, "t", 1), 0);
+    ck_assert_str_eq(out, "/l/-_-_a-b_19700101-000000_t_1.iolens");
     /* Too small a buffer is an error, not a truncated name. */
-    ck_assert_int_eq(iolens_log_default_name(out, 20, "/logs", "alice", "prog", "1", 0, 1), -1);
+    ck_assert_int_eq(iolens_log_default_name(out, 20, "/logs", "alice", "prog", "1", 0, "t", 1), -1);
 }
 END_TEST
 

@@ -1,0 +1,19 @@
+/* Where the runtime's one-line messages go (man iolens(7), MESSAGES):
+ * standard error, or, once the program has closed it (coreutils close it
+ * in an atexit handler, before the log is written), a copy of it taken at
+ * the start. */
+#ifndef IOLENS_STDERR_COPY_H
+#define IOLENS_STDERR_COPY_H
+
+/* Takes the copy of fd 2 (F_DUPFD_CLOEXEC, high up), unless fd 2 is a
+ * pipe or a socket: a copy would keep its write end open, and a reader
+ * waiting for end-of-file (the parent of a daemon that closed its
+ * standard error) would wait as long as the process lives. */
+void iolens_stderr_copy_take(void);
+
+/* The descriptor for a message now: 2 while it is open, else the copy
+ * while it still refers to the file fd 2 was at the start (a program may
+ * have closed it or put another file at its number), else -1. */
+int iolens_stderr_fd(void);
+
+#endif
