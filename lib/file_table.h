@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "iolens/log_format.h"
+
 enum iolens_layer {
     IOLENS_LAYER_POSIX,
     IOLENS_LAYER_STDIO,
@@ -75,7 +77,7 @@ size_t iolens_file_count(void);
  * (folded_files_error gives its relative standard error): the sketch has
  * 4096 one-byte registers, taken from the budget at start-up, or 1024 when
  * the budget is below IOLENS_SKETCH_LARGE_BUDGET. */
-#define IOLENS_SKETCH_LARGE_BUDGET (64u * 1024u)
+#define IOLENS_SKETCH_LARGE_BUDGET IOLENS_FOLDED_SKETCH_LARGE_BUDGET
 void iolens_file_note_folded(uint64_t hash, size_t name_len, enum iolens_layer layer,
                              int is_open);
 uint64_t iolens_file_folded_opens(void);

@@ -324,6 +324,9 @@ static void open_on_file(FILE *stream, struct iolens_file *file, int64_t pos, in
                          double t0, double t1)
 {
     struct iolens_stdio_stream *slot = track_stream(stream, file, pos, append);
+    if (slot == &overflow_slot && file != overflow_slot.file)
+        iolens_file_note_folded(iolens_path_hash(file->name, file->name_len), file->name_len,
+                                IOLENS_LAYER_STDIO, 1); /* its own record stays unused */
     if (slot != NULL)
         count_open(slot->rec, t0, t1);
 }

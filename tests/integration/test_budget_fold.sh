@@ -40,6 +40,10 @@ check_gt "$own" 0 "files that got a record of their own"
 # (4096 registers) and the file names change with $T from run to run, so
 # allow 4 standard errors: a false alarm about once in 15,000 runs.
 folded_files=$(header "$log" "folded files")
+case $folded_files in
+*" (estimate, standard error 1.6%)") pass ;;
+*) fail "folded files line does not say it is an estimate: $folded_files" ;;
+esac
 check_le "$(awk -v f="$folded_files" -v o="$other_opens" 'BEGIN { d = f - o; if (d < 0) d = -d; print d / o }')" \
     0.065 "relative error of the folded-files estimate ($folded_files for $other_opens)"
 
@@ -68,6 +72,22 @@ for held in 200 400; do
     check_eq "$(counter "$log" "<other files>" POSIX_OPENS)" "$(header "$log" "folded opens")" \
         "folded opens vs. POSIX_OPENS of <other files>, $held held"
 done
+
+# Streams: at 64K the stream table holds 64; 300 streams held open at once
+# must all be counted (the ones beyond the table were lost before).
+dir=$T/streams
+log=$T/streams.iolens
+mkdir "$dir" || fail "cannot make $dir"
+run_traced "$log" env IOLENS_MEMORY=64K "$PROGS/prog_many_streams" "$dir" 300 ||
+    fail "prog_many_streams exited with status $?"
+require_log "$log"
+for c in OPENS WRITES READS; do
+    check_eq 300 "$(total "$log" STDIO_$c)" "total_STDIO_$c, 300 streams"
+done
+check_eq 30000 "$(total "$log" STDIO_BYTES_WRITTEN)" "total_STDIO_BYTES_WRITTEN, 300 streams"
+check_eq 30000 "$(total "$log" STDIO_BYTES_READ)" "total_STDIO_BYTES_READ, 300 streams"
+check_eq "$(counter "$log" "<other files>" STDIO_OPENS)" "$(header "$log" "folded opens")" \
+    "folded opens vs. STDIO_OPENS of <other files>"
 
 # "memory needed" is a budget that folds nothing: fed back, the same run
 # keeps every file apart.
