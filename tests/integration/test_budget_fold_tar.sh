@@ -1,6 +1,6 @@
 #!/bin/sh
 # Folding keeps totals exact, checked against strace (issue 15 section 2).
-# tar archives a tree of 10,100 small files of known sizes under budgets
+# tar archives a tree of 10,180 small files of known sizes under budgets
 # that fold most of them (the default 2M, 256K and 64K); in the same run
 # strace -f -y sees every system call.  iolens traces only the tree
 # (IOLENS_EXCLUDE=/, IOLENS_INCLUDE=tree), so the opens, reads, bytes read
@@ -27,8 +27,20 @@ done
     s = ""; for (k = 0; k < 1000; k++) s = s "x"
     for (d = 0; d < nd; d++) for (f = 0; f < pd; f++) {
         p = "tree/d" d "/f" f; printf "%s", substr(s, 1, (d * pd + f) * 37 % 1000) > p; close(p) } }')
-files=$((ndirs * per_dir))
-tree_bytes=$(awk -v n=$files 'BEGIN { for (k = 0; k < n; k++) t += k * 37 % 1000; print t }')
+# And a chain of 40 nested directories, two files of 123 bytes in each:
+# tar holds a descriptor per level open at once, on numbers not used
+# before, which the full budget has no descriptor state for.
+depth=40
+p=$tree/deep
+l=0
+while [ $l -lt $depth ]; do
+    mkdir -p "$p" && printf '%123s' x >"$p/g1" && printf '%123s' y >"$p/g2"
+    p=$p/l$l
+    l=$((l + 1))
+done
+files=$((ndirs * per_dir + 2 * depth))
+tree_bytes=$(awk -v n=$((ndirs * per_dir)) -v g=$((2 * depth * 123)) \
+    'BEGIN { for (k = 0; k < n; k++) t += k * 37 % 1000; print t + g }')
 check_eq "$files" "$(find "$tree" -type f | wc -l)" "files made"
 check_eq "$tree_bytes" "$(find "$tree" -type f -exec cat {} + | wc -c)" "bytes made"
 
@@ -48,7 +60,7 @@ own_records() {
 
 # Distinct paths tar touches in the tree: the files, the directories and
 # the tree itself.
-paths=$((files + ndirs + 1))
+paths=$((files + ndirs + 1 + depth))
 
 for budget in default 256K 64K; do
     log=$T/tar-$budget.iolens
