@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "iolens/log_format.h"
+
 enum iolens_layer {
     IOLENS_LAYER_POSIX,
     IOLENS_LAYER_STDIO,
@@ -35,6 +37,15 @@ struct iolens_file {
  * budget.  Also creates the reserved entries (<other files>, <STDIN>,
  * <STDOUT>, <STDERR>).  Returns 0 or -1. */
 int iolens_file_table_init(unsigned max_files);
+/* The same with the entry limit the runtime uses: one entry per
+ * IOLENS_BYTES_PER_FILE bytes of the budget (at least IOLENS_MIN_FILES).
+ * The table and the folded-files sketch are then scaled allocations, and
+ * the limit a floor, of the budget's "needed" figure (budget.h). */
+int iolens_file_table_init_for_budget(void);
+/* Rough cost of one traced file (entry, name, POSIX record): sizes the
+ * record table so that the budget, not the table, is what fills first. */
+#define IOLENS_BYTES_PER_FILE 1024u
+#define IOLENS_MIN_FILES 16u
 
 /* Hash of a normalized path (never one of the reserved ids). */
 uint64_t iolens_path_hash(const char *path, size_t len);
@@ -60,11 +71,24 @@ void iolens_file_foreach(void (*fn)(struct iolens_file *file, void *arg), void *
 /* The number of entries foreach visits, reserved ones included. */
 size_t iolens_file_count(void);
 
-/* Folding statistics: a file that got no entry is counted here (the
- * distinct count is a HyperLogLog estimate kept in a fixed 1 KiB sketch). */
-void iolens_file_note_folded(uint64_t hash, size_t name_len);
+/* Folding statistics.  Every operation of a layer on a path that got no
+ * record of its own (open, stat, unlink, rename, ...) is noted here, with
+ * is_open set for opens.  The distinct count is a HyperLogLog estimate
+ * (folded_files_error gives its relative standard error): the sketch has
+ * 4096 one-byte registers, taken from the budget at start-up, or 1024 when
+ * the budget is below IOLENS_SKETCH_LARGE_BUDGET. */
+#define IOLENS_SKETCH_LARGE_BUDGET IOLENS_FOLDED_SKETCH_LARGE_BUDGET
+void iolens_file_note_folded(uint64_t hash, size_t name_len, enum iolens_layer layer,
+                             int is_open);
 uint64_t iolens_file_folded_opens(void);
 uint64_t iolens_file_folded_files(void);
+/* Relative standard error of iolens_file_folded_files (1.04 / sqrt(m)). */
+double iolens_file_folded_files_error(void);
+/* Bytes the folded files would need to have entries and records of their
+ * own (a demand function, budget.h; an upper estimate: the distinct count
+ * plus three standard errors, each with a record in every layer that
+ * folded anything). */
+uint64_t iolens_file_folded_bytes(uint64_t budget);
 
 /* For unit tests: replaces the path hash (before the reserved ids are
  * avoided) so that collisions can be forced; NULL restores xxHash. */

@@ -408,7 +408,7 @@ static struct iolens_file *entry_of(const char *name, size_t len)
 {
     struct iolens_file *file = iolens_file_get(name, len);
     if (file == NULL)
-        iolens_file_note_folded(iolens_path_hash(name, len), len);
+        iolens_file_note_folded(iolens_path_hash(name, len), len, IOLENS_LAYER_H5D, 1);
     return file;
 }
 
@@ -847,17 +847,27 @@ void iolens_h5d_close_end(h5d_rec *r, double t0, double t1)
 
 /* -------------------------------------------------------- start-up -- */
 
-void iolens_hdf5_layer_init(void)
+static unsigned table_bits(size_t budget)
 {
-    struct iolens_budget_stats st;
-    iolens_budget_stats(&st);
     size_t n = MAX_SLOTS;
-    while (n > MIN_SLOTS && n * sizeof(struct dset_slot) > st.budget / 64)
+    while (n > MIN_SLOTS && n * sizeof(struct dset_slot) > budget / 64)
         n /= 2;
     unsigned bits = 0;
     while (((size_t)1 << bits) < n)
         bits++;
-    slots = iolens_budget_alloc(sizeof(struct dset_slot) << bits);
+    return bits;
+}
+
+/* The table's bytes at a budget (a scaled allocation, budget.h). */
+static size_t table_bytes(size_t budget)
+{
+    return sizeof(struct dset_slot) << table_bits(budget);
+}
+
+void iolens_hdf5_layer_init(void)
+{
+    unsigned bits = table_bits(iolens_budget_size());
+    slots = iolens_budget_alloc_scaled(table_bytes);
     slot_bits = bits;
     if (slots != NULL)
         for (size_t i = 0; i < nslots(); i++)

@@ -1,6 +1,7 @@
 /* The per-layer interval stores of the process (layer_intervals.h). */
 #include "layer_intervals.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -22,6 +23,10 @@ static struct iolens_interval_store *thread_stores[IOLENS_NLAYERS][IOLENS_INTERV
 static size_t thread_store_bytes[IOLENS_NLAYERS];
 /* Round robin over the thread stores. */
 static unsigned next_thread_slot;
+/* Layers with a main store, and the thread stores ever asked for: what
+ * the stores take at any budget (main_store_bytes, thread_stores_demand). */
+static unsigned recording_layers;
+static _Atomic unsigned thread_stores_wanted;
 
 /* The calling thread's store slot: 0 not chosen yet, 1 the main store,
  * 2 + k thread store k.  Initial-exec TLS: the runtime is preloaded or
@@ -66,22 +71,44 @@ static int layer_can_record(enum iolens_layer layer)
     }
 }
 
+/* One main store at a budget (a scaled allocation, budget.h). */
+static size_t main_store_bytes(size_t budget)
+{
+    return recording_layers > 0 ? budget / IOLENS_INTERVAL_BUDGET_DIVISOR / recording_layers : 0;
+}
+
+static size_t thread_store_total(size_t budget)
+{
+    return sizeof(struct iolens_interval_store) +
+           iolens_budget_round(main_store_bytes(budget) / IOLENS_INTERVAL_THREAD_DIVISOR);
+}
+
+/* Every thread store asked for, at a budget (a demand function). */
+static uint64_t thread_stores_demand(uint64_t budget)
+{
+    return (uint64_t)atomic_load_explicit(&thread_stores_wanted, memory_order_relaxed) *
+           iolens_budget_round(thread_store_total((size_t)budget));
+}
+
 void iolens_intervals_init(size_t memory)
 {
     memset(iolens_layer_intervals, 0, sizeof iolens_layer_intervals);
     unsigned n = 0;
     for (size_t i = 0; i < NDATA; i++)
         n += (unsigned)layer_can_record(data_layers[i].layer);
+    recording_layers = n;
+    atomic_store(&thread_stores_wanted, 0);
     if (n == 0)
         return;
-    size_t share = memory / IOLENS_INTERVAL_BUDGET_DIVISOR / n;
+    iolens_budget_add_demand(thread_stores_demand);
+    size_t share = main_store_bytes(memory);
     for (size_t i = 0; i < NDATA; i++) {
         if (!layer_can_record(data_layers[i].layer))
             continue;
         /* A refused allocation leaves the store disabled (capacity 0): it
          * still counts accesses and bytes, and the budget's "needed"
          * figure shows what was missing. */
-        void *mem = iolens_budget_alloc(share);
+        void *mem = iolens_budget_alloc_scaled(main_store_bytes);
         iolens_interval_store_init(&iolens_layer_intervals[data_layers[i].layer], mem,
                                    mem != NULL ? share : 0);
         if (mem != NULL)
@@ -126,10 +153,14 @@ static unsigned char choose_thread_slot(void)
  * wins: the loser's few bytes stay unused in the arena. */
 static struct iolens_interval_store *thread_store(enum iolens_layer layer, unsigned k)
 {
+    static _Atomic unsigned char wanted[IOLENS_NLAYERS][IOLENS_INTERVAL_THREAD_STORES];
     struct iolens_interval_store *s = __atomic_load_n(&thread_stores[layer][k], __ATOMIC_ACQUIRE);
     if (s != NULL || thread_store_bytes[layer] == 0)
         return s;
-    struct iolens_interval_store *made = iolens_budget_alloc(sizeof *made + thread_store_bytes[layer]);
+    /* Counted once per store, however often a refusal makes it retry. */
+    if (!atomic_exchange_explicit(&wanted[layer][k], 1, memory_order_relaxed))
+        atomic_fetch_add_explicit(&thread_stores_wanted, 1, memory_order_relaxed);
+    struct iolens_interval_store *made = iolens_budget_alloc_uncounted(sizeof *made + thread_store_bytes[layer]);
     if (made == NULL)
         return NULL;
     iolens_interval_store_init(made, made + 1, thread_store_bytes[layer]);

@@ -599,7 +599,9 @@ static int write_job_log(struct job_log *jl, char *path, size_t pathsz, char *er
         (src = region_sources(jl)) == NULL) {
         set_err(err, errsz, "out of memory", 0);
     } else {
-        uint64_t flags = (jl->folded_opens > 0 ? IOLENS_FLAG_PARTIAL : 0) |
+        /* A path reached only by stat, unlink or rename may be folded too. */
+        int folded = jl->folded_opens > 0 || iolens_file_folded_files() > 0;
+        uint64_t flags = (folded ? IOLENS_FLAG_PARTIAL : 0) |
                          (jl->parent_pid != 0 ? IOLENS_FLAG_FORKED : 0) | jl->extra_flags;
         rc = write_packed(&place, flags, src, jl->nregions, path, pathsz, err, errsz);
     }

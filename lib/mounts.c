@@ -124,8 +124,14 @@ static void add_mount(const char *point, size_t plen, const char *fstype)
         if (mount_table[i]->point_len == plen && memcmp(mount_table[i]->m.point, point, plen) == 0)
             slot = i;
     size_t size = sizeof(struct mount_entry) + plen + 1 + tlen + 1;
-    if (slot == IOLENS_MAX_MOUNTS || size > mount_bytes_max - mount_bytes)
+    if (slot == IOLENS_MAX_MOUNTS)
         return;
+    if (size > mount_bytes_max - mount_bytes) {
+        /* Left out for want of the budget's share: a larger budget would
+         * keep it, so "memory needed" counts it. */
+        iolens_budget_add_needed(iolens_budget_round(size));
+        return;
+    }
     struct mount_entry *e = iolens_budget_alloc(size);
     if (e == NULL)
         return;

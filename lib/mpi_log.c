@@ -543,7 +543,7 @@ static void finish_table(const struct iolens_mpi_job *job, const struct rank_sum
     for (int r = 0; r < job->nprocs; r++) {
         for (uint32_t i = 0; i < all[r].nregions; i++)
             table[k++].offset += offsets[r];
-        folded += all[r].folded_opens;
+        folded += all[r].folded_opens + all[r].folded_files; /* stat-only folds too */
     }
     iolens_log_header_build((struct iolens_file_header *)h->bytes,
                             folded > 0 ? IOLENS_FLAG_PARTIAL : 0, table, h->nregions);

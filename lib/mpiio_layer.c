@@ -97,7 +97,7 @@ static mpiio_rec *record_for_open(const char *abspath, size_t len)
     struct iolens_file *file = iolens_file_get(abspath, len);
     mpiio_rec *r = file != NULL ? record_of(file) : NULL;
     if (r == NULL) {
-        iolens_file_note_folded(iolens_path_hash(abspath, len), len);
+        iolens_file_note_folded(iolens_path_hash(abspath, len), len, IOLENS_LAYER_MPIIO, 1);
         r = record_of(iolens_file_other());
     }
     return r;
@@ -803,12 +803,10 @@ void iolens_mpiio_issue_at(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype 
 
 /* The table size in slots: max_slots, halved while it takes more than
  * 1/32 of the budget. */
-static unsigned table_bits(size_t max_slots, size_t slot_size)
+static unsigned table_bits(size_t budget, size_t max_slots, size_t slot_size)
 {
-    struct iolens_budget_stats st;
-    iolens_budget_stats(&st);
     size_t n = max_slots;
-    while (n > MIN_SLOTS && n * slot_size > st.budget / 32)
+    while (n > MIN_SLOTS && n * slot_size > budget / 32)
         n /= 2;
     unsigned bits = 0;
     while (((size_t)1 << bits) < n)
@@ -816,14 +814,26 @@ static unsigned table_bits(size_t max_slots, size_t slot_size)
     return bits;
 }
 
+/* The tables' bytes at a budget (scaled allocations, budget.h). */
+static size_t file_table_bytes(size_t budget)
+{
+    return sizeof(struct file_slot) << table_bits(budget, MAX_FILE_SLOTS, sizeof(struct file_slot));
+}
+
+static size_t req_table_bytes(size_t budget)
+{
+    return sizeof(struct req_slot) << table_bits(budget, MAX_REQ_SLOTS, sizeof(struct req_slot));
+}
+
 void iolens_mpiio_layer_init(void)
 {
-    unsigned bits = table_bits(MAX_FILE_SLOTS, sizeof(struct file_slot));
-    file_slots = iolens_budget_alloc(sizeof(struct file_slot) << bits);
+    size_t budget = iolens_budget_size();
+    unsigned bits = table_bits(budget, MAX_FILE_SLOTS, sizeof(struct file_slot));
+    file_slots = iolens_budget_alloc_scaled(file_table_bytes);
     file_bits = bits;
 
-    bits = table_bits(MAX_REQ_SLOTS, sizeof(struct req_slot));
-    req_slots = iolens_budget_alloc(sizeof(struct req_slot) << bits);
+    bits = table_bits(budget, MAX_REQ_SLOTS, sizeof(struct req_slot));
+    req_slots = iolens_budget_alloc_scaled(req_table_bytes);
     req_bits = bits;
     if (req_slots != NULL) {
         for (size_t i = 0; i < req_nslots(); i++)

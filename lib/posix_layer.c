@@ -11,7 +11,9 @@
  *
  * When the budget cannot hold a new file (or its record), the file is
  * folded into <other files>: its counts go to that record, so totals stay
- * exact, and the job header learns about it (iolens_file_note_folded). */
+ * exact, and the job header learns about it (iolens_file_note_folded).
+ * So is a descriptor the budget cannot hold state for: it is bound to the
+ * overflow ofd of <other files> (fd_table.h), never left untraced. */
 #include "posix_layer.h"
 
 #include <errno.h>
@@ -125,8 +127,9 @@ static int path_is_traced(const char *abspath)
 }
 
 /* The file and record a path's counters go to: its own, or <other files>
- * when the budget holds neither; NULL when the path is not traced.  Only
- * opens count as folded opens in the job header.
+ * when the budget holds neither; NULL when the path is not traced.  Every
+ * folded path is noted for the job header's folded files; only opens
+ * count as folded opens.
  *
  * A path already in the record table was found traced when it was added
  * (every layer checks before adding one, and the rules do not change
@@ -144,8 +147,7 @@ static posix_rec *record_for_path(const char *abspath, size_t len, int is_open,
     }
     posix_rec *r = file != NULL ? record_of(file) : NULL;
     if (r == NULL) {
-        if (is_open)
-            iolens_file_note_folded(iolens_path_hash(abspath, len), len);
+        iolens_file_note_folded(iolens_path_hash(abspath, len), len, IOLENS_LAYER_POSIX, is_open);
         file = iolens_file_other();
         r = record_of(file);
     }
@@ -360,7 +362,14 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
         iolens_fd_close(fd); /* untraced: drop a stale binding of the number */
         return;
     }
-    iolens_fd_open(fd, file, r, flags);
+    struct iolens_ofd *ofd = iolens_fd_open(fd, file, r, flags);
+    if (ofd != NULL && iolens_fd_is_overflow(ofd) && ofd->rec != r) {
+        /* No descriptor state for this open: what the descriptor does goes
+         * to <other files>, and so does the open, so that the file's own
+         * record and <other files> each stay consistent. */
+        iolens_file_note_folded(iolens_path_hash(abspath, len), len, IOLENS_LAYER_POSIX, 1);
+        r = ofd->rec;
+    }
 
     int held = lock_rec(r);
     r->disk.counters[POSIX_OPENS]++;
@@ -403,7 +412,7 @@ void iolens_posix_adopt_fd(int fd, struct iolens_file *file)
     int flags = real_fcntl != NULL ? real_fcntl(fd, F_GETFL) : 0;
     off_t pos = real_lseek != NULL ? real_lseek(fd, 0, SEEK_CUR) : -1;
     ofd = iolens_fd_open(fd, file, r, flags < 0 ? 0 : flags);
-    if (ofd != NULL)
+    if (ofd != NULL && !iolens_fd_is_overflow(ofd))
         atomic_store_explicit(&ofd->offset, pos > 0 ? pos : 0, memory_order_relaxed);
 }
 
@@ -659,8 +668,8 @@ void iolens_posix_dup(int oldfd, int newfd, double t0, double t1)
 void iolens_posix_setfl(int fd, int flags)
 {
     struct iolens_ofd *ofd = iolens_fd_lookup(fd);
-    if (ofd == NULL)
-        return;
+    if (ofd == NULL || iolens_fd_is_overflow(ofd))
+        return; /* the overflow ofd is shared: it keeps no flags */
     /* F_SETFL changes only these; the access mode stays. */
     const int settable = O_APPEND | O_ASYNC | O_DIRECT | O_NOATIME | O_NONBLOCK;
     ofd->flags = (ofd->flags & ~settable) | (flags & settable);
@@ -704,15 +713,17 @@ static void bind_std_fd(int fd)
         return;
     struct iolens_ofd *ofd = iolens_fd_open(fd, file, r, flags);
     off_t pos = real_lseek != NULL ? real_lseek(fd, 0, SEEK_CUR) : -1;
-    if (ofd != NULL)
+    if (ofd != NULL && !iolens_fd_is_overflow(ofd))
         atomic_store_explicit(&ofd->offset, pos > 0 ? pos : 0, memory_order_relaxed);
 }
 
 void iolens_posix_layer_init(void)
 {
     int saved = errno;
-    /* Made now so that folding never needs memory. */
-    record_of(iolens_file_other());
+    /* Made now so that folding never needs memory; descriptors the
+     * budget cannot hold state for count into it too (fd_table.h). */
+    struct iolens_file *other = iolens_file_other();
+    iolens_fd_set_overflow(other, other != NULL ? record_of(other) : NULL);
     for (int fd = 0; fd <= 2; fd++)
         bind_std_fd(fd);
     iolens_posix_cwd_changed();

@@ -33,11 +33,6 @@
 #include "hdf5_layer.h"
 #endif
 
-/* Rough cost of one traced file (entry, name, POSIX record): sizes the
- * record table so that the budget, not the table, is what fills first. */
-#define IOLENS_BYTES_PER_FILE 1024u
-#define IOLENS_MIN_FILES 16u
-
 enum init_state { INIT_NOT_STARTED, INIT_RUNNING, INIT_DONE };
 static _Atomic int init_state;
 
@@ -105,8 +100,7 @@ static int build_state(void)
         return -1;
     }
     iolens_mounts_load();
-    unsigned max_files = (unsigned)(memory / IOLENS_BYTES_PER_FILE);
-    if (iolens_file_table_init(max_files > IOLENS_MIN_FILES ? max_files : IOLENS_MIN_FILES) != 0 ||
+    if (iolens_file_table_init_for_budget() != 0 ||
         iolens_fd_table_init() != 0) {
         say("memory budget too small for the record table; tracing disabled");
         return -1;

@@ -104,7 +104,7 @@ static struct iolens_file *file_for_path(const char *abspath, size_t len)
         return NULL;
     file = iolens_file_get(abspath, len);
     if (file == NULL || record_of(file) == NULL) {
-        iolens_file_note_folded(iolens_path_hash(abspath, len), len);
+        iolens_file_note_folded(iolens_path_hash(abspath, len), len, IOLENS_LAYER_STDIO, 1);
         file = iolens_file_other();
     }
     return file;
@@ -147,6 +147,44 @@ static size_t home_of(FILE *stream)
     return (size_t)(h >> (64 - slot_bits));
 }
 
+/*
+ * Overflow.  A traced stream opened while the table is full is not left
+ * untraced: it is charged to one static slot for <other files>, found
+ * through a bitmap indexed by its descriptor (fileno), so that binding it
+ * needs no memory.  The bitmap is consulted only on a table miss and only
+ * once an overflow binding was made.  Streams on the overflow slot share
+ * its position: totals stay exact, positions of <other files> do not.
+ */
+#define OVERFLOW_FDS 65536
+static struct iolens_stdio_stream overflow_slot;
+static _Atomic int overflow_used;
+static _Atomic uint64_t overflow_fds[OVERFLOW_FDS / 64];
+
+static int stream_fd(FILE *stream)
+{
+    int (*real_fileno)(FILE *) = IOLENS_REAL(fileno);
+    int fd = real_fileno != NULL ? real_fileno(stream) : -1;
+    return fd >= 0 && fd < OVERFLOW_FDS ? fd : -1;
+}
+
+static __attribute__((noinline)) struct iolens_stdio_stream *find_overflow(FILE *stream)
+{
+    int fd = stream_fd(stream);
+    if (fd < 0)
+        return NULL;
+    uint64_t word = atomic_load_explicit(&overflow_fds[fd / 64], memory_order_acquire);
+    return (word >> (fd % 64)) & 1 ? &overflow_slot : NULL;
+}
+
+/* Sets (on) or clears fd's overflow bit; returns whether it was set. */
+static int mark_overflow(int fd, int on)
+{
+    uint64_t bit = (uint64_t)1 << (fd % 64);
+    uint64_t old = on ? atomic_fetch_or(&overflow_fds[fd / 64], bit)
+                      : atomic_fetch_and(&overflow_fds[fd / 64], ~bit);
+    return (old & bit) != 0;
+}
+
 /* Lock-free: the slot of a tracked stream, or NULL.  Usually the home
  * slot: the table is at most a few percent full in practice. */
 static inline struct iolens_stdio_stream *find_slot(FILE *stream)
@@ -160,8 +198,10 @@ static inline struct iolens_stdio_stream *find_slot(FILE *stream)
         if (key == (uintptr_t)stream)
             return &slots[i];
         if (key == SLOT_EMPTY)
-            return NULL;
+            break;
     }
+    if (__builtin_expect(atomic_load_explicit(&overflow_used, memory_order_relaxed), 0))
+        return find_overflow(stream);
     return NULL;
 }
 
@@ -170,6 +210,10 @@ static inline struct iolens_stdio_stream *find_slot(FILE *stream)
 static struct iolens_stdio_stream *claim_slot(FILE *stream)
 {
     struct iolens_stdio_stream *slot = find_slot(stream);
+    if (slot == &overflow_slot) {
+        mark_overflow(stream_fd(stream), 0);   /* a stale binding: try the table again */
+        slot = NULL;
+    }
     if (slot != NULL || slots == NULL)
         return slot;
     size_t mask = nslots() - 1;
@@ -218,6 +262,10 @@ static struct iolens_stdio_stream *track_stream(FILE *stream, struct iolens_file
         atomic_store_explicit(&slot->pos, pos, memory_order_relaxed);
         slot->append = append;
         atomic_store_explicit(&slot->key, (uintptr_t)stream, memory_order_release);
+    } else if (overflow_slot.rec != NULL && stream_fd(stream) >= 0) {
+        atomic_store_explicit(&overflow_used, 1, memory_order_relaxed);
+        mark_overflow(stream_fd(stream), 1);
+        slot = &overflow_slot;
     }
     spin_unlock(&table_lock);
     return slot;
@@ -229,7 +277,10 @@ static stdio_rec *untrack_stream(FILE *stream)
     stdio_rec *r = NULL;
     spin_lock(&table_lock);
     struct iolens_stdio_stream *slot = find_slot(stream);
-    if (slot != NULL) {
+    if (slot == &overflow_slot) {
+        r = slot->rec;
+        mark_overflow(stream_fd(stream), 0);
+    } else if (slot != NULL) {
         r = slot->rec;
         release_slot(slot);
     }
@@ -237,15 +288,19 @@ static stdio_rec *untrack_stream(FILE *stream)
     return r;
 }
 
-static size_t table_slots_for_budget(void)
+static size_t table_slots_for_budget(size_t budget)
 {
-    struct iolens_budget_stats st;
-    iolens_budget_stats(&st);
     /* At most 1/16 of the budget goes to the table. */
     size_t n = MAX_SLOTS;
-    while (n > MIN_SLOTS && n * sizeof(struct iolens_stdio_stream) > st.budget / 16)
+    while (n > MIN_SLOTS && n * sizeof(struct iolens_stdio_stream) > budget / 16)
         n /= 2;
     return n;
+}
+
+/* The table's bytes at a budget (a scaled allocation, budget.h). */
+static size_t table_bytes_for_budget(size_t budget)
+{
+    return table_slots_for_budget(budget) * sizeof(struct iolens_stdio_stream);
 }
 
 /* -------------------------------------------------------- opening -- */
@@ -269,6 +324,9 @@ static void open_on_file(FILE *stream, struct iolens_file *file, int64_t pos, in
                          double t0, double t1)
 {
     struct iolens_stdio_stream *slot = track_stream(stream, file, pos, append);
+    if (slot == &overflow_slot && file != overflow_slot.file)
+        iolens_file_note_folded(iolens_path_hash(file->name, file->name_len), file->name_len,
+                                IOLENS_LAYER_STDIO, 1); /* its own record stays unused */
     if (slot != NULL)
         count_open(slot->rec, t0, t1);
 }
@@ -533,15 +591,18 @@ static void bind_std_stream(FILE *stream, int fd)
 
 void iolens_stdio_layer_init(void)
 {
-    size_t n = table_slots_for_budget();
-    slots = iolens_budget_alloc(n * sizeof(struct iolens_stdio_stream));
+    size_t n = table_slots_for_budget(iolens_budget_size());
+    slots = iolens_budget_alloc_scaled(table_bytes_for_budget);
     if (slots == NULL)
         return; /* no stream is tracked; the layer stays silent */
     slot_bits = 0;
     while (((size_t)1 << slot_bits) < n)
         slot_bits++;
     slot_mask = n - 1;
-    record_of(iolens_file_other()); /* so folding never needs memory */
+    /* Made now so that folding never needs memory; streams the table
+     * cannot hold count into it too (see find_overflow). */
+    overflow_slot.file = iolens_file_other();
+    overflow_slot.rec = overflow_slot.file != NULL ? record_of(overflow_slot.file) : NULL;
     bind_std_stream(stdin, 0);
     bind_std_stream(stdout, 1);
     bind_std_stream(stderr, 2);

@@ -192,8 +192,11 @@ static void print_job_header(const struct iolens_log *log)
     printf("\n# memory budget: %" PRIu64 "\n# memory used: %" PRIu64
            "\n# memory needed: %" PRIu64 "\n",
            j->budget_bytes, j->budget_used, j->budget_needed);
-    printf("# folded files: %" PRIu64 "\n# folded opens: %" PRIu64 "\n", j->folded_files,
-           j->folded_opens);
+    printf("# folded files: %" PRIu64, j->folded_files);
+    if (j->folded_files > 0)
+        printf(" (estimate, standard error %.1f%%)",
+               100.0 * IOLENS_FOLDED_FILES_ERROR(j->budget_bytes));
+    printf("\n# folded opens: %" PRIu64 "\n", j->folded_opens);
     printf("# unknown regions skipped: %u\n", log->unknown_regions);
     for (size_t i = 0; i < log->nmounts; i++) {
         printf("# mount: ");

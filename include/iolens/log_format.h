@@ -107,12 +107,21 @@ struct iolens_job_fixed {
     /* memory budget */
     uint64_t budget_bytes;    /* IOLENS_MEMORY */
     uint64_t budget_used;     /* bytes of the budget actually used */
-    uint64_t budget_needed;   /* bytes that would have been needed to keep
-                                 every file apart (estimate when folded) */
+    uint64_t budget_needed;   /* smallest IOLENS_MEMORY that folds nothing
+                                 (an upper estimate when files were folded) */
     uint64_t folded_opens;    /* opens attributed to <other files> (exact) */
-    uint64_t folded_files;    /* distinct files folded (estimate, +-3%) */
+    uint64_t folded_files;    /* distinct paths folded, whatever reached them
+                                 (HyperLogLog estimate when not 0; its relative
+                                 standard error: IOLENS_FOLDED_FILES_ERROR) */
     uint64_t string_count;    /* strings that follow: IOLENS_JOB_NSTRINGS */
 };
+
+/* The folded-files sketch has 4096 registers when the budget is at least
+ * IOLENS_FOLDED_SKETCH_LARGE_BUDGET, else 1024: relative standard error
+ * 1.04 / sqrt(registers). */
+#define IOLENS_FOLDED_SKETCH_LARGE_BUDGET 65536u
+#define IOLENS_FOLDED_FILES_ERROR(budget_bytes) \
+    ((budget_bytes) >= IOLENS_FOLDED_SKETCH_LARGE_BUDGET ? 1.04 / 64.0 : 1.04 / 32.0)
 
 enum iolens_job_string {
     IOLENS_JOBSTR_JOBID,

@@ -107,6 +107,69 @@ START_TEST(add_needed_does_not_allocate)
 }
 END_TEST
 
+/* A table of a quarter of the budget, as the interval stores take. */
+static size_t quarter(size_t budget)
+{
+    return budget / 4;
+}
+
+static uint64_t demand_5000(uint64_t budget)
+{
+    (void)budget;
+    return 5000;
+}
+
+static uint64_t floor_value;
+static uint64_t floor_fn(void)
+{
+    return floor_value;
+}
+
+/* What a budget of m bytes must hold here: 1024 counted, the scaled
+ * quarter at m, and the demand if registered (all rounded to 16). */
+static uint64_t must_hold(uint64_t m, int with_demand)
+{
+    return 1024 + (m / 4 + 15) / 16 * 16 + (with_demand ? 5008 : 0);
+}
+
+/* "needed" is the smallest budget (a multiple of 16) that holds the
+ * counted bytes, the scaled allocations at that budget and the demands;
+ * a floor above it wins. */
+START_TEST(needed_is_a_fixed_point_of_scaled_and_demand)
+{
+    ck_assert_int_eq(iolens_budget_init(4096), 0);
+    ck_assert_ptr_nonnull(iolens_budget_alloc_scaled(quarter));   /* 1024, not counted */
+    ck_assert_ptr_nonnull(iolens_budget_alloc(1024));
+    ck_assert_uint_eq(stats().used, 2048);
+    for (int with_demand = 0; with_demand <= 1; with_demand++) {
+        if (with_demand)
+            iolens_budget_add_demand(demand_5000);
+        uint64_t m = stats().needed;
+        ck_assert_uint_eq(m % 16, 0);
+        ck_assert_uint_ge(m, must_hold(m, with_demand));
+        ck_assert_uint_lt(m - 16, must_hold(m - 16, with_demand));
+    }
+    ck_assert_uint_eq(stats().needed, 8048);   /* 1024 + 2016 + 5008 */
+    floor_value = 100000;
+    iolens_budget_set_floor(floor_fn);
+    ck_assert_uint_eq(stats().needed, 100000);
+}
+END_TEST
+
+/* Quiet and uncounted allocations leave refusals (and, uncounted, even
+ * successes) to their caller's demand function. */
+START_TEST(quiet_and_uncounted_refusals_are_not_counted)
+{
+    ck_assert_int_eq(iolens_budget_init(64), 0);
+    ck_assert_ptr_nonnull(iolens_budget_alloc_quiet(32));
+    ck_assert_ptr_null(iolens_budget_alloc_quiet(64));
+    ck_assert_ptr_nonnull(iolens_budget_alloc_uncounted(16));
+    ck_assert_ptr_null(iolens_budget_alloc_uncounted(64));
+    ck_assert_uint_eq(stats().used, 48);
+    ck_assert_uint_eq(stats().needed, 32);
+}
+END_TEST
+
 START_TEST(fini_resets_for_reinit)
 {
     ck_assert_int_eq(iolens_budget_init(4096), 0);
@@ -198,6 +261,8 @@ static Suite *budget_suite(void)
     tcase_add_test(tc, null_when_exhausted_and_needed_grows);
     tcase_add_test(tc, huge_request_refused);
     tcase_add_test(tc, add_needed_does_not_allocate);
+    tcase_add_test(tc, needed_is_a_fixed_point_of_scaled_and_demand);
+    tcase_add_test(tc, quiet_and_uncounted_refusals_are_not_counted);
     tcase_add_test(tc, fini_resets_for_reinit);
     tcase_add_test(tc, concurrent_allocations_never_overlap);
     tcase_set_timeout(tc, 30);

@@ -208,6 +208,42 @@ START_TEST(budget_full)
 }
 END_TEST
 
+/* Once the overflow ofd is set, a descriptor the budget cannot hold an
+ * ofd or a chunk for is bound to it (so its I/O still counts), dup shares
+ * it, close unbinds it, and "needed" asks for what was missing. */
+START_TEST(budget_full_binds_overflow)
+{
+    static int other_rec;
+    iolens_budget_fini();
+    ck_assert_int_eq(iolens_budget_init(IOLENS_FD_CHUNK * sizeof(void *)), 0);
+    ck_assert_int_eq(iolens_fd_table_init(), 0);
+    iolens_fd_set_overflow(FILE_B, &other_rec);
+    struct iolens_ofd *o = iolens_fd_open(3, FILE_A, &rec_a, 0);   /* chunk fits, ofd not */
+    ck_assert_ptr_nonnull(o);
+    ck_assert(iolens_fd_is_overflow(o));
+    ck_assert_ptr_eq(o->rec, &other_rec);
+    ck_assert_ptr_eq(iolens_fd_lookup(3), o);
+    o = iolens_fd_open(1000, FILE_A, &rec_a, 0);                      /* no chunk either */
+    ck_assert(iolens_fd_is_overflow(o));
+    ck_assert_ptr_eq(iolens_fd_lookup(1000), o);
+    ck_assert_ptr_null(iolens_fd_lookup(1001));
+    ck_assert_ptr_null(iolens_fd_lookup(4));
+    ck_assert_ptr_eq(iolens_fd_dup(1000, 1002), o);
+    ck_assert_ptr_eq(iolens_fd_lookup(1002), o);
+    struct iolens_budget_stats st;
+    iolens_budget_stats(&st);
+    /* One chunk refused, three ofds live at the peak, none allocated. */
+    ck_assert_uint_eq(st.needed - st.used,
+                      IOLENS_FD_CHUNK * sizeof(void *) + 3 * ((sizeof(struct iolens_ofd) + 15) / 16 * 16));
+    iolens_fd_close(1000);
+    iolens_fd_close(3);
+    ck_assert_ptr_null(iolens_fd_lookup(1000));
+    ck_assert_ptr_null(iolens_fd_lookup(3));
+    ck_assert_ptr_eq(iolens_fd_lookup(1002), o);
+    iolens_fd_set_overflow(NULL, NULL);
+}
+END_TEST
+
 /* Threads open, dup and close their own descriptors while sharing the
  * free list; at the end every ofd is accounted for. */
 #define NTHREADS 4
@@ -265,6 +301,7 @@ static Suite *fd_table_suite(void)
     tcase_add_test(tc, dup_of_untracked_drops_target);
     tcase_add_test(tc, chunks_allocated_on_first_use_only);
     tcase_add_test(tc, budget_full);
+    tcase_add_test(tc, budget_full_binds_overflow);
     tcase_add_test(tc, threads_recycle_safely);
     suite_add_tcase(s, tc);
     return s;
