@@ -26,6 +26,7 @@
  */
 #include "sharing.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "record_merge.h"
@@ -114,16 +115,24 @@ static const struct iolens_log_layer *data_layer(const struct iolens_log *log)
     return NULL;
 }
 
-/* Bytes per rank (index rank), per kind of file. */
+/* One rank's bytes from one record. */
+struct credit {
+    int64_t rank, bytes;
+};
+
+/* Bytes per kind of file, and the ranks' credits: at most two a record,
+ * so the work follows the records the log holds, never the nprocs it
+ * claims (a log may claim 10^9 ranks). */
 struct tally {
-    int64_t *rank_bytes;
+    struct credit *credits;
+    size_t ncredits;
     int64_t unique, all, subset, total;
 };
 
 static void credit_rank(struct tally *t, int64_t nprocs, int64_t rank, int64_t bytes)
 {
     if (rank >= 0 && rank < nprocs && bytes > 0)
-        t->rank_bytes[rank] = add_sat(t->rank_bytes[rank], bytes);
+        t->credits[t->ncredits++] = (struct credit){rank, bytes};
 }
 
 static void tally_record(struct tally *t, const struct iolens_layer_desc *d,
@@ -152,6 +161,31 @@ static void tally_record(struct tally *t, const struct iolens_layer_desc *d,
         t->subset = add_sat(t->subset, bytes);
 }
 
+static int by_rank(const void *a, const void *b)
+{
+    int64_t x = ((const struct credit *)a)->rank, y = ((const struct credit *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+/* The rank with the most bytes (the lowest such rank on a tie), -1 if
+ * none: the credits sorted by rank, each rank's run summed. */
+static int64_t top_rank(struct tally *t, int64_t *top_bytes)
+{
+    qsort(t->credits, t->ncredits, sizeof *t->credits, by_rank);
+    int64_t top = -1;
+    *top_bytes = 0;
+    for (size_t i = 0; i < t->ncredits;) {
+        int64_t rank = t->credits[i].rank, sum = 0;
+        for (; i < t->ncredits && t->credits[i].rank == rank; i++)
+            sum = add_sat(sum, t->credits[i].bytes);
+        if (sum > *top_bytes) {
+            top = rank;
+            *top_bytes = sum;
+        }
+    }
+    return top;
+}
+
 static enum iolens_sharing_class majority(const struct tally *t, int64_t nprocs)
 {
     if (t->total == 0)
@@ -173,8 +207,11 @@ int iolens_sharing_of_job(const struct iolens_log *log, struct iolens_sharing *o
     if (L == NULL)
         return 0;
     const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(L->kind);
-    struct tally t = {.rank_bytes = calloc((size_t)nprocs, sizeof(int64_t))};
-    if (t.rank_bytes == NULL)
+    if (L->record_count > SIZE_MAX / (2 * sizeof(struct credit)))
+        return -1;
+    size_t max_credits = 2 * (size_t)L->record_count;
+    struct tally t = {.credits = malloc((max_credits > 0 ? max_credits : 1) * sizeof *t.credits)};
+    if (t.credits == NULL)
         return -1;
     for (uint64_t r = 0; r < L->record_count; r++)
         tally_record(&t, d, L, r, nprocs);
@@ -183,13 +220,11 @@ int iolens_sharing_of_job(const struct iolens_log *log, struct iolens_sharing *o
     out->bytes_unique = t.unique;
     out->bytes_all = t.all;
     out->bytes_subset = t.subset;
-    for (int64_t k = 0; k < nprocs; k++)
-        if (t.rank_bytes[k] > 0 &&
-            (out->top_rank < 0 || t.rank_bytes[k] > t.rank_bytes[out->top_rank]))
-            out->top_rank = k;
+    int64_t top_bytes;
+    out->top_rank = top_rank(&t, &top_bytes);
     if (out->top_rank >= 0 && t.total > 0)
-        out->top_rank_share = (double)t.rank_bytes[out->top_rank] / (double)t.total;
-    free(t.rank_bytes);
+        out->top_rank_share = (double)top_bytes / (double)t.total;
+    free(t.credits);
     out->cls = majority(&t, nprocs);
     if (nprocs > 1 && out->top_rank_share >= IOLENS_SHARING_RANK0_SHARE)
         out->cls = IOLENS_SHARING_RANK0;
