@@ -20,13 +20,16 @@
  * stops the import at once: the batch under way is rolled back, the
  * batches before it stay, exit 3.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "export.h"
 #include "export_sqlite.h"
+#include "out_file.h"
 #include "reader.h"
 
 #define BATCH_LOGS 500
@@ -104,12 +107,13 @@ static int setup_schema(const char *db_path, sqlite3 *db)
     return rc;
 }
 
-/* Opens (creating if needed) the database; 0, or 3 after a stderr line. */
-static int open_db(const char *db_path, sqlite3 **db)
+/* Opens (creating if needed) the database at open_path (db_path, or the
+ * new database's temporary name); 0, or 3 after a stderr line. */
+static int open_db(const char *open_path, const char *db_path, sqlite3 **db)
 {
     /* one thread: no mutexes */
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-    int rc = sqlite3_open_v2(db_path, db, flags, NULL);
+    int rc = sqlite3_open_v2(open_path, db, flags, NULL);
     if (rc != SQLITE_OK)
         return db_error(db_path, *db);
     sqlite3_busy_timeout(*db, BUSY_TIMEOUT_MS);
@@ -189,10 +193,23 @@ static int import_batch(const char *db_path, sqlite3 *db, const struct iolens_sq
     return status;
 }
 
+/* A database that does not exist yet is made in a private directory
+ * beside it and renamed into place when complete (out_file.h): SQLite
+ * opens files by name, and a name in a shared directory could be a
+ * planted symlink.  An existing database is added to in place. */
 int iolens_export_sqlite(const char *db_path, char *const *logs, int nlogs)
 {
+    struct iolens_out_dir fresh = {0};
+    struct stat sb;
+    if (stat(db_path, &sb) != 0 && errno == ENOENT) {
+        int e = iolens_out_dir_open(&fresh, db_path);
+        if (e != 0) {
+            fprintf(stderr, "%s: %s: %s\n", IOLENS_EXPORT_PROG, db_path, strerror(e));
+            return 3;
+        }
+    }
     sqlite3 *db = NULL;
-    int status = open_db(db_path, &db);
+    int status = open_db(fresh.file != NULL ? fresh.file : db_path, db_path, &db);
     struct iolens_sqlite_stmts s = {0};
     if (status == 0 && iolens_sqlite_prepare(db, &s) != SQLITE_OK)
         status = db_error(db_path, db);
@@ -204,5 +221,14 @@ int iolens_export_sqlite(const char *db_path, char *const *logs, int nlogs)
     iolens_sqlite_finalize(&s);
     if (sqlite3_close(db) != SQLITE_OK && status != 3)
         status = db_error(db_path, db);
+    if (fresh.file != NULL && status == 3)
+        iolens_out_dir_abort(&fresh);
+    if (fresh.file != NULL && status != 3) {
+        int e = iolens_out_dir_commit(&fresh);
+        if (e != 0) {
+            fprintf(stderr, "%s: %s: %s\n", IOLENS_EXPORT_PROG, db_path, strerror(e));
+            status = 3;
+        }
+    }
     return status;
 }

@@ -106,7 +106,7 @@ enum iolens_read_status iolens_log_read_buffer(const void *data, size_t size,
 void iolens_log_set_max_size(uint64_t bytes);
 /* A size: a whole number of bytes, or with K, M, G or T (binary; "KiB"
  * and "KB" too).  0, or -1 if s is not one (or is 0). */
-int iolens_parse_size(const char *s, uint64_t *bytes);
+int iolens_log_parse_size(const char *s, uint64_t *bytes);
 
 /* Frees everything a successful read allocated; safe on a zeroed log. */
 void iolens_log_free(struct iolens_log *log);

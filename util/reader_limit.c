@@ -12,7 +12,7 @@
 
 static uint64_t chosen_limit;   /* 0: not set by the tool */
 
-int iolens_parse_size(const char *s, uint64_t *bytes)
+int iolens_log_parse_size(const char *s, uint64_t *bytes)
 {
     if (s == NULL || !isdigit((unsigned char)*s))
         return -1;
@@ -52,7 +52,7 @@ static enum iolens_read_status current_limit(struct reader *r, uint64_t *limit)
     const char *env = getenv("IOLENS_MAX_LOG_SIZE");
     if (env == NULL || *env == '\0')
         return IOLENS_READ_OK;
-    if (iolens_parse_size(env, limit) != 0)
+    if (iolens_log_parse_size(env, limit) != 0)
         return rd_fail(r, IOLENS_READ_IO, "IOLENS_MAX_LOG_SIZE: '%.40s' is not a size (bytes, "
                        "or a number with K, M, G or T)", env);
     return IOLENS_READ_OK;

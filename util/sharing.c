@@ -30,6 +30,7 @@
 #include <stdlib.h>
 
 #include "record_merge.h"
+#include "sat_math.h"
 
 const char *iolens_sharing_name(enum iolens_sharing_class c)
 {
@@ -58,17 +59,11 @@ static int is_std_stream(uint64_t id)
     return id == IOLENS_ID_STDIN || id == IOLENS_ID_STDOUT || id == IOLENS_ID_STDERR;
 }
 
-static int64_t add_sat(int64_t a, int64_t b)
-{
-    int64_t r;
-    return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
-}
-
 static int64_t record_bytes(const struct iolens_layer_desc *d, const struct iolens_log_layer *L,
                             uint64_t rec)
 {
     int64_t r = iolens_log_counter(L, rec, d->bytes_read), w = iolens_log_counter(L, rec, d->bytes_written);
-    return add_sat(r > 0 ? r : 0, w > 0 ? w : 0);
+    return iolens_sat_add(r > 0 ? r : 0, w > 0 ? w : 0);
 }
 
 static int64_t job_nprocs(const struct iolens_log *log)
@@ -141,10 +136,10 @@ static void tally_record(struct tally *t, const struct iolens_layer_desc *d,
     int64_t bytes = record_bytes(d, L, r);
     if (bytes == 0 || is_std_stream(L->id[r]))
         return;
-    t->total = add_sat(t->total, bytes);
+    t->total = iolens_sat_add(t->total, bytes);
     if (L->rank[r] != IOLENS_RANK_ALL) {
         credit_rank(t, nprocs, L->rank[r], bytes);
-        t->unique = add_sat(t->unique, bytes);
+        t->unique = iolens_sat_add(t->unique, bytes);
         return;
     }
     int64_t io = iolens_log_counter(L, r, d->ranks_opened + 1);
@@ -154,11 +149,11 @@ static void tally_record(struct tally *t, const struct iolens_layer_desc *d,
     if (slowest != fastest)
         credit_rank(t, nprocs, slowest, iolens_log_counter(L, r, d->ranks_opened + 5));
     if (io <= 1)
-        t->unique = add_sat(t->unique, bytes);
+        t->unique = iolens_sat_add(t->unique, bytes);
     else if (io >= nprocs)
-        t->all = add_sat(t->all, bytes);
+        t->all = iolens_sat_add(t->all, bytes);
     else
-        t->subset = add_sat(t->subset, bytes);
+        t->subset = iolens_sat_add(t->subset, bytes);
 }
 
 static int by_rank(const void *a, const void *b)
@@ -177,7 +172,7 @@ static int64_t top_rank(struct tally *t, int64_t *top_bytes)
     for (size_t i = 0; i < t->ncredits;) {
         int64_t rank = t->credits[i].rank, sum = 0;
         for (; i < t->ncredits && t->credits[i].rank == rank; i++)
-            sum = add_sat(sum, t->credits[i].bytes);
+            sum = iolens_sat_add(sum, t->credits[i].bytes);
         if (sum > *top_bytes) {
             top = rank;
             *top_bytes = sum;
