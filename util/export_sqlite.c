@@ -20,16 +20,15 @@
  * stops the import at once: the batch under way is rolled back, the
  * batches before it stay, exit 3.
  */
-#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include "export.h"
 #include "export_sqlite.h"
-#include "out_file.h"
 #include "reader.h"
 
 #define BATCH_LOGS 500
@@ -107,13 +106,15 @@ static int setup_schema(const char *db_path, sqlite3 *db)
     return rc;
 }
 
-/* Opens (creating if needed) the database at open_path (db_path, or the
- * new database's temporary name); 0, or 3 after a stderr line. */
-static int open_db(const char *open_path, const char *db_path, sqlite3 **db)
+/* Opens (creating if needed) the database; 0, or 3 after a stderr line. */
+static int open_db(const char *db_path, sqlite3 **db)
 {
     /* one thread: no mutexes */
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-    int rc = sqlite3_open_v2(open_path, db, flags, NULL);
+#ifdef SQLITE_OPEN_NOFOLLOW
+    flags |= SQLITE_OPEN_NOFOLLOW;   /* no symlink at the name (SQLite 3.31) */
+#endif
+    int rc = sqlite3_open_v2(db_path, db, flags, NULL);
     if (rc != SQLITE_OK)
         return db_error(db_path, *db);
     sqlite3_busy_timeout(*db, BUSY_TIMEOUT_MS);
@@ -193,23 +194,20 @@ static int import_batch(const char *db_path, sqlite3 *db, const struct iolens_sq
     return status;
 }
 
-/* A database that does not exist yet is made in a private directory
- * beside it and renamed into place when complete (out_file.h): SQLite
- * opens files by name, and a name in a shared directory could be a
- * planted symlink.  An existing database is added to in place. */
+/* SQLite opens files by name.  A database that does not exist yet is
+ * first created empty here with O_CREAT|O_EXCL|O_NOFOLLOW (SQLite takes an
+ * empty file for a new database), so that a symlink planted at the name is
+ * never followed, and SQLite is told not to follow one either
+ * (SQLITE_OPEN_NOFOLLOW).  Not a temporary renamed into place: two imports
+ * into one new database must both land.  When the file cannot be created
+ * here, SQLite tries and reports why. */
 int iolens_export_sqlite(const char *db_path, char *const *logs, int nlogs)
 {
-    struct iolens_out_dir fresh = {0};
-    struct stat sb;
-    if (stat(db_path, &sb) != 0 && errno == ENOENT) {
-        int e = iolens_out_dir_open(&fresh, db_path);
-        if (e != 0) {
-            fprintf(stderr, "%s: %s: %s\n", IOLENS_EXPORT_PROG, db_path, strerror(e));
-            return 3;
-        }
-    }
+    int fd = open(db_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0)
+        close(fd);
     sqlite3 *db = NULL;
-    int status = open_db(fresh.file != NULL ? fresh.file : db_path, db_path, &db);
+    int status = open_db(db_path, &db);
     struct iolens_sqlite_stmts s = {0};
     if (status == 0 && iolens_sqlite_prepare(db, &s) != SQLITE_OK)
         status = db_error(db_path, db);
@@ -221,14 +219,5 @@ int iolens_export_sqlite(const char *db_path, char *const *logs, int nlogs)
     iolens_sqlite_finalize(&s);
     if (sqlite3_close(db) != SQLITE_OK && status != 3)
         status = db_error(db_path, db);
-    if (fresh.file != NULL && status == 3)
-        iolens_out_dir_abort(&fresh);
-    if (fresh.file != NULL && status != 3) {
-        int e = iolens_out_dir_commit(&fresh);
-        if (e != 0) {
-            fprintf(stderr, "%s: %s: %s\n", IOLENS_EXPORT_PROG, db_path, strerror(e));
-            status = 3;
-        }
-    }
     return status;
 }

@@ -943,6 +943,13 @@ static int inflate_zlib(const unsigned char *in, uint64_t inlen, unsigned char *
     return exact ? Z_OK : Z_DATA_ERROR;
 }
 
+/* deflate cannot shrink data by more than about 1032:1, so a larger claim
+ * is corrupt; this also bounds the allocation by the input. */
+bool rd_raw_size_possible(const struct iolens_region_desc *d)
+{
+    return d->raw_size <= IOLENS_READER_MAX_RAW_SIZE && d->raw_size / 1032 <= d->stored_size + 64;
+}
+
 static enum iolens_read_status inflate_region(struct reader *r, unsigned i,
                                               const struct iolens_region_desc *d,
                                               const unsigned char *stored, unsigned char **out)
@@ -956,9 +963,7 @@ static enum iolens_read_status inflate_region(struct reader *r, unsigned i,
     if (d->raw_size > IOLENS_READER_MAX_RAW_SIZE)
         return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt region %u (%s): raw size %llu is too large", i,
                     label, (unsigned long long)d->raw_size);
-    /* deflate cannot shrink data by more than about 1032:1, so a larger
-     * claim is corrupt; this also bounds the allocation by the input. */
-    if (d->raw_size / 1032 > d->stored_size + 64)
+    if (!rd_raw_size_possible(d))
         return rd_fail(r, IOLENS_READ_CORRUPT,
                     "corrupt region %u (%s): raw size %llu is impossible for %llu stored bytes", i,
                     label, (unsigned long long)d->raw_size, (unsigned long long)d->stored_size);

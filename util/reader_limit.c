@@ -68,7 +68,7 @@ enum iolens_read_status rd_check_log_size(struct reader *r, const struct iolens_
     /* Regions of kinds the reader skips are never inflated. */
     for (unsigned i = 0; i < count; i++) {
         uint32_t expect = iolens_region_known_version(table[i].kind);
-        if (expect != 0 && table[i].version == expect &&
+        if (expect != 0 && table[i].version == expect && rd_raw_size_possible(&table[i]) &&
             __builtin_add_overflow(total, table[i].raw_size, &total))
             total = UINT64_MAX;
     }

@@ -116,6 +116,7 @@ static void shared_ids(long n, const char *path)
         {IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, raw, sizeof head + body},
     };
     write_log(path, regions, 2);
+    iolens_buf_free(&job);
     free(raw);
 }
 
@@ -149,6 +150,8 @@ static void huge_nprocs(const char *path)
         src_of(IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, &layer),
     };
     write_log(path, regions, 2);
+    iolens_buf_free(&job);
+    iolens_buf_free(&layer);
     free(recs);
 }
 
@@ -319,6 +322,9 @@ static void extreme_counters(const char *path, int64_t c, double f)
         src_of(IOLENS_REGION_MPIIO, IOLENS_MPIIO_VERSION, &mpiio),
     };
     write_log(path, regions, 3);
+    iolens_buf_free(&job);
+    iolens_buf_free(&posix);
+    iolens_buf_free(&mpiio);
 }
 
 int main(int argc, char **argv)
