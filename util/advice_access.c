@@ -6,6 +6,7 @@
 #include <inttypes.h>
 
 #include "patterns.h"
+#include "sat_math.h"
 
 static const int64_t size_bin_upper[IOLENS_NSIZE_BINS] = {
 #define UPPER_(name, upper) (int64_t)(upper),
@@ -20,7 +21,7 @@ static double share(int64_t part, int64_t whole)
 
 static int64_t accesses_of(const struct iolens_log_layer *L, uint64_t r)
 {
-    return iolens_log_counter(L, r, POSIX_READS) + iolens_log_counter(L, r, POSIX_WRITES);
+    return iolens_sat_add(iolens_log_counter(L, r, POSIX_READS), iolens_log_counter(L, r, POSIX_WRITES));
 }
 
 /* Reads and writes of the size bins whose upper bound is at most limit. */
@@ -28,8 +29,8 @@ static int64_t small_accesses_of(const struct iolens_log_layer *L, uint64_t r, i
 {
     int64_t n = 0;
     for (int b = 0; b < IOLENS_NSIZE_BINS && size_bin_upper[b] <= limit; b++)
-        n += iolens_log_counter(L, r, POSIX_SIZE_READ_0_100 + b) +
-             iolens_log_counter(L, r, POSIX_SIZE_WRITE_0_100 + b);
+        n = iolens_sat_add(n, iolens_sat_add(iolens_log_counter(L, r, POSIX_SIZE_READ_0_100 + b),
+                                             iolens_log_counter(L, r, POSIX_SIZE_WRITE_0_100 + b)));
     return n;
 }
 
@@ -44,8 +45,8 @@ struct tally {
 
 static void tally_add(struct tally *t, uint64_t r, int64_t part, int64_t whole)
 {
-    t->part += part;
-    t->whole += whole;
+    t->part = iolens_sat_add(t->part, part);
+    t->whole = iolens_sat_add(t->whole, whole);
     if (part > 0)
         t->files++;
     if (part > t->top_part) {
@@ -153,11 +154,11 @@ void advice_redundant_reads(const struct iolens_log *log,
     int64_t top_excess = 0;
     for (uint64_t r = 0; r < L->record_count; r++) {
         int64_t read = iolens_log_counter(L, r, POSIX_BYTES_READ);
-        int64_t extent = iolens_log_counter(L, r, POSIX_MAX_BYTE_READ) + 1;
+        int64_t extent = iolens_sat_add(iolens_log_counter(L, r, POSIX_MAX_BYTE_READ), 1);
         if (advice_is_stream(L->id[r]) || read <= 0 || extent <= 0)
             continue;
-        s.part += read;
-        s.whole += extent;
+        s.part = iolens_sat_add(s.part, read);
+        s.whole = iolens_sat_add(s.whole, extent);
         if (read > extent) {
             s.files++;
             if (read - extent > top_excess) {
@@ -180,7 +181,7 @@ void advice_redundant_reads(const struct iolens_log *log,
                     " bytes read of %" PRId64 ", by %" PRId64 " ranks)",
                     s.part, s.whole, factor, s.files, advice_name(log, L->id[r]),
                     iolens_log_counter(L, r, POSIX_BYTES_READ),
-                    iolens_log_counter(L, r, POSIX_MAX_BYTE_READ) + 1, nranks);
+                    iolens_sat_add(iolens_log_counter(L, r, POSIX_MAX_BYTE_READ), 1), nranks);
     advice_fix(f, "read each byte once: keep the data in memory instead of reading it again, "
                   "and when several ranks need the same data read it on one rank and "
                   "MPI_Bcast it (or use collective MPI-IO reads)");

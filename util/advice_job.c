@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "sharing.h"
+#include "sat_math.h"
 
 /* ------------------------------------------------------------ rank 0 -- */
 
@@ -179,11 +180,12 @@ static void meta_sums_of(const struct iolens_log_layer *L, struct meta_sums *m)
         m->io += meta + iolens_log_fcounter(L, r, POSIX_F_READ_TIME) +
                  iolens_log_fcounter(L, r, POSIX_F_WRITE_TIME);
         m->files++;
-        m->opens += iolens_log_counter(L, r, POSIX_OPENS);
-        m->stats += iolens_log_counter(L, r, POSIX_STATS);
-        m->syncs += iolens_log_counter(L, r, POSIX_FSYNCS) + iolens_log_counter(L, r, POSIX_FDSYNCS);
-        m->bytes += iolens_log_counter(L, r, POSIX_BYTES_READ) +
-                    iolens_log_counter(L, r, POSIX_BYTES_WRITTEN);
+        m->opens = iolens_sat_add(m->opens, iolens_log_counter(L, r, POSIX_OPENS));
+        m->stats = iolens_sat_add(m->stats, iolens_log_counter(L, r, POSIX_STATS));
+        m->syncs = iolens_sat_add(m->syncs, iolens_sat_add(iolens_log_counter(L, r, POSIX_FSYNCS),
+                                                           iolens_log_counter(L, r, POSIX_FDSYNCS)));
+        m->bytes = iolens_sat_add(m->bytes, iolens_sat_add(iolens_log_counter(L, r, POSIX_BYTES_READ),
+                                                           iolens_log_counter(L, r, POSIX_BYTES_WRITTEN)));
     }
 }
 
@@ -235,7 +237,8 @@ static int64_t layer_bytes(const struct iolens_log_layer *L, int read, int writt
     int64_t b = 0;
     for (uint64_t r = 0; L != NULL && r < L->record_count; r++)
         if (!advice_is_stream(L->id[r]))
-            b += iolens_log_counter(L, r, read) + iolens_log_counter(L, r, written);
+            b = iolens_sat_add(b, iolens_sat_add(iolens_log_counter(L, r, read),
+                                                 iolens_log_counter(L, r, written)));
     return b;
 }
 
@@ -246,7 +249,7 @@ void advice_stdio(const struct iolens_log *log, const struct iolens_advice_thres
     const struct iolens_log_layer *P = iolens_log_layer_of(log, IOLENS_REGION_POSIX);
     int64_t sb = layer_bytes(S, STDIO_BYTES_READ, STDIO_BYTES_WRITTEN);
     int64_t pb = layer_bytes(P, POSIX_BYTES_READ, POSIX_BYTES_WRITTEN);
-    double sh = sb + pb > 0 ? (double)sb / (double)(sb + pb) : 0.0;
+    double sh = iolens_sat_add(sb, pb) > 0 ? (double)sb / ((double)sb + (double)pb) : 0.0;
     if (sb < t->min_bytes || sh < t->stdio_share)
         return;
     struct iolens_finding *f = advice_add(l, "HEAVY_STDIO", 40, sh, t->stdio_share);
@@ -271,8 +274,8 @@ struct coll_sums {
 
 static void coll_add(struct coll_sums *c, uint64_t r, int64_t indep, int64_t coll)
 {
-    c->indep += indep;
-    c->coll += coll;
+    c->indep = iolens_sat_add(c->indep, indep);
+    c->coll = iolens_sat_add(c->coll, coll);
     if (indep > 0)
         c->files++;
     if (indep > c->top_indep) {
@@ -281,9 +284,23 @@ static void coll_add(struct coll_sums *c, uint64_t r, int64_t indep, int64_t col
     }
 }
 
+static const int indep_ops[] = {MPIIO_INDEP_READS, MPIIO_INDEP_WRITES};
+static const int coll_ops[] = {MPIIO_COLL_READS, MPIIO_COLL_WRITES, MPIIO_SPLIT_READS,
+                               MPIIO_SPLIT_WRITES};
+
+/* The saturating sum of n counters of record r. */
+static int64_t mpiio_sum(const struct iolens_log_layer *L, uint64_t r, const int *which, int n)
+{
+    int64_t sum = 0;
+    for (int i = 0; i < n; i++)
+        sum = iolens_sat_add(sum, iolens_log_counter(L, r, which[i]));
+    return sum;
+}
+
 static double indep_share(const struct coll_sums *c)
 {
-    return c->indep + c->coll > 0 ? (double)c->indep / (double)(c->indep + c->coll) : 0.0;
+    double all = (double)c->indep + (double)c->coll;
+    return all > 0 ? (double)c->indep / all : 0.0;
 }
 
 void advice_mpiio_indep(const struct iolens_log *log, const struct iolens_advice_thresholds *t,
@@ -295,13 +312,7 @@ void advice_mpiio_indep(const struct iolens_log *log, const struct iolens_advice
     struct coll_sums c = {0};
     for (uint64_t r = 0; r < L->record_count; r++)
         if (L->rank[r] == IOLENS_RANK_ALL && iolens_log_counter(L, r, MPIIO_RANKS_OPENED) >= 2)
-            coll_add(&c, r,
-                     iolens_log_counter(L, r, MPIIO_INDEP_READS) +
-                         iolens_log_counter(L, r, MPIIO_INDEP_WRITES),
-                     iolens_log_counter(L, r, MPIIO_COLL_READS) +
-                         iolens_log_counter(L, r, MPIIO_COLL_WRITES) +
-                         iolens_log_counter(L, r, MPIIO_SPLIT_READS) +
-                         iolens_log_counter(L, r, MPIIO_SPLIT_WRITES));
+            coll_add(&c, r, mpiio_sum(L, r, indep_ops, 2), mpiio_sum(L, r, coll_ops, 4));
     double sh = indep_share(&c);
     if (c.indep == 0 || sh < t->indep_share)
         return;

@@ -21,6 +21,7 @@
 #include <zlib.h>
 
 #include "anon.h"
+#include "out_file.h"
 #include "reader.h"
 
 static const char *prog = "iolens-anonymize";
@@ -175,40 +176,21 @@ static int anonymize(const struct anon_key *key, const unsigned char *in, size_t
     return rc;
 }
 
-/* Writes bytes to path through a new temporary file (O_EXCL|O_NOFOLLOW)
- * and a rename: OUT is complete or untouched.  Returns 0 or an errno. */
+/* Writes bytes to path through out_file.h: OUT is complete or untouched
+ * (a new temporary file renamed into place; - is standard output, a
+ * device written in place).  Returns 0 or an errno. */
 static int write_output(const char *path, const struct anon_buf *file)
 {
-    char tmp[PATH_MAX];
-    int fd = -1;
-    for (unsigned attempt = 0; fd < 0 && attempt < 16; attempt++) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        if (snprintf(tmp, sizeof tmp, "%s.tmp-%ld-%06lx", path, (long)getpid(),
-                     (unsigned long)((ts.tv_nsec ^ attempt * 2654435761u) & 0xffffff)) >=
-            (int)sizeof tmp)
-            return ENAMETOOLONG;
-        fd = open(tmp, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0644);
-        if (fd < 0 && errno != EEXIST)
-            return errno;
-    }
-    if (fd < 0)
-        return EEXIST;
-    int e = 0;
-    for (size_t done = 0; e == 0 && done < file->len;) {
-        ssize_t w = write(fd, file->p + done, file->len - done);
-        if (w < 0 && errno != EINTR)
-            e = errno;
-        else if (w > 0)
-            done += (size_t)w;
-    }
-    if (close(fd) != 0 && e == 0)
-        e = errno;
-    if (e == 0 && rename(tmp, path) != 0)
-        e = errno;
+    struct iolens_out out;
+    int e = iolens_out_open(&out, path);
     if (e != 0)
-        unlink(tmp);
-    return e;
+        return e;
+    if (file->len > 0 && fwrite(file->p, 1, file->len, out.fp) != file->len) {
+        e = errno != 0 ? errno : EIO;
+        iolens_out_abort(&out);
+        return e;
+    }
+    return iolens_out_commit(&out);
 }
 
 /* -------------------------------------------------------------- main -- */

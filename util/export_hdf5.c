@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "export_series.h"
+#include "out_file.h"
 #include "perf.h"
 #include "reader.h"
 
@@ -603,9 +604,13 @@ static enum job_status export_log(const struct out *o, const char *log_path)
 
 /* ---------------------------------------------------------------- file -- */
 
-/* Opens the output: a new or empty file is created, an HDF5 file is
- * added to, anything else is refused (never overwritten). */
-static hid_t open_output(const char *path)
+/* Opens the output: an HDF5 file is added to, anything else that holds
+ * bytes is refused (never overwritten); an empty regular file or a new
+ * name gets a new file, made in a private directory beside it (fresh,
+ * out_file.h: HDF5 opens files by name, and a name in a shared directory
+ * could be a planted symlink) and renamed into place at the end; an
+ * existing file that is not a regular one is left to HDF5 in place. */
+static hid_t open_output(const char *path, struct iolens_out_dir *fresh)
 {
     struct stat sb;
     if (stat(path, &sb) == 0 && sb.st_size > 0) {
@@ -623,15 +628,19 @@ static hid_t open_output(const char *path)
             fprintf(stderr, PROG ": %s: cannot open the HDF5 file for writing\n", path);
         return f;
     }
-    int fd = open(path, O_WRONLY | O_CREAT, 0666);   /* for the reason if it fails */
-    if (fd < 0) {
-        fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
-        return -1;
+    bool in_place = stat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
+    if (!in_place) {
+        int e = iolens_out_dir_open(fresh, path);
+        if (e != 0) {
+            fprintf(stderr, PROG ": %s: %s\n", path, strerror(e));
+            return -1;
+        }
     }
-    close(fd);
-    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0)
+    hid_t f = H5Fcreate(in_place ? path : fresh->file, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0) {
         fprintf(stderr, PROG ": %s: cannot create the HDF5 file\n", path);
+        iolens_out_dir_abort(fresh);
+    }
     return f;
 }
 
@@ -639,7 +648,8 @@ int iolens_export_hdf5(const char *out_path, char *const *logs, int nlogs, doubl
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);   /* our own one-line messages */
     struct out o = {.path = out_path, .width = bin, .force = force};
-    o.file = open_output(out_path);
+    struct iolens_out_dir fresh = {0};
+    o.file = open_output(out_path, &fresh);
     if (o.file < 0)
         return 3;
     int rc = 0;
@@ -655,6 +665,15 @@ int iolens_export_hdf5(const char *out_path, char *const *logs, int nlogs, doubl
     if (H5Fclose(o.file) < 0 && rc != 3) {
         fprintf(stderr, PROG ": %s: cannot write the HDF5 file\n", out_path);
         rc = 3;
+    }
+    if (fresh.file != NULL && rc == 3)
+        iolens_out_dir_abort(&fresh);
+    if (fresh.file != NULL && rc != 3) {
+        int e = iolens_out_dir_commit(&fresh);
+        if (e != 0) {
+            fprintf(stderr, PROG ": %s: %s\n", out_path, strerror(e));
+            rc = 3;
+        }
     }
     return rc;
 }

@@ -11,6 +11,7 @@
 
 #include "export.h"
 #include "export_series.h"
+#include "out_file.h"
 
 #define PROG IOLENS_EXPORT_PROG
 
@@ -138,16 +139,21 @@ static int parse_args(int argc, char **argv, struct args *a)
 
 static int run_item(const struct args *a, char *const *logs, int nlogs)
 {
-    if (a->output == NULL)
-        return iolens_export_item(stdout, logs, nlogs, &a->series);
-    FILE *out = fopen(a->output, "w");
-    if (out == NULL) {
-        fprintf(stderr, PROG ": %s: %s\n", a->output, strerror(errno));
+    struct iolens_out out;
+    const char *name = a->output != NULL ? a->output : "-";
+    int e = iolens_out_open(&out, name);
+    if (e != 0) {
+        fprintf(stderr, PROG ": %s: %s\n", name, strerror(e));
         return 3;
     }
-    int rc = iolens_export_item(out, logs, nlogs, &a->series);
-    if (fclose(out) != 0 && rc != 3) {
-        fprintf(stderr, PROG ": %s: %s\n", a->output, strerror(errno));
+    int rc = iolens_export_item(out.fp, logs, nlogs, &a->series);
+    if (rc == 3) {
+        iolens_out_abort(&out);
+        return rc;
+    }
+    if ((e = iolens_out_commit(&out)) != 0) {
+        fprintf(stderr, PROG ": %s: %s\n", a->output != NULL ? a->output : "standard output",
+                strerror(e));
         rc = 3;
     }
     return rc;

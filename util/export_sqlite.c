@@ -20,10 +20,12 @@
  * stops the import at once: the batch under way is rolled back, the
  * batches before it stay, exit 3.
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "export.h"
 #include "export_sqlite.h"
@@ -109,6 +111,9 @@ static int open_db(const char *db_path, sqlite3 **db)
 {
     /* one thread: no mutexes */
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+#ifdef SQLITE_OPEN_NOFOLLOW
+    flags |= SQLITE_OPEN_NOFOLLOW;   /* no symlink at the name (SQLite 3.31) */
+#endif
     int rc = sqlite3_open_v2(db_path, db, flags, NULL);
     if (rc != SQLITE_OK)
         return db_error(db_path, *db);
@@ -189,8 +194,18 @@ static int import_batch(const char *db_path, sqlite3 *db, const struct iolens_sq
     return status;
 }
 
+/* SQLite opens files by name.  A database that does not exist yet is
+ * first created empty here with O_CREAT|O_EXCL|O_NOFOLLOW (SQLite takes an
+ * empty file for a new database), so that a symlink planted at the name is
+ * never followed, and SQLite is told not to follow one either
+ * (SQLITE_OPEN_NOFOLLOW).  Not a temporary renamed into place: two imports
+ * into one new database must both land.  When the file cannot be created
+ * here, SQLite tries and reports why. */
 int iolens_export_sqlite(const char *db_path, char *const *logs, int nlogs)
 {
+    int fd = open(db_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0)
+        close(fd);
     sqlite3 *db = NULL;
     int status = open_db(db_path, &db);
     struct iolens_sqlite_stmts s = {0};

@@ -18,18 +18,28 @@ static int by_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Records with this id among the sorted ids: the run's length. */
+/* The first of the n sorted ids that is not below id (n if none). */
+static size_t first_not_below(const uint64_t *ids, size_t n, uint64_t id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ids[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Records with this id among the sorted ids: two binary searches, so that
+ * a log whose records all share one id stays O(n log n), not O(n^2). */
 static size_t count_id(const uint64_t *ids, size_t n, uint64_t id)
 {
-    const uint64_t *hit = bsearch(&id, ids, n, sizeof *ids, by_u64);
-    if (hit == NULL)
-        return 0;
-    const uint64_t *lo = hit, *hi = hit;
-    while (lo > ids && lo[-1] == id)
-        lo--;
-    while (hi + 1 < ids + n && hi[1] == id)
-        hi++;
-    return (size_t)(hi - lo) + 1;
+    size_t lo = first_not_below(ids, n, id);
+    if (id == UINT64_MAX)
+        return n - lo;
+    return first_not_below(ids, n, id + 1) - lo;
 }
 
 static void sharing_of(const struct iolens_log *log, const struct iolens_log_layer *L, uint64_t r,

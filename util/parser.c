@@ -44,6 +44,7 @@
 #include "reader.h"
 #include "reader_stream.h"
 #include "record_merge.h"
+#include "sat_math.h"
 
 #define PROG "iolens-parser"
 
@@ -243,14 +244,6 @@ static int64_t counter_at(const struct iolens_log_layer *L, uint64_t rec, uint32
  * there are no records), and the variances are over the records.
  */
 
-static int64_t add_saturating(int64_t a, int64_t b)
-{
-    int64_t s;
-    if (__builtin_add_overflow(a, b, &s))
-        return b > 0 ? INT64_MAX : INT64_MIN;
-    return s;
-}
-
 /* --total, on a streamed log and on a whole one alike: each layer region's
  * (or whole layer's) records are combined into the running total of their
  * kind as it is read (total_region), as described above: the records
@@ -364,7 +357,7 @@ static int top_acc_add(struct top_acc *a, const struct iolens_log_layer *L)
                 x.value[s] = counter_in_row(row, cc, t->value[j] + (int)s);
             long at = top_find(a->e, known, &x);
             if (at >= 0) {
-                a->e[at].count = add_saturating(a->e[at].count, x.count);
+                a->e[at].count = iolens_sat_add(a->e[at].count, x.count);
                 continue;
             }
             if (n == a->cap) {
@@ -554,9 +547,9 @@ static size_t merge_files(struct file_use *f, size_t n)
         if (f[i].shared && (!prev->shared || f[i].ranks > prev->ranks))
             prev->ranks = f[i].ranks;
         prev->shared = prev->shared || f[i].shared;
-        prev->reads = add_saturating(prev->reads, f[i].reads);
-        prev->writes = add_saturating(prev->writes, f[i].writes);
-        prev->bytes = add_saturating(prev->bytes, f[i].bytes);
+        prev->reads = iolens_sat_add(prev->reads, f[i].reads);
+        prev->writes = iolens_sat_add(prev->writes, f[i].writes);
+        prev->bytes = iolens_sat_add(prev->bytes, f[i].bytes);
         if (f[i].max_offset > prev->max_offset)
             prev->max_offset = f[i].max_offset;
     }
@@ -598,7 +591,7 @@ struct file_row {
 static void add_to_row(struct file_row *row, const struct file_use *u)
 {
     row->files++;
-    row->bytes = add_saturating(row->bytes, u->bytes);
+    row->bytes = iolens_sat_add(row->bytes, u->bytes);
     if (u->max_offset > row->max_offset)
         row->max_offset = u->max_offset;
 }
@@ -754,8 +747,8 @@ static void print_stack_rows(const struct stack_entry *e, size_t n,
         for (; j < n && strcmp(e[j].file, e[i].file) == 0; j++) {
             struct stack_cell *c = &cell[e[j].k];
             c->present = true;
-            c->bytes_read = add_saturating(c->bytes_read, e[j].bytes_read);
-            c->bytes_written = add_saturating(c->bytes_written, e[j].bytes_written);
+            c->bytes_read = iolens_sat_add(c->bytes_read, e[j].bytes_read);
+            c->bytes_written = iolens_sat_add(c->bytes_written, e[j].bytes_written);
             c->time += e[j].time;
         }
         print_stack_row(e[i].file, cell, layer);
@@ -1000,7 +993,11 @@ static void usage(FILE *to)
             "  --advice-thresholds KEY=VALUE,...\n"
             "                   change rule thresholds of --advice and --json (iolens-parser(1))\n"
             "  --list-counters  every counter with its description\n"
-            "Exit status: 0 success, 1 usage or output error, 2 unreadable or invalid log.\n");
+            "  --max-log-size SIZE\n"
+            "                   refuse a log that decompresses to more than SIZE bytes\n"
+            "                   (K, M, G, T; default $IOLENS_MAX_LOG_SIZE, else 1G)\n"
+            "Exit status: 0 success, 1 usage or output error, 2 unreadable or invalid log\n"
+            "(or one that claims more than the limit).\n");
 }
 
 /* Flushes stdout; 0, or 1 after one line on stderr if output failed. */
@@ -1055,6 +1052,19 @@ static int set_value_option(int c, const char *value, struct args *a)
     return -1;
 }
 
+/* --max-log-size: the reader's limit (reader.h), above IOLENS_MAX_LOG_SIZE. */
+static int set_max_log_size(const char *value)
+{
+    uint64_t bytes;
+    if (iolens_log_parse_size(value, &bytes) != 0) {
+        fprintf(stderr, PROG ": --max-log-size wants a size (bytes, or a number with K, M, G "
+                        "or T), not '%s'\n", value);
+        return -1;
+    }
+    iolens_log_set_max_size(bytes);
+    return 0;
+}
+
 /* --advice-thresholds: may be given several times, later keys win. */
 static int set_advice_thresholds(const char *list, struct args *a)
 {
@@ -1100,6 +1110,7 @@ static int parse_args(int argc, char **argv, struct args *a)
         {"advice", no_argument, NULL, 'a'},
         {"advice-thresholds", required_argument, NULL, 'H'},
         {"list-counters", no_argument, NULL, 'l'},
+        {"max-log-size", required_argument, NULL, 'M'},
         {"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
     };
     int nmodes = 0, c;
@@ -1128,6 +1139,10 @@ static int parse_args(int argc, char **argv, struct args *a)
         case 'B':
         case 'n':
             if (set_value_option(c, optarg, a) != 0)
+                return -1;
+            break;
+        case 'M':
+            if (set_max_log_size(optarg) != 0)
                 return -1;
             break;
         case 'h': usage(stdout); exit(finish_output());

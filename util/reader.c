@@ -583,6 +583,31 @@ enum iolens_read_status rd_counts_differ(struct reader *r, uint32_t kind, uint32
 
 /* A layer region's records are appended to the layer of its kind; all
  * regions of one kind must agree on the counter counts. */
+/* A negative value of a counter that is a sum (a count of operations or
+ * bytes) is damage: it is refused here rather than summed by the tools.
+ * Only the sign planes are read (byte 7 of each value of the column), so
+ * the check costs a byte a record a counter, and it runs before the
+ * streaming reader defers the records, so both readers give one verdict. */
+static enum iolens_read_status check_sums_not_negative(struct reader *r, const unsigned char *body,
+                                                       const struct iolens_layer_head *head,
+                                                       uint32_t kind)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    uint64_t n = head->record_count;
+    uint32_t known = head->counter_count < d->ncounters ? head->counter_count : d->ncounters;
+    for (uint32_t k = 0; k < known; k++) {
+        if (d->agg[k] != IOLENS_AGG_SUM)
+            continue;
+        const unsigned char *sign = body + ((2 + (uint64_t)k) * 8 + 7) * n;
+        for (uint64_t i = 0; i < n; i++)
+            if (sign[i] & 0x80)
+                return rd_fail(r, IOLENS_READ_CORRUPT,
+                               "corrupt %s region: record %llu: %s is negative", d->name,
+                               (unsigned long long)i, d->counter_names[k]);
+    }
+    return IOLENS_READ_OK;
+}
+
 static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, uint32_t kind,
                                            uint32_t version)
 {
@@ -601,6 +626,9 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
                     (unsigned long long)head.record_count, (unsigned long long)rec_size,
                     (unsigned long long)c->left);
 
+    enum iolens_read_status st = check_sums_not_negative(r, c->p, &head, kind);
+    if (st != IOLENS_READ_OK)
+        return st;
     size_t index;
     struct iolens_log_layer *L = layer_of_kind(r, kind, version, &head, &index);
     if (L == NULL)
@@ -915,6 +943,13 @@ static int inflate_zlib(const unsigned char *in, uint64_t inlen, unsigned char *
     return exact ? Z_OK : Z_DATA_ERROR;
 }
 
+/* deflate cannot shrink data by more than about 1032:1, so a larger claim
+ * is corrupt; this also bounds the allocation by the input. */
+bool rd_raw_size_possible(const struct iolens_region_desc *d)
+{
+    return d->raw_size <= IOLENS_READER_MAX_RAW_SIZE && d->raw_size / 1032 <= d->stored_size + 64;
+}
+
 static enum iolens_read_status inflate_region(struct reader *r, unsigned i,
                                               const struct iolens_region_desc *d,
                                               const unsigned char *stored, unsigned char **out)
@@ -928,9 +963,7 @@ static enum iolens_read_status inflate_region(struct reader *r, unsigned i,
     if (d->raw_size > IOLENS_READER_MAX_RAW_SIZE)
         return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt region %u (%s): raw size %llu is too large", i,
                     label, (unsigned long long)d->raw_size);
-    /* deflate cannot shrink data by more than about 1032:1, so a larger
-     * claim is corrupt; this also bounds the allocation by the input. */
-    if (d->raw_size / 1032 > d->stored_size + 64)
+    if (!rd_raw_size_possible(d))
         return rd_fail(r, IOLENS_READ_CORRUPT,
                     "corrupt region %u (%s): raw size %llu is impossible for %llu stored bytes", i,
                     label, (unsigned long long)d->raw_size, (unsigned long long)d->stored_size);
@@ -1048,6 +1081,7 @@ static enum iolens_read_status read_all(struct reader *r)
     if (table == NULL)
         return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     memcpy(table, r->data + sizeof h, (size_t)h.region_count * sizeof table[0]);
+    st = rd_check_log_size(r, table, h.region_count);
 
     /* All bounds and CRCs first, so a damaged file reports damage rather
      * than whatever a half-parsed region happens to say. */

@@ -95,6 +95,19 @@ enum iolens_read_status iolens_log_read(const char *path, struct iolens_log *out
 /* Same from a memory buffer (used by the fuzz target). */
 enum iolens_read_status iolens_log_read_buffer(const void *data, size_t size,
                                                struct iolens_log *out, char *err, size_t errsz);
+/* The most decompressed bytes one log may claim (the sum of the raw sizes
+ * of the regions the reader inflates): a log that claims more is refused
+ * (IOLENS_READ_NOMEM, "the log claims N decompressed bytes, more than the
+ * limit ...") before anything is inflated, so that a tool's peak memory
+ * is a small multiple of min(the log's real content, the limit).  The
+ * limit is the tool's (iolens_log_set_max_size), else the environment's
+ * IOLENS_MAX_LOG_SIZE, else this default. */
+#define IOLENS_DEFAULT_MAX_LOG_SIZE (1ull << 30)
+void iolens_log_set_max_size(uint64_t bytes);
+/* A size: a whole number of bytes, or with K, M, G or T (binary; "KiB"
+ * and "KB" too).  0, or -1 if s is not one (or is 0). */
+int iolens_log_parse_size(const char *s, uint64_t *bytes);
+
 /* Frees everything a successful read allocated; safe on a zeroed log. */
 void iolens_log_free(struct iolens_log *log);
 

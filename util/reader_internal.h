@@ -55,6 +55,14 @@ struct cursor {
 __attribute__((format(printf, 3, 4)))
 enum iolens_read_status rd_fail(struct reader *r, enum iolens_read_status st, const char *fmt,
                                 ...);
+/* A region's raw size is one deflate could give from its stored bytes,
+ * and within IOLENS_READER_MAX_RAW_SIZE (else the region is corrupt). */
+bool rd_raw_size_possible(const struct iolens_region_desc *d);
+/* Step 2 of reader.c: the sum of the known regions' raw sizes is within
+ * the limit (reader_limit.c); a region whose claim is impossible is left
+ * out, to be reported as the damage it is. */
+enum iolens_read_status rd_check_log_size(struct reader *r, const struct iolens_region_desc *table,
+                                          unsigned count);
 /* Step 1 of reader.c: magic, byte order, version, sizes, header CRC. */
 enum iolens_read_status rd_check_header(struct reader *r, struct iolens_file_header *h);
 /* Step 3, in two parts: region i lies inside the file; its stored bytes

@@ -495,6 +495,7 @@ static enum iolens_read_status open_all(struct iolens_stream *s, iolens_stream_l
         return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
     memcpy(s->table, s->prefix + sizeof s->h, (size_t)count * sizeof *s->table);
     s->src.table = s->table;
+    st = rd_check_log_size(&s->r, s->table, count);
 
     for (unsigned i = 0; i < count && st == IOLENS_READ_OK; i++) {
         st = rd_check_region_bounds(&s->r, i, &s->table[i], s->data_start);

@@ -10,6 +10,7 @@
 
 #include "bps.h"
 #include "report_html.h"
+#include "sat_math.h"
 
 /* ---------------------------------------------------------- cost -- */
 
@@ -77,12 +78,12 @@ static double size_totals(const struct iolens_log_layer *L, const uint32_t *rd, 
     for (int b = 0; b < IOLENS_NSIZE_BINS; b++) {
         int64_t r = 0, w = 0;
         for (uint64_t rec = 0; rec < L->record_count; rec++) {
-            r += L->counters[rec * L->counter_count + rd[b]];
-            w += L->counters[rec * L->counter_count + wr[b]];
+            r = iolens_sat_add(r, L->counters[rec * L->counter_count + rd[b]]);
+            w = iolens_sat_add(w, L->counters[rec * L->counter_count + wr[b]]);
         }
         v[b * 2] = (double)r;
         v[b * 2 + 1] = (double)w;
-        all += (double)(r + w);
+        all += (double)r + (double)w;
     }
     return all;
 }

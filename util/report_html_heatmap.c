@@ -11,6 +11,7 @@
 
 #include "bps.h"
 #include "report_html.h"
+#include "sat_math.h"
 
 #define MAP_X 70.0            /* rank labels, left */
 #define MAP_W 800.0
@@ -28,7 +29,7 @@ struct grid {
 
 static int64_t bin_bytes(const struct iolens_ts_bin *b)
 {
-    return b->bytes_read + b->bytes_written + b->bytes_rw;
+    return iolens_sat_add(iolens_sat_add(b->bytes_read, b->bytes_written), b->bytes_rw);
 }
 
 /* Ranks of the job: nprocs, or more if the intervals say so. */
@@ -76,7 +77,7 @@ static int fill_grid(const struct iolens_ts_bin *bins, size_t n, struct grid *g)
         if (c >= g->cols)
             c = g->cols - 1;
         int64_t *cell = &g->cell[(b->rank / g->ranks_per_row) * g->cols + c];
-        *cell += bin_bytes(b);
+        *cell = iolens_sat_add(*cell, bin_bytes(b));
     }
     for (int64_t i = 0; i < g->rows * g->cols; i++) {
         int64_t v = g->cell[i];

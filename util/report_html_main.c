@@ -3,8 +3,9 @@
  *   iolens-report [--bins N] [--advice-thresholds LIST] LOG -o REPORT.html
  *
  * The log is read and checked before the output is touched, and the page
- * is written to a temporary file beside it and renamed into place, so a
- * failure never leaves a half-written or clobbered report.  Exit status:
+ * is written through out_file.h (a new temporary file beside it, renamed
+ * into place; a device such as /dev/null written in place), so a failure
+ * never leaves a half-written or clobbered report.  Exit status:
  * 0 written, 1 usage, 2 the log could not be read, 3 the output could not
  * be written. */
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "advice.h"
+#include "out_file.h"
 #include "report_html.h"
 
 #define PROG "iolens-report"
@@ -99,47 +101,27 @@ static int parse_args(int argc, char **argv, struct args *a)
     return 0;
 }
 
-static int write_stdout(const struct iolens_log *log, const struct iolens_html_options *opt)
+/* Writes the page through out_file.h: a new file beside PATH renamed
+ * into place, standard output for -, a device such as /dev/null in place. */
+static int write_output(const char *path, const struct iolens_log *log,
+                        const struct iolens_html_options *opt)
 {
-    if (iolens_html_report(stdout, log, opt) != 0) {
+    struct iolens_out out;
+    int e = iolens_out_open(&out, path);
+    if (e != 0) {
+        fprintf(stderr, PROG ": %s: %s\n", path, strerror(e));
+        return 3;
+    }
+    if (iolens_html_report(out.fp, log, opt) != 0) {
+        iolens_out_abort(&out);
         fprintf(stderr, PROG ": out of memory\n");
         return 3;
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, PROG ": standard output: %s\n", strerror(errno));
+    if ((e = iolens_out_commit(&out)) != 0) {
+        fprintf(stderr, PROG ": %s: %s\n", strcmp(path, "-") == 0 ? "standard output" : path,
+                strerror(e));
         return 3;
     }
-    return 0;
-}
-
-static int fail_output(const char *path, const char *tmp, const char *why)
-{
-    fprintf(stderr, PROG ": %s: %s\n", path, why);
-    if (tmp != NULL)
-        unlink(tmp);
-    return 3;
-}
-
-/* Writes into PATH.tmp.PID, then renames it to PATH. */
-static int write_file(const char *path, const struct iolens_log *log,
-                      const struct iolens_html_options *opt)
-{
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-        return fail_output(path, NULL, "name too long");
-    FILE *out = fopen(tmp, "w");
-    if (out == NULL)
-        return fail_output(path, NULL, strerror(errno));
-    int rc = iolens_html_report(out, log, opt);
-    int werr = ferror(out) ? EIO : 0;
-    if (fclose(out) != 0 && werr == 0)
-        werr = errno;
-    if (rc != 0)
-        return fail_output(path, tmp, "out of memory");
-    if (werr != 0)
-        return fail_output(path, tmp, strerror(werr));
-    if (rename(tmp, path) != 0)
-        return fail_output(path, tmp, strerror(errno));
     return 0;
 }
 
@@ -158,7 +140,7 @@ int main(int argc, char **argv)
         fprintf(stderr, PROG ": %s: %s\n", a.log, err);
         return 2;
     }
-    rc = strcmp(a.output, "-") == 0 ? write_stdout(&log, &a.opt) : write_file(a.output, &log, &a.opt);
+    rc = write_output(a.output, &log, &a.opt);
     iolens_log_free(&log);
     return rc;
 }

@@ -8,6 +8,7 @@
 
 #include "file_rows.h"
 #include "report_html.h"
+#include "sat_math.h"
 #include "sharing.h"
 
 #define NKINDS 5                    /* POSIX .. H5D */
@@ -30,7 +31,7 @@ struct tally {
 
 static int64_t row_bytes(const struct iolens_file_row *r)
 {
-    return r->perf.bytes_read + r->perf.bytes_written;
+    return iolens_sat_add(r->perf.bytes_read, r->perf.bytes_written);
 }
 
 static int sharing_index(const char *name)
@@ -64,7 +65,7 @@ static int tally_row(const struct iolens_file_row *r, void *arg)
         lt->pattern[r->pattern.kind]++;
         int s = sharing_index(r->sharing);
         lt->share_files[s]++;
-        lt->share_bytes[s] += row_bytes(r);
+        lt->share_bytes[s] = iolens_sat_add(lt->share_bytes[s], row_bytes(r));
     }
     keep_top(t, r);
     return 0;

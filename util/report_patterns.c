@@ -25,6 +25,7 @@
 #include "perf.h"
 #include "record_merge.h"
 #include "report.h"
+#include "sat_math.h"
 #include "sharing.h"
 #include "text_escape.h"
 
@@ -160,10 +161,13 @@ static int job_figures(const struct iolens_log *log, struct job_figures *f)
     for (uint64_t r = 0; r < L->record_count; r++) {
         if (is_std_stream(L->id[r]))
             continue;
-        f->accesses += iolens_log_counter(L, r, POSIX_READS) + iolens_log_counter(L, r, POSIX_WRITES);
-        f->seq += iolens_log_counter(L, r, POSIX_SEQ_READS) + iolens_log_counter(L, r, POSIX_SEQ_WRITES);
-        f->consec += iolens_log_counter(L, r, POSIX_CONSEC_READS) + iolens_log_counter(L, r, POSIX_CONSEC_WRITES);
-        f->misaligned += iolens_log_counter(L, r, POSIX_FILE_NOT_ALIGNED);
+        f->accesses = iolens_sat_add(f->accesses, iolens_sat_add(iolens_log_counter(L, r, POSIX_READS),
+                                                                 iolens_log_counter(L, r, POSIX_WRITES)));
+        f->seq = iolens_sat_add(f->seq, iolens_sat_add(iolens_log_counter(L, r, POSIX_SEQ_READS),
+                                                       iolens_log_counter(L, r, POSIX_SEQ_WRITES)));
+        f->consec = iolens_sat_add(f->consec, iolens_sat_add(iolens_log_counter(L, r, POSIX_CONSEC_READS),
+                                                             iolens_log_counter(L, r, POSIX_CONSEC_WRITES)));
+        f->misaligned = iolens_sat_add(f->misaligned, iolens_log_counter(L, r, POSIX_FILE_NOT_ALIGNED));
     }
     if (count_files(L, f) != 0 || common_sizes(L, f) != 0)
         return -1;

@@ -26,9 +26,11 @@
  */
 #include "sharing.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "record_merge.h"
+#include "sat_math.h"
 
 const char *iolens_sharing_name(enum iolens_sharing_class c)
 {
@@ -57,17 +59,11 @@ static int is_std_stream(uint64_t id)
     return id == IOLENS_ID_STDIN || id == IOLENS_ID_STDOUT || id == IOLENS_ID_STDERR;
 }
 
-static int64_t add_sat(int64_t a, int64_t b)
-{
-    int64_t r;
-    return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
-}
-
 static int64_t record_bytes(const struct iolens_layer_desc *d, const struct iolens_log_layer *L,
                             uint64_t rec)
 {
     int64_t r = iolens_log_counter(L, rec, d->bytes_read), w = iolens_log_counter(L, rec, d->bytes_written);
-    return add_sat(r > 0 ? r : 0, w > 0 ? w : 0);
+    return iolens_sat_add(r > 0 ? r : 0, w > 0 ? w : 0);
 }
 
 static int64_t job_nprocs(const struct iolens_log *log)
@@ -114,16 +110,24 @@ static const struct iolens_log_layer *data_layer(const struct iolens_log *log)
     return NULL;
 }
 
-/* Bytes per rank (index rank), per kind of file. */
+/* One rank's bytes from one record. */
+struct credit {
+    int64_t rank, bytes;
+};
+
+/* Bytes per kind of file, and the ranks' credits: at most two a record,
+ * so the work follows the records the log holds, never the nprocs it
+ * claims (a log may claim 10^9 ranks). */
 struct tally {
-    int64_t *rank_bytes;
+    struct credit *credits;
+    size_t ncredits;
     int64_t unique, all, subset, total;
 };
 
 static void credit_rank(struct tally *t, int64_t nprocs, int64_t rank, int64_t bytes)
 {
     if (rank >= 0 && rank < nprocs && bytes > 0)
-        t->rank_bytes[rank] = add_sat(t->rank_bytes[rank], bytes);
+        t->credits[t->ncredits++] = (struct credit){rank, bytes};
 }
 
 static void tally_record(struct tally *t, const struct iolens_layer_desc *d,
@@ -132,10 +136,10 @@ static void tally_record(struct tally *t, const struct iolens_layer_desc *d,
     int64_t bytes = record_bytes(d, L, r);
     if (bytes == 0 || is_std_stream(L->id[r]))
         return;
-    t->total = add_sat(t->total, bytes);
+    t->total = iolens_sat_add(t->total, bytes);
     if (L->rank[r] != IOLENS_RANK_ALL) {
         credit_rank(t, nprocs, L->rank[r], bytes);
-        t->unique = add_sat(t->unique, bytes);
+        t->unique = iolens_sat_add(t->unique, bytes);
         return;
     }
     int64_t io = iolens_log_counter(L, r, d->ranks_opened + 1);
@@ -145,11 +149,36 @@ static void tally_record(struct tally *t, const struct iolens_layer_desc *d,
     if (slowest != fastest)
         credit_rank(t, nprocs, slowest, iolens_log_counter(L, r, d->ranks_opened + 5));
     if (io <= 1)
-        t->unique = add_sat(t->unique, bytes);
+        t->unique = iolens_sat_add(t->unique, bytes);
     else if (io >= nprocs)
-        t->all = add_sat(t->all, bytes);
+        t->all = iolens_sat_add(t->all, bytes);
     else
-        t->subset = add_sat(t->subset, bytes);
+        t->subset = iolens_sat_add(t->subset, bytes);
+}
+
+static int by_rank(const void *a, const void *b)
+{
+    int64_t x = ((const struct credit *)a)->rank, y = ((const struct credit *)b)->rank;
+    return (x > y) - (x < y);
+}
+
+/* The rank with the most bytes (the lowest such rank on a tie), -1 if
+ * none: the credits sorted by rank, each rank's run summed. */
+static int64_t top_rank(struct tally *t, int64_t *top_bytes)
+{
+    qsort(t->credits, t->ncredits, sizeof *t->credits, by_rank);
+    int64_t top = -1;
+    *top_bytes = 0;
+    for (size_t i = 0; i < t->ncredits;) {
+        int64_t rank = t->credits[i].rank, sum = 0;
+        for (; i < t->ncredits && t->credits[i].rank == rank; i++)
+            sum = iolens_sat_add(sum, t->credits[i].bytes);
+        if (sum > *top_bytes) {
+            top = rank;
+            *top_bytes = sum;
+        }
+    }
+    return top;
 }
 
 static enum iolens_sharing_class majority(const struct tally *t, int64_t nprocs)
@@ -173,8 +202,11 @@ int iolens_sharing_of_job(const struct iolens_log *log, struct iolens_sharing *o
     if (L == NULL)
         return 0;
     const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(L->kind);
-    struct tally t = {.rank_bytes = calloc((size_t)nprocs, sizeof(int64_t))};
-    if (t.rank_bytes == NULL)
+    if (L->record_count > SIZE_MAX / (2 * sizeof(struct credit)))
+        return -1;
+    size_t max_credits = 2 * (size_t)L->record_count;
+    struct tally t = {.credits = malloc((max_credits > 0 ? max_credits : 1) * sizeof *t.credits)};
+    if (t.credits == NULL)
         return -1;
     for (uint64_t r = 0; r < L->record_count; r++)
         tally_record(&t, d, L, r, nprocs);
@@ -183,13 +215,11 @@ int iolens_sharing_of_job(const struct iolens_log *log, struct iolens_sharing *o
     out->bytes_unique = t.unique;
     out->bytes_all = t.all;
     out->bytes_subset = t.subset;
-    for (int64_t k = 0; k < nprocs; k++)
-        if (t.rank_bytes[k] > 0 &&
-            (out->top_rank < 0 || t.rank_bytes[k] > t.rank_bytes[out->top_rank]))
-            out->top_rank = k;
+    int64_t top_bytes;
+    out->top_rank = top_rank(&t, &top_bytes);
     if (out->top_rank >= 0 && t.total > 0)
-        out->top_rank_share = (double)t.rank_bytes[out->top_rank] / (double)t.total;
-    free(t.rank_bytes);
+        out->top_rank_share = (double)top_bytes / (double)t.total;
+    free(t.credits);
     out->cls = majority(&t, nprocs);
     if (nprocs > 1 && out->top_rank_share >= IOLENS_SHARING_RANK0_SHARE)
         out->cls = IOLENS_SHARING_RANK0;

@@ -13,6 +13,14 @@
 #   truncated-table.iolens   the first 100 bytes (header, part of the table)
 #   truncated-header.iolens  the first 30 bytes
 #   text.txt                 not a log (kept as it is)
+# and the regression seeds of issue 16 (tests/fuzz/make_hostile_log):
+#   shared-ids.iolens        2000 per-rank records of one file (once
+#                            quadratic in --json, --csv, iolens-report)
+#   huge-nprocs.iolens       a job claiming 1414750021 ranks (once 11 GB)
+#   big-regions.iolens       two layer regions of 513 MiB: more than the
+#                            default 1 GiB limit, refused
+#   extreme-counters.iolens  every counter INT64_MAX, every time 1e308
+#   negative-counters.iolens every counter INT64_MIN: refused as damage
 set -eu
 build=${1:?usage: make-corpus.sh BUILDDIR}
 dir=$(cd "$(dirname "$0")" && pwd)/corpus
@@ -54,4 +62,11 @@ flip "$dir/flipped-table.iolens" 44 16
 head -c $((size - 7)) "$valid" >"$dir/truncated-region.iolens"
 head -c 100 "$valid" >"$dir/truncated-table.iolens"
 head -c 30 "$valid" >"$dir/truncated-header.iolens"
+hostile=$build/tests/fuzz/make_hostile_log
+"$hostile" shared-ids 2000 "$dir/shared-ids.iolens"
+"$hostile" huge-nprocs "$dir/huge-nprocs.iolens"
+"$hostile" big-regions 2 513 "$dir/big-regions.iolens"
+"$hostile" extreme-counters "$dir/extreme-counters.iolens"
+"$hostile" negative-counters "$dir/negative-counters.iolens"
+chmod 0644 "$dir"/*.iolens
 echo "corpus regenerated in $dir ($size-byte valid log)"

@@ -2,7 +2,7 @@
  * A driver for the fuzz target without libFuzzer, so the corpus runs as an
  * ordinary test and under the sanitizers.
  *
- *   fuzz_reader [--mutations N] [--seed S] PATH...
+ *   fuzz_reader [--mutations N] [--seed S] [--save DIR] PATH...
  *
  * Every PATH (a file, or a directory whose regular files are taken) is fed
  * to LLVMFuzzerTestOneInput.  With --mutations, N more inputs are derived
@@ -10,6 +10,10 @@
  * are structure-aware edits that decompress a region, damage its contents
  * or a table field and then recompress and fix every CRC, so that the
  * damage reaches the region parsers instead of stopping at a CRC check.
+ *
+ * --save DIR writes every mutated input that the reader accepts to
+ * DIR/mutant-N.iolens, for test_fuzz_tools.sh to run every parser mode and
+ * every tool on (the target here runs the reader alone).
  *
  * The last line is a summary of the reader's verdicts:
  *   inputs=N ok=A not_iolens=B version=C truncated=D crc=E corrupt=F ...
@@ -117,7 +121,22 @@ static void load_path(const char *path)
 
 /* Runs one input through the target, then through the reader once more to
  * record its verdict. */
-static void run_one(const uint8_t *data, size_t size)
+static const char *save_dir;
+static unsigned long saved;
+
+/* Writes an accepted mutation to save_dir/mutant-N.iolens. */
+static void save_input(const uint8_t *data, size_t size)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/mutant-%05lu.iolens", save_dir, saved++);
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || fwrite(data, 1, size, f) != size || fclose(f) != 0)
+        die("cannot write", path);
+}
+
+/* Runs one input through the target, then through the reader once more to
+ * record its verdict; returns the verdict. */
+static enum iolens_read_status run_one(const uint8_t *data, size_t size)
 {
     LLVMFuzzerTestOneInput(data, size);
     struct iolens_log log;
@@ -126,6 +145,7 @@ static void run_one(const uint8_t *data, size_t size)
     iolens_log_free(&log);
     if ((unsigned)st <= IOLENS_READ_NOMEM)
         verdicts[st]++;
+    return st;
 }
 
 /* ------------------------------------------------------------- random -- */
@@ -387,7 +407,8 @@ static void run_mutations(unsigned long count)
         if (exact == NULL)
             die("out of memory", NULL);
         memcpy(exact, b.p, b.len);
-        run_one(exact, b.len);
+        if (run_one(exact, b.len) == IOLENS_READ_OK && save_dir != NULL)
+            save_input(exact, b.len);
         free(exact);
     }
     free(b.p);
@@ -407,11 +428,13 @@ int main(int argc, char **argv)
             mutations = strtoul(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--seed") == 0)
             seed = strtoull(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--save") == 0)
+            save_dir = argv[i + 1];
         else
             die("unknown option", argv[i]);
     }
     if (i == argc) {
-        fprintf(stderr, "usage: fuzz_reader [--mutations N] [--seed S] PATH...\n");
+        fprintf(stderr, "usage: fuzz_reader [--mutations N] [--seed S] [--save DIR] PATH...\n");
         return 1;
     }
     for (; i < argc; i++)

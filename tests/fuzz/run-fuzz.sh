@@ -54,6 +54,7 @@ if ! "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=u
     -include "$build/build_config.h" -I"$src/include" -I"$src/lib" -I"$src/util" \
     -o "$bin" "$src/tests/fuzz/fuzz_reader.c" "$src/tests/fuzz/fuzz_mutator.c" "$src/util/reader.c" \
     "$src/util/reader_stream.c" "$src/util/reader_prefetch.c" "$src/util/reader_source.c" \
+    "$src/util/reader_limit.c" \
     "$src/util/text_escape.c" \
     "$src/lib/record_merge.c" "$src/lib/interval_union.c" -lz -pthread 2>"$work/build.err"; then
     cat "$work/build.err" >&2

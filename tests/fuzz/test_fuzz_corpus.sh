@@ -1,6 +1,7 @@
 #!/bin/sh
 # Replays the fuzz corpus (tests/fuzz/corpus: a valid log from
-# make_test_log plus truncated and bit-flipped copies and a text file)
+# make_test_log plus truncated and bit-flipped copies, a text file and
+# issue 16's hostile logs: make-corpus.sh lists them)
 # through the fuzz target, then 5000 deterministic mutations of it, half
 # of them structure-aware (damage inside a region with every CRC fixed).
 # The target must survive all of them, and the streaming reader (on a
@@ -16,6 +17,10 @@ done
 bin=$IOLENS_TESTBIN/fuzz/fuzz_reader
 corpus=$IOLENS_SRCDIR/tests/fuzz/corpus
 [ -x "$bin" ] || { fail "$bin was not built"; finish; }
+# A mutation of big-regions.iolens may claim less and still be read: a
+# 64 MiB limit keeps each such input to a fraction of a second.
+IOLENS_MAX_LOG_SIZE=64M
+export IOLENS_MAX_LOG_SIZE
 
 # Value of KEY=N in the driver's summary line.
 verdict() {
@@ -28,11 +33,16 @@ else
     fail "the corpus crashed the reader (status $?)"
 fi
 echo "corpus:    $summary"
-check_eq 7 "$(verdict inputs)" "corpus inputs"
-check_eq 1 "$(verdict ok)" "valid corpus logs"
+check_eq 12 "$(verdict inputs)" "corpus inputs"
+# valid, shared-ids, huge-nprocs and extreme-counters (issue 16's seeds)
+check_eq 4 "$(verdict ok)" "valid corpus logs"
 check_eq 1 "$(verdict not_iolens)" "corpus inputs that are not logs"
 check_eq 3 "$(verdict truncated)" "truncated corpus logs"
 check_eq 2 "$(verdict crc)" "corpus logs failing a CRC"
+# negative-counters: a negative sum is damage
+check_eq 1 "$(verdict corrupt)" "corpus logs refused as corrupt"
+# big-regions: 1026 MiB claimed, over the 1 GiB limit
+check_eq 1 "$(verdict nomem)" "corpus logs over the size limit"
 
 if summary=$("$bin" --mutations 5000 --seed 20240601 "$corpus"); then
     pass

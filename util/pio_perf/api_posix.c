@@ -25,14 +25,16 @@ static struct pio_file *posix_open(const char *path, enum pio_op op, MPI_Comm co
     int rank;
     MPI_Comm_rank(comm, &rank);
     if (op == PIO_WRITE) {
-        /* Rank 0 truncates the file before the others open it. */
+        /* Rank 0 truncates the file before the others open it.  The data
+         * files' names are predictable (in /tmp by default): a symlink
+         * planted at one is never followed. */
         if (rank == 0)
-            f->fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+            f->fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_NOFOLLOW, 0644);
         MPI_Barrier(comm);
         if (rank != 0)
-            f->fd = open(path, O_WRONLY);
+            f->fd = open(path, O_WRONLY | O_NOFOLLOW);
     } else {
-        f->fd = open(path, O_RDONLY);
+        f->fd = open(path, O_RDONLY | O_NOFOLLOW);
     }
     if (f->fd < 0)
         pio_fail("open", path);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "out_file.h"
 #include "pio_perf.h"
 
 const struct pio_api_ops *pio_api(enum pio_api api)
@@ -145,9 +146,16 @@ int main(int argc, char **argv)
     }
     long job = (long)getpid();
     MPI_Bcast(&job, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    /* The raw results go through out_file.h: a new file renamed into
+     * place at the end, never a planted symlink followed. */
+    struct iolens_out out = {0};
     FILE *raw = NULL;
-    if (rank == 0 && o.output != NULL && (raw = fopen(o.output, "w")) == NULL)
-        pio_fail("fopen", o.output);
+    if (rank == 0 && o.output != NULL) {
+        int e = iolens_out_open(&out, o.output);
+        if (e != 0)
+            pio_fail(o.output, strerror(e));
+        raw = out.fp;
+    }
     if (raw != NULL)
         fputs("# procs xfer api op iteration rank open close S T B first\n", raw);
     for (uint64_t n = o.min_procs; n <= o.max_procs; n *= 2) {
@@ -159,8 +167,11 @@ int main(int argc, char **argv)
         }
         MPI_Barrier(MPI_COMM_WORLD);   /* the other ranks wait */
     }
-    if (raw != NULL && fclose(raw) != 0)
-        pio_fail("fclose", o.output);
+    if (raw != NULL) {
+        int e = iolens_out_commit(&out);
+        if (e != 0)
+            pio_fail(o.output, strerror(e));
+    }
     MPI_Finalize();
     return 0;
 }
