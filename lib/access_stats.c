@@ -20,9 +20,9 @@ static int capacity(const struct iolens_common_values *cv)
     return cv->ext != NULL ? IOLENS_COMMON_SLOTS : IOLENS_COMMON_INLINE;
 }
 
-static int find_value(struct iolens_common_values *cv, int64_t value)
+static int find_value(const struct iolens_common_values *cv, int64_t value)
 {
-    const int64_t *v = iolens_common_values_of(cv);
+    const int64_t *v = iolens_common_cvalues_of(cv);
     for (int i = 0; i < cv->used; i++)
         if (v[i] == value)
             return i;
@@ -47,9 +47,9 @@ static void grow(struct iolens_common_values *cv)
 
 /* The slot to give up when all are taken: the lowest count, the first one
  * on a tie so that the choice is deterministic. */
-static int least_frequent(struct iolens_common_values *cv)
+static int least_frequent(const struct iolens_common_values *cv)
 {
-    const int64_t *c = iolens_common_counts_of(cv);
+    const int64_t *c = iolens_common_ccounts_of(cv);
     int min = 0;
     for (int i = 1; i < cv->used; i++)
         if (c[i] < c[min])
@@ -107,12 +107,13 @@ static void sort_pairs(int64_t *values, int64_t *counts, int n)
     }
 }
 
-int iolens_common_top(struct iolens_common_values *cv, int n, int64_t *values, int64_t *counts)
+int iolens_common_top(const struct iolens_common_values *cv, int n, int64_t *values,
+                      int64_t *counts)
 {
     int64_t v[IOLENS_COMMON_SLOTS], c[IOLENS_COMMON_SLOTS];
     int used = cv->used;
-    memcpy(v, iolens_common_values_of(cv), sizeof(int64_t) * (size_t)used);
-    memcpy(c, iolens_common_counts_of(cv), sizeof(int64_t) * (size_t)used);
+    memcpy(v, iolens_common_cvalues_of(cv), sizeof(int64_t) * (size_t)used);
+    memcpy(c, iolens_common_ccounts_of(cv), sizeof(int64_t) * (size_t)used);
     sort_pairs(v, c, used);
     for (int i = 0; i < n; i++) {
         values[i] = i < used ? v[i] : 0;
@@ -129,13 +130,13 @@ int iolens_common_top(struct iolens_common_values *cv, int n, int64_t *values, i
  * that the least frequent values of the union are dropped, which keeps
  * the heavy hitters, and the result is marked estimated.
  */
-void iolens_common_merge(struct iolens_common_values *dst, struct iolens_common_values *src)
+void iolens_common_merge(struct iolens_common_values *dst, const struct iolens_common_values *src)
 {
     int64_t v[2 * IOLENS_COMMON_SLOTS], c[2 * IOLENS_COMMON_SLOTS];
     int n = dst->used;
-    memcpy(v, iolens_common_values_of(dst), sizeof(int64_t) * (size_t)n);
-    memcpy(c, iolens_common_counts_of(dst), sizeof(int64_t) * (size_t)n);
-    const int64_t *sv = iolens_common_values_of(src), *sc = iolens_common_counts_of(src);
+    memcpy(v, iolens_common_cvalues_of(dst), sizeof(int64_t) * (size_t)n);
+    memcpy(c, iolens_common_ccounts_of(dst), sizeof(int64_t) * (size_t)n);
+    const int64_t *sv = iolens_common_cvalues_of(src), *sc = iolens_common_ccounts_of(src);
     for (int s = 0; s < src->used; s++) {
         int i = 0;
         while (i < n && v[i] != sv[s])

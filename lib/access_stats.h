@@ -115,11 +115,20 @@ struct iolens_common_values {
     int estimated;  /* 1 once a value was given up: counts are estimates */
     int no_ext;     /* the budget had no room for ext: do not ask again */
 };
+/* The slots in use: value i and its count. */
 static inline int64_t *iolens_common_values_of(struct iolens_common_values *cv)
 {
     return cv->ext != NULL ? cv->ext->value : cv->value;
 }
 static inline int64_t *iolens_common_counts_of(struct iolens_common_values *cv)
+{
+    return cv->ext != NULL ? cv->ext->count : cv->count;
+}
+static inline const int64_t *iolens_common_cvalues_of(const struct iolens_common_values *cv)
+{
+    return cv->ext != NULL ? cv->ext->value : cv->value;
+}
+static inline const int64_t *iolens_common_ccounts_of(const struct iolens_common_values *cv)
 {
     return cv->ext != NULL ? cv->ext->count : cv->count;
 }
@@ -129,10 +138,10 @@ static inline int64_t *iolens_common_counts_of(struct iolens_common_values *cv)
 void iolens_common_add_search(struct iolens_common_values *cv, int64_t value);
 /* Whether value is the one counted last; then counting it again is
  * iolens_common_count_last (what iolens_common_add does). */
-static inline int iolens_common_is_last(struct iolens_common_values *cv, int64_t value)
+static inline int iolens_common_is_last(const struct iolens_common_values *cv, int64_t value)
 {
     int last = cv->last;
-    return (unsigned)last < (unsigned)cv->used && iolens_common_values_of(cv)[last] == value;
+    return (unsigned)last < (unsigned)cv->used && iolens_common_cvalues_of(cv)[last] == value;
 }
 static inline void iolens_common_count_last(struct iolens_common_values *cv, int64_t n)
 {
@@ -151,11 +160,12 @@ static inline void iolens_common_add(struct iolens_common_values *cv, int64_t va
  * value up, else IOLENS_TOP_EXACT when it holds more than n values, else
  * IOLENS_TOP_EXACT_ALL (log_format.h).  Callers hold the record's lock:
  * the slots beyond the inline ones are not part of a copy of the struct. */
-int iolens_common_top(struct iolens_common_values *cv, int n, int64_t *values, int64_t *counts);
+int iolens_common_top(const struct iolens_common_values *cv, int n, int64_t *values,
+                      int64_t *counts);
 /* Merges src into dst (used when folding records): exact while the union
  * of their values fits, else the least frequent values are given up and
  * dst is marked estimated. */
-void iolens_common_merge(struct iolens_common_values *dst, struct iolens_common_values *src);
+void iolens_common_merge(struct iolens_common_values *dst, const struct iolens_common_values *src);
 
 /* Cumulative busy time where overlapping calls are counted once:
  * adds the part of [start, end] that lies after *last_end, then advances
