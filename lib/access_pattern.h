@@ -50,7 +50,7 @@ struct iolens_access_pattern {
     int64_t run_stride;     /* step of the current run */
     int64_t run_len;        /* steps in it; 0 right after a jump */
     int64_t done_steps;     /* steps of the closed runs and of the jumps */
-    int64_t consec, seq;    /* kept by the caller when it has no own counters */
+    int64_t consec, seq;    /* PAT_CONSEC, PAT_SEQ: counted by the caller */
     struct iolens_pat_run_slot runs[2];
     struct iolens_pat_group_slot groups[2];
 };

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "budget.h"
 #include "iolens/log_format.h"
 
 int iolens_is_misaligned(uint64_t value, int64_t alignment)
@@ -13,21 +14,45 @@ int iolens_is_misaligned(uint64_t value, int64_t alignment)
     return value % (uint64_t)alignment != 0;
 }
 
+/* The slots in use and how many there may be. */
+static int capacity(const struct iolens_common_values *cv)
+{
+    return cv->ext != NULL ? IOLENS_COMMON_SLOTS : IOLENS_COMMON_INLINE;
+}
+
 static int find_value(const struct iolens_common_values *cv, int64_t value)
 {
+    const int64_t *v = iolens_common_cvalues_of(cv);
     for (int i = 0; i < cv->used; i++)
-        if (cv->value[i] == value)
+        if (v[i] == value)
             return i;
     return -1;
+}
+
+/* Moves the inline slots to a full table from the budget (once; a refusal
+ * is remembered, so a file of many values does not ask on every one). */
+static void grow(struct iolens_common_values *cv)
+{
+    if (cv->ext != NULL || cv->no_ext)
+        return;
+    struct iolens_common_ext *ext = iolens_budget_alloc(sizeof *ext);
+    if (ext == NULL) {
+        cv->no_ext = 1;
+        return;
+    }
+    memcpy(ext->value, cv->value, sizeof cv->value);
+    memcpy(ext->count, cv->count, sizeof cv->count);
+    cv->ext = ext;
 }
 
 /* The slot to give up when all are taken: the lowest count, the first one
  * on a tie so that the choice is deterministic. */
 static int least_frequent(const struct iolens_common_values *cv)
 {
+    const int64_t *c = iolens_common_ccounts_of(cv);
     int min = 0;
     for (int i = 1; i < cv->used; i++)
-        if (cv->count[i] < cv->count[min])
+        if (c[i] < c[min])
             min = i;
     return min;
 }
@@ -35,19 +60,23 @@ static int least_frequent(const struct iolens_common_values *cv)
 static void common_add_count(struct iolens_common_values *cv, int64_t value, int64_t count)
 {
     int i = find_value(cv, value);
+    if (i < 0 && cv->used == capacity(cv))
+        grow(cv);
+    int64_t *v = iolens_common_values_of(cv), *c = iolens_common_counts_of(cv);
     if (i >= 0) {
-        cv->count[i] += count;
-    } else if (cv->used < IOLENS_COMMON_SLOTS) {
+        c[i] += count;
+    } else if (cv->used < capacity(cv)) {
         i = cv->used++;
-        cv->value[i] = value;
-        cv->count[i] = count;
+        v[i] = value;
+        c[i] = count;
     } else {
         /* Space-saving: the newcomer inherits the evicted count, so its
          * count is an upper bound and a frequent value cannot be starved
          * by a stream of rare ones. */
         i = least_frequent(cv);
-        cv->value[i] = value;
-        cv->count[i] += count;
+        v[i] = value;
+        c[i] += count;
+        cv->estimated = 1;
     }
     cv->last = i;
 }
@@ -78,45 +107,54 @@ static void sort_pairs(int64_t *values, int64_t *counts, int n)
     }
 }
 
-void iolens_common_top(const struct iolens_common_values *cv, int n,
-                       int64_t *values, int64_t *counts)
+int iolens_common_top(const struct iolens_common_values *cv, int n, int64_t *values,
+                      int64_t *counts)
 {
     int64_t v[IOLENS_COMMON_SLOTS], c[IOLENS_COMMON_SLOTS];
     int used = cv->used;
-    memcpy(v, cv->value, sizeof(int64_t) * (size_t)used);
-    memcpy(c, cv->count, sizeof(int64_t) * (size_t)used);
+    memcpy(v, iolens_common_cvalues_of(cv), sizeof(int64_t) * (size_t)used);
+    memcpy(c, iolens_common_ccounts_of(cv), sizeof(int64_t) * (size_t)used);
     sort_pairs(v, c, used);
     for (int i = 0; i < n; i++) {
         values[i] = i < used ? v[i] : 0;
         counts[i] = i < used ? c[i] : 0;
     }
+    if (cv->estimated)
+        return IOLENS_TOP_ESTIMATE;
+    return used > n ? IOLENS_TOP_EXACT : IOLENS_TOP_EXACT_ALL;
 }
 
 /*
  * Merging two summaries: the union of their values with summed counts,
- * keeping the IOLENS_COMMON_SLOTS most frequent.  Exact while the union has
- * at most IOLENS_COMMON_SLOTS values; beyond that the least frequent
- * values of the union are dropped, which keeps the heavy hitters.
+ * keeping the most frequent that fit.  Exact while the union fits; beyond
+ * that the least frequent values of the union are dropped, which keeps
+ * the heavy hitters, and the result is marked estimated.
  */
 void iolens_common_merge(struct iolens_common_values *dst, const struct iolens_common_values *src)
 {
     int64_t v[2 * IOLENS_COMMON_SLOTS], c[2 * IOLENS_COMMON_SLOTS];
     int n = dst->used;
-    memcpy(v, dst->value, sizeof(int64_t) * (size_t)n);
-    memcpy(c, dst->count, sizeof(int64_t) * (size_t)n);
+    memcpy(v, iolens_common_cvalues_of(dst), sizeof(int64_t) * (size_t)n);
+    memcpy(c, iolens_common_ccounts_of(dst), sizeof(int64_t) * (size_t)n);
+    const int64_t *sv = iolens_common_cvalues_of(src), *sc = iolens_common_ccounts_of(src);
     for (int s = 0; s < src->used; s++) {
         int i = 0;
-        while (i < n && v[i] != src->value[s])
+        while (i < n && v[i] != sv[s])
             i++;
         if (i == n) {
-            v[n] = src->value[s];
+            v[n] = sv[s];
             c[n] = 0;
             n++;
         }
-        c[i] += src->count[s];
+        c[i] += sc[s];
     }
     sort_pairs(v, c, n);
-    dst->used = n < IOLENS_COMMON_SLOTS ? n : IOLENS_COMMON_SLOTS;
-    memcpy(dst->value, v, sizeof(int64_t) * (size_t)dst->used);
-    memcpy(dst->count, c, sizeof(int64_t) * (size_t)dst->used);
+    if (n > capacity(dst))
+        grow(dst);
+    int cap = capacity(dst);
+    dst->estimated |= src->estimated | (n > cap);
+    dst->used = n < cap ? n : cap;
+    dst->last = 0;
+    memcpy(iolens_common_values_of(dst), v, sizeof(int64_t) * (size_t)dst->used);
+    memcpy(iolens_common_counts_of(dst), c, sizeof(int64_t) * (size_t)dst->used);
 }

@@ -4,6 +4,7 @@
 #ifndef IOLENS_ACCESS_STATS_H
 #define IOLENS_ACCESS_STATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "iolens/log_format.h"
@@ -44,8 +45,9 @@ static inline int iolens_is_misaligned_masked(uint64_t value, int64_t mask, int6
     return value % (uint64_t)alignment != 0; /* mask -1: alignment > 0 */
 }
 
-/* Consecutive: the access starts exactly where the previous one on the
- * same descriptor ended.  Sequential: it starts at or after that end.
+/* iolens's own rules (the <L>_PAT_CONSEC and <L>_PAT_SEQ counters):
+ * consecutive, the access starts exactly where the previous one on the
+ * same descriptor ended; sequential, it starts at or after that end.
  * prev_end is -1 when the descriptor has no previous access. */
 static inline int iolens_is_consecutive(int64_t offset, int64_t prev_end)
 {
@@ -56,39 +58,113 @@ static inline int iolens_is_sequential(int64_t offset, int64_t prev_end)
     return prev_end >= 0 && offset >= prev_end;
 }
 
-/* Bounded "most common values" counter (space-saving algorithm): exact
- * while at most IOLENS_COMMON_SLOTS distinct values were seen; afterwards
- * the least frequent slot is replaced, so heavy hitters are kept. */
-#define IOLENS_COMMON_SLOTS 8
-struct iolens_common_values {
+/* Darshan's rules, for POSIX_CONSEC_*, POSIX_SEQ_* and POSIX_STRIDE*:
+ * last is the last byte of the previous access of the same kind to the
+ * file, 0 when there was none (Darshan starts from 0, so a first read at
+ * offset 1 is consecutive, and one at any offset above 0 sequential).
+ * The stride is the gap from last to the access, counted only when the
+ * access starts past last and last is not 0; 0 means no stride. */
+static inline int iolens_is_darshan_consecutive(int64_t offset, int64_t last)
+{
+    return offset == last + 1;
+}
+static inline int iolens_is_darshan_sequential(int64_t offset, int64_t last)
+{
+    return offset > last;
+}
+static inline int64_t iolens_darshan_stride(int64_t offset, int64_t last)
+{
+    return offset > 0 && offset > last && last != 0 ? offset - last - 1 : 0;
+}
+
+/* The extents of an n-dimensional access as Darshan keeps them in kept
+ * counters: right-aligned, the last dimension in len[kept - 1], and only
+ * the last kept dimensions of a higher rank; len[0 .. kept - ndims) are
+ * left as they are (0). */
+static inline void iolens_right_align_dims(const int64_t *extent, int ndims, int64_t *len,
+                                           int kept)
+{
+    for (int i = ndims > kept ? ndims - kept : 0; i < ndims; i++)
+        len[kept - ndims + i] = extent[i];
+}
+
+/* Bounded "most common values" counter (space-saving algorithm): every
+ * distinct value gets a slot and an exact count while at most
+ * IOLENS_COMMON_SLOTS distinct values were seen (as many as Darshan
+ * tracks); afterwards a newcomer replaces the least frequent slot and
+ * inherits its count (so heavy hitters are kept, with counts that are
+ * upper bounds), and the summary says from then on that it estimates.
+ * The first IOLENS_COMMON_INLINE slots live in the record; most files
+ * never see more distinct values, so the other slots are only taken from
+ * the memory budget (budget.h) when a file needs them: a record stays
+ * small and the budget holds as many files as before.  If the budget has
+ * no room, the summary estimates beyond the inline slots. */
+#define IOLENS_COMMON_SLOTS 32
+#define IOLENS_COMMON_INLINE 8
+struct iolens_common_ext {
     int64_t value[IOLENS_COMMON_SLOTS];
     int64_t count[IOLENS_COMMON_SLOTS];
-    int used;
-    int last;   /* slot of the value added last (a memo; 0 when unused) */
 };
+struct iolens_common_values {
+    int64_t value[IOLENS_COMMON_INLINE];
+    int64_t count[IOLENS_COMMON_INLINE];
+    struct iolens_common_ext *ext; /* every slot, once the inline ones were
+                                    * outgrown; NULL before */
+    int used;
+    int last;       /* slot of the value added last (a memo; 0 when unused) */
+    int estimated;  /* 1 once a value was given up: counts are estimates */
+    int no_ext;     /* the budget had no room for ext: do not ask again */
+};
+/* The slots in use: value i and its count. */
+static inline int64_t *iolens_common_values_of(struct iolens_common_values *cv)
+{
+    return cv->ext != NULL ? cv->ext->value : cv->value;
+}
+static inline int64_t *iolens_common_counts_of(struct iolens_common_values *cv)
+{
+    return cv->ext != NULL ? cv->ext->count : cv->count;
+}
+static inline const int64_t *iolens_common_cvalues_of(const struct iolens_common_values *cv)
+{
+    return cv->ext != NULL ? cv->ext->value : cv->value;
+}
+static inline const int64_t *iolens_common_ccounts_of(const struct iolens_common_values *cv)
+{
+    return cv->ext != NULL ? cv->ext->count : cv->count;
+}
 /* Counts one occurrence of value.  Inline fast path: the same value as
  * the previous call (the usual case: fixed-size accesses, fixed strides)
  * is one compare; anything else takes the out-of-line search. */
 void iolens_common_add_search(struct iolens_common_values *cv, int64_t value);
 /* Whether value is the one counted last; then counting it again is
- * cv->count[cv->last]++ (what iolens_common_add does). */
+ * iolens_common_count_last (what iolens_common_add does). */
 static inline int iolens_common_is_last(const struct iolens_common_values *cv, int64_t value)
 {
     int last = cv->last;
-    return (unsigned)last < (unsigned)cv->used && cv->value[last] == value;
+    return (unsigned)last < (unsigned)cv->used && iolens_common_cvalues_of(cv)[last] == value;
+}
+static inline void iolens_common_count_last(struct iolens_common_values *cv, int64_t n)
+{
+    iolens_common_counts_of(cv)[cv->last] += n;
 }
 static inline void iolens_common_add(struct iolens_common_values *cv, int64_t value)
 {
     if (__builtin_expect(iolens_common_is_last(cv, value), 1))
-        cv->count[cv->last]++;
+        iolens_common_count_last(cv, 1);
     else
         iolens_common_add_search(cv, value);
 }
 /* Writes the top n (n <= IOLENS_COMMON_SLOTS) values and counts, most
- * frequent first, ties broken by larger value first; unused slots get 0. */
-void iolens_common_top(const struct iolens_common_values *cv, int n,
-                       int64_t *values, int64_t *counts);
-/* Merges src into dst (used when folding and when reducing ranks). */
+ * frequent first, ties broken by larger value first; unused slots get 0.
+ * Returns how exact they are: IOLENS_TOP_ESTIMATE once the summary gave a
+ * value up, else IOLENS_TOP_EXACT when it holds more than n values, else
+ * IOLENS_TOP_EXACT_ALL (log_format.h).  Callers hold the record's lock:
+ * the slots beyond the inline ones are not part of a copy of the struct. */
+int iolens_common_top(const struct iolens_common_values *cv, int n, int64_t *values,
+                      int64_t *counts);
+/* Merges src into dst (used when folding records): exact while the union
+ * of their values fits, else the least frequent values are given up and
+ * dst is marked estimated. */
 void iolens_common_merge(struct iolens_common_values *dst, const struct iolens_common_values *src);
 
 /* Cumulative busy time where overlapping calls are counted once:

@@ -40,7 +40,9 @@ static void spin_unlock(_Atomic int *lock)
 
 /* Dimensions the counters keep (DIM1..DIM5, LENGTH_D1..D5). */
 #define KEPT_DIMS 5
-/* Distinct access shapes remembered per dataset (space-saving). */
+/* Distinct access shapes remembered per dataset (space-saving): exact
+ * while a dataset has at most this many, estimates beyond
+ * (H5D_ACCESS_TOP_STATE). */
 #define SHAPE_SLOTS 8
 #define TOP_SHAPES 4
 
@@ -62,6 +64,7 @@ struct shape {
 struct shapes {
     struct shape slot[SHAPE_SLOTS];
     int used;
+    int estimated;   /* 1 once a shape was given up: counts are estimates */
 };
 
 struct iolens_h5d_rec {
@@ -294,7 +297,9 @@ static enum select_kind select_kind_of(hid_t space)
     }
 }
 
-/* The extents of the selection's bounding box, per dimension. */
+/* The extents of the selection's bounding box in the last KEPT_DIMS
+ * dimensions, right-aligned as Darshan's LENGTH_D1..D5: the last
+ * dimension in len[KEPT_DIMS - 1]. */
 static void shape_of(hid_t space, int64_t len[KEPT_DIMS])
 {
     hsize_t start[H5S_MAX_RANK], end[H5S_MAX_RANK];
@@ -303,8 +308,10 @@ static void shape_of(hid_t space, int64_t len[KEPT_DIMS])
     if (ndims <= 0 || ndims > H5S_MAX_RANK || !HAVE(H5Sget_select_bounds) ||
         IOLENS_H5(H5Sget_select_bounds)(space, start, end) < 0)
         return;
-    for (int i = 0; i < ndims && i < KEPT_DIMS; i++)
-        len[i] = clamp_u64(end[i] - start[i] + 1);
+    int64_t extent[H5S_MAX_RANK];
+    for (int i = 0; i < ndims; i++)
+        extent[i] = clamp_u64(end[i] - start[i] + 1);
+    iolens_right_align_dims(extent, ndims, len, KEPT_DIMS);
 }
 
 /* The selection of the file dataspace: file_space, or for H5S_ALL the
@@ -555,7 +562,8 @@ void iolens_h5f_open(hid_t file, hid_t fapl, int created, double t0, double t1)
     if (r == NULL)
         return;
     spin_lock(&r->lock);
-    r->disk.counters[created ? H5F_CREATES : H5F_OPENS]++;
+    r->disk.counters[H5F_OPENS]++; /* creates too, as Darshan */
+    r->disk.counters[H5F_CREATES] += created != 0;
     if (facts.use_mpiio)
         r->disk.counters[H5F_USE_MPIIO] = 1;
     if (facts.coll_metadata)
@@ -684,29 +692,34 @@ static void add_shape(struct shapes *s, int64_t bytes, const int64_t len[KEPT_DI
         least = s->used++;
     } else {
         count = s->slot[least].count + 1;
+        s->estimated = 1;
     }
     s->slot[least].bytes = bytes;
     memcpy(s->slot[least].len, len, sizeof s->slot[least].len);
     s->slot[least].count = count;
 }
 
-/* Most frequent first; ties by smaller bytes, then smaller extents. */
+/* Most frequent first; ties by larger bytes, then larger extents (as the
+ * merge of records, record_merge.h, and as Darshan). */
 static int compare_shapes(const void *a, const void *b)
 {
     const struct shape *x = a, *y = b;
     if (x->count != y->count)
         return x->count > y->count ? -1 : 1;
     if (x->bytes != y->bytes)
-        return x->bytes < y->bytes ? -1 : 1;
+        return x->bytes > y->bytes ? -1 : 1;
     for (int i = 0; i < KEPT_DIMS; i++)
         if (x->len[i] != y->len[i])
-            return x->len[i] < y->len[i] ? -1 : 1;
+            return x->len[i] > y->len[i] ? -1 : 1;
     return 0;
 }
 
-/* Fills the H5D_ACCESSn_* groups of out. */
+/* Fills the H5D_ACCESSn_* groups of out and H5D_ACCESS_TOP_STATE. */
 static void emit_top_shapes(struct shapes s, int64_t *c)
 {
+    c[H5D_ACCESS_TOP_STATE] = s.estimated       ? IOLENS_TOP_ESTIMATE
+                              : s.used > TOP_SHAPES ? IOLENS_TOP_EXACT
+                                                    : IOLENS_TOP_EXACT_ALL;
     qsort(s.slot, (size_t)s.used, sizeof s.slot[0], compare_shapes);
     enum { GROUP = H5D_ACCESS2_ACCESS - H5D_ACCESS1_ACCESS };
     for (int n = 0; n < TOP_SHAPES; n++) {
@@ -766,7 +779,8 @@ static void count_access(h5d_rec *r, enum iolens_h5d_dir dir, const struct acces
     if (select_counter[a->kind] >= 0)
         c[select_counter[a->kind]]++;
     c[a->collective ? H5D_COLL_ACCESSES : H5D_INDEP_ACCESSES]++;
-    add_shape(&r->shapes, a->bytes, a->len);
+    if (a->bytes != 0) /* as Darshan: accesses of 0 bytes are not common values */
+        add_shape(&r->shapes, a->bytes, a->len);
 
     iolens_note_earliest(&f[id->f_start], t0);
     iolens_note_last(&f[id->f_end], t1);
@@ -894,7 +908,7 @@ static void emit_h5f(struct iolens_file *file, void *arg)
     spin_lock(&r->lock);
     out = r->disk;
     spin_unlock(&r->lock);
-    if (out.counters[H5F_CREATES] + out.counters[H5F_OPENS] + out.counters[H5F_FLUSHES] == 0)
+    if (out.counters[H5F_OPENS] + out.counters[H5F_FLUSHES] == 0)
         return;
     out.id = file->id;
     iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_H5F), &out,

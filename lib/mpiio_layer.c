@@ -68,7 +68,6 @@ static void clear_counters(mpiio_rec *r)
 {
     memset(r->disk.counters, 0, sizeof r->disk.counters);
     memset(r->disk.fcounters, 0, sizeof r->disk.fcounters);
-    r->disk.counters[MPIIO_MODE] = -1;
     r->read_busy = r->write_busy = (struct busy){0.0, 0.0};
     r->last_meta_end = 0.0;
     r->last_io = IO_NONE;
@@ -277,7 +276,8 @@ static void count_issue(mpiio_rec *r, const struct access *a)
     c[op_counter[a->kind][a->dir]]++;
     c[k->bytes] += a->bytes;
     c[k->size0 + iolens_size_bin(a->bytes)]++;
-    iolens_common_add(&r->sizes, a->bytes);
+    if (a->bytes != 0) /* as Darshan: sizes of 0 are not common values */
+        iolens_common_add(&r->sizes, a->bytes);
     c[MPIIO_DERIVED_DATATYPES] += a->derived;
     if (r->last_io != k->kind) {
         c[MPIIO_RW_SWITCHES] += r->last_io != IO_NONE;
@@ -872,11 +872,13 @@ static void emit_file(struct iolens_file *file, void *arg)
     if (r == NULL)
         return;
     struct iolens_mpiio_record out;
-    struct iolens_common_values sizes;
     struct iolens_access_pattern pat;
     spin_lock(&r->lock);
     out = r->disk;
-    sizes = r->sizes;
+    /* Under the lock: the table's outer slots are not in a copy. */
+    out.counters[MPIIO_ACCESS_TOP_STATE] =
+        iolens_common_top(&r->sizes, 4, &out.counters[MPIIO_ACCESS1_ACCESS],
+                          &out.counters[MPIIO_ACCESS1_COUNT]);
     pat = r->pat;
     spin_unlock(&r->lock);
     if (!has_activity(&out))
@@ -884,8 +886,6 @@ static void emit_file(struct iolens_file *file, void *arg)
     out.id = file->id;
     iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_MPIIO), &out,
                               iolens_clock_seconds_per_unit());
-    iolens_common_top(&sizes, 4, &out.counters[MPIIO_ACCESS1_ACCESS],
-                      &out.counters[MPIIO_ACCESS1_COUNT]);
     iolens_pat_pack(&pat, &out.counters[MPIIO_PAT_STEPS]);
     ctx->fn(&out, ctx->arg);
 }

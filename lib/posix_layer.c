@@ -49,6 +49,11 @@ struct iolens_posix_rec {
     double last_meta_end;     /* end of the last metadata call: non-overlapping
                                * time (reads and writes use their
                                * F_*_END_TIMESTAMP, which is the same value) */
+    /* Darshan's rules for CONSEC, SEQ and STRIDE compare a read with the
+     * previous read of the file and a write with the previous write (by
+     * any descriptor): the last byte of each, 0 before the first and
+     * again after each open, as in Darshan.  Indexed by last_io - 1. */
+    int64_t last_byte[2];
     struct iolens_posix_record disk;
     struct iolens_common_values sizes;
     struct iolens_common_values strides;
@@ -92,15 +97,13 @@ static void clear_counters(posix_rec *r, const struct iolens_file *file)
 {
     memset(r->disk.counters, 0, sizeof r->disk.counters);
     memset(r->disk.fcounters, 0, sizeof r->disk.fcounters);
-    r->disk.counters[POSIX_MODE] = -1;
-    r->disk.counters[POSIX_MAX_BYTE_READ] = -1;
-    r->disk.counters[POSIX_MAX_BYTE_WRITTEN] = -1;
     r->disk.counters[POSIX_MEM_ALIGNMENT] = configured_mem_alignment();
     r->disk.counters[POSIX_FILE_ALIGNMENT] = file->fs_block_size > 0 ? file->fs_block_size : 0;
     r->mem_align_mask = iolens_align_mask(r->disk.counters[POSIX_MEM_ALIGNMENT]);
     r->file_align_mask = iolens_align_mask(r->disk.counters[POSIX_FILE_ALIGNMENT]);
     r->last_meta_end = 0.0;
     r->last_io = IO_NONE;
+    r->last_byte[0] = r->last_byte[1] = 0;
     memset(&r->sizes, 0, sizeof r->sizes);
     memset(&r->strides, 0, sizeof r->strides);
     memset(&r->pat, 0, sizeof r->pat);
@@ -373,8 +376,9 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
 
     int held = lock_rec(r);
     r->disk.counters[POSIX_OPENS]++;
-    if (mode != -1)
+    if (mode > 0) /* -1: the call passed none; Darshan keeps 0 as none too */
         r->disk.counters[POSIX_MODE] = mode;
+    r->last_byte[0] = r->last_byte[1] = 0;
     iolens_note_first(&r->disk.fcounters[POSIX_F_OPEN_START_TIMESTAMP], t0);
     iolens_note_last(&r->disk.fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
@@ -472,13 +476,30 @@ static inline int64_t access_start(struct iolens_ofd *ofd, int64_t offset, int64
     return start;
 }
 
+/* Darshan's consecutive, sequential and stride rules (log_format.h):
+ * against the last byte of the previous access of the same kind to the
+ * file.  Returns the stride, 0 when there is none to count. */
+static inline int64_t count_darshan_order(posix_rec *r, const struct rw_ids *k, int64_t start,
+                                          int64_t size)
+{
+    int64_t *c = r->disk.counters;
+    int64_t *last = &r->last_byte[k->kind - IO_READ];
+    c[k->consec] += iolens_is_darshan_consecutive(start, *last);
+    c[k->seq] += iolens_is_darshan_sequential(start, *last);
+    int64_t stride = iolens_darshan_stride(start, *last);
+    *last = start + size - 1;
+    return stride;
+}
+
+/* iolens's own rules (the PAT_* counters): against the previous access of
+ * either kind on the same descriptor. */
 static inline void count_pattern(posix_rec *r, struct iolens_ofd *ofd, const struct rw_ids *k,
                                  int64_t start, int64_t size)
 {
     int64_t *c = r->disk.counters;
     int64_t prev_end = ofd->last_end;
-    c[k->consec] += iolens_is_consecutive(start, prev_end);
-    c[k->seq] += iolens_is_sequential(start, prev_end);
+    r->pat.consec += iolens_is_consecutive(start, prev_end);
+    r->pat.seq += iolens_is_sequential(start, prev_end);
     ofd->last_start = start;
     ofd->last_end = start + size;
     if (r->last_io != k->kind) {
@@ -504,15 +525,17 @@ static inline void count_timing(posix_rec *r, const struct rw_ids *k, int64_t si
 
 /* The common sizes and strides, and the pattern detector's step, when
  * any of them differs from the last one counted (out of line: see
- * count_access). */
+ * count_access).  Sizes and strides of 0 are not counted (as Darshan). */
 static __attribute__((noinline)) void count_common_values(posix_rec *r, int64_t size,
-                                                           int has_stride, int64_t stride)
+                                                           int64_t stride, int has_step,
+                                                           int64_t step)
 {
-    iolens_common_add(&r->sizes, size);
-    if (has_stride) {
+    if (size != 0)
+        iolens_common_add(&r->sizes, size);
+    if (stride != 0)
         iolens_common_add(&r->strides, stride);
-        iolens_pat_step(&r->pat, stride);
-    }
+    if (has_step)
+        iolens_pat_step(&r->pat, step);
 }
 
 /*
@@ -543,21 +566,22 @@ count_access(struct iolens_ofd *ofd, const void *buf, int64_t offset, int64_t si
                                                             c[POSIX_MEM_ALIGNMENT]);
     c[POSIX_FILE_NOT_ALIGNED] += iolens_is_misaligned_masked((uint64_t)start, r->file_align_mask,
                                                              c[POSIX_FILE_ALIGNMENT]);
+    int64_t stride = count_darshan_order(r, k, start, size);
     count_pattern(r, ofd, k, start, size);
     count_timing(r, k, size, t0, t1);
-    int has_stride = prev_start >= 0;
-    int64_t stride = start - prev_start;
+    int has_step = prev_start >= 0;
+    int64_t step = start - prev_start;
     /* The fast path also covers the pattern detector: the same step as
      * its current run (iolens_pat_step's own fast path, inlined here). */
-    if (__builtin_expect(iolens_common_is_last(&r->sizes, size) &&
-                             (!has_stride || (iolens_common_is_last(&r->strides, stride) &&
-                                              stride == r->pat.run_stride)),
+    if (__builtin_expect((size == 0 || iolens_common_is_last(&r->sizes, size)) &&
+                             (stride == 0 || iolens_common_is_last(&r->strides, stride)) &&
+                             (!has_step || step == r->pat.run_stride),
                          1)) {
-        r->sizes.count[r->sizes.last]++;
-        r->strides.count[r->strides.last] += has_stride;
-        r->pat.run_len += has_stride;
+        iolens_common_count_last(&r->sizes, size != 0);
+        iolens_common_count_last(&r->strides, stride != 0);
+        r->pat.run_len += has_step;
     } else {
-        count_common_values(r, size, has_stride, stride);
+        count_common_values(r, size, stride, has_step, step);
     }
     unlock_rec(r, held);
 }
@@ -759,12 +783,16 @@ static void emit_file(struct iolens_file *file, void *arg)
     if (r == NULL)
         return;
     struct iolens_posix_record out;
-    struct iolens_common_values sizes, strides;
     struct iolens_access_pattern pat;
     int held = lock_rec(r);
     out = r->disk;
-    sizes = r->sizes;
-    strides = r->strides;
+    /* Under the lock: the tables' outer slots are not in a copy. */
+    out.counters[POSIX_STRIDE_TOP_STATE] =
+        iolens_common_top(&r->strides, 4, &out.counters[POSIX_STRIDE1_STRIDE],
+                          &out.counters[POSIX_STRIDE1_COUNT]);
+    out.counters[POSIX_ACCESS_TOP_STATE] =
+        iolens_common_top(&r->sizes, 4, &out.counters[POSIX_ACCESS1_ACCESS],
+                          &out.counters[POSIX_ACCESS1_COUNT]);
     pat = r->pat;
     unlock_rec(r, held);
     if (!has_activity(&out))
@@ -772,14 +800,6 @@ static void emit_file(struct iolens_file *file, void *arg)
     out.id = file->id;
     iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), &out,
                               iolens_clock_seconds_per_unit());
-    iolens_common_top(&strides, 4, &out.counters[POSIX_STRIDE1_STRIDE],
-                      &out.counters[POSIX_STRIDE1_COUNT]);
-    iolens_common_top(&sizes, 4, &out.counters[POSIX_ACCESS1_ACCESS],
-                      &out.counters[POSIX_ACCESS1_COUNT]);
-    /* The layer counts consecutive and sequential accesses by direction
-     * already, by the same rule: the detector does not count them again. */
-    pat.consec = out.counters[POSIX_CONSEC_READS] + out.counters[POSIX_CONSEC_WRITES];
-    pat.seq = out.counters[POSIX_SEQ_READS] + out.counters[POSIX_SEQ_WRITES];
     iolens_pat_pack(&pat, &out.counters[POSIX_PAT_STEPS]);
     ctx->fn(&out, ctx->arg);
 }

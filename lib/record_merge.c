@@ -119,7 +119,7 @@ static const struct iolens_layer_desc layers[] = {
         .version = IOLENS_H5F_VERSION,
         .name = "H5F",
         DESC_TABLES(h5f, H5F),
-        .opens = {H5F_CREATES, H5F_OPENS},
+        .opens = {H5F_OPENS, -1},   /* creates included */
         .bytes_read = -1,
         .bytes_written = -1,
         .reads = -1,
@@ -286,12 +286,25 @@ uint32_t iolens_record_top_table(const struct iolens_layer_desc *d, uint32_t i,
                                  struct iolens_top_table *t)
 {
     memset(t, 0, sizeof *t);
+    t->state = -1;
     if (i >= d->ncounters || d->agg[i] != IOLENS_AGG_TOP_VALUE ||
         (i > 0 && d->agg[i - 1] == IOLENS_AGG_TOP_VALUE))
         return 0;
-    if (i + 1 < d->ncounters && d->agg[i + 1] == IOLENS_AGG_TOP_VALUE)
-        return split_table_at(d, i, t);
-    return interleaved_table_at(d, i, t);
+    uint32_t next = i + 1 < d->ncounters && d->agg[i + 1] == IOLENS_AGG_TOP_VALUE
+                        ? split_table_at(d, i, t)
+                        : interleaved_table_at(d, i, t);
+    t->state = next > 0 && i > 0 && d->agg[i - 1] == IOLENS_AGG_TOP_STATE ? (int32_t)i - 1 : -1;
+    return next;
+}
+
+int64_t iolens_top_state_merge(int64_t state_a, int has_a, int64_t state_b, int has_b,
+                               size_t distinct, uint32_t k)
+{
+    if (!has_a || !has_b)
+        return has_a ? state_a : has_b ? state_b : IOLENS_TOP_EXACT_ALL;
+    if (state_a != IOLENS_TOP_EXACT_ALL || state_b != IOLENS_TOP_EXACT_ALL)
+        return IOLENS_TOP_ESTIMATE;
+    return distinct > k ? IOLENS_TOP_EXACT : IOLENS_TOP_EXACT_ALL;
 }
 
 int iolens_record_top_pair(const struct iolens_layer_desc *d, int value_counter)
@@ -507,14 +520,20 @@ static void merge_top_table(const struct iolens_top_table *t, int64_t *acc, cons
 {
     struct iolens_top_entry e[2 * IOLENS_TOP_K_MAX];
     size_t n = 0;
+    int has_acc = 0, has_src = 0;
     for (uint32_t j = 0; j < t->k; j++) {
         iolens_top_entry_get(t, j, acc, &e[n]);
+        has_acc |= e[n].count > 0;
         n += e[n].count > 0;
         iolens_top_entry_get(t, j, src, &e[n]);
+        has_src |= e[n].count > 0;
         n += e[n].count > 0;
     }
     sort_entries(e, n, iolens_top_entry_cmp_tuple);
     n = iolens_top_entries_combine_sorted(e, n);
+    if (t->state >= 0)
+        acc[t->state] = iolens_top_state_merge(acc[t->state], has_acc, src[t->state],
+                                               has_src, n, t->k);
     sort_entries(e, n, iolens_top_entry_cmp_rank);
     for (uint32_t j = 0; j < t->k; j++)
         iolens_top_entry_put(t, j, j < n ? &e[j] : NULL, acc);

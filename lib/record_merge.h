@@ -75,11 +75,20 @@ int iolens_record_slowest_time_index(const struct iolens_layer_desc *d, int size
 struct iolens_top_table {
     uint32_t k, width;
     uint32_t value[IOLENS_TOP_K_MAX], count[IOLENS_TOP_K_MAX];
+    int32_t state;   /* the TOP_STATE counter just before the table, -1 if none */
 };
 /* The table whose first counter is i: fills *t and returns the index of
  * the counter after the table; 0 if no (well-formed) table starts at i. */
 uint32_t iolens_record_top_table(const struct iolens_layer_desc *d, uint32_t i,
                                  struct iolens_top_table *t);
+
+/* The state (IOLENS_TOP_*, log_format.h) of a table merged from two:
+ * state_a and state_b are theirs, has_a and has_b whether they had any
+ * entry, distinct the distinct tuples of the union and k the table's
+ * entries.  Exact only while both listed every value they had: a value
+ * one left out may be among the other's. */
+int64_t iolens_top_state_merge(int64_t state_a, int has_a, int64_t state_b, int has_b,
+                               size_t distinct, uint32_t k);
 
 /* One entry; tuple slots beyond the width are 0. */
 struct iolens_top_entry {

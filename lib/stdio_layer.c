@@ -70,8 +70,6 @@ static void clear_counters(stdio_rec *r)
 {
     memset(r->disk.counters, 0, sizeof r->disk.counters);
     memset(r->disk.fcounters, 0, sizeof r->disk.fcounters);
-    r->disk.counters[STDIO_MAX_BYTE_READ] = -1;
-    r->disk.counters[STDIO_MAX_BYTE_WRITTEN] = -1;
     r->last_meta_end = 0.0;
 }
 

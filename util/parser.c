@@ -255,6 +255,8 @@ struct top_acc {
     struct iolens_top_table t;
     struct iolens_top_entry *e;   /* distinct tuples, sorted by tuple */
     size_t n, cap;
+    int64_t state;                /* IOLENS_TOP_* of the records so far */
+    int has;                      /* whether any record had an entry */
 };
 
 struct kind_total {
@@ -349,6 +351,14 @@ static int top_acc_add(struct top_acc *a, const struct iolens_log_layer *L)
     uint32_t cc = L->counter_count;
     for (uint64_t r = 0; r < L->record_count; r++) {
         const int64_t *row = L->counters + r * cc;
+        int has = 0;
+        for (uint32_t j = 0; j < t->k; j++)
+            has |= counter_in_row(row, cc, t->count[j]) > 0;
+        /* Whether the union has more values than the table is settled
+         * at the end (top_acc_state): 0 distinct values here. */
+        a->state = iolens_top_state_merge(a->state, a->has, counter_in_row(row, cc, t->state),
+                                          has, 0, t->k);
+        a->has |= has;
         for (uint32_t j = 0; j < t->k; j++) {
             struct iolens_top_entry x = {.count = counter_in_row(row, cc, t->count[j])};
             if (x.count <= 0)
@@ -413,6 +423,10 @@ static void print_kind_total(struct kind_total *kt)
             qsort(a->e, a->n, sizeof *a->e, iolens_top_entry_cmp_rank);
         for (uint32_t j = 0; j < a->t.k; j++)
             iolens_top_entry_put(&a->t, j, j < a->n ? &a->e[j] : NULL, totals);
+        if (a->t.state >= 0)
+            totals[a->t.state] = a->state == IOLENS_TOP_EXACT_ALL && a->n > a->t.k
+                                     ? IOLENS_TOP_EXACT
+                                     : a->state;
     }
     uint32_t nc = usable_counters(&kt->shape), nf = usable_fcounters(&kt->shape);
     for (uint32_t i = 0; i < nc; i++)

@@ -84,6 +84,7 @@ struct job_figures {
     int64_t accesses, seq, consec, misaligned;
     size_t nsizes;
     struct iolens_top_entry sizes[4];
+    int64_t sizes_state;   /* IOLENS_TOP_* of sizes */
 };
 
 static int by_u64(const void *a, const void *b)
@@ -102,8 +103,8 @@ static int64_t distinct(uint64_t *ids, size_t n)
     return d;
 }
 
-/* Files and files created: distinct record ids, and those with a creating
- * open (POSIX_MODE >= 0). */
+/* Files and files created: distinct record ids, and those with an open
+ * that passed a mode (POSIX_MODE > 0: 0 is Darshan's "none"). */
 static int count_files(const struct iolens_log_layer *L, struct job_figures *f)
 {
     size_t n = (size_t)L->record_count, nf = 0, nc = 0;
@@ -117,7 +118,7 @@ static int count_files(const struct iolens_log_layer *L, struct job_figures *f)
         if (is_std_stream(L->id[r]))
             continue;
         all[nf++] = L->id[r];
-        if (iolens_log_counter(L, r, POSIX_MODE) >= 0)
+        if (iolens_log_counter(L, r, POSIX_MODE) > 0)
             created[nc++] = L->id[r];
     }
     f->files = distinct(all, nf);
@@ -135,16 +136,27 @@ static int common_sizes(const struct iolens_log_layer *L, struct job_figures *f)
     struct iolens_top_entry *e = calloc(cap, sizeof *e);
     if (e == NULL)
         return -1;
-    for (uint64_t r = 0; r < L->record_count; r++)
-        for (int j = 0; j < 4 && !is_std_stream(L->id[r]); j++) {
+    int64_t state = IOLENS_TOP_EXACT_ALL;
+    int any = 0;
+    for (uint64_t r = 0; r < L->record_count; r++) {
+        if (is_std_stream(L->id[r]))
+            continue;
+        size_t first = n;
+        for (int j = 0; j < 4; j++) {
             int64_t count = iolens_log_counter(L, r, POSIX_ACCESS1_COUNT + j);
             if (count <= 0)
                 continue;
             e[n].value[0] = iolens_log_counter(L, r, POSIX_ACCESS1_ACCESS + j);
             e[n++].count = count;
         }
+        /* Whether the union outgrows the four is settled below. */
+        state = iolens_top_state_merge(state, any, iolens_log_counter(L, r, POSIX_ACCESS_TOP_STATE),
+                                       n > first, 0, 4);
+        any |= n > first;
+    }
     qsort(e, n, sizeof *e, iolens_top_entry_cmp_tuple);
     n = iolens_top_entries_combine_sorted(e, n);
+    f->sizes_state = state == IOLENS_TOP_EXACT_ALL && n > 4 ? IOLENS_TOP_EXACT : state;
     qsort(e, n, sizeof *e, iolens_top_entry_cmp_rank);
     f->nsizes = n < 4 ? n : 4;
     memcpy(f->sizes, e, f->nsizes * sizeof *e);
@@ -218,6 +230,8 @@ static void print_job(FILE *out, const struct iolens_log *log, const struct iole
     for (size_t i = 0; i < f->nsizes; i++)
         fprintf(out, "job\taccess_size_%zu\t%" PRId64 "\t%" PRId64 "\n", i + 1,
                 f->sizes[i].value[0], f->sizes[i].count);
+    fprintf(out, "job\taccess_size_counts\t%s\n",
+            f->sizes_state == IOLENS_TOP_ESTIMATE ? "estimate" : "exact");
     put_real(out, "io_pct_of_runtime", 100.0 * perf->job.io_share);
     put_real(out, "meta_pct_of_io_time", 100.0 * perf->job.meta_share);
     (void)log;

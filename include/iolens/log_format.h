@@ -315,7 +315,27 @@ enum iolens_agg {
     IOLENS_AGG_AGREE,        /* a pattern parameter: the common value of the
                                 records that have one (0 means none and does
                                 not vote), IOLENS_PAT_MIXED when two differ */
+    IOLENS_AGG_TOP_STATE,    /* how exact the top table right after it is
+                                (IOLENS_TOP_*): re-derived when the table's
+                                entries are merged */
 };
+
+/*
+ * Values of an IOLENS_AGG_TOP_STATE counter (<L>_..._TOP_STATE), which
+ * precedes the top table it describes.  The runtime counts each distinct
+ * value exactly in a table of 32 values per POSIX and MPI-IO record (as
+ * many as Darshan tracks; past the first 8 only if the memory budget has
+ * room) and of 8 shapes per H5D record; only a record that saw more
+ * distinct values than that has estimated counts (a newcomer then takes
+ * over the least frequent value's slot and count, so counts are upper
+ * bounds).  Merging records (a shared file's
+ * ranks, a --total) sees only each record's top 4: it stays exact while
+ * every merged record listed all of its values.
+ */
+#define IOLENS_TOP_EXACT_ALL 0   /* exact, and every distinct value is listed */
+#define IOLENS_TOP_EXACT 1       /* the listed values and counts are exact (the
+                                    true top values), more values exist */
+#define IOLENS_TOP_ESTIMATE 2    /* the counts (and so the ranking) are estimates */
 
 /* Value of an IOLENS_AGG_AGREE counter whose merged records disagree. */
 #define IOLENS_PAT_MIXED INT64_MIN
@@ -348,8 +368,8 @@ enum iolens_agg {
  */
 #define IOLENS_PATTERN_COUNTERS(X, L) \
     X(L##_PAT_STEPS, IOLENS_AGG_SUM, "accesses that had a previous access on the same descriptor or handle: the steps the pattern detector saw") \
-    X(L##_PAT_CONSEC, IOLENS_AGG_SUM, "steps whose access starts exactly where the previous access ended") \
-    X(L##_PAT_SEQ, IOLENS_AGG_SUM, "steps whose access starts at or after the end of the previous access") \
+    X(L##_PAT_CONSEC, IOLENS_AGG_SUM, "steps whose access starts exactly where the previous access (read or write) on the descriptor or handle ended (iolens's rule; POSIX_CONSEC_* follow Darshan's)") \
+    X(L##_PAT_SEQ, IOLENS_AGG_SUM, "steps whose access starts at or after the end of the previous access (read or write) on the descriptor or handle (iolens's rule; POSIX_SEQ_* follow Darshan's)") \
     X(L##_PAT_STRIDE, IOLENS_AGG_AGREE, "dominant stride: the step of the runs of equal steps that cover the most steps (0 if none; IOLENS_PAT_MIXED, -2^63, when merged records differ)") \
     X(L##_PAT_STRIDE_STEPS, IOLENS_AGG_SUM, "steps in runs of the dominant stride") \
     X(L##_PAT_INNER_STRIDE, IOLENS_AGG_AGREE, "nested strides: step inside a group of the most frequent group signature (0 if none; -2^63 when merged records differ)") \
@@ -368,7 +388,7 @@ enum iolens_agg {
  * POSIX layer counters.  X(name, IOLENS_AGG_SUM, description).
  * Integer counters; -1 never appears except where a description says so.
  */
-#define IOLENS_POSIX_VERSION 1u
+#define IOLENS_POSIX_VERSION 2u
 #define IOLENS_POSIX_COUNTERS(X) \
     X(POSIX_OPENS, IOLENS_AGG_SUM, "open, open64, openat, creat and their fortified forms") \
     X(POSIX_READS, IOLENS_AGG_SUM, "read, pread, readv, preadv and their variants") \
@@ -383,15 +403,15 @@ enum iolens_agg {
     X(POSIX_UNLINKS, IOLENS_AGG_SUM, "unlink") \
     X(POSIX_RENAME_SOURCES, IOLENS_AGG_SUM, "rename with this file as the source") \
     X(POSIX_RENAME_TARGETS, IOLENS_AGG_SUM, "rename with this file as the target") \
-    X(POSIX_MODE, IOLENS_AGG_SAME, "mode argument of the last creating open, -1 if never") \
+    X(POSIX_MODE, IOLENS_AGG_MAX, "mode argument of the last open that passed one (O_CREAT, O_TMPFILE, creat), 0 if none (as Darshan); a shared file: the largest of the ranks' values") \
     X(POSIX_BYTES_READ, IOLENS_AGG_SUM, "bytes read") \
     X(POSIX_BYTES_WRITTEN, IOLENS_AGG_SUM, "bytes written") \
-    X(POSIX_MAX_BYTE_READ, IOLENS_AGG_MAX, "highest byte offset read, -1 if none") \
-    X(POSIX_MAX_BYTE_WRITTEN, IOLENS_AGG_MAX, "highest byte offset written, -1 if none") \
-    X(POSIX_CONSEC_READS, IOLENS_AGG_SUM, "reads starting exactly after the previous access on the descriptor") \
-    X(POSIX_CONSEC_WRITES, IOLENS_AGG_SUM, "writes starting exactly after the previous access on the descriptor") \
-    X(POSIX_SEQ_READS, IOLENS_AGG_SUM, "reads starting at or after the end of the previous access on the descriptor") \
-    X(POSIX_SEQ_WRITES, IOLENS_AGG_SUM, "writes starting at or after the end of the previous access on the descriptor") \
+    X(POSIX_MAX_BYTE_READ, IOLENS_AGG_MAX, "offset of the last byte of the read that reached furthest, 0 if none (as Darshan)") \
+    X(POSIX_MAX_BYTE_WRITTEN, IOLENS_AGG_MAX, "offset of the last byte of the write that reached furthest, 0 if none (as Darshan)") \
+    X(POSIX_CONSEC_READS, IOLENS_AGG_SUM, "reads starting right after the last byte of the previous read of the file (by the process, since the last open; before any read that byte is 0, as Darshan)") \
+    X(POSIX_CONSEC_WRITES, IOLENS_AGG_SUM, "writes starting right after the last byte of the previous write of the file (as POSIX_CONSEC_READS)") \
+    X(POSIX_SEQ_READS, IOLENS_AGG_SUM, "reads starting after the last byte of the previous read of the file (as POSIX_CONSEC_READS; consecutive reads count too)") \
+    X(POSIX_SEQ_WRITES, IOLENS_AGG_SUM, "writes starting after the last byte of the previous write of the file (as POSIX_SEQ_READS)") \
     X(POSIX_RW_SWITCHES, IOLENS_AGG_SUM, "changes between reading and writing") \
     X(POSIX_MEM_NOT_ALIGNED, IOLENS_AGG_SUM, "accesses whose buffer address is not a multiple of POSIX_MEM_ALIGNMENT") \
     X(POSIX_MEM_ALIGNMENT, IOLENS_AGG_SAME, "memory alignment used, bytes") \
@@ -417,7 +437,8 @@ enum iolens_agg {
     X(POSIX_SIZE_WRITE_10M_100M, IOLENS_AGG_SUM, "writes of 10-100 MiB") \
     X(POSIX_SIZE_WRITE_100M_1G, IOLENS_AGG_SUM, "writes of 100 MiB-1 GiB") \
     X(POSIX_SIZE_WRITE_1G_PLUS, IOLENS_AGG_SUM, "writes over 1 GiB") \
-    X(POSIX_STRIDE1_STRIDE, IOLENS_AGG_TOP_VALUE, "most common stride (start of access minus start of the previous access), 0 if none") \
+    X(POSIX_STRIDE_TOP_STATE, IOLENS_AGG_TOP_STATE, "how exact the POSIX_STRIDE* table is: 0 exact, all strides listed; 1 exact, more strides exist; 2 estimated counts") \
+    X(POSIX_STRIDE1_STRIDE, IOLENS_AGG_TOP_VALUE, "most common stride, as Darshan: the gap between the previous read's (write's) last byte and the start of a read (write) of the file, counted when it is positive and that last byte is not 0 (as POSIX_CONSEC_READS); 0 if none") \
     X(POSIX_STRIDE2_STRIDE, IOLENS_AGG_TOP_VALUE, "second most common stride") \
     X(POSIX_STRIDE3_STRIDE, IOLENS_AGG_TOP_VALUE, "third most common stride") \
     X(POSIX_STRIDE4_STRIDE, IOLENS_AGG_TOP_VALUE, "fourth most common stride") \
@@ -425,7 +446,8 @@ enum iolens_agg {
     X(POSIX_STRIDE2_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of POSIX_STRIDE2_STRIDE") \
     X(POSIX_STRIDE3_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of POSIX_STRIDE3_STRIDE") \
     X(POSIX_STRIDE4_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of POSIX_STRIDE4_STRIDE") \
-    X(POSIX_ACCESS1_ACCESS, IOLENS_AGG_TOP_VALUE, "most common access size, bytes") \
+    X(POSIX_ACCESS_TOP_STATE, IOLENS_AGG_TOP_STATE, "how exact the POSIX_ACCESS* table is (as POSIX_STRIDE_TOP_STATE)") \
+    X(POSIX_ACCESS1_ACCESS, IOLENS_AGG_TOP_VALUE, "most common access size, bytes (accesses of 0 bytes are not counted, as Darshan)") \
     X(POSIX_ACCESS2_ACCESS, IOLENS_AGG_TOP_VALUE, "second most common access size") \
     X(POSIX_ACCESS3_ACCESS, IOLENS_AGG_TOP_VALUE, "third most common access size") \
     X(POSIX_ACCESS4_ACCESS, IOLENS_AGG_TOP_VALUE, "fourth most common access size") \
@@ -457,7 +479,7 @@ enum iolens_agg {
     X(POSIX_F_MAX_WRITE_TIME, IOLENS_AGG_MAX, "duration of the slowest write") \
     IOLENS_SHARING_FCOUNTERS(X, POSIX)
 
-#define IOLENS_STDIO_VERSION 1u
+#define IOLENS_STDIO_VERSION 2u
 #define IOLENS_STDIO_COUNTERS(X) \
     X(STDIO_OPENS, IOLENS_AGG_SUM, "fopen, fopen64, fdopen and freopen") \
     X(STDIO_READS, IOLENS_AGG_SUM, "read calls: fread, fgets, getline, fgetc and the like, fscanf") \
@@ -466,8 +488,8 @@ enum iolens_agg {
     X(STDIO_FLUSHES, IOLENS_AGG_SUM, "fflush") \
     X(STDIO_BYTES_READ, IOLENS_AGG_SUM, "bytes read") \
     X(STDIO_BYTES_WRITTEN, IOLENS_AGG_SUM, "bytes written") \
-    X(STDIO_MAX_BYTE_READ, IOLENS_AGG_MAX, "highest byte offset read, -1 if none") \
-    X(STDIO_MAX_BYTE_WRITTEN, IOLENS_AGG_MAX, "highest byte offset written, -1 if none") \
+    X(STDIO_MAX_BYTE_READ, IOLENS_AGG_MAX, "offset of the last byte of the read that reached furthest, 0 if none (as Darshan)") \
+    X(STDIO_MAX_BYTE_WRITTEN, IOLENS_AGG_MAX, "offset of the last byte of the write that reached furthest, 0 if none (as Darshan)") \
     IOLENS_SHARING_COUNTERS(X, STDIO)
 
 #define IOLENS_STDIO_FCOUNTERS(X) \
@@ -490,7 +512,7 @@ enum iolens_agg {
  * split collectives (_begin/_end) and nonblocking forms (iread ...) have
  * their own counters and are not also counted as independent/collective.
  */
-#define IOLENS_MPIIO_VERSION 1u
+#define IOLENS_MPIIO_VERSION 2u
 #define IOLENS_MPIIO_COUNTERS(X) \
     X(MPIIO_INDEP_OPENS, IOLENS_AGG_SUM, "MPI_File_open on MPI_COMM_SELF or a one-rank communicator") \
     X(MPIIO_COLL_OPENS, IOLENS_AGG_SUM, "MPI_File_open on a communicator of more than one rank") \
@@ -505,7 +527,7 @@ enum iolens_agg {
     X(MPIIO_SYNCS, IOLENS_AGG_SUM, "MPI_File_sync") \
     X(MPIIO_HINTS, IOLENS_AGG_SUM, "MPI_File_set_info, and opens with an info object other than MPI_INFO_NULL") \
     X(MPIIO_VIEWS, IOLENS_AGG_SUM, "MPI_File_set_view") \
-    X(MPIIO_MODE, IOLENS_AGG_SAME, "amode of the last open, -1 if never") \
+    X(MPIIO_MODE, IOLENS_AGG_MAX, "amode of the last open, 0 if none (as Darshan); a shared file: the largest of the ranks' values") \
     X(MPIIO_BYTES_READ, IOLENS_AGG_SUM, "bytes read") \
     X(MPIIO_BYTES_WRITTEN, IOLENS_AGG_SUM, "bytes written") \
     X(MPIIO_RW_SWITCHES, IOLENS_AGG_SUM, "changes between reading and writing") \
@@ -531,7 +553,8 @@ enum iolens_agg {
     X(MPIIO_SIZE_WRITE_AGG_10M_100M, IOLENS_AGG_SUM, "writes of 10-100 MiB") \
     X(MPIIO_SIZE_WRITE_AGG_100M_1G, IOLENS_AGG_SUM, "writes of 100 MiB-1 GiB") \
     X(MPIIO_SIZE_WRITE_AGG_1G_PLUS, IOLENS_AGG_SUM, "writes over 1 GiB") \
-    X(MPIIO_ACCESS1_ACCESS, IOLENS_AGG_TOP_VALUE, "most common access size, bytes") \
+    X(MPIIO_ACCESS_TOP_STATE, IOLENS_AGG_TOP_STATE, "how exact the MPIIO_ACCESS* table is (as POSIX_STRIDE_TOP_STATE)") \
+    X(MPIIO_ACCESS1_ACCESS, IOLENS_AGG_TOP_VALUE, "most common access size, bytes (accesses of 0 bytes are not counted, as Darshan)") \
     X(MPIIO_ACCESS2_ACCESS, IOLENS_AGG_TOP_VALUE, "second most common access size") \
     X(MPIIO_ACCESS3_ACCESS, IOLENS_AGG_TOP_VALUE, "third most common access size") \
     X(MPIIO_ACCESS4_ACCESS, IOLENS_AGG_TOP_VALUE, "fourth most common access size") \
@@ -564,10 +587,10 @@ enum iolens_agg {
  * HDF5 file layer (H5F).  One record per HDF5 file, keyed by its path like
  * the POSIX record of the same file.
  */
-#define IOLENS_H5F_VERSION 1u
+#define IOLENS_H5F_VERSION 2u
 #define IOLENS_H5F_COUNTERS(X) \
-    X(H5F_CREATES, IOLENS_AGG_SUM, "H5Fcreate") \
-    X(H5F_OPENS, IOLENS_AGG_SUM, "H5Fopen") \
+    X(H5F_OPENS, IOLENS_AGG_SUM, "H5Fcreate and H5Fopen (as Darshan)") \
+    X(H5F_CREATES, IOLENS_AGG_SUM, "H5Fcreate: the part of H5F_OPENS that created the file") \
     X(H5F_FLUSHES, IOLENS_AGG_SUM, "H5Fflush") \
     X(H5F_USE_MPIIO, IOLENS_AGG_MAX, "1 if a file access property list selected the MPI-IO driver") \
     X(H5F_COLL_METADATA, IOLENS_AGG_MAX, "1 if collective metadata reads or writes were enabled") \
@@ -586,16 +609,17 @@ enum iolens_agg {
  * "<file path>:<dataset path>"; H5D_FILE_REC_ID is the record id of the
  * file's H5F record.  Bytes are the selected points times the memory
  * datatype size.  An access's shape is the extent of its file selection's
- * bounding box in each of the first 5 dimensions.
+ * bounding box in each of the last 5 dimensions, right-aligned as in
+ * Darshan: the last dimension in D5, a 2-D access in D4 and D5.
  */
-#define IOLENS_H5D_VERSION 1u
+#define IOLENS_H5D_VERSION 2u
 #define IOLENS_H5D_ACCESS_SHAPE(X, N, ORD) \
     X(H5D_ACCESS##N##_ACCESS, IOLENS_AGG_TOP_VALUE, ORD " most common access size, bytes") \
-    X(H5D_ACCESS##N##_LENGTH_D1, IOLENS_AGG_TOP_SHAPE, "extent in dimension 1 of the " ORD " most common access shape") \
-    X(H5D_ACCESS##N##_LENGTH_D2, IOLENS_AGG_TOP_SHAPE, "extent in dimension 2, 0 beyond the rank") \
-    X(H5D_ACCESS##N##_LENGTH_D3, IOLENS_AGG_TOP_SHAPE, "extent in dimension 3") \
-    X(H5D_ACCESS##N##_LENGTH_D4, IOLENS_AGG_TOP_SHAPE, "extent in dimension 4") \
-    X(H5D_ACCESS##N##_LENGTH_D5, IOLENS_AGG_TOP_SHAPE, "extent in dimension 5") \
+    X(H5D_ACCESS##N##_LENGTH_D1, IOLENS_AGG_TOP_SHAPE, "extent in the 5th-last dimension of the " ORD " most common access shape (right-aligned as Darshan: 0 for a selection of rank below 5)") \
+    X(H5D_ACCESS##N##_LENGTH_D2, IOLENS_AGG_TOP_SHAPE, "extent in the 4th-last dimension, 0 for a rank below 4") \
+    X(H5D_ACCESS##N##_LENGTH_D3, IOLENS_AGG_TOP_SHAPE, "extent in the 3rd-last dimension, 0 for a rank below 3") \
+    X(H5D_ACCESS##N##_LENGTH_D4, IOLENS_AGG_TOP_SHAPE, "extent in the 2nd-last dimension, 0 for a rank below 2") \
+    X(H5D_ACCESS##N##_LENGTH_D5, IOLENS_AGG_TOP_SHAPE, "extent in the last dimension") \
     X(H5D_ACCESS##N##_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of this access shape")
 
 #define IOLENS_H5D_COUNTERS(X) \
@@ -634,6 +658,7 @@ enum iolens_agg {
     X(H5D_SIZE_WRITE_AGG_10M_100M, IOLENS_AGG_SUM, "writes of 10-100 MiB") \
     X(H5D_SIZE_WRITE_AGG_100M_1G, IOLENS_AGG_SUM, "writes of 100 MiB-1 GiB") \
     X(H5D_SIZE_WRITE_AGG_1G_PLUS, IOLENS_AGG_SUM, "writes over 1 GiB") \
+    X(H5D_ACCESS_TOP_STATE, IOLENS_AGG_TOP_STATE, "how exact the H5D_ACCESS* table is (as POSIX_STRIDE_TOP_STATE)") \
     IOLENS_H5D_ACCESS_SHAPE(X, 1, "first") \
     IOLENS_H5D_ACCESS_SHAPE(X, 2, "second") \
     IOLENS_H5D_ACCESS_SHAPE(X, 3, "third") \

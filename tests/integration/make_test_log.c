@@ -387,6 +387,7 @@ static void build_h5f(struct out *o)
     memset(&r, 0, sizeof r);
     r.id = ID_H5;
     r.rank = IOLENS_RANK_ALL;
+    r.counters[H5F_OPENS] = 2; /* both creates: H5F_OPENS counts them too */
     r.counters[H5F_CREATES] = 2;
     r.counters[H5F_FLUSHES] = 1;
     r.counters[H5F_USE_MPIIO] = 1;
@@ -403,14 +404,15 @@ static void build_h5f(struct out *o)
     build_layer(o, IOLENS_REGION_H5F, &r, 1);
 }
 
-/* Shape entry j of an H5D record: size, extents, count. */
+/* Shape entry j of an H5D record: size, the extents of a 2-D access
+ * (right-aligned: in D4 and D5; d2 0 for a 1-D one, in D5), count. */
 static void put_h5d_shape(struct iolens_h5d_record *r, int j, int64_t size, int64_t d1,
                           int64_t d2, int64_t count)
 {
     int64_t *c = &r->counters[H5D_ACCESS1_ACCESS + 7 * j];
     c[0] = size;
-    c[1] = d1;
-    c[2] = d2;
+    c[4] = d2 != 0 ? d1 : 0;
+    c[5] = d2 != 0 ? d2 : d1;
     c[6] = count;
 }
 

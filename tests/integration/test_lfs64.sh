@@ -28,6 +28,9 @@ stats=2
 [ "$out" = "old stat" ] && stats=4
 
 # 4096 at 5 GiB, then 100+200 with pwritev at 0, then 300 read at 0.
+# Darshan's rules: the first write starts past byte 0, the last byte
+# before any write, so it is sequential (but has no stride: there was no
+# previous write); nothing else is sequential or has a stride.
 far=5368709120
 expect_counters "$log" "$a" <<END
 POSIX_OPENS 1
@@ -39,14 +42,13 @@ POSIX_READS 1
 POSIX_BYTES_READ 300
 POSIX_MAX_BYTE_READ 299
 POSIX_CONSEC_WRITES 0
-POSIX_SEQ_WRITES 0
+POSIX_SEQ_WRITES 1
 POSIX_CONSEC_READS 0
 POSIX_SEQ_READS 0
 POSIX_RW_SWITCHES 1
 POSIX_STRIDE1_STRIDE 0
-POSIX_STRIDE1_COUNT 1
-POSIX_STRIDE2_STRIDE -$far
-POSIX_STRIDE2_COUNT 1
+POSIX_STRIDE1_COUNT 0
+POSIX_STRIDE2_COUNT 0
 POSIX_SEEKS 1
 POSIX_STATS $stats
 POSIX_FSYNCS 1

@@ -15,7 +15,7 @@ check_threads() {
     require_log "$log"
 
     # n x 2000 pwrites of 1 KiB, each thread in its own region; n x 20000
-    # reads of 0 bytes.
+    # reads of 0 bytes (no access size, as Darshan).
     expect_counters "$log" "$shared" <<END
 POSIX_OPENS 1
 POSIX_WRITES $((n * 2000))
@@ -25,10 +25,10 @@ POSIX_SIZE_WRITE_100_1K $((n * 2000))
 POSIX_READS $((n * 20000))
 POSIX_BYTES_READ 0
 POSIX_SIZE_READ_0_100 $((n * 20000))
-POSIX_ACCESS1_ACCESS 0
-POSIX_ACCESS1_COUNT $((n * 20000))
-POSIX_ACCESS2_ACCESS 1024
-POSIX_ACCESS2_COUNT $((n * 2000))
+POSIX_ACCESS1_ACCESS 1024
+POSIX_ACCESS1_COUNT $((n * 2000))
+POSIX_ACCESS2_ACCESS 0
+POSIX_ACCESS2_COUNT 0
 END
     # n x 2000 write()s of 100 bytes advancing one shared offset: each
     # starts where another ended, so the tracked offsets cover the file
@@ -49,8 +49,10 @@ POSIX_BYTES_WRITTEN 1024000
 POSIX_MAX_BYTE_WRITTEN 1023999
 POSIX_CONSEC_WRITES 1999
 POSIX_SEQ_WRITES 1999
-POSIX_STRIDE1_STRIDE 512
-POSIX_STRIDE1_COUNT 1999
+POSIX_STRIDE1_STRIDE 0
+POSIX_STRIDE1_COUNT 0
+POSIX_PAT_STRIDE 512
+POSIX_PAT_STRIDE_STEPS 1999
 POSIX_ACCESS1_COUNT 2000
 END
         t=$((t + 1))

@@ -102,9 +102,11 @@ check_eq ok "$(cat "$RUN/json.check")" "JSON records"
 # 2 ranks, 64 KiB: blocks of 8 KiB, 32 KiB apart, accessed in 4 KiB
 # transfers.  Rank 0 accesses 0-8K, 32K-40K, 64K-72K, 96K-104K (rank 1
 # 8 KiB later): the file spans 112 KiB.  Per rank and phase, 8 transfers:
-# from one start to the next 4 KiB four times (inside the blocks) and
-# 28 KiB three times (to the next block); the shared record adds up both
-# ranks and both phases.
+# inside a block each starts right after the previous one (Darshan's
+# stride, the gap after the previous access's last byte, is 0: not
+# counted), and three times the next block starts 24 KiB after the end of
+# the last (stride 24576); the shared record adds up both ranks and both
+# phases.
 pio_traced strided 2 -p 2 -P 2 -x 4K -X 4K -f 64K -r --pattern strided --block 8K \
     --stride 32K --keep
 DATAFILE=$(first_in "$RUN/data" '*.posix.0.dat')
@@ -114,9 +116,9 @@ POSIX_BYTES_WRITTEN 65536
 POSIX_BYTES_READ 65536
 POSIX_ACCESS1_ACCESS 4096
 POSIX_ACCESS1_COUNT 32
-POSIX_STRIDE1_STRIDE 4096
-POSIX_STRIDE1_COUNT 16
-POSIX_STRIDE2_STRIDE 28672
-POSIX_STRIDE2_COUNT 12
+POSIX_STRIDE1_STRIDE 24576
+POSIX_STRIDE1_COUNT 12
+POSIX_STRIDE2_STRIDE 0
+POSIX_STRIDE2_COUNT 0
 COUNTERS
 finish

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "access_stats.h"
+#include "budget.h"
 #include "iolens/log_format.h"
 
 START_TEST(every_bin_boundary)
@@ -92,6 +93,54 @@ START_TEST(strided_reads_are_sequential_not_consecutive)
 }
 END_TEST
 
+/* Darshan's rules on a known sequence of reads of one file; the expected
+ * counts are worked out by hand beside each access. */
+START_TEST(darshan_consec_seq_stride)
+{
+    static const struct { int64_t off, size, consec, seq, stride; } seq_[] = {
+        {0, 100, 0, 0, 0},     /* last 0: 0 is not past it */
+        {100, 100, 1, 1, 0},   /* right after byte 99: gap 0, not counted */
+        {300, 100, 0, 1, 100}, /* bytes 200..299 skipped */
+        {50, 10, 0, 0, 0},     /* backwards: nothing */
+        {60, 40, 1, 1, 0},     /* right after byte 59 */
+        {1000, 1, 0, 1, 900},  /* bytes 100..999 skipped */
+        {1000, 1, 0, 0, 0},    /* the same byte again: not past it */
+    };
+    int64_t last = 0;
+    for (size_t i = 0; i < sizeof seq_ / sizeof seq_[0]; i++) {
+        ck_assert_int_eq(iolens_is_darshan_consecutive(seq_[i].off, last), seq_[i].consec);
+        ck_assert_int_eq(iolens_is_darshan_sequential(seq_[i].off, last), seq_[i].seq);
+        ck_assert_int_eq(iolens_darshan_stride(seq_[i].off, last), seq_[i].stride);
+        last = seq_[i].off + seq_[i].size - 1;
+    }
+    /* Before any access last is 0: a first access at 1 is consecutive,
+     * one further on sequential but without a stride. */
+    ck_assert_int_eq(iolens_is_darshan_consecutive(1, 0), 1);
+    ck_assert_int_eq(iolens_is_darshan_sequential(4096, 0), 1);
+    ck_assert_int_eq(iolens_darshan_stride(4096, 0), 0);
+}
+END_TEST
+
+/* H5D shapes are right-aligned, as Darshan's LENGTH_D1..D5. */
+START_TEST(dims_right_aligned)
+{
+    int64_t len[5] = {0};
+    iolens_right_align_dims((const int64_t[]){10, 20}, 2, len, 5);
+    ck_assert_int_eq(len[0], 0);
+    ck_assert_int_eq(len[2], 0);
+    ck_assert_int_eq(len[3], 10);
+    ck_assert_int_eq(len[4], 20);
+    int64_t one[5] = {0};
+    iolens_right_align_dims((const int64_t[]){7}, 1, one, 5);
+    ck_assert_int_eq(one[4], 7);
+    ck_assert_int_eq(one[0], 0);
+    int64_t six[5] = {0};
+    iolens_right_align_dims((const int64_t[]){1, 2, 3, 4, 5, 6}, 6, six, 5);
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(six[i], i + 2); /* the last five */
+}
+END_TEST
+
 static void add_n(struct iolens_common_values *cv, int64_t value, int n)
 {
     for (int i = 0; i < n; i++)
@@ -174,17 +223,69 @@ END_TEST
 
 START_TEST(common_eviction_inherits_min_count)
 {
+    enum { S = IOLENS_COMMON_SLOTS };
     struct iolens_common_values cv = { 0 };
-    for (int v = 1; v <= 8; v++)
+    for (int v = 1; v <= S; v++)
         add_n(&cv, v, v == 1 ? 1 : 5);
+    int64_t values[S], counts[S];
+    ck_assert_int_eq(iolens_common_top(&cv, 4, values, counts), IOLENS_TOP_EXACT);
     iolens_common_add(&cv, 99);   /* evicts 1 (count 1), takes count 2 */
-    ck_assert_int_eq(cv.used, 8);
-    int64_t values[8], counts[8];
-    iolens_common_top(&cv, 8, values, counts);
-    ck_assert_int_eq(values[7], 99);
-    ck_assert_int_eq(counts[7], 2);
-    for (int i = 0; i < 7; i++)
+    ck_assert_int_eq(cv.used, S);
+    ck_assert_int_eq(iolens_common_top(&cv, S, values, counts), IOLENS_TOP_ESTIMATE);
+    ck_assert_int_eq(values[S - 1], 99);
+    ck_assert_int_eq(counts[S - 1], 2);
+    for (int i = 0; i < S - 1; i++)
         ck_assert_int_ne(values[i], 1);
+}
+END_TEST
+
+/* Issue 15 section 8: with few distinct values (here 31 strides, as an
+ * IOR -z run of 16 transfers per block has), in a shuffled order, every
+ * count is exact and said to be; the old 8-slot table inflated some
+ * counts to 4 (truth 2) and dropped others.  The truth is counted here
+ * by brute force. */
+START_TEST(common_exact_while_values_fit)
+{
+    enum { NV = 31, N = 4000 };
+    struct iolens_common_values cv = { 0 };
+    int64_t truth[NV] = { 0 };
+    uint64_t x = 12345;
+    for (int i = 0; i < N; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        int k = (int)((x >> 33) % (NV * (NV + 1) / 2)), v = 0;
+        while (k > v) /* value v with weight v + 1: the counts all differ */
+            k -= ++v;
+        truth[v]++;
+        iolens_common_add(&cv, (v - 15) * 65536);
+    }
+    int64_t values[NV], counts[NV];
+    ck_assert_int_eq(iolens_common_top(&cv, 4, values, counts), IOLENS_TOP_EXACT);
+    iolens_common_top(&cv, NV, values, counts);
+    int64_t total = 0;
+    for (int i = 0; i < NV; i++) {
+        int v = (int)(values[i] / 65536) + 15;
+        ck_assert_int_ge(v, 0);
+        ck_assert_int_lt(v, NV);
+        ck_assert_int_eq(counts[i], truth[v]);
+        total += counts[i];
+    }
+    ck_assert_int_eq(total, N);
+}
+END_TEST
+
+START_TEST(common_state_says_how_exact)
+{
+    struct iolens_common_values cv = { 0 };
+    int64_t values[4], counts[4];
+    ck_assert_int_eq(iolens_common_top(&cv, 4, values, counts), IOLENS_TOP_EXACT_ALL);
+    for (int v = 1; v <= 4; v++)
+        add_n(&cv, v, v);
+    ck_assert_int_eq(iolens_common_top(&cv, 4, values, counts), IOLENS_TOP_EXACT_ALL);
+    iolens_common_add(&cv, 5);
+    ck_assert_int_eq(iolens_common_top(&cv, 4, values, counts), IOLENS_TOP_EXACT);
+    /* 4, 3, 2 then 5 and 1 tie at one: the larger value first */
+    ck_assert_int_eq(values[3], 5);
+    ck_assert_int_eq(counts[3], 1);
 }
 END_TEST
 
@@ -212,20 +313,22 @@ END_TEST
 START_TEST(common_merge_overflow_keeps_most_frequent)
 {
     struct iolens_common_values a = { 0 }, b = { 0 };
-    for (int v = 1; v <= 8; v++)
-        add_n(&a, v, v);           /* counts 1..8 */
-    for (int v = 11; v <= 18; v++)
-        add_n(&b, v, v - 5);       /* counts 6..13 */
+    enum { S = IOLENS_COMMON_SLOTS };
+    for (int v = 1; v <= S; v++)
+        add_n(&a, v, v);               /* counts 1..S */
+    for (int v = 101; v <= 100 + S; v++)
+        add_n(&b, v, v - 100 + S / 2); /* counts S/2+1 .. 3S/2 */
+    ck_assert_int_eq(a.estimated, 0);
     iolens_common_merge(&a, &b);
-    ck_assert_int_eq(a.used, 8);
-    int64_t values[8], counts[8];
-    iolens_common_top(&a, 8, values, counts);
-    static const int64_t want_v[8] = { 18, 17, 16, 15, 14, 13, 8, 12 };
-    static const int64_t want_c[8] = { 13, 12, 11, 10, 9, 8, 8, 7 };
-    for (int i = 0; i < 8; i++) {
-        ck_assert_int_eq(values[i], want_v[i]);
-        ck_assert_int_eq(counts[i], want_c[i]);
-    }
+    ck_assert_int_eq(a.used, S);
+    ck_assert_int_eq(a.estimated, 1); /* values were given up */
+    int64_t values[S], counts[S];
+    ck_assert_int_eq(iolens_common_top(&a, S, values, counts), IOLENS_TOP_ESTIMATE);
+    /* the S largest counts of the union: b's all, then a's largest */
+    for (int i = 0; i < S; i++)
+        ck_assert_int_ge(counts[i], S / 2 + 1);
+    ck_assert_int_eq(values[0], 100 + S);
+    ck_assert_int_eq(counts[0], S + S / 2);
 }
 END_TEST
 
@@ -290,8 +393,13 @@ START_TEST(alignment_mask_matches_division)
 END_TEST
 
 /* A plain restatement of the space-saving rule, without the memo of the
- * last value, to check that the memo never changes an answer. */
-static void reference_add(struct iolens_common_values *cv, int64_t value)
+ * last value nor the inline slots, to check that neither changes an
+ * answer. */
+struct reference_values {
+    int64_t value[IOLENS_COMMON_SLOTS], count[IOLENS_COMMON_SLOTS];
+    int used;
+};
+static void reference_add(struct reference_values *cv, int64_t value)
 {
     for (int i = 0; i < cv->used; i++)
         if (cv->value[i] == value) {
@@ -313,7 +421,8 @@ static void reference_add(struct iolens_common_values *cv, int64_t value)
 
 START_TEST(common_memo_never_changes_the_counts)
 {
-    struct iolens_common_values cv = { 0 }, ref = { 0 };
+    struct iolens_common_values cv = { 0 };
+    struct reference_values ref = { 0 };
     uint64_t x = 88172645463325252ULL;
     for (int i = 0; i < 20000; i++) {
         /* Runs of one value, drawn from more values than there are slots,
@@ -321,7 +430,8 @@ START_TEST(common_memo_never_changes_the_counts)
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        int64_t value = (int64_t)(x % 13) - 2;   /* includes 0 and negatives */
+        /* includes 0 and negatives; more values than the inline slots */
+        int64_t value = (int64_t)(x % 41) - 2;
         int run = 1 + (int)((x >> 20) % 5);
         for (int r = 0; r < run; r++) {
             iolens_common_add(&cv, value);
@@ -329,8 +439,8 @@ START_TEST(common_memo_never_changes_the_counts)
         }
         ck_assert_int_eq(cv.used, ref.used);
         for (int s = 0; s < cv.used; s++) {
-            ck_assert_int_eq(cv.value[s], ref.value[s]);
-            ck_assert_int_eq(cv.count[s], ref.count[s]);
+            ck_assert_int_eq(iolens_common_values_of(&cv)[s], ref.value[s]);
+            ck_assert_int_eq(iolens_common_counts_of(&cv)[s], ref.count[s]);
         }
     }
 }
@@ -361,6 +471,62 @@ START_TEST(common_memo_on_empty_and_after_merge)
 }
 END_TEST
 
+/* Past the inline slots the table takes its other slots from the memory
+ * budget; with none left it estimates from the ninth value on, and says
+ * so (the error path of the growth). */
+START_TEST(common_without_budget_estimates_past_inline)
+{
+    iolens_budget_fini();
+    ck_assert_int_eq(iolens_budget_init(16384), 0);
+    while (iolens_budget_alloc(1024) != NULL)
+        ;
+    struct iolens_common_values cv = { 0 };
+    int64_t values[4], counts[4];
+    for (int v = 1; v <= IOLENS_COMMON_INLINE; v++)
+        add_n(&cv, v, 10);
+    ck_assert_int_eq(iolens_common_top(&cv, 4, values, counts), IOLENS_TOP_EXACT);
+    iolens_common_add(&cv, 99);
+    ck_assert_ptr_null(cv.ext);
+    ck_assert_int_eq(cv.used, IOLENS_COMMON_INLINE);
+    ck_assert_int_eq(iolens_common_top(&cv, 4, values, counts), IOLENS_TOP_ESTIMATE);
+    ck_assert_int_eq(values[0], 99); /* took over a count of 10: 11 */
+    ck_assert_int_eq(counts[0], 11);
+}
+END_TEST
+
+/* The outer slots come from the budget only when a file needs them. */
+START_TEST(common_takes_budget_only_past_inline)
+{
+    struct iolens_budget_stats before, after;
+    struct iolens_common_values cv = { 0 };
+    iolens_budget_stats(&before);
+    for (int v = 1; v <= IOLENS_COMMON_INLINE; v++)
+        iolens_common_add(&cv, v);
+    iolens_budget_stats(&after);
+    ck_assert_ptr_null(cv.ext);
+    ck_assert_uint_eq(after.used, before.used);
+    iolens_common_add(&cv, 100);
+    iolens_budget_stats(&after);
+    ck_assert_ptr_nonnull(cv.ext);
+    ck_assert_uint_ge(after.used - before.used, sizeof(struct iolens_common_ext));
+    int64_t values[IOLENS_COMMON_INLINE + 1], counts[IOLENS_COMMON_INLINE + 1];
+    ck_assert_int_eq(iolens_common_top(&cv, IOLENS_COMMON_INLINE + 1, values, counts),
+                     IOLENS_TOP_EXACT_ALL);
+    ck_assert_int_eq(values[0], 100); /* all once: the largest first */
+    ck_assert_int_eq(values[IOLENS_COMMON_INLINE], 1);
+}
+END_TEST
+
+static void budget_up(void)
+{
+    ck_assert_int_eq(iolens_budget_init(1 << 20), 0);
+}
+
+static void budget_down(void)
+{
+    iolens_budget_fini();
+}
+
 static Suite *access_stats_suite(void)
 {
     Suite *s = suite_create("access_stats");
@@ -372,13 +538,20 @@ static Suite *access_stats_suite(void)
     tcase_add_test(tc, thousand_sequential_writes_give_999_consecutive);
     tcase_add_test(tc, strided_reads_are_sequential_not_consecutive);
     tcase_add_test(tc, nonoverlapping_time);
+    tcase_add_test(tc, darshan_consec_seq_stride);
+    tcase_add_test(tc, dims_right_aligned);
     suite_add_tcase(s, tc);
     TCase *cv = tcase_create("common_values");
+    tcase_add_checked_fixture(cv, budget_up, budget_down);
+    tcase_add_test(cv, common_without_budget_estimates_past_inline);
+    tcase_add_test(cv, common_takes_budget_only_past_inline);
     tcase_add_test(cv, common_top4_exact_and_ordered);
     tcase_add_test(cv, common_ties_larger_value_first);
     tcase_add_test(cv, common_unused_slots_are_zero);
     tcase_add_test(cv, common_heavy_hitter_survives_many_rare_values);
     tcase_add_test(cv, common_eviction_inherits_min_count);
+    tcase_add_test(cv, common_exact_while_values_fit);
+    tcase_add_test(cv, common_state_says_how_exact);
     tcase_add_test(cv, common_merge);
     tcase_add_test(cv, common_merge_overflow_keeps_most_frequent);
     tcase_add_test(cv, common_merge_into_empty);

@@ -78,9 +78,10 @@ START_TEST(descriptor_counts_match_the_enums)
     ck_assert_uint_eq(hf->record_size, sizeof(struct iolens_h5f_record));
     ck_assert_uint_eq(hd->record_size, sizeof(struct iolens_h5d_record));
     ck_assert_uint_eq(hf->record_size, 16 + 8 * (5 + 6 + 5 + 4));
-    ck_assert_uint_eq(hd->record_size, 16 + 8 * (35 + 4 * 7 + 17 + 6 + 13 + 4));
-    ck_assert_int_eq(hf->opens[0], H5F_CREATES);
-    ck_assert_int_eq(hf->opens[1], H5F_OPENS);
+    ck_assert_uint_eq(hd->record_size, 16 + 8 * (35 + 1 + 4 * 7 + 17 + 6 + 13 + 4));
+    /* H5F_OPENS counts creates too (as Darshan): it alone says "opened" */
+    ck_assert_int_eq(hf->opens[0], H5F_OPENS);
+    ck_assert_int_eq(hf->opens[1], -1);
     ck_assert_int_eq(hf->bytes_read, -1);
     ck_assert_int_eq(hf->bytes_written, -1);
     ck_assert_int_eq(hf->reads, -1);
@@ -135,7 +136,8 @@ START_TEST(descriptor_names_aggs_and_indexes)
     ck_assert_str_eq(p->counter_descs[POSIX_SEEKS], "lseek and lseek64");
     ck_assert_str_eq(s->fcounter_descs[STDIO_F_OPEN_START_TIMESTAMP], "start of the first open");
     ck_assert_uint_eq(p->agg[POSIX_OPENS], IOLENS_AGG_SUM);
-    ck_assert_uint_eq(p->agg[POSIX_MODE], IOLENS_AGG_SAME);
+    ck_assert_uint_eq(p->agg[POSIX_MODE], IOLENS_AGG_MAX);
+    ck_assert_uint_eq(p->agg[POSIX_ACCESS_TOP_STATE], IOLENS_AGG_TOP_STATE);
     ck_assert_uint_eq(p->agg[POSIX_MAX_BYTE_READ], IOLENS_AGG_MAX);
     ck_assert_uint_eq(p->agg[POSIX_ACCESS3_COUNT], IOLENS_AGG_TOP_COUNT);
     ck_assert_uint_eq(p->agg[POSIX_MAX_WRITE_TIME_SIZE], IOLENS_AGG_SLOWEST_SIZE);
@@ -308,23 +310,33 @@ END_TEST
 START_TEST(same_gives_minus_one_when_records_differ)
 {
     struct iolens_posix_record a = posix_rec(0), b = posix_rec(1), c = posix_rec(2);
-    a.counters[POSIX_MODE] = 0644;
-    b.counters[POSIX_MODE] = 0644;
     a.counters[POSIX_FILE_ALIGNMENT] = 4096;
     b.counters[POSIX_FILE_ALIGNMENT] = 512;
     a.counters[POSIX_MEM_ALIGNMENT] = 8;
     b.counters[POSIX_MEM_ALIGNMENT] = 8;
     struct iolens_posix_record m = merged(a, &b);
-    ck_assert_int_eq(m.counters[POSIX_MODE], 0644);
     ck_assert_int_eq(m.counters[POSIX_FILE_ALIGNMENT], -1);
     ck_assert_int_eq(m.counters[POSIX_MEM_ALIGNMENT], 8);
     /* once different, always -1, even when a later record agrees with
      * the first */
     c.counters[POSIX_FILE_ALIGNMENT] = 4096;
-    c.counters[POSIX_MODE] = 0600;
     iolens_record_merge(posix(), &m, &c);
     ck_assert_int_eq(m.counters[POSIX_FILE_ALIGNMENT], -1);
-    ck_assert_int_eq(m.counters[POSIX_MODE], -1);
+}
+END_TEST
+
+/* POSIX_MODE of a shared file: 0 when no rank passed a mode (Darshan's
+ * "none"; it was -1 before), the mode when a rank created it and the
+ * others only opened it (was -1: "records differ"). */
+START_TEST(mode_of_a_shared_file_is_darshans)
+{
+    struct iolens_posix_record a = posix_rec(0), b = posix_rec(1), c = posix_rec(2);
+    struct iolens_posix_record m = merged(a, &b);
+    ck_assert_int_eq(m.counters[POSIX_MODE], 0);
+    a.counters[POSIX_MODE] = 0644;
+    m = merged(a, &b);
+    iolens_record_merge(posix(), &m, &c);
+    ck_assert_int_eq(m.counters[POSIX_MODE], 0644);
 }
 END_TEST
 
@@ -354,6 +366,39 @@ START_TEST(top_values_are_re_ranked_by_count_then_value)
     /* 1024: 5+7=12, 4096: 10+1=11, 16: 3 and 8: 3 (tie: larger value
      * first), 512: 2 drops out. */
     assert_access(&m, (int64_t[]){1024, 4096, 16, 8}, (int64_t[]){12, 11, 3, 3});
+}
+END_TEST
+
+/* The TOP_STATE before a table follows the merge: records that listed all
+ * their values merge exactly (into EXACT once the union has more than 4);
+ * a record that did not (or estimated) makes the merge an estimate, but
+ * only when the other record has entries too. */
+START_TEST(top_state_follows_the_merge)
+{
+    struct iolens_posix_record a = posix_rec(0), b = posix_rec(1), e = posix_rec(2);
+    set_access(&a, (int64_t[]){4096, 1024, 0, 0}, (int64_t[]){10, 5, 0, 0});
+    set_access(&b, (int64_t[]){1024, 8, 0, 0}, (int64_t[]){7, 3, 0, 0});
+    struct iolens_posix_record m = merged(a, &b);
+    ck_assert_int_eq(m.counters[POSIX_ACCESS_TOP_STATE], IOLENS_TOP_EXACT_ALL);
+    set_access(&b, (int64_t[]){1024, 8, 16, 32}, (int64_t[]){7, 3, 2, 1});
+    m = merged(a, &b);
+    /* 5 distinct values, each count exact: 32 (1) drops out */
+    ck_assert_int_eq(m.counters[POSIX_ACCESS_TOP_STATE], IOLENS_TOP_EXACT);
+    assert_access(&m, (int64_t[]){1024, 4096, 8, 16}, (int64_t[]){12, 10, 3, 2});
+    /* m left 32 out: merging it with a record that has entries estimates */
+    struct iolens_posix_record m2 = merged(m, &a);
+    ck_assert_int_eq(m2.counters[POSIX_ACCESS_TOP_STATE], IOLENS_TOP_ESTIMATE);
+    /* ... but not with one that has none */
+    m2 = merged(m, &e);
+    ck_assert_int_eq(m2.counters[POSIX_ACCESS_TOP_STATE], IOLENS_TOP_EXACT);
+    m2 = merged(e, &m);
+    ck_assert_int_eq(m2.counters[POSIX_ACCESS_TOP_STATE], IOLENS_TOP_EXACT);
+    /* a record's own estimate stays one */
+    b.counters[POSIX_ACCESS_TOP_STATE] = IOLENS_TOP_ESTIMATE;
+    m = merged(a, &b);
+    ck_assert_int_eq(m.counters[POSIX_ACCESS_TOP_STATE], IOLENS_TOP_ESTIMATE);
+    /* the stride table has its own state, untouched by the access table */
+    ck_assert_int_eq(m.counters[POSIX_STRIDE_TOP_STATE], IOLENS_TOP_EXACT_ALL);
 }
 END_TEST
 
@@ -665,6 +710,7 @@ START_TEST(top_tables_of_both_layouts)
     ck_assert_uint_eq(next, H5D_DATASPACE_NDIMS);
     ck_assert_uint_eq(t.k, 4);
     ck_assert_uint_eq(t.width, 6);
+    ck_assert_int_eq(t.state, H5D_ACCESS_TOP_STATE);
     ck_assert_uint_eq(t.value[0], H5D_ACCESS1_ACCESS);
     ck_assert_uint_eq(t.count[0], H5D_ACCESS1_COUNT);
     ck_assert_uint_eq(t.value[3], H5D_ACCESS4_ACCESS);
@@ -676,6 +722,7 @@ START_TEST(top_tables_of_both_layouts)
 
     next = iolens_record_top_table(posix(), POSIX_ACCESS1_ACCESS, &t);
     ck_assert_uint_eq(next, POSIX_ACCESS4_COUNT + 1);
+    ck_assert_int_eq(t.state, POSIX_ACCESS_TOP_STATE);
     ck_assert_uint_eq(t.k, 4);
     ck_assert_uint_eq(t.width, 1);
     ck_assert_uint_eq(t.value[2], POSIX_ACCESS3_ACCESS);
@@ -794,6 +841,7 @@ START_TEST(h5f_rank_stats_without_io_counters)
     a.counters[H5F_OPENS] = 1;
     a.fcounters[H5F_F_META_TIME] = 0.5;
     b.rank = 1;
+    b.counters[H5F_OPENS] = 1;   /* a create: H5F_OPENS counts it too */
     b.counters[H5F_CREATES] = 1;
     b.fcounters[H5F_F_META_TIME] = 1.5;
     ck_assert_int_eq(iolens_record_opened(h5f(), &a), 1);
@@ -809,7 +857,7 @@ START_TEST(h5f_rank_stats_without_io_counters)
     iolens_record_merge(h5f(), &m, &b);
     iolens_rank_stats_store(&s, h5f(), &m);
     ck_assert_int_eq(m.counters[H5F_CREATES], 1);
-    ck_assert_int_eq(m.counters[H5F_OPENS], 1);
+    ck_assert_int_eq(m.counters[H5F_OPENS], 2); /* an open and a create */
     ck_assert_double_eq(m.fcounters[H5F_F_META_TIME], 2.0);
     ck_assert_int_eq(m.counters[H5F_RANKS_OPENED], 2);
     ck_assert_int_eq(m.counters[H5F_RANKS_IO], 0);
@@ -878,6 +926,8 @@ static Suite *merge_suite(void)
     tcase_add_test(tc, max_keeps_the_largest);
     tcase_add_test(tc, min_nonzero_ignores_zeros);
     tcase_add_test(tc, same_gives_minus_one_when_records_differ);
+    tcase_add_test(tc, mode_of_a_shared_file_is_darshans);
+    tcase_add_test(tc, top_state_follows_the_merge);
     tcase_add_test(tc, agree_keeps_the_common_pattern_parameter);
     tcase_add_test(tc, top_values_are_re_ranked_by_count_then_value);
     tcase_add_test(tc, top_ties_and_empty_slots);
