@@ -121,7 +121,7 @@ static void put_job_table(FILE *out, const struct iolens_html *h)
 
 /* ------------------------------------------------------------ perf -- */
 
-enum metric_type { M_INT, M_REAL, M_PCT };
+enum metric_type { M_INT, M_REAL, M_PCT, M_WIDE /* an int flag: "wide" or "tight" */ };
 
 struct metric {
     const char *name;         /* as iolens-parser --perf names it */
@@ -156,6 +156,7 @@ static const struct metric METRICS[] = {
     M("union_time", "union of access intervals (s)", M_REAL, union_time),
     M("union_time_lower", "its lower bound (s)", M_REAL, union_time_lower),
     M("union_time_upper", "its upper bound (s)", M_REAL, union_time_upper),
+    M("union_bounds", "bounds more than 5% apart?", M_WIDE, union_wide),
     M("union_error_bound", "gaps merged by the runtime (s)", M_REAL, union_error_bound),
     M("union_mib_s", "MiB/s over the union", M_REAL, union_mib_s),
     M("union_mib_s_min", "its lower bound", M_REAL, union_mib_s_min),
@@ -196,6 +197,8 @@ static void put_metric(FILE *out, const struct iolens_perf_layer *p, const struc
     const double *d = (const double *)(const void *)((const char *)p + m->offset);
     if (m->type == M_INT)
         fprintf(out, "%" PRId64, metric_int(p, m));
+    else if (m->type == M_WIDE)
+        fputs(p->union_wide ? "wide" : "tight", out);
     else
         iolens_html_perf_real(out, m->type == M_PCT ? 100.0 * *d : *d);
     put_wide_note(out, p, m);
