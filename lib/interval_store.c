@@ -193,6 +193,7 @@ static inline void absorb(interval *a, const interval *b)
     if (b->end > a->end)
         a->end = b->end;
     a->bytes += b->bytes;
+    a->busy += b->busy;
     /* saturates: 2^32 accesses in one interval must not wrap to 0 */
     a->accesses = b->accesses > UINT32_MAX - a->accesses ? UINT32_MAX : a->accesses + b->accesses;
     a->flags |= b->flags;
@@ -506,7 +507,7 @@ void iolens_interval_store_init(struct iolens_interval_store *s, void *mem, size
     size_t align = _Alignof(interval);
     size_t pad = mem != NULL ? (align - (uintptr_t)mem % align) % align : 0;
     size_t capacity = mem != NULL && bytes > pad ? (bytes - pad) / sizeof(interval) : 0;
-    *s = (struct iolens_interval_store){0};
+    *s = (struct iolens_interval_store){.max_end = -INFINITY};
     if (capacity < 4)
         return;
     s->iv = (interval *)((unsigned char *)mem + pad);
@@ -520,6 +521,8 @@ void iolens_interval_store_reset(struct iolens_interval_store *s)
     s->accesses = 0;
     s->bytes = 0;
     s->sum_duration = 0.0;
+    s->overlap = 0.0;
+    s->max_end = -INFINITY;
     s->sort_compactions = 0;
     s->gap_hint = 0;
     s->absorb_below = 0.0;
@@ -558,11 +561,9 @@ void iolens_interval_add(struct iolens_interval_store *s, double start, double e
         end = start;
     }
     int held = lock_store(s);
-    s->accesses++;
-    s->bytes += bytes;
-    s->sum_duration += end - start;
+    iolens_interval_note_access(s, start, end, bytes);
     if (s->capacity > 0) {
-        interval fresh = {start, end, file_id, bytes, 1, flags};
+        interval fresh = {start, end, file_id, bytes, 1, flags, end - start};
         if (!absorbed_on_arrival(s, &fresh)) {
             if (s->count == s->capacity)
                 iolens_interval_compact(s, s->capacity / 2);

@@ -5,7 +5,11 @@
  * gaps are merged until half the capacity is free, each merged gap added
  * to error_bound.  The union of the stored intervals (of the whole layer,
  * or of one file) therefore overestimates the true union by at most
- * error_bound.  (Only if the store holds more files than room do
+ * error_bound.  Each interval keeps the summed durations of its accesses
+ * (busy), and the store keeps by how much its accesses overlapped each
+ * other (overlap: 0 for one thread's blocking calls), so that a reader
+ * can bound the union from both sides and stays exact where the accesses
+ * did not overlap (lib/interval_union.h).  (Only if the store holds more files than room do
  * neighbours of different files merge, marked IOLENS_IV_MIXED: the layer's
  * union keeps the bound, that file's own figures lose those accesses.)
  * Appending is O(1).  A compaction first tries two O(n) passes in append
@@ -28,6 +32,7 @@ struct iolens_interval {
     int64_t bytes;              /* bytes requested, summed over merged accesses */
     uint32_t accesses;          /* accesses merged into this interval */
     uint32_t flags;             /* IOLENS_IV_* or'ed over merged accesses */
+    double busy;                /* durations of the merged accesses, summed */
 };
 
 struct iolens_interval_store {
@@ -37,6 +42,10 @@ struct iolens_interval_store {
     uint64_t accesses;          /* every access ever added */
     int64_t bytes;              /* every byte ever requested */
     double sum_duration;        /* sum of individual access durations */
+    double overlap;             /* time of accesses that lay before the latest
+                                 * end seen: the store's accesses cover at least
+                                 * sum_duration - overlap (see note_access) */
+    double max_end;             /* latest end of an access added */
     uint64_t sort_compactions;  /* compactions that took the sort-based path */
     unsigned gap_hint;          /* 1 + gap bucket of the last O(n) merge, 0: none */
     double absorb_below;        /* gaps shorter than this (gap_hint's bucket and
@@ -50,6 +59,22 @@ void iolens_interval_store_init(struct iolens_interval_store *s, void *mem, size
 /* Adds one access (thread-safe). */
 void iolens_interval_add(struct iolens_interval_store *s, double start, double end,
                          uint64_t file_id, int64_t bytes, uint32_t flags);
+/* Counts one access in the store's totals.  overlap grows by the part of
+ * [start, end] before the latest end seen so far: what is left of each
+ * access is disjoint from every earlier one, so the accesses' union is at
+ * least sum_duration - overlap, whatever the order they arrive in. */
+static inline void iolens_interval_note_access(struct iolens_interval_store *s, double start,
+                                               double end, int64_t bytes)
+{
+    s->accesses++;
+    s->bytes += bytes;
+    s->sum_duration += end - start;
+    if (start < s->max_end)
+        s->overlap += (end < s->max_end ? end : s->max_end) - start;
+    if (end > s->max_end)
+        s->max_end = end;
+}
+
 /* The common case of iolens_interval_add, inline and without the lock:
  * the access continues the latest entry's file, starts no earlier, and
  * the gap is one the store would merge on arrival anyway (see
@@ -72,11 +97,10 @@ static inline int iolens_interval_try_absorb(struct iolens_interval_store *s, do
     if (end > last->end)
         last->end = end;
     last->bytes += bytes;
+    last->busy += end - start;
     last->accesses++;
     last->flags |= flags;
-    s->accesses++;
-    s->bytes += bytes;
-    s->sum_duration += end - start;
+    iolens_interval_note_access(s, start, end, bytes);
     return 1;
 }
 

@@ -196,6 +196,7 @@ static void append_store(struct iolens_interval_store *s, struct iolens_interval
     p->accesses += s->accesses;
     p->bytes += s->bytes;
     p->sum_duration += s->sum_duration;
+    p->overlap += s->overlap;
     __atomic_store_n(&s->lock, 0, __ATOMIC_RELEASE);
 }
 
@@ -225,8 +226,23 @@ static int copy_layer(enum iolens_layer layer, struct iolens_intervals_packed *p
     p->iv = malloc(room * sizeof *p->iv);
     if (p->iv == NULL)
         return -1;
-    for (size_t i = 0; i < n; i++)
+    /* Each store bounds only its own accesses' overlap: those of two
+     * threads may overlap each other.  With more than one store in use
+     * the layer's union is known to be at least the largest store's
+     * (sum_duration - overlap), which is what p->overlap then says. */
+    double best_floor = 0.0;
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        double sum_before = p->sum_duration, overlap_before = p->overlap;
+        uint64_t accesses_before = p->accesses;
         append_store(stores[i], p);
+        double floor = (p->sum_duration - sum_before) - (p->overlap - overlap_before);
+        used += p->accesses > accesses_before;
+        if (floor > best_floor)
+            best_floor = floor;
+    }
+    if (used > 1)
+        p->overlap = p->sum_duration - best_floor;
     return 0;
 }
 
@@ -236,8 +252,11 @@ static void to_seconds(struct iolens_intervals_packed *p, double seconds_per_uni
         p->iv[i].start = p->iv[i].start * seconds_per_unit + shift;
         p->iv[i].end = p->iv[i].end * seconds_per_unit + shift;
     }
+    for (size_t i = 0; i < p->count; i++)
+        p->iv[i].busy *= seconds_per_unit;
     p->error_bound *= seconds_per_unit;
     p->sum_duration *= seconds_per_unit;
+    p->overlap *= seconds_per_unit;
 }
 
 /* POSIX and STDIO are always in the region (as their record regions are

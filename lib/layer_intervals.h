@@ -7,7 +7,7 @@
  * accesses in this process: POSIX and STDIO unless switched off, MPI-IO in
  * an MPI program, H5D when built with HDF5; a layer switched off
  * (IOLENS_DISABLE_LAYERS) takes no share.  With the default 2 MiB that is
- * 512 KiB, some 13000 intervals per layer for three layers, before the
+ * 512 KiB, some 11000 intervals (48 bytes each) per layer for three layers, before the
  * first compaction (which merges the smallest same-file gaps into the
  * store's error bound; interval_store.h).
  *
@@ -93,6 +93,8 @@ struct iolens_intervals_packed {
     uint64_t accesses;
     int64_t bytes;
     double sum_duration;        /* seconds */
+    double overlap;             /* seconds: the union of the accesses is at
+                                 * least sum_duration - overlap */
 };
 
 /* Copies every data layer's store that is on (layers_off: bit per enum

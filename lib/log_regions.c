@@ -451,7 +451,7 @@ int iolens_regions_layer(const struct iolens_region_sink *sink, const struct iol
 /* --------------------------------------------------------- intervals -- */
 
 _Static_assert(sizeof(struct iolens_intervals_head) == 32, "intervals head layout");
-_Static_assert(sizeof(struct iolens_intervals_layer) == 48, "intervals layer layout");
+_Static_assert(sizeof(struct iolens_intervals_layer) == 56, "intervals layer layout");
 
 #define NS_CAP 4611686018427387904.0   /* 2^62 ns, 146 years: sums stay in int64 */
 
@@ -478,7 +478,7 @@ static int compare_iv_start(const void *a, const void *b)
     return sx < sy ? -1 : sx > sy;
 }
 
-/* The six columns of log_format.h, from intervals sorted by start. */
+/* The seven columns of log_format.h, from intervals sorted by start. */
 static void put_interval_columns(struct iolens_buf *out, const struct iolens_interval *const *v,
                                  size_t n)
 {
@@ -492,6 +492,8 @@ static void put_interval_columns(struct iolens_buf *out, const struct iolens_int
         int64_t d = seconds_to_ns(v[i]->end) - seconds_to_ns(v[i]->start);
         put_u64(out, (uint64_t)(d > 0 ? d : 0));
     }
+    for (size_t i = 0; i < n; i++)
+        put_u64(out, (uint64_t)seconds_to_ns(v[i]->busy));
     for (size_t i = 0; i < n; i++)
         put_u64(out, (uint64_t)(v[i]->bytes > 0 ? v[i]->bytes : 0));
     for (size_t i = 0; i < n; i++)
@@ -519,6 +521,7 @@ static void put_interval_layer(struct iolens_buf *out, const struct iolens_inter
         .accesses = L->accesses,
         .bytes = L->bytes > 0 ? L->bytes : 0,
         .sum_duration = non_negative(L->sum_duration),
+        .overlap = non_negative(L->overlap),
     };
     put(out, &head, sizeof head);
     put_interval_columns(out, sorted, L->count);
@@ -681,6 +684,7 @@ int iolens_intervals_region(struct iolens_buf *out, int64_t rank, unsigned layer
             .accesses = packed[i].accesses,
             .bytes = packed[i].bytes,
             .sum_duration = packed[i].sum_duration,
+            .overlap = packed[i].overlap,
         };
     struct iolens_intervals_rank r = {
         .rank = rank,

@@ -71,6 +71,7 @@ struct iolens_intervals_layer_in {
     uint64_t accesses;
     int64_t bytes;
     double sum_duration;                    /* seconds */
+    double overlap;                         /* seconds (log_format.h) */
 };
 
 struct iolens_intervals_rank {

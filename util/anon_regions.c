@@ -206,15 +206,15 @@ static int rewrite_intervals(const struct anon_key *key, struct cur *c, struct a
             return -1;
         anon_put(out, &L, sizeof L);
         size_t n = (size_t)L.count;
-        /* Columns start, duration, bytes, then the file ids. */
-        anon_put(out, c->p, 24 * n);
+        /* Columns start, duration, busy, bytes, then the file ids. */
+        anon_put(out, c->p, 32 * n);
         for (size_t i = 0; i < n; i++) {
             uint64_t id;
-            memcpy(&id, c->p + 24 * n + 8 * i, sizeof id);
+            memcpy(&id, c->p + 32 * n + 8 * i, sizeof id);
             id = anon_id(key, id);
             anon_put(out, &id, sizeof id);
         }
-        anon_put(out, c->p + 32 * n, 8 * n); /* accesses and flags */
+        anon_put(out, c->p + 40 * n, 8 * n); /* accesses and flags */
         c->p += IOLENS_INTERVAL_DISK_SIZE * n;
         c->left -= IOLENS_INTERVAL_DISK_SIZE * n;
     }

@@ -3,13 +3,17 @@
  *
  * B counts every byte requested at a layer: the per-layer totals the
  * runtime keeps beside the stored intervals, which count every access even
- * after the store compacted.  T is the length of the union of the stored
- * intervals of every rank, each rank's shifted by its host's clock offset
- * (clock_offset_of below; lib/interval_union.h).  The store only ever widens intervals (merging
- * neighbours across a gap it adds to its error bound), so T is at most the
- * sum of the ranks' error bounds above the true union, never below it.
- * (Wrong clock offsets are another matter: the parser prints each rank's
- * offset and uncertainty.)
+ * after the store compacted.  T is the union of the access times of every
+ * rank, each rank's intervals shifted by its host's clock offset
+ * (clock_offset_of below).  Once a store compacted, an interval stands for
+ * several accesses and the idle gaps between them; it keeps their summed
+ * durations (busy), and each rank's layer says whether its accesses
+ * overlapped each other.  lib/interval_bounds.h turns that into bounds
+ * that always hold (T never above the summed access time nor the time
+ * from the first access to the last) and an estimate between them, exact
+ * for one serial process and for ranks whose intervals do not overlap.
+ * Each rank's layer is a group there.  (Wrong clock offsets are another
+ * matter: the parser prints each rank's offset and uncertainty.)
  *
  * A file is shared when a layer has a record of it reduced across ranks
  * (rank IOLENS_RANK_ALL), or when intervals of it are in more than one
@@ -24,6 +28,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "interval_bounds.h"
 #include "interval_union.h"
 #include "record_merge.h"
 
@@ -108,6 +113,38 @@ static bool kind_in(uint32_t kind, const uint32_t *kinds, size_t nkinds)
     return false;
 }
 
+/* The groups of lib/interval_bounds.h: one per interval set (a rank's
+ * layer).  whole: the items will be all of each set's intervals, so the
+ * set's own floor (sum_duration - overlap) holds; else a subset, floor 0. */
+static struct iolens_union_group *set_groups(const struct iolens_log *log, bool whole)
+{
+    size_t n = log->ninterval_sets;
+    struct iolens_union_group *g = malloc((n > 0 ? n : 1) * sizeof *g);
+    for (size_t i = 0; g != NULL && i < n; i++) {
+        const struct iolens_log_intervals *s = &log->intervals[i];
+        double floor = s->sum_duration - s->overlap;
+        g[i] = (struct iolens_union_group){.disjoint = s->overlap == 0,
+                                           .floor = whole && floor > 0 ? floor : 0};
+    }
+    return g;
+}
+
+/* Bounds of the items (any order); 0 or -1. */
+static int bound_items(const struct iolens_log *log, struct iolens_union_item *it, size_t n,
+                       bool whole, double error_bound, struct iolens_union_bounds *b)
+{
+    struct iolens_union_group *g = set_groups(log, whole);
+    int rc = g != NULL ? iolens_union_bounds(it, n, g, log->ninterval_sets, error_bound, b) : -1;
+    free(g);
+    return rc;
+}
+
+static struct iolens_union_item item_at(const struct iolens_log_intervals *s, size_t set,
+                                        uint64_t j, double off)
+{
+    return (struct iolens_union_item){s->start[j] + off, s->end[j] + off, s->busy[j], set};
+}
+
 /* The figures of the intervals of several layers together (one layer:
  * the layer's row).  row->kind is kinds[0]. */
 int iolens_bps_union(const struct iolens_log *log, const uint32_t *kinds, size_t nkinds,
@@ -116,10 +153,10 @@ int iolens_bps_union(const struct iolens_log *log, const uint32_t *kinds, size_t
     uint64_t total = 0;
     for (size_t k = 0; k < nkinds; k++)
         total += intervals_of_kind(log, kinds[k]);
-    if (total > SIZE_MAX / sizeof(struct iolens_span))
+    if (total > SIZE_MAX / sizeof(struct iolens_union_item))
         return -1;
-    struct iolens_span *sp = malloc((total > 0 ? (size_t)total : 1) * sizeof *sp);
-    if (sp == NULL)
+    struct iolens_union_item *it = malloc((total > 0 ? (size_t)total : 1) * sizeof *it);
+    if (it == NULL)
         return -1;
     *row = (struct iolens_bps){.kind = nkinds > 0 ? kinds[0] : 0};
     size_t n = 0;
@@ -133,49 +170,59 @@ int iolens_bps_union(const struct iolens_log *log, const uint32_t *kinds, size_t
         row->access_time += s->sum_duration;
         double off = clock_offset_of(log, s);
         for (uint64_t j = 0; j < s->count; j++) {
-            sp[n++] = span_at(s, j, off);
+            it[n++] = item_at(s, i, j, off);
             if (s->flags[j] & IOLENS_IV_MIXED)
                 row->mixed++;
         }
     }
     row->intervals = n;
-    row->time = iolens_union_length(sp, n);
-    free(sp);
-    return 0;
+    struct iolens_union_bounds b;
+    int rc = bound_items(log, it, n, true, row->error_bound, &b);
+    free(it);
+    row->time = b.estimate;
+    row->time_lower = b.lower;
+    row->time_upper = b.upper;
+    return rc;
 }
 
 int iolens_bps_direction(const struct iolens_log *log, uint32_t kind, uint32_t flag,
                          struct iolens_bps_direction *out)
 {
     uint64_t total = intervals_of_kind(log, kind);
-    if (total > SIZE_MAX / sizeof(struct iolens_span))
+    if (total > SIZE_MAX / sizeof(struct iolens_union_item))
         return -1;
-    struct iolens_span *sp = malloc((total > 0 ? (size_t)total : 1) * sizeof *sp);
-    if (sp == NULL)
+    struct iolens_union_item *it = malloc((total > 0 ? (size_t)total : 1) * sizeof *it);
+    if (it == NULL)
         return -1;
     const uint32_t both = IOLENS_IV_READ | IOLENS_IV_WRITE;
     *out = (struct iolens_bps_direction){0};
     size_t n = 0;
+    double error_bound = 0;
     for (size_t i = 0; i < log->ninterval_sets; i++) {
         const struct iolens_log_intervals *s = &log->intervals[i];
         if (s->kind != kind)
             continue;
+        error_bound += s->error_bound;
         double off = clock_offset_of(log, s);
         for (uint64_t j = 0; j < s->count; j++) {
             if ((s->flags[j] & both) == both) {
                 out->rw_merged++;
             } else if (s->flags[j] & flag) {
-                sp[n++] = span_at(s, j, off);
+                it[n++] = item_at(s, i, j, off);
                 out->accesses += s->accesses[j];
                 out->bytes = add_sat(out->bytes, s->bytes[j]);
             }
         }
     }
     out->intervals = n;
-    out->time = iolens_union_length(sp, n);
+    struct iolens_union_bounds b;
+    int rc = bound_items(log, it, n, false, error_bound, &b);
+    free(it);
+    out->time = b.estimate;
+    out->time_lower = b.lower;
+    out->time_upper = b.upper;
     out->mib_per_s = out->time > 0 ? (double)out->bytes / out->time / 1048576.0 : NAN;
-    free(sp);
-    return 0;
+    return rc;
 }
 
 /* The figures of a whole layer. */
@@ -274,7 +321,7 @@ static int shared_ids(const struct iolens_log *log, uint64_t **ids, size_t *nids
 /* One interval of a shared file. */
 struct file_iv {
     uint64_t id;
-    struct iolens_span span;
+    struct iolens_union_item item;
     int64_t bytes;
     uint32_t accesses;
 };
@@ -284,7 +331,7 @@ static int by_file_start(const void *a, const void *b)
     const struct file_iv *x = a, *y = b;
     if (x->id != y->id)
         return x->id < y->id ? -1 : 1;
-    return (x->span.start > y->span.start) - (x->span.start < y->span.start);
+    return (x->item.start > y->item.start) - (x->item.start < y->item.start);
 }
 
 /* The intervals of kind whose file is in ids, sorted by file and start. */
@@ -308,7 +355,7 @@ static struct file_iv *shared_intervals(const struct iolens_log *log, uint32_t k
             if (bsearch(&id, ids, nids, sizeof *ids, by_u64) == NULL)
                 continue;
             struct file_iv *e = &f[(*n)++];
-            *e = (struct file_iv){id, span_at(s, j, off), s->bytes[j], s->accesses[j]};
+            *e = (struct file_iv){id, item_at(s, i, j, off), s->bytes[j], s->accesses[j]};
         }
     }
     if (*n > 0)
@@ -328,19 +375,25 @@ static double records_access_time(const struct iolens_log *log, uint32_t kind, u
     return t;
 }
 
-/* Rows for the run f[0..n) of one file (sorted by start: an O(n) union). */
+/* Rows for the run f[0..n) of one file: its intervals, a subset of each
+ * rank's (groups: floor 0). */
 static void file_row(const struct iolens_log *log, const struct iolens_bps *layer,
-                     const struct file_iv *f, size_t n, struct iolens_span *scratch,
-                     struct iolens_bps *row)
+                     const struct file_iv *f, size_t n, struct iolens_union_item *scratch,
+                     const struct iolens_union_group *groups, struct iolens_bps *row)
 {
     *row = (struct iolens_bps){.kind = layer->kind, .file_id = f[0].id, .intervals = n,
                                .error_bound = layer->error_bound};
     for (size_t i = 0; i < n; i++) {
-        scratch[i] = f[i].span;
+        scratch[i] = f[i].item;
         row->accesses += f[i].accesses;
         row->bytes = add_sat(row->bytes, f[i].bytes);
     }
-    row->time = iolens_union_length_sorted(scratch, n);
+    struct iolens_union_bounds b = {0};
+    if (iolens_union_bounds(scratch, n, groups, log->ninterval_sets, layer->error_bound, &b) != 0)
+        b.estimate = b.lower = b.upper = NAN;   /* out of memory for this one row */
+    row->time = b.estimate;
+    row->time_lower = b.lower;
+    row->time_upper = b.upper;
     row->access_time = records_access_time(log, layer->kind, f[0].id);
 }
 
@@ -350,8 +403,10 @@ static int add_file_rows(const struct iolens_log *log, const struct iolens_bps *
 {
     size_t n = 0;
     struct file_iv *f = shared_intervals(log, layer->kind, ids, nids, &n);
-    struct iolens_span *scratch = f != NULL ? malloc((n > 0 ? n : 1) * sizeof *scratch) : NULL;
-    if (scratch == NULL) {
+    struct iolens_union_item *scratch = f != NULL ? malloc((n > 0 ? n : 1) * sizeof *scratch) : NULL;
+    struct iolens_union_group *groups = scratch != NULL ? set_groups(log, false) : NULL;
+    if (groups == NULL) {
+        free(scratch);
         free(f);
         return -1;
     }
@@ -359,9 +414,10 @@ static int add_file_rows(const struct iolens_log *log, const struct iolens_bps *
         size_t j = i;
         while (j < n && f[j].id == f[i].id)
             j++;
-        file_row(log, layer, f + i, j - i, scratch, &r->rows[r->n++]);
+        file_row(log, layer, f + i, j - i, scratch, groups, &r->rows[r->n++]);
         i = j;
     }
+    free(groups);
     free(scratch);
     free(f);
     return 0;
@@ -408,15 +464,29 @@ void iolens_bps_report_free(struct iolens_bps_report *r)
 
 static double ratio(double a, double b) { return b > 0 ? a / b : NAN; }
 
+int iolens_bps_wide(double lower, double t, double upper)
+{
+    return upper - lower > IOLENS_BPS_WIDE * t;
+}
+
+/* a / t for a lower bound t of a positive time: +inf when t is 0. */
+static double ratio_over_lower(double a, double t, double upper)
+{
+    return t > 0 ? a / t : upper > 0 ? INFINITY : NAN;
+}
+
 void iolens_bps_derive(const struct iolens_bps *b, uint64_t block_size, double run_time,
                        struct iolens_bps_figures *f)
 {
     const double mib = 1024.0 * 1024.0;
     f->blocks = (double)b->bytes / (double)block_size;
     f->bps = ratio(f->blocks, b->time);
-    double low_t = b->time - b->error_bound;
-    f->bps_max = low_t > 0 ? f->blocks / low_t : b->time > 0 ? INFINITY : NAN;
+    f->bps_min = ratio(f->blocks, b->time_upper);
+    f->bps_max = ratio_over_lower(f->blocks, b->time_lower, b->time_upper);
     f->mib_per_s = ratio((double)b->bytes / mib, b->time);
+    f->mib_per_s_min = ratio((double)b->bytes / mib, b->time_upper);
+    f->mib_per_s_max = ratio_over_lower((double)b->bytes / mib, b->time_lower, b->time_upper);
+    f->wide = iolens_bps_wide(b->time_lower, b->time, b->time_upper);
     f->busy_fraction = ratio(b->time, run_time);
     f->iops = ratio((double)b->accesses, b->access_time);
     f->conv_mib_per_s = ratio((double)b->bytes / mib, b->access_time);

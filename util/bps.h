@@ -20,8 +20,12 @@ struct iolens_bps {
     uint64_t intervals;       /* stored intervals (after any compaction) */
     uint64_t accesses;        /* accesses they stand for */
     int64_t bytes;            /* bytes requested (failed accesses too) */
-    double time;              /* T: length of the union of the intervals */
-    double error_bound;       /* the stored union exceeds the true one by at most this */
+    double time;              /* T: the union of the access times, as estimated
+                              * from the stored intervals (lib/interval_bounds.h);
+                              * exact when time_lower == time_upper */
+    double time_lower, time_upper;   /* the true union lies within these, and so does T */
+    double error_bound;       /* the union of the stored spans exceeds the true
+                              * union by at most this */
     double access_time;       /* sum of the per-access durations */
     uint64_t mixed;           /* intervals that merged several files (layer only) */
 };
@@ -35,13 +39,21 @@ struct iolens_bps_report {
  * zero) is NaN, an unbounded one +inf. */
 struct iolens_bps_figures {
     double blocks;            /* B = bytes / block size */
-    double bps, bps_max;      /* B / T and B / (T - error_bound) */
+    double bps, bps_min, bps_max;   /* B / T, B / time_upper, B / time_lower */
     double mib_per_s;         /* bytes / T / 2^20 */
+    double mib_per_s_min, mib_per_s_max;   /* over time_upper and time_lower */
+    int wide;                 /* the bounds are more than IOLENS_BPS_WIDE of T apart */
     double busy_fraction;     /* T / run time */
     double iops;              /* accesses / access_time */
     double conv_mib_per_s;    /* bytes / access_time / 2^20 */
     double avg_response_time; /* access_time / accesses */
 };
+
+/* Bounds further apart than this fraction of T are called wide: the
+ * figures print the bounds and say so beside T. */
+#define IOLENS_BPS_WIDE 0.05
+/* Whether [lower, upper] is wide around t (see IOLENS_BPS_WIDE). */
+int iolens_bps_wide(double lower, double t, double upper);
 
 /* 0, or -1 when out of memory. */
 int iolens_bps_compute(const struct iolens_log *log, struct iolens_bps_report *out);
@@ -60,7 +72,8 @@ int iolens_bps_union(const struct iolens_log *log, const uint32_t *kinds, size_t
 struct iolens_bps_direction {
     uint64_t intervals, accesses, rw_merged;
     int64_t bytes;
-    double time;              /* union length, s */
+    double time;              /* union, s: estimated as T is */
+    double time_lower, time_upper;
     double mib_per_s;         /* bytes / time / 2^20, NaN if time is 0 */
 };
 int iolens_bps_direction(const struct iolens_log *log, uint32_t kind, uint32_t flag,

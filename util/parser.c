@@ -858,11 +858,17 @@ static void print_bps_row(const struct iolens_log *log, const struct iolens_bps 
     bps_int(log, b, "block_size", block_size);
     bps_real(log, b, "blocks", f.blocks);
     bps_real(log, b, "time", b->time);
+    bps_real(log, b, "time_lower", b->time_lower);
+    bps_real(log, b, "time_upper", b->time_upper);
+    bps_line_start(log, b, "time_bounds");
+    puts(f.wide ? "wide" : "tight");
     bps_real(log, b, "error_bound", b->error_bound);
     bps_real(log, b, "bps", f.bps);
-    bps_real(log, b, "bps_min", f.bps);
+    bps_real(log, b, "bps_min", f.bps_min);
     bps_real(log, b, "bps_max", f.bps_max);
     bps_real(log, b, "mib_per_s", f.mib_per_s);
+    bps_real(log, b, "mib_per_s_min", f.mib_per_s_min);
+    bps_real(log, b, "mib_per_s_max", f.mib_per_s_max);
     bps_real(log, b, "busy_fraction", f.busy_fraction);
     bps_real(log, b, "access_time", b->access_time);
     bps_real(log, b, "iops", f.iops);

@@ -194,6 +194,10 @@ static void derive(struct iolens_perf_layer *p, double run_time, uint32_t nodes)
     p->fallback_mib_s = ratio(mib, p->fallback_time);
     p->mib_s_per_cn = nodes > 0 ? p->agg_mib_s / nodes : NAN;
     p->union_mib_s = ratio(mib, p->union_time);
+    p->union_mib_s_min = ratio(mib, p->union_time_upper);
+    p->union_mib_s_max = p->union_time_lower > 0 ? mib / p->union_time_lower
+                         : p->union_time_upper > 0 ? INFINITY : NAN;
+    p->union_wide = iolens_bps_wide(p->union_time_lower, p->union_time, p->union_time_upper);
     p->io_share = runtime_share(p->slowest_time, run_time);
     p->meta_share = ratio(p->time_meta, p->time_read + p->time_write + p->time_meta);
 }
@@ -243,6 +247,8 @@ static int union_of(const struct iolens_log *log, const uint32_t *kinds, size_t 
     if (iolens_bps_union(log, kinds, n, &row) != 0)
         return -1;
     p->union_time = row.time;
+    p->union_time_lower = row.time_lower;
+    p->union_time_upper = row.time_upper;
     p->union_error_bound = row.error_bound;
     return 0;
 }

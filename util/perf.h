@@ -15,7 +15,9 @@
  *   agg MiB/s      bytes / 2^20 / slowest time.
  *   MiB/s/CN       agg MiB/s / N_cn (distinct compute nodes).
  *   union MiB/s    bytes / 2^20 / the union time of the access intervals
- *                  (util/bps.h), NaN when the log has no intervals.
+ *                  (util/bps.h), NaN when the log has no intervals; with
+ *                  its bounds (bytes over the upper and lower bounds of
+ *                  the union time), wide when IOLENS_BPS_WIDE says so.
  * The whole job ("job") is the POSIX and STDIO layers together: the bytes
  * that reached files, each counted once (MPI-IO and HDF5 bytes pass
  * through POSIX; STDIO's own writes are not seen again at POSIX).
@@ -50,8 +52,11 @@ struct iolens_perf_layer {
     double fallback_mib_s;       /* bytes / 2^20 / fallback_time */
     double mib_s_per_cn;         /* agg_mib_s / compute nodes */
     double union_time;           /* union of the access intervals, s (0: none) */
+    double union_time_lower, union_time_upper;   /* it lies within these, s */
     double union_error_bound;    /* s */
     double union_mib_s;          /* bytes / 2^20 / union_time */
+    double union_mib_s_min, union_mib_s_max;     /* over the upper and lower bound */
+    int union_wide;              /* the bounds are wide (util/bps.h) */
     double io_share;             /* min(slowest_time, run time) / run time, 0..1 */
     double meta_share;           /* time_meta / (time_read + time_write + time_meta) */
 };

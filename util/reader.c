@@ -665,6 +665,7 @@ void rd_free_interval_set(struct iolens_log_intervals *set)
 {
     free(set->start);
     free(set->end);
+    free(set->busy);
     free(set->bytes);
     free(set->file_id);
     free(set->accesses);
@@ -676,11 +677,12 @@ static bool alloc_interval_set(struct iolens_log_intervals *set, uint64_t n)
     size_t m = n > 0 ? (size_t)n : 1;
     set->start = malloc(m * sizeof *set->start);
     set->end = malloc(m * sizeof *set->end);
+    set->busy = malloc(m * sizeof *set->busy);
     set->bytes = malloc(m * sizeof *set->bytes);
     set->file_id = malloc(m * sizeof *set->file_id);
     set->accesses = malloc(m * sizeof *set->accesses);
     set->flags = malloc(m * sizeof *set->flags);
-    return set->start && set->end && set->bytes && set->file_id && set->accesses && set->flags;
+    return set->start && set->end && set->busy && set->bytes && set->file_id && set->accesses && set->flags;
 }
 
 /* Start and duration columns (int64 ns): starts delta-encoded.  Every
@@ -709,6 +711,25 @@ static bool decode_interval_times(struct cursor *c, struct iolens_log_intervals 
     return true;
 }
 
+/* The busy column (version 2 on): int64 ns >= 0.  A version 1 log has
+ * none: each interval counts as busy throughout, as that version's
+ * readers took it. */
+static bool decode_interval_busy(struct cursor *c, struct iolens_log_intervals *set,
+                                 uint32_t version)
+{
+    for (uint64_t i = 0; i < set->count; i++) {
+        if (version == IOLENS_INTERVALS_VERSION_1) {
+            set->busy[i] = set->end[i] - set->start[i];
+            continue;
+        }
+        int64_t ns = 0;
+        if (!take(c, &ns, sizeof ns) || ns < 0)
+            return false;
+        set->busy[i] = (double)ns / 1e9;
+    }
+    return true;
+}
+
 /* bytes, file_id, accesses and flags columns; bytes >= 0, accesses >= 1,
  * and the intervals hold no more accesses than the layer counted. */
 static bool decode_interval_values(struct cursor *c, struct iolens_log_intervals *set)
@@ -732,7 +753,7 @@ static bool decode_interval_values(struct cursor *c, struct iolens_log_intervals
 static bool layer_totals_valid(const struct iolens_intervals_layer *L)
 {
     return finite_non_negative(L->error_bound) && finite_non_negative(L->sum_duration) &&
-           L->bytes >= 0;
+           finite_non_negative(L->overlap) && L->bytes >= 0;
 }
 
 /* A new entry of log->intervals, zeroed; NULL when memory is short. */
@@ -750,20 +771,25 @@ static struct iolens_log_intervals *new_interval_set(struct reader *r)
 /* One layer of an intervals region: its head and columns.  Layers this
  * reader does not know are skipped. */
 static enum iolens_read_status parse_interval_layer(struct reader *r, struct cursor *c,
-                                                    const struct iolens_intervals_head *h)
+                                                    const struct iolens_intervals_head *h,
+                                                    uint32_t version)
 {
-    struct iolens_intervals_layer L;
-    if (!take(c, &L, sizeof L))
+    struct iolens_intervals_layer L = {0};
+    int v1 = version == IOLENS_INTERVALS_VERSION_1;
+    size_t iv_size = v1 ? IOLENS_INTERVAL_DISK_SIZE_V1 : IOLENS_INTERVAL_DISK_SIZE;
+    if (!take(c, &L, v1 ? IOLENS_INTERVALS_LAYER_SIZE_V1 : sizeof L))
         return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: layer head missing");
-    if (L.count > c->left / IOLENS_INTERVAL_DISK_SIZE)
+    if (v1)
+        L.overlap = L.sum_duration;   /* nothing known: no lower bound from it */
+    if (L.count > c->left / iv_size)
         return rd_fail(r, IOLENS_READ_CORRUPT,
                     "corrupt intervals region: %llu intervals do not fit in %zu bytes",
                     (unsigned long long)L.count, c->left);
     if (!layer_totals_valid(&L))
         return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad layer totals");
     if (!is_layer_kind(L.kind)) {
-        c->p += L.count * IOLENS_INTERVAL_DISK_SIZE;
-        c->left -= L.count * IOLENS_INTERVAL_DISK_SIZE;
+        c->p += L.count * iv_size;
+        c->left -= L.count * iv_size;
         return IOLENS_READ_OK;
     }
     struct iolens_log_intervals *set = new_interval_set(r);
@@ -773,28 +799,30 @@ static enum iolens_read_status parse_interval_layer(struct reader *r, struct cur
         .rank = h->rank, .kind = L.kind, .clock_offset = h->clock_offset,
         .clock_uncertainty = h->clock_uncertainty, .error_bound = L.error_bound,
         .total_accesses = L.accesses, .total_bytes = L.bytes,
-        .sum_duration = L.sum_duration, .count = L.count,
+        .sum_duration = L.sum_duration, .overlap = L.overlap, .count = L.count,
     };
     if (!alloc_interval_set(set, L.count))
         return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
-    if (!decode_interval_times(c, set) || !decode_interval_values(c, set))
+    if (!decode_interval_times(c, set) || !decode_interval_busy(c, set, version) ||
+        !decode_interval_values(c, set))
         return rd_fail(r, IOLENS_READ_CORRUPT,
                     "corrupt intervals region: bad interval of rank %lld (%s)",
                     (long long)h->rank, iolens_layer_name(L.kind));
     return IOLENS_READ_OK;
 }
 
-static enum iolens_read_status parse_intervals(struct reader *r, struct cursor *c)
+static enum iolens_read_status parse_intervals(struct reader *r, struct cursor *c,
+                                               uint32_t version)
 {
     struct iolens_intervals_head h;
     if (!take(c, &h, sizeof h))
         return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: no head");
     if (!is_finite(h.clock_offset) || !finite_non_negative(h.clock_uncertainty))
         return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad clock offset");
-    if (h.nlayers > c->left / sizeof(struct iolens_intervals_layer))
+    if (h.nlayers > c->left / IOLENS_INTERVALS_LAYER_SIZE_V1)
         return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad layer count");
     for (uint32_t l = 0; l < h.nlayers; l++) {
-        enum iolens_read_status st = parse_interval_layer(r, c, &h);
+        enum iolens_read_status st = parse_interval_layer(r, c, &h, version);
         if (st != IOLENS_READ_OK)
             return st;
     }
@@ -831,6 +859,14 @@ enum iolens_read_status rd_check_interval_ranks(struct reader *r)
 }
 
 /* ---------------------------------------------------------- regions -- */
+
+bool iolens_region_readable(uint32_t kind, uint32_t version)
+{
+    uint32_t v = iolens_region_known_version(kind);
+    if (kind == IOLENS_REGION_INTERVALS && version == IOLENS_INTERVALS_VERSION_1)
+        return true;
+    return v != 0 && v == version;
+}
 
 uint32_t iolens_region_known_version(uint32_t kind)
 {
@@ -994,8 +1030,7 @@ enum iolens_read_status rd_parse_region(struct reader *r, unsigned i,
                                         const struct iolens_region_desc *d,
                                         const unsigned char *stored)
 {
-    uint32_t expect = iolens_region_known_version(d->kind);
-    if (expect == 0 || d->version != expect) {
+    if (!iolens_region_readable(d->kind, d->version)) {
         r->log->unknown_regions++;
         return IOLENS_READ_OK;
     }
@@ -1018,7 +1053,7 @@ enum iolens_read_status rd_parse_region(struct reader *r, unsigned i,
     else if (d->kind == IOLENS_REGION_RANKS)
         st = parse_ranks(r, &c);
     else if (d->kind == IOLENS_REGION_INTERVALS)
-        st = parse_intervals(r, &c);
+        st = parse_intervals(r, &c, d->version);
     else if (is_layer_kind(d->kind))
         st = parse_layer(r, &c, d->kind, d->version);
     if (st == IOLENS_READ_OK && c.left != 0)

@@ -3,6 +3,7 @@
 #ifndef IOLENS_READER_H
 #define IOLENS_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,8 +51,13 @@ struct iolens_log_intervals {
     uint64_t total_accesses;      /* every access of the layer on this rank */
     int64_t total_bytes;          /* every byte requested */
     double sum_duration;          /* seconds: sum of the accesses' durations */
+    double overlap;               /* seconds: the accesses' union is at least
+                                   * sum_duration - overlap (0: they are
+                                   * disjoint; a version 1 log: sum_duration) */
     uint64_t count;               /* intervals stored */
     double *start, *end;          /* count each */
+    double *busy;                 /* summed durations of each interval's
+                                   * accesses (version 1 log: end - start) */
     int64_t *bytes;
     uint64_t *file_id;
     uint32_t *accesses;
@@ -126,6 +132,9 @@ double iolens_log_fcounter(const struct iolens_log_layer *L, uint64_t r, int i);
 /* The version of a region kind this reader reads (0: a kind it does not
  * know). */
 uint32_t iolens_region_known_version(uint32_t kind);
+/* Whether this reader reads a region of kind at version: the known
+ * version, and intervals regions of version 1 too. */
+bool iolens_region_readable(uint32_t kind, uint32_t version);
 
 /* Record r of L as a runtime record laid out as d describes it (id, rank,
  * counters, fcounters; record_merge.h), zero-filled beyond the counters the

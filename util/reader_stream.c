@@ -115,8 +115,7 @@ static bool is_layer(uint32_t kind) { return iolens_layer_desc_by_kind(kind) != 
 
 static bool known(const struct iolens_region_desc *d)
 {
-    uint32_t v = iolens_region_known_version(d->kind);
-    return v != 0 && v == d->version;
+    return iolens_region_readable(d->kind, d->version);
 }
 
 /* ------------------------------------------------------------ scratch -- */
@@ -429,7 +428,7 @@ static enum iolens_read_status parse_one(struct iolens_stream *s, unsigned i,
     for (size_t k = before; k < s->log.ninterval_sets; k++) {
         struct iolens_log_intervals *set = &s->log.intervals[k];
         rd_free_interval_set(set);
-        set->start = set->end = NULL;
+        set->start = set->end = set->busy = NULL;
         set->bytes = NULL;
         set->file_id = NULL;
         set->accesses = set->flags = NULL;

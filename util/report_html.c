@@ -23,6 +23,7 @@ static const char STYLE[] =
     "svg text{font:12px system-ui,sans-serif;fill:#222}svg text.tick{font-size:11px;fill:#555}\n"
     "svg .grid{stroke:#ddd;stroke-width:1}svg .bg{fill:#f4f4f4}\n"
     ".note{color:#555}.sev-high{color:#b00;font-weight:bold}.sev-medium{color:#b60}"
+    ".wide{color:#b60}"
     ".sev-low{color:#555}\n"
     "nav a{margin-right:12px}\n";
 

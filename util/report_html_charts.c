@@ -135,9 +135,22 @@ static void put_bps_row(FILE *out, const struct iolens_bps *b, const struct iole
             iolens_layer_name(b->kind), b->bytes, b->accesses);
     iolens_html_perf_real(out, b->time);
     fputs("</td><td class=\"n\">", out);
+    iolens_html_perf_real(out, b->time_lower);
+    fputs(" to ", out);
+    iolens_html_perf_real(out, b->time_upper);
+    if (f->wide)
+        fputs(" <span class=\"wide\">(wide)</span>", out);
+    fputs("</td><td class=\"n\">", out);
     iolens_html_perf_real(out, f->bps);
     fputs("</td><td class=\"n\">", out);
     iolens_html_perf_real(out, f->mib_per_s);
+    if (f->wide) {
+        fputs(" <span class=\"wide\">(wide bounds: ", out);
+        iolens_html_perf_real(out, f->mib_per_s_min);
+        fputs(" to ", out);
+        iolens_html_perf_real(out, f->mib_per_s_max);
+        fputs(")</span>", out);
+    }
     fputs("</td><td class=\"n\">", out);
     iolens_html_perf_real(out, b->access_time);
     fputs("</td><td class=\"n\">", out);
@@ -151,7 +164,7 @@ static void put_bps_table(FILE *out, const struct iolens_bps *const *rows,
                           const struct iolens_bps_figures *f, size_t n)
 {
     fputs("<table id=\"bps-table\">\n<tr><th>layer</th><th>bytes</th><th>accesses</th>"
-          "<th>busy time T (s)</th><th>BPS (512 B blocks/s)</th><th>MiB/s over T</th>"
+          "<th>busy time T (s)</th><th>T lies within (s)</th><th>BPS (512 B blocks/s)</th><th>MiB/s over T</th>"
           "<th>access time, sum (s)</th><th>conventional MiB/s</th><th>T % of run time</th>"
           "</tr>\n",
           out);

@@ -121,7 +121,7 @@ static void put_job_table(FILE *out, const struct iolens_html *h)
 
 /* ------------------------------------------------------------ perf -- */
 
-enum metric_type { M_INT, M_REAL, M_PCT };
+enum metric_type { M_INT, M_REAL, M_PCT, M_WIDE /* an int flag: "wide" or "tight" */ };
 
 struct metric {
     const char *name;         /* as iolens-parser --perf names it */
@@ -154,8 +154,13 @@ static const struct metric METRICS[] = {
     M("fallback_time", "I/O time, open to last I/O (s)", M_REAL, fallback_time),
     M("fallback_mib_s", "MiB/s by open to last I/O", M_REAL, fallback_mib_s),
     M("union_time", "union of access intervals (s)", M_REAL, union_time),
-    M("union_error_bound", "its error bound (s)", M_REAL, union_error_bound),
+    M("union_time_lower", "its lower bound (s)", M_REAL, union_time_lower),
+    M("union_time_upper", "its upper bound (s)", M_REAL, union_time_upper),
+    M("union_bounds", "bounds more than 5% apart?", M_WIDE, union_wide),
+    M("union_error_bound", "gaps merged by the runtime (s)", M_REAL, union_error_bound),
     M("union_mib_s", "MiB/s over the union", M_REAL, union_mib_s),
+    M("union_mib_s_min", "its lower bound", M_REAL, union_mib_s_min),
+    M("union_mib_s_max", "its upper bound", M_REAL, union_mib_s_max),
     M("io_pct_of_runtime", "I/O % of run time", M_PCT, io_share),
     M("meta_pct_of_io_time", "metadata % of I/O time", M_PCT, meta_share),
 };
@@ -172,14 +177,31 @@ static int64_t metric_int(const struct iolens_perf_layer *p, const struct metric
     return *(const int64_t *)(const void *)base;
 }
 
+/* Beside the union time and its MiB/s: their bounds, when those are
+ * wide (util/bps.h), so that the figure is not read as exact. */
+static void put_wide_note(FILE *out, const struct iolens_perf_layer *p, const struct metric *m)
+{
+    int is_time = m->offset == offsetof(struct iolens_perf_layer, union_time);
+    if (!p->union_wide || !(is_time || m->offset == offsetof(struct iolens_perf_layer, union_mib_s)))
+        return;
+    fputs(" <span class=\"wide\">(wide bounds: ", out);
+    iolens_html_perf_real(out, is_time ? p->union_time_lower : p->union_mib_s_min);
+    fputs(" to ", out);
+    iolens_html_perf_real(out, is_time ? p->union_time_upper : p->union_mib_s_max);
+    fputs(")</span>", out);
+}
+
 static void put_metric(FILE *out, const struct iolens_perf_layer *p, const struct metric *m)
 {
     fprintf(out, "<td class=\"n\" data-layer=\"%s\" data-metric=\"%s\">", p->name, m->name);
     const double *d = (const double *)(const void *)((const char *)p + m->offset);
     if (m->type == M_INT)
         fprintf(out, "%" PRId64, metric_int(p, m));
+    else if (m->type == M_WIDE)
+        fputs(p->union_wide ? "wide" : "tight", out);
     else
         iolens_html_perf_real(out, m->type == M_PCT ? 100.0 * *d : *d);
+    put_wide_note(out, p, m);
     fputs("</td>", out);
 }
 

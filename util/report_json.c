@@ -39,6 +39,12 @@ static void kv_double(struct iolens_json *j, const char *k, double v)
     iolens_json_double(j, v);
 }
 
+static void kv_bool(struct iolens_json *j, const char *k, int v)
+{
+    iolens_json_key(j, k);
+    iolens_json_bool(j, v != 0);
+}
+
 static void kv_str(struct iolens_json *j, const char *k, const char *s, size_t len)
 {
     iolens_json_key(j, k);
@@ -123,7 +129,12 @@ static void put_perf_figures(struct iolens_json *j, const struct iolens_perf_lay
     kv_double(j, "fallback_time", p->fallback_time);
     kv_double(j, "fallback_mib_s", p->fallback_mib_s);
     kv_double(j, "union_time", p->union_time);
+    kv_double(j, "union_time_lower", p->union_time_lower);
+    kv_double(j, "union_time_upper", p->union_time_upper);
+    kv_bool(j, "union_bounds_wide", p->union_wide);
     kv_double(j, "union_mib_s", p->union_mib_s);
+    kv_double(j, "union_mib_s_min", p->union_mib_s_min);
+    kv_double(j, "union_mib_s_max", p->union_mib_s_max);
     kv_double(j, "io_share_of_runtime", p->io_share);
     kv_double(j, "meta_share_of_io_time", p->meta_share);
 }
@@ -177,15 +188,21 @@ static void put_bps_row(struct iolens_json *j, const struct iolens_log *log,
     iolens_json_key(j, iolens_layer_name(b->kind));
     iolens_json_begin_object(j);
     kv_double(j, "bps", f.bps);
+    kv_double(j, "bps_min", f.bps_min);
     kv_double(j, "bps_max", f.bps_max);
     kv_double(j, "blocks", f.blocks);
     kv_uint(j, "block_size", block_size);
     kv_double(j, "union_time", b->time);
+    kv_double(j, "union_time_lower", b->time_lower);
+    kv_double(j, "union_time_upper", b->time_upper);
+    kv_bool(j, "union_bounds_wide", f.wide);
     kv_double(j, "error_bound", b->error_bound);
     kv_uint(j, "intervals", b->intervals);
     kv_uint(j, "accesses", b->accesses);
     kv_int(j, "bytes", b->bytes);
     kv_double(j, "mib_s", f.mib_per_s);
+    kv_double(j, "mib_s_min", f.mib_per_s_min);
+    kv_double(j, "mib_s_max", f.mib_per_s_max);
     kv_double(j, "busy_fraction", f.busy_fraction);
     kv_double(j, "access_time", b->access_time);
     kv_double(j, "iops", f.iops);

@@ -50,8 +50,13 @@ static void print_layer(FILE *out, const struct iolens_perf_layer *p)
     put_real(out, s, "fallback_time", p->fallback_time);
     put_real(out, s, "fallback_mib_s", p->fallback_mib_s);
     put_real(out, s, "union_time", p->union_time);
+    put_real(out, s, "union_time_lower", p->union_time_lower);
+    put_real(out, s, "union_time_upper", p->union_time_upper);
+    fprintf(out, "%s\tunion_bounds\t%s\n", s, p->union_wide ? "wide" : "tight");
     put_real(out, s, "union_error_bound", p->union_error_bound);
     put_real(out, s, "union_mib_s", p->union_mib_s);
+    put_real(out, s, "union_mib_s_min", p->union_mib_s_min);
+    put_real(out, s, "union_mib_s_max", p->union_mib_s_max);
     put_real(out, s, "io_pct_of_runtime", 100.0 * p->io_share);
     put_real(out, s, "meta_pct_of_io_time", 100.0 * p->meta_share);
 }

@@ -156,7 +156,9 @@ struct iolens_rank_info {
 
 /* ---------------------------------------------------------- intervals -- */
 
-#define IOLENS_INTERVALS_VERSION 1u
+#define IOLENS_INTERVALS_VERSION 2u
+/* The earlier layout, still read: no busy column, no overlap field. */
+#define IOLENS_INTERVALS_VERSION_1 1u
 
 /*
  * Intervals region: the data accesses of one rank (one process outside
@@ -169,19 +171,28 @@ struct iolens_rank_info {
  *                    intervals are sorted by start, so differences are
  *                    >= 0 and small: they compress)
  *   int64  duration  ns, >= 0 (end = start + duration)
+ *   int64  busy      ns, >= 0: the summed durations of the accesses merged
+ *                    into the interval (equal to duration for one access;
+ *                    below it when the runtime merged across idle gaps)
  *   int64  bytes     bytes requested by the accesses merged into it, >= 0
  *   uint64 file_id   record id (IOLENS_ID_OTHER_FILES when merged across
  *                    files, then flags has IOLENS_IV_MIXED)
  *   uint32 accesses  accesses merged into the interval, >= 1
  *   uint32 flags     IOLENS_IV_* (read 1, write 2, failed 4, mixed 8) or'ed
- * so a layer's intervals take count * 40 bytes.  Times are in nanoseconds
+ * so a layer's intervals take count * 48 bytes.  Times are in nanoseconds
  * since the job start, on this rank's clock (like the records' timestamps
  * of the same log, which are in seconds), never negative; add
  * clock_offset to put them on rank 0's clock.  The layer totals (accesses,
  * bytes, sum_duration) count every access ever made, also those folded
  * into merged intervals; error_bound is the total length of the gaps the
  * runtime covered when its store was full, so the union of the stored
- * intervals exceeds the true one by at most error_bound.  Layer kinds a
+ * intervals exceeds the true one by at most error_bound.  overlap bounds
+ * how much the layer's accesses on this rank overlapped each other: the
+ * union of their times is at least sum_duration - overlap (0: they never
+ * overlapped, so that union is sum_duration exactly, and the accesses of
+ * any set of its intervals are disjoint).  Version 1 (IOLENS_INTERVALS_VERSION_1)
+ * has neither the busy column (count * 40 bytes) nor the overlap field
+ * (the layer head ends at sum_duration, 48 bytes).  Layer kinds a
  * reader does not know are skipped (count says how far).  A reader
  * rejects a region whose rank is not a rank of the job, a rank with two
  * sets of one layer, counts that do not fill the region exactly, and
@@ -203,7 +214,12 @@ struct iolens_intervals_layer {
     uint64_t accesses;          /* every access of the layer */
     int64_t bytes;              /* every byte requested */
     double sum_duration;        /* seconds: sum of the accesses' durations */
+    double overlap;             /* seconds, >= 0 (version 2 on) */
 };
+
+/* Bytes of a version 1 layer head: struct iolens_intervals_layer up to
+ * sum_duration. */
+#define IOLENS_INTERVALS_LAYER_SIZE_V1 48u
 
 /* Interval flags (also used by the runtime's store, lib/interval_store.h). */
 #define IOLENS_IV_READ 0x1u
@@ -213,8 +229,9 @@ struct iolens_intervals_layer {
                                  * IOLENS_ID_OTHER_FILES (only when the store
                                  * had no room left for per-file intervals) */
 
-/* Bytes of one stored interval (the six columns). */
-#define IOLENS_INTERVAL_DISK_SIZE 40u
+/* Bytes of one stored interval: the seven columns (version 1: six). */
+#define IOLENS_INTERVAL_DISK_SIZE 48u
+#define IOLENS_INTERVAL_DISK_SIZE_V1 40u
 
 /* -------------------------------------------------------------- names -- */
 

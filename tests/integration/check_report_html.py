@@ -136,9 +136,12 @@ def cmd_perf(path, perf_txt):
         if "data-metric" in a:
             cells[(a["data-layer"], a["data-metric"])] = None
     # the cell texts: collect with a second pass keyed by position
-    texts = re.findall(r'<td class="n" data-layer="([^"]*)" data-metric="([^"]*)">([^<]*)</td>',
+    # a figure may be followed by a note of its wide bounds
+    texts = re.findall(r'<td class="n" data-layer="([^"]*)" data-metric="([^"]*)">([^<]*)'
+                       r'(?:<span class="wide">\(wide bounds: ([^<]*)\)</span>)?</td>',
                        open(path, encoding="utf-8").read())
-    got = {(l, m): v for l, m, v in texts}
+    got = {(l, m): v.rstrip(" ") for l, m, v, _ in texts}
+    noted = {(l, m) for l, m, _, note in texts if note}
     errs = []
     want = {}
     for line in open(perf_txt, encoding="utf-8"):
@@ -152,6 +155,14 @@ def cmd_perf(path, perf_txt):
     for k in got:
         if k not in want:
             errs.append("%s %s on the page, not in --perf" % k)
+    # the union's figures carry the note exactly when --perf says wide
+    for (layer, metric), v in want.items():
+        if metric != "union_bounds":
+            continue
+        for figure in ("union_time", "union_mib_s"):
+            if ((layer, figure) in noted) != (v == "wide"):
+                errs.append("%s %s: bounds %s, note on the page: %s"
+                            % (layer, figure, v, (layer, figure) in noted))
     if len(cells) != len(got):
         errs.append("%d data-metric cells, %d parsed" % (len(cells), len(got)))
     print("\n".join(errs) if errs else "ok %d" % len(want))

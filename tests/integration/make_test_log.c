@@ -598,10 +598,15 @@ static void build_stdio(struct out *o, int twin)
  * On rank 0's clock rank 1's POSIX intervals are [1.0, 1.5] and
  * [2.5, 2.75].  Expected figures (block size 512):
  *   POSIX whole job: bytes 2887680, B = 5640 blocks, 7 accesses, 5
- *     intervals, T = [0.5, 1.5] + [2.0, 2.75] = 1.75 s (1.25 s if the
- *     offsets were ignored), BPS = 5640 / 1.75 = 3222.857..., error bound
- *     0.125 s -> BPS range [3222.857..., 5640 / 1.625 = 3470.769...],
- *     MiB/s = 2887680 / 2^20 / 1.75 = 1.5736..., busy 1.75 / 3.5 = 50%,
+ *     intervals; the spans cover [0.5, 1.5] + [2.0, 2.75] = 1.75 s, but
+ *     rank 1's merged interval [1.0, 1.5] holds only 0.375 s of reads,
+ *     [1.0, 1.1875] and [1.3125, 1.5], so the true union is 0.75 + 0.1875
+ *     + 0.75 = T = 1.6875 s (1.25 s if the offsets were ignored): bounds
+ *     [1.625, 1.75] (the spans less the error bound 0.125 s; the spans),
+ *     and the estimate (density 0.375 / 0.5 of rank 1's interval where
+ *     rank 0 is idle, [1.25, 1.5]: 0.1875 s) is T exactly.  BPS = 5640 /
+ *     1.6875 = 3342.22..., range [5640 / 1.75, 5640 / 1.625],
+ *     MiB/s = 2887680 / 2^20 / 1.6875 = 1.6319..., busy 1.6875 / 3.5,
  *     sum of durations 1.875 s
  *   POSIX in put.dat (shared by ranks 0 and 1): bytes 2363392, B = 4616,
  *     4 intervals, 5 accesses, T = 1.75 s
@@ -623,18 +628,18 @@ static void put_intervals(struct out *o, const struct iolens_intervals_rank *in)
 static void build_intervals(struct out *rank0, struct out *rank1)
 {
     static const struct iolens_interval posix0[] = {
-        {0.5, 1.0, ID_IN, 1048576, 1, IOLENS_IV_READ},
-        {1.0, 1.25, ID_OUT, 524288, 2, IOLENS_IV_WRITE},
-        {2.0, 2.5, ID_IN, 262144, 1, IOLENS_IV_WRITE},
+        {0.5, 1.0, ID_IN, 1048576, 1, IOLENS_IV_READ, 0.5},
+        {1.0, 1.25, ID_OUT, 524288, 2, IOLENS_IV_WRITE, 0.25},
+        {2.0, 2.5, ID_IN, 262144, 1, IOLENS_IV_WRITE, 0.5},
     };
     static const struct iolens_interval stdio0[] = {
-        {0.25, 0.375, ID_CFG, 100, 1, IOLENS_IV_READ},
+        {0.25, 0.375, ID_CFG, 100, 1, IOLENS_IV_READ, 0.125},
     };
     static const struct iolens_interval posix1[] = {
-        {0.5, 1.0, ID_IN, 1048576, 2, IOLENS_IV_READ},
-        {2.0, 2.25, ID_IN, 4096, 1, IOLENS_IV_READ | IOLENS_IV_FAILED},
+        {0.5, 1.0, ID_IN, 1048576, 2, IOLENS_IV_READ, 0.375},
+        {2.0, 2.25, ID_IN, 4096, 1, IOLENS_IV_READ | IOLENS_IV_FAILED, 0.25},
     };
-    static const struct iolens_interval future1[] = {{0.0, 1.0, ID_IN, 1, 1, 0}};
+    static const struct iolens_interval future1[] = {{0.0, 1.0, ID_IN, 1, 1, 0, 1.0}};
     const struct iolens_intervals_layer_in layers0[] = {
         {IOLENS_REGION_POSIX, posix0, 3, 0.0, 4, 1835008, 1.25},
         {IOLENS_REGION_STDIO, stdio0, 1, 0.0, 1, 100, 0.125},
@@ -669,13 +674,14 @@ static void build_intervals(struct out *rank0, struct out *rank1)
 static void build_intervals_extra(struct out *rank2)
 {
     static const struct iolens_interval posix2[] = {
-        {3.0, 3.25, ID_OUT, 1024, 2, IOLENS_IV_READ | IOLENS_IV_WRITE},
-        {3.25, 3.375, IOLENS_ID_OTHER_FILES, 2048, 2, IOLENS_IV_WRITE | IOLENS_IV_MIXED},
+        {3.0, 3.25, ID_OUT, 1024, 2, IOLENS_IV_READ | IOLENS_IV_WRITE, 0.25},
+        {3.25, 3.375, IOLENS_ID_OTHER_FILES, 2048, 2, IOLENS_IV_WRITE | IOLENS_IV_MIXED,
+         0.125},
     };
     static const struct iolens_interval mpiio2[] = {
-        {3.0, 3.5, ID_CKPT, 4096, 1, IOLENS_IV_WRITE},
-        {3.75, 3.875, ID_TEMP, 512, 1, IOLENS_IV_READ},
-        {4.0, 4.125, ID_TEMP, 512, 1, IOLENS_IV_READ},
+        {3.0, 3.5, ID_CKPT, 4096, 1, IOLENS_IV_WRITE, 0.5},
+        {3.75, 3.875, ID_TEMP, 512, 1, IOLENS_IV_READ, 0.125},
+        {4.0, 4.125, ID_TEMP, 512, 1, IOLENS_IV_READ, 0.125},
     };
     const struct iolens_intervals_layer_in layers2[] = {
         {IOLENS_REGION_POSIX, posix2, 2, 0.0, 4, 3072, 0.3125},

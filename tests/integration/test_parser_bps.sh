@@ -5,19 +5,23 @@
 #
 #   POSIX, whole job: rank 0 [0.5, 1.0] [1.0, 1.25] [2.0, 2.5]; rank 1,
 #     clock offset +0.5 s: [0.5, 1.0] [2.0, 2.25] -> [1.0, 1.5] [2.5, 2.75].
-#     T = [0.5, 1.5] + [2.0, 2.75] = 1.75 s (1.25 s if the offset were not
-#     applied).  bytes 1835008 + 1052672 = 2887680, B = 2887680 / 512 =
-#     5640, BPS = 5640 / 1.75 = 3222.857143; error bound 0.125 (rank 1's)
-#     -> bps_max = 5640 / (1.75 - 0.125) = 3470.769231.  MiB/s = 2887680 /
-#     2^20 / 1.75 = 1.573661.  Run time 3.5 s -> busy 0.5.  Accesses 4 + 3
+#     The spans cover [0.5, 1.5] + [2.0, 2.75] = 1.75 s, but rank 1's
+#     [1.0, 1.5] holds two reads of 0.1875 s 0.125 s apart (busy 0.375,
+#     error bound 0.125): the true union is 0.75 + 0.1875 + 0.75 =
+#     T = 1.6875 s (1.25 s if the offset were not applied), within the
+#     bounds [1.75 - 0.125, 1.75] = [1.625, 1.75], 7.4% of T apart: wide.
+#     bytes 1835008 + 1052672 = 2887680, B = 2887680 / 512 = 5640, BPS =
+#     5640 / 1.6875 = 3342.222222, bps_min 5640 / 1.75 = 3222.857143,
+#     bps_max 5640 / 1.625 = 3470.769231.  MiB/s = 2887680 / 2^20 / 1.6875
+#     = 1.631944.  Run time 3.5 s -> busy 0.482143.  Accesses 4 + 3
 #     = 7, summed durations 1.25 + 0.625 = 1.875 -> IOPS 7 / 1.875 =
 #     3.733333, conventional MiB/s 2887680 / 2^20 / 1.875 = 1.468750,
 #     average response time 1.875 / 7 = 0.267857.
 #   POSIX, "/home dir/in put.dat" (shared: a rank -1 record, and intervals
 #     on ranks 0 and 1): intervals [0.5, 1.0] [2.0, 2.5] [1.0, 1.5]
-#     [2.5, 2.75] -> T = 1.75; bytes 1048576 + 262144 + 1048576 + 4096 =
-#     2363392, B = 4616, BPS 2637.714286, bps_max 4616 / 1.625 =
-#     2840.615385; accesses 1 + 1 + 2 + 1 = 5; the summed access time is
+#     [2.5, 2.75], busy 0.5 0.5 0.375 0.25, no two ranks' overlapping ->
+#     T = 1.625 exactly (tight); bytes 1048576 + 262144 + 1048576 + 4096 =
+#     2363392, B = 4616, BPS 4616 / 1.625 = 2840.615385; accesses 1 + 1 + 2 + 1 = 5; the summed access time is
 #     the record's read + write time, 0.75 + 0.125 = 0.875 -> IOPS
 #     5.714286, conventional MiB/s 2.575893, response time 0.175.
 #   out.dat (rank 0 alone) and the STDIO file are not shared: no file rows.
@@ -70,9 +74,9 @@ run_parser() {
 
 # ----------------------------------------------------------------- --bps --
 # Each layer's read_* and write_* lines are the union of its read-only
-# (write-only) intervals: POSIX reads [0.5, 1.0], [1.0, 1.5] and the failed
-# [2.5, 2.75] (rank 1's on rank 0's clock) give 1.25 s; writes [1.0, 1.25]
-# and [2.0, 2.5] give 0.75 s.
+# (write-only) intervals: POSIX reads [0.5, 1.0], [1.0, 1.5] (busy 0.375)
+# and the failed [2.5, 2.75] (rank 1's on rank 0's clock) give 1.125 s;
+# writes [1.0, 1.25] and [2.0, 2.5] give 0.75 s.
 cat >"$T/bps.expected" <<'END'
 # bps block size: 512
 # bps rank 0: clock offset 0.000000000 uncertainty 0.000001000
@@ -83,13 +87,18 @@ POSIX	*	accesses	7
 POSIX	*	bytes	2887680
 POSIX	*	block_size	512
 POSIX	*	blocks	5640.000000
-POSIX	*	time	1.750000
+POSIX	*	time	1.687500
+POSIX	*	time_lower	1.625000
+POSIX	*	time_upper	1.750000
+POSIX	*	time_bounds	wide
 POSIX	*	error_bound	0.125000
-POSIX	*	bps	3222.857143
+POSIX	*	bps	3342.222222
 POSIX	*	bps_min	3222.857143
 POSIX	*	bps_max	3470.769231
-POSIX	*	mib_per_s	1.573661
-POSIX	*	busy_fraction	0.500000
+POSIX	*	mib_per_s	1.631944
+POSIX	*	mib_per_s_min	1.573661
+POSIX	*	mib_per_s_max	1.694712
+POSIX	*	busy_fraction	0.482143
 POSIX	*	access_time	1.875000
 POSIX	*	iops	3.733333
 POSIX	*	conv_mib_per_s	1.468750
@@ -98,8 +107,8 @@ POSIX	*	mixed_intervals	0
 POSIX	*	read_intervals	3
 POSIX	*	read_accesses	4
 POSIX	*	read_bytes	2101248
-POSIX	*	read_time	1.250000
-POSIX	*	read_mib_per_s	1.603125
+POSIX	*	read_time	1.125000
+POSIX	*	read_mib_per_s	1.781250
 POSIX	*	read_rw_merged	0
 POSIX	*	write_intervals	2
 POSIX	*	write_accesses	3
@@ -112,13 +121,18 @@ POSIX	/home dir/in put.dat	accesses	5
 POSIX	/home dir/in put.dat	bytes	2363392
 POSIX	/home dir/in put.dat	block_size	512
 POSIX	/home dir/in put.dat	blocks	4616.000000
-POSIX	/home dir/in put.dat	time	1.750000
+POSIX	/home dir/in put.dat	time	1.625000
+POSIX	/home dir/in put.dat	time_lower	1.625000
+POSIX	/home dir/in put.dat	time_upper	1.625000
+POSIX	/home dir/in put.dat	time_bounds	tight
 POSIX	/home dir/in put.dat	error_bound	0.125000
-POSIX	/home dir/in put.dat	bps	2637.714286
-POSIX	/home dir/in put.dat	bps_min	2637.714286
+POSIX	/home dir/in put.dat	bps	2840.615385
+POSIX	/home dir/in put.dat	bps_min	2840.615385
 POSIX	/home dir/in put.dat	bps_max	2840.615385
-POSIX	/home dir/in put.dat	mib_per_s	1.287946
-POSIX	/home dir/in put.dat	busy_fraction	0.500000
+POSIX	/home dir/in put.dat	mib_per_s	1.387019
+POSIX	/home dir/in put.dat	mib_per_s_min	1.387019
+POSIX	/home dir/in put.dat	mib_per_s_max	1.387019
+POSIX	/home dir/in put.dat	busy_fraction	0.464286
 POSIX	/home dir/in put.dat	access_time	0.875000
 POSIX	/home dir/in put.dat	iops	5.714286
 POSIX	/home dir/in put.dat	conv_mib_per_s	2.575893
@@ -129,11 +143,16 @@ STDIO	*	bytes	100
 STDIO	*	block_size	512
 STDIO	*	blocks	0.195312
 STDIO	*	time	0.125000
+STDIO	*	time_lower	0.125000
+STDIO	*	time_upper	0.125000
+STDIO	*	time_bounds	tight
 STDIO	*	error_bound	0.000000
 STDIO	*	bps	1.562500
 STDIO	*	bps_min	1.562500
 STDIO	*	bps_max	1.562500
 STDIO	*	mib_per_s	0.000763
+STDIO	*	mib_per_s_min	0.000763
+STDIO	*	mib_per_s_max	0.000763
 STDIO	*	busy_fraction	0.035714
 STDIO	*	access_time	0.125000
 STDIO	*	iops	8.000000
@@ -162,15 +181,15 @@ grep -E '	(block_size|blocks|bps|bps_min|bps_max|time)	' "$T/body" >"$T/bs"
 cat >"$T/bs.expected" <<'END'
 POSIX	*	block_size	4096
 POSIX	*	blocks	705.000000
-POSIX	*	time	1.750000
-POSIX	*	bps	402.857143
+POSIX	*	time	1.687500
+POSIX	*	bps	417.777778
 POSIX	*	bps_min	402.857143
 POSIX	*	bps_max	433.846154
 POSIX	/home dir/in put.dat	block_size	4096
 POSIX	/home dir/in put.dat	blocks	577.000000
-POSIX	/home dir/in put.dat	time	1.750000
-POSIX	/home dir/in put.dat	bps	329.714286
-POSIX	/home dir/in put.dat	bps_min	329.714286
+POSIX	/home dir/in put.dat	time	1.625000
+POSIX	/home dir/in put.dat	bps	355.076923
+POSIX	/home dir/in put.dat	bps_min	355.076923
 POSIX	/home dir/in put.dat	bps_max	355.076923
 STDIO	*	block_size	4096
 STDIO	*	blocks	0.024414
@@ -184,8 +203,8 @@ check_eq "# bps block size: 4096" "$(head -n 1 "$T/body")" "--block-size in the 
 # Options may come after the log too (getopt permutes).
 "$IOLENS_PARSER" "$log" --block-size=1 --bps >"$T/out2" 2>"$T/err"
 check_eq 0 "$?" "exit status of --block-size=1 after the log"
-check_eq "POSIX${TAB}*${TAB}bps${TAB}1650102.857143" \
-    "$(grep "^POSIX	\*	bps	" "$T/out2")" "BPS with 1-byte blocks (2887680 / 1.75)"
+check_eq "POSIX${TAB}*${TAB}bps${TAB}1711217.777778" \
+    "$(grep "^POSIX	\*	bps	" "$T/out2")" "BPS with 1-byte blocks (2887680 / 1.6875)"
 
 # A log without intervals: the bps header and nothing else.
 run_parser --bps "$plain"
@@ -202,13 +221,13 @@ same "$T/empty.expected" "$T/body" "--bps on a log without intervals"
 #   MPIIO: T = 0.5 + 0.125 + 0.125 = 0.75, B = 5120 / 512 = 10, BPS
 #     13.333333; the unnamed file has two intervals but one rank and no
 #     reduced record: not shared, no file row.
-#   POSIX: T = [0.5, 1.5] + [2.0, 3.125] = 2.125; bytes 2887680 + 3072 =
-#     2890752, B = 5646, BPS 5646 / 2.125 = 2656.941176, bps_max 5646 / 2
-#     = 2823; accesses 11, access time 1.875 + 0.3125 = 2.1875; one mixed
+#   POSIX: spans [0.5, 1.5] + [2.0, 3.125] = 2.125, T = 1.6875 + 0.375 =
+#     2.0625 within [2.0, 2.125]; bytes 2887680 + 3072 = 2890752, B = 5646,
+#     BPS 5646 / 2.0625 = 2737.454545, bps_max 5646 / 2 = 2823; accesses 11, access time 1.875 + 0.3125 = 2.1875; one mixed
 #     interval, which counts for the layer but for no file.
 #   out.dat: shared by its intervals alone (on ranks 0 and 2; its only
 #     record is rank 0's): [1.0, 1.25] + [2.75, 3.0], T = 0.5, bytes
-#     524288 + 1024, B = 1026, bps_max 1026 / (0.5 - 0.125) = 2736; access
+#     524288 + 1024, B = 1026, exact (tight): bps_max 1026 / 0.5; access
 #     time 1.25, its record's write time.
 #   ckpt.dat: shared by its record (rank -1), intervals on one rank only.
 extra=$T/extra.iolens
@@ -225,13 +244,18 @@ POSIX	*	accesses	11
 POSIX	*	bytes	2890752
 POSIX	*	block_size	512
 POSIX	*	blocks	5646.000000
-POSIX	*	time	2.125000
+POSIX	*	time	2.062500
+POSIX	*	time_lower	2.000000
+POSIX	*	time_upper	2.125000
+POSIX	*	time_bounds	wide
 POSIX	*	error_bound	0.125000
-POSIX	*	bps	2656.941176
+POSIX	*	bps	2737.454545
 POSIX	*	bps_min	2656.941176
 POSIX	*	bps_max	2823.000000
-POSIX	*	mib_per_s	1.297335
-POSIX	*	busy_fraction	0.607143
+POSIX	*	mib_per_s	1.336648
+POSIX	*	mib_per_s_min	1.297335
+POSIX	*	mib_per_s_max	1.378418
+POSIX	*	busy_fraction	0.589286
 POSIX	*	access_time	2.187500
 POSIX	*	iops	5.028571
 POSIX	*	conv_mib_per_s	1.260268
@@ -240,8 +264,8 @@ POSIX	*	mixed_intervals	1
 POSIX	*	read_intervals	3
 POSIX	*	read_accesses	4
 POSIX	*	read_bytes	2101248
-POSIX	*	read_time	1.250000
-POSIX	*	read_mib_per_s	1.603125
+POSIX	*	read_time	1.125000
+POSIX	*	read_mib_per_s	1.781250
 POSIX	*	read_rw_merged	1
 POSIX	*	write_intervals	3
 POSIX	*	write_accesses	5
@@ -255,11 +279,16 @@ POSIX	/scratch/run/out.dat	bytes	525312
 POSIX	/scratch/run/out.dat	block_size	512
 POSIX	/scratch/run/out.dat	blocks	1026.000000
 POSIX	/scratch/run/out.dat	time	0.500000
+POSIX	/scratch/run/out.dat	time_lower	0.500000
+POSIX	/scratch/run/out.dat	time_upper	0.500000
+POSIX	/scratch/run/out.dat	time_bounds	tight
 POSIX	/scratch/run/out.dat	error_bound	0.125000
 POSIX	/scratch/run/out.dat	bps	2052.000000
 POSIX	/scratch/run/out.dat	bps_min	2052.000000
-POSIX	/scratch/run/out.dat	bps_max	2736.000000
+POSIX	/scratch/run/out.dat	bps_max	2052.000000
 POSIX	/scratch/run/out.dat	mib_per_s	1.001953
+POSIX	/scratch/run/out.dat	mib_per_s_min	1.001953
+POSIX	/scratch/run/out.dat	mib_per_s_max	1.001953
 POSIX	/scratch/run/out.dat	busy_fraction	0.142857
 POSIX	/scratch/run/out.dat	access_time	1.250000
 POSIX	/scratch/run/out.dat	iops	3.200000
@@ -271,11 +300,16 @@ MPIIO	*	bytes	5120
 MPIIO	*	block_size	512
 MPIIO	*	blocks	10.000000
 MPIIO	*	time	0.750000
+MPIIO	*	time_lower	0.750000
+MPIIO	*	time_upper	0.750000
+MPIIO	*	time_bounds	tight
 MPIIO	*	error_bound	0.000000
 MPIIO	*	bps	13.333333
 MPIIO	*	bps_min	13.333333
 MPIIO	*	bps_max	13.333333
 MPIIO	*	mib_per_s	0.006510
+MPIIO	*	mib_per_s_min	0.006510
+MPIIO	*	mib_per_s_max	0.006510
 MPIIO	*	busy_fraction	0.214286
 MPIIO	*	access_time	0.750000
 MPIIO	*	iops	4.000000
@@ -300,11 +334,16 @@ MPIIO	/scratch/run/ckpt.dat	bytes	4096
 MPIIO	/scratch/run/ckpt.dat	block_size	512
 MPIIO	/scratch/run/ckpt.dat	blocks	8.000000
 MPIIO	/scratch/run/ckpt.dat	time	0.500000
+MPIIO	/scratch/run/ckpt.dat	time_lower	0.500000
+MPIIO	/scratch/run/ckpt.dat	time_upper	0.500000
+MPIIO	/scratch/run/ckpt.dat	time_bounds	tight
 MPIIO	/scratch/run/ckpt.dat	error_bound	0.000000
 MPIIO	/scratch/run/ckpt.dat	bps	16.000000
 MPIIO	/scratch/run/ckpt.dat	bps_min	16.000000
 MPIIO	/scratch/run/ckpt.dat	bps_max	16.000000
 MPIIO	/scratch/run/ckpt.dat	mib_per_s	0.007812
+MPIIO	/scratch/run/ckpt.dat	mib_per_s_min	0.007812
+MPIIO	/scratch/run/ckpt.dat	mib_per_s_max	0.007812
 MPIIO	/scratch/run/ckpt.dat	busy_fraction	0.142857
 MPIIO	/scratch/run/ckpt.dat	access_time	0.500000
 MPIIO	/scratch/run/ckpt.dat	iops	2.000000

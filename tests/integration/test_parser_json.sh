@@ -14,8 +14,9 @@
 #   MPIIO  ckpt.dat rank -1 (2 ranks): 4 MiB written, slowest rank 0.5 s
 #   job (POSIX + STDIO): 4112704 B; rank 0 1.26 + 0.07 = 1.33 s is the
 #     slowest; + 0.625 shared = 1.955 s
-#   intervals: POSIX union 1.75 s (5640 blocks of 512 B, error bound
-#     0.125), STDIO 0.125 s; job union 1.875 s
+#   intervals: POSIX union 1.6875 s within [1.625, 1.75] (5640 blocks of
+#     512 B, error bound 0.125; test_parser_bps.sh has the arithmetic),
+#     STDIO 0.125 s; job union 1.8125 s within [1.75, 1.875]
 # Times in the log are packed with float precision, so reals are
 # compared to a relative 1e-6.
 . "$(dirname "$0")/common.sh"
@@ -103,8 +104,13 @@ posix_bytes = 10250 + 777 + 4088832 + 200 + 12345
 near('POSIX.agg_mib_s', P['agg_mib_s'], posix_bytes / MIB / 1.885)
 near('POSIX.mib_s_per_cn', P['mib_s_per_cn'], posix_bytes / MIB / 1.885 / 4)
 near('POSIX.fallback_time', P['fallback_time'], 1.26 + 1.7)
-near('POSIX.union_time', P['union_time'], 1.75)
-near('POSIX.union_mib_s', P['union_mib_s'], posix_bytes / MIB / 1.75)
+near('POSIX.union_time', P['union_time'], 1.6875)
+near('POSIX.union_time_lower', P['union_time_lower'], 1.625)
+near('POSIX.union_time_upper', P['union_time_upper'], 1.75)
+check('POSIX.union_bounds_wide', P['union_bounds_wide'], True)
+near('POSIX.union_mib_s', P['union_mib_s'], posix_bytes / MIB / 1.6875)
+near('POSIX.union_mib_s_min', P['union_mib_s_min'], posix_bytes / MIB / 1.75)
+near('POSIX.union_mib_s_max', P['union_mib_s_max'], posix_bytes / MIB / 1.625)
 S = L['STDIO']
 check('STDIO.bytes_read', S['bytes_read'], 300)
 near('STDIO.time_read', S['time_read'], 0.05)
@@ -127,17 +133,25 @@ near('perf.slowest_time', p['slowest_time'], 1.955)
 check('perf.unique_slowest_rank', p['unique_slowest_rank'], 0)
 near('perf.agg_mib_s', p['agg_mib_s'], job_bytes / MIB / 1.955)
 near('perf.mib_s_per_cn', p['mib_s_per_cn'], job_bytes / MIB / 1.955 / 4)
-near('perf.union_time', p['union_time'], 1.875)
-near('perf.union_mib_s', p['union_mib_s'], job_bytes / MIB / 1.875)
+near('perf.union_time', p['union_time'], 1.8125)
+near('perf.union_time_lower', p['union_time_lower'], 1.75)
+near('perf.union_time_upper', p['union_time_upper'], 1.875)
+near('perf.union_mib_s', p['union_mib_s'], job_bytes / MIB / 1.8125)
 near('perf.io_share_of_runtime', p['io_share_of_runtime'], 1.955 / 3.5)
 near('perf.meta_share_of_io_time', p['meta_share_of_io_time'],
      (0.3225 + 0.02) / (0.875 + 1.875 + 0.3225 + 0.05 + 0.02))
 b = d['bps']
 check('bps layers', sorted(b), ['POSIX', 'STDIO'])
-near('bps.POSIX.bps', b['POSIX']['bps'], 5640 / 1.75)
+near('bps.POSIX.bps', b['POSIX']['bps'], 5640 / 1.6875)
+near('bps.POSIX.bps_min', b['POSIX']['bps_min'], 5640 / 1.75)
+near('bps.POSIX.bps_max', b['POSIX']['bps_max'], 5640 / 1.625)
 near('bps.POSIX.blocks', b['POSIX']['blocks'], 5640)
 check('bps.POSIX.block_size', b['POSIX']['block_size'], 512)
-near('bps.POSIX.union_time', b['POSIX']['union_time'], 1.75)
+near('bps.POSIX.union_time', b['POSIX']['union_time'], 1.6875)
+near('bps.POSIX.union_time_lower', b['POSIX']['union_time_lower'], 1.625)
+near('bps.POSIX.union_time_upper', b['POSIX']['union_time_upper'], 1.75)
+check('bps.POSIX.union_bounds_wide', b['POSIX']['union_bounds_wide'], True)
+check('bps.STDIO.union_bounds_wide', b['STDIO']['union_bounds_wide'], False)
 near('bps.POSIX.error_bound', b['POSIX']['error_bound'], 0.125)
 near('bps.STDIO.blocks', b['STDIO']['blocks'], 100 / 512)
 # files: the exact bytes of every name, through the documented mapping
@@ -245,7 +259,11 @@ check_eq 1.955000 "$(perf job slowest_time)" "--perf job slowest_time"
 check_eq 0 "$(perf job unique_slowest_rank)" "--perf job unique_slowest_rank"
 check_eq 2.006230 "$(perf job agg_mib_s)" "--perf job agg_mib_s (4112704 / 2^20 / 1.955)"
 check_eq 0.501558 "$(perf job mib_s_per_cn)" "--perf job mib_s_per_cn"
-check_eq 1.875000 "$(perf job union_time)" "--perf job union_time"
+check_eq 1.812500 "$(perf job union_time)" "--perf job union_time"
+check_eq 1.750000 "$(perf job union_time_lower)" "--perf job union_time_lower"
+check_eq 1.875000 "$(perf job union_time_upper)" "--perf job union_time_upper"
+check_eq wide "$(perf job union_bounds)" "--perf job union_bounds (6.9% of T apart)"
+check_eq tight "$(perf STDIO union_bounds)" "--perf STDIO union_bounds"
 check_eq - "$(perf MPIIO union_mib_s)" "--perf undefined figure"
 check_eq "" "$(perf H5F bytes)" "--perf leaves out absent layers"
 check_eq "# perf compute nodes: 4" "$(grep '^# perf compute nodes' "$T/perf")" "--perf nodes line"
@@ -291,7 +309,7 @@ check('row 1 runtime', a['runtime'], '3.500000')
 check('row 1 bytes', a['bytes'], '4112704')
 check('row 1 agg_mib_s', a['agg_mib_s'], '2.006230')
 check('row 1 mib_s_per_cn', a['mib_s_per_cn'], '0.501558')
-check('row 1 bps', a['bps'], '%.6f' % (5640 / 1.75))
+check('row 1 bps', a['bps'], '%.6f' % (5640 / 1.6875))
 check('row 1 bps_layer', a['bps_layer'], 'POSIX')
 check('row 1 sharing', a['sharing'], 'rank-0')
 check('row 2 log', b['log'], sys.argv[3])

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "budget.h"
+#include "interval_bounds.h"
 #include "interval_store.h"
 #include "interval_union.h"
 #include "layer_intervals.h"
@@ -950,6 +951,225 @@ START_TEST(layer_stores_per_thread)
 }
 END_TEST
 
+/* ------------------------------------------------------------ bounds -- */
+
+/* The stores' intervals as items of lib/interval_bounds.h, store k being
+ * group k (disjoint when its accesses never overlapped, with the floor
+ * sum_duration - overlap), and their bounds. */
+static struct iolens_union_bounds bounds_of_stores(const struct iolens_interval_store *st,
+                                                   size_t nstores)
+{
+    size_t total = 0;
+    double error_bound = 0;
+    for (size_t k = 0; k < nstores; k++) {
+        total += st[k].count;
+        error_bound += st[k].error_bound;
+    }
+    struct iolens_union_item *it = malloc((total + 1) * sizeof *it);
+    struct iolens_union_group *g = malloc((nstores + 1) * sizeof *g);
+    ck_assert(it != NULL && g != NULL);
+    size_t n = 0;
+    for (size_t k = 0; k < nstores; k++) {
+        g[k] = (struct iolens_union_group){st[k].overlap == 0, st[k].sum_duration - st[k].overlap};
+        for (size_t i = 0; i < st[k].count; i++)
+            it[n++] = (struct iolens_union_item){st[k].iv[i].start, st[k].iv[i].end,
+                                                 st[k].iv[i].busy, k};
+    }
+    struct iolens_union_bounds b;
+    ck_assert_int_eq(iolens_union_bounds(it, n, g, nstores, error_bound, &b), 0);
+    free(it);
+    free(g);
+    return b;
+}
+
+/* The invariants the issue asks for, against the true union of the raw
+ * accesses: lower <= truth <= upper, lower <= estimate <= upper, and the
+ * upper bound never above the summed access time nor last end - first
+ * start. */
+static void check_invariants(const struct iolens_union_bounds *b, double truth, double busy,
+                             double first, double last, double tol)
+{
+    ck_assert_msg(b->lower <= truth + tol, "lower %.9f above the truth %.9f", b->lower, truth);
+    ck_assert_msg(truth <= b->upper + tol, "upper %.9f below the truth %.9f", b->upper, truth);
+    ck_assert(b->lower <= b->estimate && b->estimate <= b->upper);
+    ck_assert_msg(b->upper <= busy + tol, "upper %.9f above the summed busy %.9f", b->upper, busy);
+    ck_assert_msg(b->upper <= last - first + tol, "upper %.9f above last - first %.9f", b->upper,
+                  last - first);
+}
+
+/* Two groups built by hand: A [0, 10] busy 5, B [5, 15] busy 5, the
+ * store's merged gaps 10 in all.  upper = min(15, 5 + 5) = 10; lower =
+ * max(15 - 10, 5, 5 + 5 - (10 + 10 - 15)) = 5; the estimate: density 0.5
+ * alone on [0, 5] and [10, 15], 1 - 0.5 * 0.5 on [5, 10]: 2.5 + 3.75 +
+ * 2.5 = 8.75.  A third item of A inside [0, 10] with busy 5 makes A's
+ * density 1 there (a disjoint group's densities add up). */
+START_TEST(bounds_by_hand)
+{
+    struct iolens_union_item it[3] = {{0, 10, 5, 0}, {5, 15, 5, 1}, {2, 4, 2, 0}};
+    struct iolens_union_group g[2] = {{1, 0}, {1, 0}};
+    struct iolens_union_bounds b;
+    ck_assert_int_eq(iolens_union_bounds(it, 2, g, 2, 10, &b), 0);
+    ck_assert_double_eq(b.spans, 15);
+    ck_assert_double_eq(b.upper, 10);
+    ck_assert_double_eq(b.lower, 5);
+    ck_assert_double_eq(b.estimate, 8.75);
+    /* A's density is 1 on [2, 4] now (0.5 + 1, capped): 8.75 - 1 + 2 */
+    struct iolens_union_item it3[3] = {{0, 10, 5, 0}, {5, 15, 5, 1}, {2, 4, 2, 0}};
+    ck_assert_int_eq(iolens_union_bounds(it3, 3, g, 2, 10, &b), 0);
+    ck_assert_double_eq(b.upper, 12);
+    ck_assert_double_eq(b.lower, 7);   /* 7 + 5 - (10 + 10 - 15) */
+    ck_assert_double_eq(b.estimate, 9.75);
+    /* No merged gap (error bound 0): the spans are the union, exactly. */
+    ck_assert_int_eq(iolens_union_bounds(it, 2, g, 2, 0, &b), 0);
+    ck_assert_double_eq(b.lower, 10);
+    ck_assert_double_eq(b.upper, 10);
+    ck_assert_double_eq(b.estimate, 10);
+    /* Nothing, and items that add nothing or name no group. */
+    struct iolens_union_item junk[3] = {{3, 3, 0, 0}, {4, 2, 1, 0}, {0, 1, 1, 7}};
+    ck_assert_int_eq(iolens_union_bounds(junk, 3, g, 2, 0, &b), 0);
+    ck_assert_double_eq(b.upper, 0);
+    ck_assert_double_eq(b.estimate, 0);
+}
+END_TEST
+
+/* A serial program (one thread: no access overlaps another) reading file
+ * A and writing file B in turn, 100000 times, with idle gaps between the
+ * calls, through a store of 16 entries: it compacts thousands of times,
+ * merging gaps.  Every figure is an integer: the true union is the sum
+ * of the durations, by arithmetic.  The union of the stored spans (the
+ * figure before the fix) is far above it, and above the summed access
+ * time; the bounds are both exactly the truth. */
+START_TEST(bounds_serial_stream_exact)
+{
+    static struct iolens_interval mem[16];
+    struct iolens_interval_store st;
+    iolens_interval_store_init(&st, mem, sizeof mem);
+    rng_state = 42;
+    double t = 1000, busy = 0, first = t;
+    for (int i = 0; i < 100000; i++) {
+        double d = (double)(1 + rnd_below(20)), gap = (double)rnd_below(100);
+        iolens_interval_add(&st, t, t + d, i % 2 ? 2 : 1, 1, i % 2 ? IOLENS_IV_WRITE : IOLENS_IV_READ);
+        busy += d;
+        t += d + gap;
+    }
+    double last = t;   /* at least the last end */
+    ck_assert_double_eq(st.sum_duration, busy);
+    ck_assert_double_eq(st.overlap, 0);
+    ck_assert(st.error_bound > 0);
+    double spans = store_union(&st, 0, 1);
+    ck_assert_msg(spans > 1.5 * busy, "spans %.0f, busy %.0f: the store merged no gap?", spans,
+                  busy);
+    struct iolens_union_bounds b = bounds_of_stores(&st, 1);
+    check_invariants(&b, busy, busy, first, last, 0);
+    ck_assert_double_eq(b.lower, busy);
+    ck_assert_double_eq(b.upper, busy);
+    ck_assert_double_eq(b.estimate, busy);
+}
+END_TEST
+
+/* Random groups against the true union of their raw accesses: up to 4
+ * stores of 8 to 64 entries, each serial (disjoint) or with accesses that
+ * overlap each other (as threads sharing a store, or nonblocking I/O),
+ * on integer times so that every sum is exact.  The invariants hold for
+ * every sequence. */
+START_TEST(bounds_invariants_random)
+{
+    static struct iolens_interval mem[4][64];
+    rng_state = 7;
+    for (int round = 0; round < 300; round++) {
+        struct iolens_interval_store st[4];
+        size_t nstores = 1 + rnd_below(4), total = 0;
+        struct iolens_span *raw = malloc(4 * 2000 * sizeof *raw);
+        ck_assert_ptr_nonnull(raw);
+        double busy = 0, first = INFINITY, last = -INFINITY;
+        for (size_t k = 0; k < nstores; k++) {
+            size_t cap = 8 + rnd_below(57);
+            iolens_interval_store_init(&st[k], mem[k], cap * sizeof mem[k][0]);
+            int serial = rnd_below(2) == 0;
+            size_t n = 1 + rnd_below(2000);
+            double t = (double)rnd_below(1000);
+            for (size_t i = 0; i < n; i++) {
+                double d = (double)rnd_below(30);
+                double start = serial ? t : t - (double)rnd_below(40);
+                if (start < 0)
+                    start = 0;
+                iolens_interval_add(&st[k], start, start + d, 1 + rnd_below(3), 1, 0);
+                raw[total++] = (struct iolens_span){start, start + d};
+                busy += d;
+                first = start < first ? start : first;
+                last = start + d > last ? start + d : last;
+                t = (serial ? start + d : t) + (double)rnd_below(50);
+            }
+        }
+        double truth = iolens_union_length(raw, total);
+        struct iolens_union_bounds b = bounds_of_stores(st, nstores);
+        check_invariants(&b, truth, busy, first, last, 1e-6);
+        free(raw);
+    }
+}
+END_TEST
+
+/* Four ranks each making 10^6 small accesses (1 to 4 us, 0 to 2 us
+ * apart, all at once) through stores of the size IOLENS_MEMORY=256K
+ * gives each (a quarter for intervals, three layers: 455 entries): the
+ * estimate is within 5% of the true union of the 4 x 10^6 accesses,
+ * which lies within the bounds. */
+START_TEST(bounds_four_ranks_small_accesses)
+{
+    enum { RANKS = 4, N = 1000000 };
+    size_t cap = 256 * 1024 / 4 / 3 / sizeof(struct iolens_interval);
+    struct iolens_interval *mem = malloc(RANKS * cap * sizeof *mem);
+    struct iolens_span *raw = malloc((size_t)RANKS * N * sizeof *raw);
+    ck_assert(mem != NULL && raw != NULL);
+    struct iolens_interval_store st[RANKS];
+    rng_state = 11;
+    double busy = 0, first = INFINITY, last = -INFINITY;
+    size_t total = 0;
+    for (int r = 0; r < RANKS; r++) {
+        iolens_interval_store_init(&st[r], mem + r * cap, cap * sizeof *mem);
+        double t = 1.0 + 1e-6 * (double)rnd_below(100);
+        for (int i = 0; i < N; i++) {
+            double d = 1e-6 + 3e-6 * (double)rnd_below(1000) / 1000;
+            iolens_interval_add(&st[r], t, t + d, 5, 1, IOLENS_IV_WRITE);
+            raw[total++] = (struct iolens_span){t, t + d};
+            busy += d;
+            first = t < first ? t : first;
+            last = t + d > last ? t + d : last;
+            t += d + 2e-6 * (double)rnd_below(1000) / 1000;
+        }
+        ck_assert_double_eq(st[r].overlap, 0);
+    }
+    double truth = iolens_union_length(raw, total);
+    struct iolens_union_bounds b = bounds_of_stores(st, RANKS);
+    check_invariants(&b, truth, busy, first, last, 1e-9);
+    ck_assert_msg(fabs(b.estimate - truth) <= 0.05 * truth, "estimate %.6f, truth %.6f",
+                  b.estimate, truth);
+    free(raw);
+    free(mem);
+}
+END_TEST
+
+/* A store's overlap: what of each access lies before the latest end seen. */
+START_TEST(overlap_measured)
+{
+    struct store_fixture f;
+    iolens_interval_store_init(&f.s, f.mem, sizeof f.mem);
+    iolens_interval_add(&f.s, 10, 20, 1, 1, 0);
+    iolens_interval_add(&f.s, 20, 25, 1, 1, 0);   /* touches: no overlap */
+    ck_assert_double_eq(f.s.overlap, 0);
+    iolens_interval_add(&f.s, 15, 30, 2, 1, 0);   /* 10 of it before 25 */
+    ck_assert_double_eq(f.s.overlap, 10);
+    iolens_interval_add(&f.s, 0, 5, 2, 1, 0);     /* wholly before 30 */
+    ck_assert_double_eq(f.s.overlap, 15);
+    ck_assert_double_eq(f.s.sum_duration, 35);    /* union 30 >= 35 - 15 */
+    ck_assert_double_eq(f.s.iv[0].busy + f.s.iv[1].busy + f.s.iv[2].busy, 35);
+    iolens_interval_store_reset(&f.s);
+    ck_assert_double_eq(f.s.overlap, 0);
+    iolens_interval_add(&f.s, 1, 2, 1, 1, 0);
+    ck_assert_double_eq(f.s.overlap, 0);
+}
+END_TEST
+
 static Suite *intervals_suite(void)
 {
     Suite *s = suite_create("intervals");
@@ -985,6 +1205,11 @@ static Suite *intervals_suite(void)
     tcase_add_test(st, fast_path_bucket_edge);
     tcase_add_test(st, threads_lose_nothing);
     tcase_add_test(st, layer_stores_per_thread);
+    tcase_add_test(st, overlap_measured);
+    tcase_add_test(st, bounds_by_hand);
+    tcase_add_test(st, bounds_serial_stream_exact);
+    tcase_add_test(st, bounds_invariants_random);
+    tcase_add_test(st, bounds_four_ranks_small_accesses);
     suite_add_tcase(s, st);
     return s;
 }

@@ -34,7 +34,7 @@ struct fixture {
     struct iolens_log log;
     struct iolens_log_layer layers[2];
     struct iolens_log_intervals iv[2];
-    double iv_start0[2], iv_end0[2], iv_start1[1], iv_end1[1];
+    double iv_start0[2], iv_end0[2], iv_start1[1], iv_end1[1], iv_busy0[2], iv_busy1[1];
     int64_t iv_bytes[2];
     uint64_t iv_ids[2];
     uint32_t iv_acc[2], iv_flags[2];
@@ -104,13 +104,15 @@ static void intervals(struct fixture *f)
     f->iv_start0[0] = 0.0, f->iv_end0[0] = 1.0;
     f->iv_start0[1] = 0.5, f->iv_end0[1] = 2.0;
     f->iv_start1[0] = 3.0, f->iv_end1[0] = 4.0;
+    /* one access each; rank 0's two overlap by 0.5 s */
+    f->iv_busy0[0] = 1.0, f->iv_busy0[1] = 1.5, f->iv_busy1[0] = 1.0;
     f->iv[0] = (struct iolens_log_intervals){
         .rank = 0, .kind = IOLENS_REGION_POSIX, .count = 2, .start = f->iv_start0,
-        .end = f->iv_end0, .bytes = f->iv_bytes, .file_id = f->iv_ids,
+        .end = f->iv_end0, .busy = f->iv_busy0, .sum_duration = 2.5, .overlap = 0.5, .bytes = f->iv_bytes, .file_id = f->iv_ids,
         .accesses = f->iv_acc, .flags = f->iv_flags};
     f->iv[1] = (struct iolens_log_intervals){
         .rank = 1, .kind = IOLENS_REGION_STDIO, .count = 1, .start = f->iv_start1,
-        .end = f->iv_end1, .bytes = f->iv_bytes, .file_id = f->iv_ids,
+        .end = f->iv_end1, .busy = f->iv_busy1, .sum_duration = 1.0, .bytes = f->iv_bytes, .file_id = f->iv_ids,
         .accesses = f->iv_acc, .flags = f->iv_flags};
     f->log.intervals = f->iv;
     f->log.ninterval_sets = 2;
@@ -183,7 +185,12 @@ START_TEST(posix_layer)
     EQ(x->fallback_time, 3.25);
     EQ(x->fallback_mib_s, 8.0 / 3.25);
     EQ(x->union_time, 2.0);
+    EQ(x->union_time_lower, 2.0);
+    EQ(x->union_time_upper, 2.0);
+    ck_assert_int_eq(x->union_wide, 0);
     EQ(x->union_mib_s, 4.0);
+    EQ(x->union_mib_s_min, 4.0);
+    EQ(x->union_mib_s_max, 4.0);
     EQ(x->io_share, 0.25);
     EQ(x->meta_share, 0.75 / 4.75);
     ck_assert_uint_eq(p.compute_nodes, 2);

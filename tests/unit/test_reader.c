@@ -1533,16 +1533,19 @@ struct hand_iv {
     int64_t start_ns, dur_ns, bytes;
     uint64_t file_id;
     uint32_t accesses, flags;
+    int64_t busy_ns;
 };
 
 /* An intervals layer written from the format's definition: head, then the
- * six columns, starts as differences from the previous start. */
-static void put_hand_layer(struct bytes *b, uint32_t kind, uint64_t count, double bound,
-                           uint64_t accesses, int64_t bytes, double sum_dur,
-                           const struct hand_iv *iv, size_t n)
+ * seven columns (version 1: the head without overlap, six columns, no
+ * busy), starts as differences from the previous start. */
+static void put_hand_layer_version(struct bytes *b, uint32_t version, uint32_t kind,
+                                   uint64_t count, double bound, uint64_t accesses,
+                                   int64_t bytes, double sum_dur, double overlap,
+                                   const struct hand_iv *iv, size_t n)
 {
-    struct iolens_intervals_layer L = {kind, 0, count, bound, accesses, bytes, sum_dur};
-    put(b, &L, sizeof L);
+    struct iolens_intervals_layer L = {kind, 0, count, bound, accesses, bytes, sum_dur, overlap};
+    put(b, &L, version == IOLENS_INTERVALS_VERSION_1 ? IOLENS_INTERVALS_LAYER_SIZE_V1 : sizeof L);
     int64_t prev = 0;
     for (size_t i = 0; i < n; i++) {
         put_u64(b, (uint64_t)(iv[i].start_ns - prev));
@@ -1550,6 +1553,8 @@ static void put_hand_layer(struct bytes *b, uint32_t kind, uint64_t count, doubl
     }
     for (size_t i = 0; i < n; i++)
         put_u64(b, (uint64_t)iv[i].dur_ns);
+    for (size_t i = 0; i < n && version != IOLENS_INTERVALS_VERSION_1; i++)
+        put_u64(b, (uint64_t)iv[i].busy_ns);
     for (size_t i = 0; i < n; i++)
         put_u64(b, (uint64_t)iv[i].bytes);
     for (size_t i = 0; i < n; i++)
@@ -1558,6 +1563,14 @@ static void put_hand_layer(struct bytes *b, uint32_t kind, uint64_t count, doubl
         put_u32(b, iv[i].accesses);
     for (size_t i = 0; i < n; i++)
         put_u32(b, iv[i].flags);
+}
+
+static void put_hand_layer(struct bytes *b, uint32_t kind, uint64_t count, double bound,
+                           uint64_t accesses, int64_t bytes, double sum_dur,
+                           const struct hand_iv *iv, size_t n)
+{
+    put_hand_layer_version(b, IOLENS_INTERVALS_VERSION, kind, count, bound, accesses, bytes,
+                           sum_dur, 0, iv, n);
 }
 
 static void put_hand_head(struct bytes *b, int64_t rank, double offset, double unc,
@@ -1569,12 +1582,13 @@ static void put_hand_head(struct bytes *b, int64_t rank, double offset, double u
 
 /* The expected bytes of rank 1's region in intervals_round_trip. */
 static const struct hand_iv RANK1_POSIX[3] = {
-    {250000000, 500000000, 4096, ID_A, 1, IOLENS_IV_WRITE},
-    {500000000, 1000000000, 8192, ID_B, 2, IOLENS_IV_WRITE | IOLENS_IV_READ},
-    {2000000000, 0, 100, ID_A, 1, IOLENS_IV_READ | IOLENS_IV_FAILED},
+    {250000000, 500000000, 4096, ID_A, 1, IOLENS_IV_WRITE, 500000000},
+    {500000000, 1000000000, 8192, ID_B, 2, IOLENS_IV_WRITE | IOLENS_IV_READ, 750000000},
+    {2000000000, 0, 100, ID_A, 1, IOLENS_IV_READ | IOLENS_IV_FAILED, 0},
 };
-static const struct hand_iv RANK1_FUTURE[1] = {{0, 1, 1, 1, 1, 0}};
-static const struct hand_iv RANK1_STDIO[1] = {{0, 125000000, 10, ID_C, 1, IOLENS_IV_READ}};
+static const struct hand_iv RANK1_FUTURE[1] = {{0, 1, 1, 1, 1, 0, 1}};
+static const struct hand_iv RANK1_STDIO[1] = {{0, 125000000, 10, ID_C, 1, IOLENS_IV_READ,
+                                               125000000}};
 
 static void hand_rank1_region(struct bytes *b)
 {
@@ -1588,13 +1602,14 @@ static void hand_rank1_region(struct bytes *b)
 static void encode_rank1_region(struct iolens_buf *out)
 {
     struct iolens_interval posix[3] = {
-        {2.0, 1.5 /* end before start: empty */, ID_A, 100, 1, IOLENS_IV_READ | IOLENS_IV_FAILED},
-        {0.25, 0.75, ID_A, 4096, 1, IOLENS_IV_WRITE},
-        {0.5, 1.5, ID_B, 8192, 2, IOLENS_IV_WRITE | IOLENS_IV_READ},
+        {2.0, 1.5 /* end before start: empty */, ID_A, 100, 1, IOLENS_IV_READ | IOLENS_IV_FAILED,
+         0},
+        {0.25, 0.75, ID_A, 4096, 1, IOLENS_IV_WRITE, 0.5},
+        {0.5, 1.5, ID_B, 8192, 2, IOLENS_IV_WRITE | IOLENS_IV_READ, 0.75},
     };
-    struct iolens_interval future = {0, 1e-9, 1, 1, 1, 0};
+    struct iolens_interval future = {0, 1e-9, 1, 1, 1, 0, 1e-9};
     struct iolens_interval stdio_iv = {-1.0 /* before the job start */, 0.125, ID_C, 10, 1,
-                                       IOLENS_IV_READ};
+                                       IOLENS_IV_READ, 0.125};
     struct iolens_intervals_layer_in layers[3] = {
         {IOLENS_REGION_POSIX, posix, 3, 0.125, 5, 20000, 1.75},
         {99, &future, 1, 0, 1, 1, 0},
@@ -1636,10 +1651,12 @@ START_TEST(intervals_round_trip)
     ck_assert_int_eq(p->total_bytes, 20000);
     ck_assert_double_eq(p->sum_duration, 1.75);
     ck_assert_uint_eq(p->count, 3);
-    double starts[3] = {0.25, 0.5, 2.0}, ends[3] = {0.75, 1.5, 2.0};
+    ck_assert_double_eq(p->overlap, 0);
+    double starts[3] = {0.25, 0.5, 2.0}, ends[3] = {0.75, 1.5, 2.0}, busy[3] = {0.5, 0.75, 0};
     for (int i = 0; i < 3; i++) {
         ck_assert_double_eq(p->start[i], starts[i]);
         ck_assert_double_eq(p->end[i], ends[i]);
+        ck_assert_double_eq(p->busy[i], busy[i]);
         ck_assert_int_eq(p->bytes[i], RANK1_POSIX[i].bytes);
         ck_assert_uint_eq(p->file_id[i], RANK1_POSIX[i].file_id);
         ck_assert_uint_eq(p->accesses[i], RANK1_POSIX[i].accesses);
@@ -1656,6 +1673,41 @@ START_TEST(intervals_round_trip)
     free(r0.p);
     free(hand.p);
     iolens_buf_free(&enc);
+    free_content(&c);
+}
+END_TEST
+
+/* A version 1 region (no busy column, no overlap field) is still read:
+ * busy is then the span, and overlap the whole sum_duration (nothing is
+ * known of the accesses' overlaps). */
+START_TEST(intervals_version_1)
+{
+    struct bytes b = {0};
+    put_hand_head(&b, 1, 0, 0, 1);
+    put_hand_layer_version(&b, IOLENS_INTERVALS_VERSION_1, IOLENS_REGION_POSIX, 3, 0.125, 5,
+                           20000, 1.75, 0, RANK1_POSIX, 3);
+    struct content c;
+    mpi_content(&c);
+    add_region(&c, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION_1, &b);
+    struct bytes file = assemble(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.unknown_regions, 1);   /* the standard content's own */
+    ck_assert_uint_eq(log.ninterval_sets, 1);
+    const struct iolens_log_intervals *p = &log.intervals[0];
+    ck_assert_uint_eq(p->count, 3);
+    ck_assert_double_eq(p->sum_duration, 1.75);
+    ck_assert_double_eq(p->overlap, 1.75);
+    double spans[3] = {0.5, 1.0, 0};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_double_eq(p->busy[i], spans[i]);
+        ck_assert_int_eq(p->bytes[i], RANK1_POSIX[i].bytes);
+        ck_assert_uint_eq(p->file_id[i], RANK1_POSIX[i].file_id);
+        ck_assert_uint_eq(p->flags[i], RANK1_POSIX[i].flags);
+    }
+    iolens_log_free(&log);
+    free(file.p);
+    free(b.p);
     free_content(&c);
 }
 END_TEST
@@ -1703,6 +1755,9 @@ START_TEST(intervals_corrupt_values)
     bad.bytes = -5;
     ck_assert_int_eq(one_interval_status(bad, 1, 0, 2, 30, 0), IOLENS_READ_CORRUPT);
     bad = ok;
+    bad.busy_ns = -1;                                /* negative busy time */
+    ck_assert_int_eq(one_interval_status(bad, 1, 0, 2, 30, 0), IOLENS_READ_CORRUPT);
+    bad = ok;
     bad.accesses = 0;
     ck_assert_int_eq(one_interval_status(bad, 1, 0, 2, 30, 0), IOLENS_READ_CORRUPT);
     /* more accesses in the intervals than the layer counted */
@@ -1718,6 +1773,7 @@ START_TEST(intervals_corrupt_counts)
 {
     struct hand_iv two[2] = {{10, 20, 30, ID_A, 1, 0}, {15, 5, 1, ID_B, 1, 0}};
     uint64_t counts[] = {1, 3, UINT64_MAX, UINT64_MAX / IOLENS_INTERVAL_DISK_SIZE + 1,
+                         UINT64_MAX / IOLENS_INTERVAL_DISK_SIZE_V1 + 1,
                          (1ull << 63) / 5};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
         struct bytes b = {0};
@@ -1822,6 +1878,7 @@ static Suite *reader_suite(void)
     tcase_add_test(tc, counter_tables);
     tcase_add_test(tc, hdf5_layers);
     tcase_add_test(tc, intervals_round_trip);
+    tcase_add_test(tc, intervals_version_1);
     tcase_add_test(tc, intervals_corrupt_values);
     tcase_add_test(tc, intervals_corrupt_counts);
     tcase_add_test(tc, intervals_ranks_and_clock);
