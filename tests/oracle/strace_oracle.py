@@ -34,8 +34,9 @@ so the rule is per file:
  * Calls the C library makes inside functions iolens does not wrap are not
    the program's POSIX calls and are left out on both sides (shown as
    "libc-internal"): the open of opendir (flags exactly O_RDONLY|O_NONBLOCK|
-   O_CLOEXEC|O_DIRECTORY) and the fstat of fdopendir (an fstat followed at
-   once by fcntl(F_GETFL) on the same descriptor), the stat of "/" that
+   O_CLOEXEC|O_DIRECTORY) and the fstat it makes next on that descriptor,
+   the fstat of fdopendir (an fstat followed at once by fcntl(F_GETFL) on
+   the same descriptor), the stat of "/" that
    glibc's nss makes right after the stat of /etc/nsswitch.conf (getpwuid
    and the like).  getdents is counted by neither.
  * iolens's own calls are left out likewise: the fcntl(F_GETFL) and
@@ -166,6 +167,14 @@ def join_lines(lines):
         yield pid, text
 
 
+def is_opendir_open(sc, args):
+    """An open with exactly the flags of glibc's opendir."""
+    if sc not in OPENS:
+        return False
+    flags = args[2] if sc == "openat" and len(args) > 2 else (args[1] if len(args) > 1 else "")
+    return set(flags.split("|")) == OPENDIR_FLAGS
+
+
 class StraceCounts:
     def __init__(self, scope):
         self.scope = scope
@@ -210,7 +219,7 @@ class StraceCounts:
 
     def call(self, pid, sc, args, ret, after, raw):
         prev = self.last.get(pid)
-        self.last[pid] = (sc, args)
+        self.last[pid] = (sc, args, ret)
         ok = ret != "?" and int(ret) >= 0
         if sc in FORKS:
             # With -f the child's first calls may come before this line:
@@ -230,8 +239,7 @@ class StraceCounts:
             m = RET_PATH.match(after.strip())
             path = unescape(m.group(1)) if m else None
             self.std_of(pid).pop(n, None)
-            flags = args[2] if sc == "openat" and len(args) > 2 else (args[1] if len(args) > 1 else "")
-            if set(flags.split("|")) == OPENDIR_FLAGS:
+            if is_opendir_open(sc, args):
                 self.internal["opens"] += 1
             else:
                 self.bump(path, "opens")
@@ -258,7 +266,10 @@ class StraceCounts:
                 self.errors.append("%s with a relative path and no directory: %s" % (sc, name))
         elif sc in STATS_FD or (sc in STATS_AT and string_arg(args[1]) == "" and "AT_EMPTY_PATH" in raw):
             fd, path = fd_of(args[0])
-            self.bump(self.name_of(pid, fd, path), "stats")
+            if prev is not None and is_opendir_open(prev[0], prev[1]) and prev[2] == str(fd):
+                self.internal["stats"] += 1  # opendir's own fstat of what it opened
+            else:
+                self.bump(self.name_of(pid, fd, path), "stats")
         elif sc in STATS_AT:
             name = self.at_path(args[0], args[1])
             if name == "/" and prev is not None and prev[0] in STATS_AT and \
@@ -288,7 +299,7 @@ class StraceCounts:
 
     def undo_fdopendir_stat(self, pid, prev, fdarg):
         """fdopendir's own fstat, just before its fcntl(F_GETFL) on the fd."""
-        psc, pargs = prev
+        psc, pargs = prev[0], prev[1]
         if not pargs or pargs[0] != fdarg:
             return
         if psc in STATS_FD or (psc in STATS_AT and len(pargs) > 1 and string_arg(pargs[1]) == ""):
