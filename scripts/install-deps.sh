@@ -7,6 +7,9 @@
 # tests/transparency (real programs traced): tar, gzip, git, make, python3,
 # sqlite3 and hdf5-tools (h5dump, h5import).
 # chromium: renders iolens-report's page headless (test_report_html.sh).
+# tests/oracle (real programs checked against strace): strace, fio and
+# python3-h5py-serial (by that name: the -mpi flavour, python3-mpi4py and
+# libpnetcdf-dev would pull in Open MPI).
 set -eu
 
 PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev
@@ -15,7 +18,8 @@ clang libclang-rt-14-dev
 libsqlite3-dev sqlite3
 tar gzip git make
 hdf5-tools
-chromium"
+chromium
+strace fio python3-h5py-serial"
 
 missing=""
 for pkg in $PACKAGES; do
