@@ -28,6 +28,14 @@ struct statx;
     X(openat64, int, (int, const char *, int, ...)) \
     X(creat, int, (const char *, mode_t)) \
     X(creat64, int, (const char *, mode_t)) \
+    X(mkstemp, int, (char *)) \
+    X(mkstemp64, int, (char *)) \
+    X(mkostemp, int, (char *, int)) \
+    X(mkostemp64, int, (char *, int)) \
+    X(mkstemps, int, (char *, int)) \
+    X(mkstemps64, int, (char *, int)) \
+    X(mkostemps, int, (char *, int, int)) \
+    X(mkostemps64, int, (char *, int, int)) \
     X(__open_2, int, (const char *, int)) \
     X(__open64_2, int, (const char *, int)) \
     X(__openat_2, int, (int, const char *, int)) \
@@ -160,8 +168,21 @@ struct statx;
     X(_exit, void, (int)) \
     X(_Exit, void, (int))
 
+/* execve and its siblings: the process image, and with it the runtime's
+ * data, ends at a successful one (lib/runtime.c writes the log first).
+ * The C library's own exec functions call its internal execve, so each
+ * public one is wrapped. */
+#define IOLENS_REAL_CALLS_EXEC(X) \
+    X(execve, int, (const char *, char *const[], char *const[])) \
+    X(execv, int, (const char *, char *const[])) \
+    X(execvp, int, (const char *, char *const[])) \
+    X(execvpe, int, (const char *, char *const[], char *const[])) \
+    X(fexecve, int, (int, char *const[], char *const[])) \
+    X(execveat, int, (int, const char *, char *const[], char *const[], int))
+
 #define IOLENS_REAL_CALLS(X) \
-    IOLENS_REAL_CALLS_POSIX(X) IOLENS_REAL_CALLS_STDIO(X) IOLENS_REAL_CALLS_SIGNAL(X)
+    IOLENS_REAL_CALLS_POSIX(X) IOLENS_REAL_CALLS_STDIO(X) IOLENS_REAL_CALLS_SIGNAL(X) \
+    IOLENS_REAL_CALLS_EXEC(X)
 
 #define IOLENS_REAL_DECLARE(name, ret, params) extern ret(*iolens_real_##name) params;
 IOLENS_REAL_CALLS(IOLENS_REAL_DECLARE)

@@ -3,6 +3,7 @@
  * fork, and the log written at exit. */
 #include "runtime.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,6 +320,39 @@ void iolens_runtime_on_immediate_exit(void)
      * marked incomplete, with what the handler did too. */
     iolens_write_log_from_copy(live_mpi_rank() || iolens_termination_signalled());
     atomic_store(&iolens_active, 0);
+}
+
+/* An exec that would fail with one of these errors needs no log (a shell
+ * tries each directory of PATH in turn). */
+static int exec_surely_fails(const char *path)
+{
+    if (path == NULL)
+        return 0;
+    if (access(path, X_OK) == 0)
+        return 0;
+    return errno == ENOENT || errno == ENOTDIR || errno == EACCES;
+}
+
+void iolens_runtime_before_exec(const char *path, char *path_out, size_t path_outsz)
+{
+    path_out[0] = '\0';
+    if (!atomic_load(&iolens_active) || (long)getpid() != iolens_runtime_pid())
+        return;
+    if (live_mpi_rank() || !per_process_log_wanted())
+        return;
+    int saved_errno = errno;
+    if (!exec_surely_fails(path))
+        iolens_log_write_process(IOLENS_FLAG_EXEC, NULL, NULL, path_out, path_outsz);
+    errno = saved_errno;
+}
+
+void iolens_runtime_exec_failed(const char *log_path)
+{
+    if (log_path[0] == '\0')
+        return;
+    int saved_errno = errno;
+    IOLENS_REAL(unlink)(log_path);
+    errno = saved_errno;
 }
 
 void iolens_runtime_shutdown(void)

@@ -34,6 +34,20 @@ int iolens_runtime_write_final(void);
  * handler).  Not in a vfork child, which shares its parent's memory. */
 void iolens_runtime_on_immediate_exit(void);
 
+/* Before an exec: the new program starts a runtime of its own, and this
+ * one's data would vanish with the old image, so this process's log is
+ * written now, marked IOLENS_FLAG_EXEC.  path is the file the exec will
+ * run when known (NULL: a PATH search or a descriptor); if it certainly
+ * does not exist, nothing is written.  Not in a vfork child, nor in a live
+ * MPI rank (the job's log belongs to MPI_Finalize).  The log's path goes
+ * to path_out ("" if none was written). */
+void iolens_runtime_before_exec(const char *path, char *path_out, size_t path_outsz);
+
+/* The exec failed and this program goes on: the log written before it is
+ * removed, and tracing continues with the counts intact, for the log at
+ * exit. */
+void iolens_runtime_exec_failed(const char *log_path);
+
 /* Releases every runtime lock without touching the data: in a
  * single-threaded copy of the process (fork child, SIGTERM snapshot) a
  * lock held by another thread of the original would never be released. */

@@ -183,6 +183,8 @@ static void print_job_header(const struct iolens_log *log)
         printf("# parent_pid: %" PRId64 "\n", j->parent_pid);
     if (log->flags & IOLENS_FLAG_INCOMPLETE)
         printf("# incomplete: yes (written at SIGTERM or exit without MPI_Finalize)\n");
+    if (log->flags & IOLENS_FLAG_EXEC)
+        printf("# exec: yes (written at execve; the program that followed, same pid, has its own log)\n");
     printf("# hosts: ");
     put_list(log->jobstr[IOLENS_JOBSTR_HOSTS], log->jobstr_len[IOLENS_JOBSTR_HOSTS]);
     printf("\n# iolens version: ");

@@ -319,6 +319,86 @@ IOLENS_EXPORT int creat64(const char *path, mode_t mode)
     return creat_common(real, path, mode);
 }
 
+/* mkstemp and its siblings open the file they name inside the C library,
+ * out of the wrappers' sight: the open is counted from the name the
+ * template holds afterwards, with the flags the C library used. */
+static int after_mkstemp(char *tmpl, int flags, int fd, double t0)
+{
+    return after_open(AT_FDCWD, tmpl, O_RDWR | O_CREAT | O_EXCL | flags, 0600, fd, t0);
+}
+
+IOLENS_EXPORT int mkstemp(char *tmpl)
+{
+    REAL_OR_FAIL(real, mkstemp, -1);
+    if (!tracing())
+        return real(tmpl);
+    double t0 = iolens_now();
+    return after_mkstemp(tmpl, 0, real(tmpl), t0);
+}
+
+IOLENS_EXPORT int mkstemp64(char *tmpl)
+{
+    REAL_OR_FAIL(real, mkstemp64, -1);
+    if (!tracing())
+        return real(tmpl);
+    double t0 = iolens_now();
+    return after_mkstemp(tmpl, 0, real(tmpl), t0);
+}
+
+IOLENS_EXPORT int mkostemp(char *tmpl, int flags)
+{
+    REAL_OR_FAIL(real, mkostemp, -1);
+    if (!tracing())
+        return real(tmpl, flags);
+    double t0 = iolens_now();
+    return after_mkstemp(tmpl, flags, real(tmpl, flags), t0);
+}
+
+IOLENS_EXPORT int mkostemp64(char *tmpl, int flags)
+{
+    REAL_OR_FAIL(real, mkostemp64, -1);
+    if (!tracing())
+        return real(tmpl, flags);
+    double t0 = iolens_now();
+    return after_mkstemp(tmpl, flags, real(tmpl, flags), t0);
+}
+
+IOLENS_EXPORT int mkstemps(char *tmpl, int suffixlen)
+{
+    REAL_OR_FAIL(real, mkstemps, -1);
+    if (!tracing())
+        return real(tmpl, suffixlen);
+    double t0 = iolens_now();
+    return after_mkstemp(tmpl, 0, real(tmpl, suffixlen), t0);
+}
+
+IOLENS_EXPORT int mkstemps64(char *tmpl, int suffixlen)
+{
+    REAL_OR_FAIL(real, mkstemps64, -1);
+    if (!tracing())
+        return real(tmpl, suffixlen);
+    double t0 = iolens_now();
+    return after_mkstemp(tmpl, 0, real(tmpl, suffixlen), t0);
+}
+
+IOLENS_EXPORT int mkostemps(char *tmpl, int suffixlen, int flags)
+{
+    REAL_OR_FAIL(real, mkostemps, -1);
+    if (!tracing())
+        return real(tmpl, suffixlen, flags);
+    double t0 = iolens_now();
+    return after_mkstemp(tmpl, flags, real(tmpl, suffixlen, flags), t0);
+}
+
+IOLENS_EXPORT int mkostemps64(char *tmpl, int suffixlen, int flags)
+{
+    REAL_OR_FAIL(real, mkostemps64, -1);
+    if (!tracing())
+        return real(tmpl, suffixlen, flags);
+    double t0 = iolens_now();
+    return after_mkstemp(tmpl, flags, real(tmpl, suffixlen, flags), t0);
+}
+
 /* The fortified opens: the compiler emits them when it cannot prove the
  * flags need no mode; they never create (a missing mode aborts). */
 static int open_2_common(int (*real)(const char *, int), const char *path, int flags)

@@ -21,8 +21,10 @@ check_eq 1000 "$(counter "$T/yes.iolens" "$T/data" POSIX_WRITES)" "POSIX_WRITES 
 
 # Layers: stdio off leaves only POSIX records and vice versa.
 stdio_run() {
-    rm -f "$T/s1" "$T/s2" "$T/s3"
-    run_traced "$1" IOLENS_DISABLE_LAYERS="$2" "$PROGS/prog_stdio" "$T/s1" "$T/s2" "$T/s3" >/dev/null ||
+    rm -f "$T/s1" "$T/s2" "$T/s3" "$T/s4"
+    # prog_stdio reads "QR" from stdin (see prog_stdio.c).
+    printf QR | run_traced "$1" IOLENS_DISABLE_LAYERS="$2" "$PROGS/prog_stdio" \
+        "$T/s1" "$T/s2" "$T/s3" "$T/s4" >/dev/null ||
         fail "prog_stdio exited with status $? (layers off: $2)"
     require_log "$1"
 }
