@@ -97,7 +97,6 @@ static int after_open(int dirfd, const char *path, int flags, int mode, int fd, 
     return fd;
 }
 
-/* Inlined into every read and write wrapper: the hot path. */
 /* A read or write that failed: only its access interval, with the bytes
  * requested (out of line, off the hot path; errno kept). */
 static __attribute__((noinline, cold)) void failed_access(int fd, int64_t requested,
