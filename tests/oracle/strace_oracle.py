@@ -41,13 +41,25 @@ so the rule is per file:
    and the like).  getdents is counted by neither.
  * iolens's own calls are left out likewise: the fcntl(F_GETFL) and
    lseek(0, SEEK_CUR) with which it binds descriptors 0, 1 and 2 at the
-   start of each process image, and everything on its log directory.
+   start of each process image, the fstat(2) of stderr_copy.c (a stat of
+   descriptor 2 followed at once, in the same process, by iolens's
+   fcntl(2, F_DUPFD_CLOEXEC, n), or, 2 being a pipe or socket, by its
+   openat of "/proc/self/mounts"), and everything on its log directory.
  * A failed call counts on neither side; a read of 0 bytes is a read.
 
-Files that iolens folded into <other files> (budget full) are compared as
-one group: the strace files iolens has no record of against that record,
-with the stdio rule if the record has STDIO activity.  The totals compare
-bytes and opens over everything.  Any difference fails.
+Each process image is compared on its own, since each has its own log and
+its own budget: strace's calls are split by pid, and by execve within a
+pid (an image counts if the dynamic loader opened the --preload library in
+it, or, for a fork's child, if it did in the parent); a pid's images are
+paired in order with its logs in order of "start_time".  Where the numbers
+differ (an image that wrote no log, like a fork's child that only exec'd)
+the pid's images and logs are compared as one, with a NOTE line.  In each
+image the files iolens folded into <other files> (budget full) are
+compared as one group: the files strace saw in that image that its log
+does not name against that log's record, with the stdio rule if the record
+has STDIO activity.  (One process may fold a file that another names:
+grouping over the whole run would be wrong.)  The totals compare bytes and
+opens over everything.  Any difference fails.
 """
 
 import argparse
@@ -178,7 +190,11 @@ def is_opendir_open(sc, args):
 class StraceCounts:
     def __init__(self, scope):
         self.scope = scope
-        self.files = {}
+        self.files = {}  # name -> counts, over the whole run
+        self.image_files = {}  # image -> {name: counts}
+        self.image = {}  # pid or tid -> image (process id, execs so far)
+        self.loaded = {}  # image -> whether iolens runs in it
+        self.order = []  # images in order of first sight
         self.internal = zero()
         self.std = {}  # pid -> {fd: <STD...>}
         self.last = {}  # pid -> (syscall, fd, file) of the previous call, for fdopendir
@@ -186,10 +202,24 @@ class StraceCounts:
         self.processes = 1
         self.execs = 0
 
+    def image_of(self, pid):
+        if pid not in self.image:
+            # The first process (strace's child before its execve) or a
+            # child seen before its parent's clone returned.
+            self.new_image(pid, (pid, 0), False)
+        return self.image[pid]
+
+    def new_image(self, pid, image, loaded):
+        self.image[pid] = image
+        self.loaded[image] = loaded
+        self.order.append(image)
+
     def bump(self, name, counter, value=1):
         if name is None or not self.scope.traced(name):
             return
         self.files.setdefault(name, zero())[counter] += value
+        image = self.image_of(self.pid)
+        self.image_files.setdefault(image, {}).setdefault(name, zero())[counter] += value
 
     def std_of(self, pid):
         return self.std.setdefault(pid, {0: STD_NAMES[0], 1: STD_NAMES[1], 2: STD_NAMES[2]})
@@ -220,14 +250,25 @@ class StraceCounts:
     def call(self, pid, sc, args, ret, after, raw):
         prev = self.last.get(pid)
         self.last[pid] = (sc, args, ret)
+        self.pid = pid
+        parent = self.image_of(pid)
         ok = ret != "?" and int(ret) >= 0
         if sc in FORKS:
             # With -f the child's first calls may come before this line:
             # then it has its own state already.
             if ok and int(ret) > 0 and int(ret) not in self.std:
                 self.std[int(ret)] = dict(self.std_of(pid))
-                if "CLONE_THREAD" not in raw:
+            if ok and int(ret) > 0:
+                child = int(ret)
+                if "CLONE_THREAD" in raw:
+                    self.image[child] = parent
+                else:
                     self.processes += 1
+                    # A fork's child runs the parent's program, iolens too.
+                    if (child, 0) in self.loaded:
+                        self.loaded[(child, 0)] = self.loaded[parent]
+                    else:
+                        self.new_image(child, (child, 0), self.loaded[parent])
             return
         if not ok:
             return
@@ -235,10 +276,15 @@ class StraceCounts:
         if sc == "execve":
             self.std.pop(pid, None)
             self.execs += 1
+            # A new process image; iolens is in it if the dynamic loader
+            # opens the preloaded library (seen below).
+            self.new_image(pid, (parent[0], parent[1] + 1), False)
         elif sc in OPENS:
             m = RET_PATH.match(after.strip())
             path = unescape(m.group(1)) if m else None
             self.std_of(pid).pop(n, None)
+            if path is not None and os.path.normpath(path) in self.scope.preload:
+                self.loaded[parent] = True
             if is_opendir_open(sc, args):
                 self.internal["opens"] += 1
             else:
@@ -296,6 +342,26 @@ class StraceCounts:
                 std.pop(n, None)
         if sc == "fcntl" and len(args) > 1 and args[1] == "F_GETFL" and prev is not None:
             self.undo_fdopendir_stat(pid, prev, args[0])
+        if prev is not None and self.is_stderr_stat(prev) and (
+                (sc == "fcntl" and fd_of(args[0])[0] == 2 and args[1:2] == ["F_DUPFD_CLOEXEC"]) or
+                (sc == "openat" and len(args) > 1 and string_arg(args[1]) == "/proc/self/mounts")):
+            self.undo_stderr_copy_stat(pid, prev)
+
+    @staticmethod
+    def is_stderr_stat(call):
+        sc, args, ret = call
+        return ret == "0" and bool(args) and fd_of(args[0])[0] == 2 and (
+            sc in STATS_FD or (sc in STATS_AT and len(args) > 1 and string_arg(args[1]) == ""))
+
+    def undo_stderr_copy_stat(self, pid, prev):
+        """iolens's fstat(2) of stderr_copy.c, just before it dups 2 (or, 2
+        being a pipe or socket, just before it reads /proc/self/mounts)."""
+        fd, path = fd_of(prev[1][0])
+        name = self.name_of(pid, fd, path)
+        if name is not None and self.scope.traced(name):
+            self.files[name]["stats"] -= 1
+            self.image_files[self.image_of(pid)][name]["stats"] -= 1
+            self.internal["stats"] += 1
 
     def undo_fdopendir_stat(self, pid, prev, fdarg):
         """fdopendir's own fstat, just before its fcntl(F_GETFL) on the fd."""
@@ -307,6 +373,7 @@ class StraceCounts:
             name = self.name_of(pid, fd, path)
             if name is not None and path is not None and self.scope.traced(name) and os.path.isdir(path):
                 self.files[name]["stats"] -= 1
+                self.image_files[self.image_of(pid)][name]["stats"] -= 1
                 self.internal["stats"] += 1
 
 
@@ -331,36 +398,50 @@ def log_files(logdir):
             yield path
 
 
-class IolensCounts:
-    def __init__(self):
+class IolensLog:
+    """The counters of one log: one process image."""
+
+    def __init__(self, path):
+        self.path = path
+        self.pid = None
+        self.exe = "?"
+        self.start = 0.0
         self.posix = {}
         self.stdio = {}
         self.stdio_active = set()
-        self.logs = 0
-        self.errors = []
 
-    def read_logs(self, parser, logdir):
-        for log in log_files(logdir):
-            r = subprocess.run([parser, "--base", log], capture_output=True, text=True,
-                               encoding="utf-8", errors="replace")
-            if r.returncode != 0:
-                self.errors.append("iolens-parser --base %s: %s" % (log, r.stderr.strip()))
-                continue
-            self.logs += 1
-            for line in r.stdout.splitlines():
-                if line.startswith("#"):
-                    continue
-                col = line.split("\t")
-                if len(col) < 6:
-                    continue
-                layer, counter, value, name = col[0], col[3], col[4], parser_unescape(col[5])
-                if layer == "POSIX" and counter in POSIX_MAP:
-                    self.posix.setdefault(name, zero())[POSIX_MAP[counter]] += int(value)
-                elif layer == "STDIO":
-                    if counter in STDIO_MAP:
-                        self.stdio.setdefault(name, zero())[STDIO_MAP[counter]] += int(value)
-                    if counter in STDIO_ACTIVE and int(value) != 0:
-                        self.stdio_active.add(name)
+    def add_line(self, line):
+        if line.startswith("# pid: "):
+            self.pid = int(line.split()[-1])
+        elif line.startswith("# exe: "):
+            self.exe = os.path.basename(line[len("# exe: "):].split(" ")[0])
+        elif line.startswith("# start_time: "):
+            self.start = float(line.split()[2])
+        if line.startswith("#"):
+            return
+        col = line.split("\t")
+        if len(col) < 6:
+            return
+        layer, counter, value, name = col[0], col[3], col[4], parser_unescape(col[5])
+        if layer == "POSIX" and counter in POSIX_MAP:
+            self.posix.setdefault(name, zero())[POSIX_MAP[counter]] += int(value)
+        elif layer == "STDIO":
+            if counter in STDIO_MAP:
+                self.stdio.setdefault(name, zero())[STDIO_MAP[counter]] += int(value)
+            if counter in STDIO_ACTIVE and int(value) != 0:
+                self.stdio_active.add(name)
+
+
+class IolensCounts:
+    """The counters of a group of logs (one process image, or all)."""
+
+    def __init__(self, logs):
+        self.posix, self.stdio, self.stdio_active = {}, {}, set()
+        for log in logs:
+            for mine, theirs in ((self.posix, log.posix), (self.stdio, log.stdio)):
+                for name, counts in theirs.items():
+                    mine[name] = add(mine.get(name, zero()), counts)
+            self.stdio_active |= log.stdio_active
 
     def names(self):
         return set(self.posix) | set(self.stdio)
@@ -374,6 +455,21 @@ class IolensCounts:
         return {c: posix[c] + stdio[c] for c in COUNTERS}, True
 
 
+def read_logs(parser, logdir, errors):
+    logs = []
+    for path in log_files(logdir):
+        r = subprocess.run([parser, "--base", path], capture_output=True, text=True,
+                           encoding="utf-8", errors="replace")
+        if r.returncode != 0:
+            errors.append("iolens-parser --base %s: %s" % (path, r.stderr.strip()))
+            continue
+        log = IolensLog(path)
+        for line in r.stdout.splitlines():
+            log.add_line(line)
+        logs.append(log)
+    return logs
+
+
 # ---------------------------------------------------------- comparing --
 
 def add(a, b):
@@ -385,6 +481,56 @@ def compare(label, mine, theirs, counters, diffs):
         if mine[c] != theirs[c]:
             diffs.append("%s %s: iolens %d, strace %d (%+d)" % (label, c, mine[c], theirs[c],
                                                                mine[c] - theirs[c]))
+
+
+def image_groups(st, logs):
+    """(label, strace images, iolens logs) of each process image: a pid's
+    images where iolens ran, in order, against its logs in order of start
+    time.  Where their numbers differ (a log lost, or an image strace did
+    not see whole) the pid's images and logs form one group, and a note
+    says so: a lost log then shows as a difference all the same."""
+    logs_of, images_of = {}, {}
+    for log in sorted(logs, key=lambda l: l.start):
+        logs_of.setdefault(log.pid, []).append(log)
+    for image in st.order:
+        if st.loaded[image]:
+            images_of.setdefault(image[0], []).append(image)
+        elif st.image_files.get(image):
+            yield "pid %d image %d (no iolens)" % image, [image], []
+    for pid in sorted(set(logs_of) | set(images_of), key=lambda p: (p is None, p or 0)):
+        images, pid_logs = images_of.get(pid, []), logs_of.get(pid, [])
+        if len(images) == len(pid_logs):
+            for image, log in zip(images, pid_logs):
+                yield "pid %d %s" % (pid, log.exe), [image], [log]
+        else:
+            print("NOTE pid %s: %d process images with iolens in the trace, %d logs: compared as one"
+                  % (pid, len(images), len(pid_logs)))
+            yield "pid %s" % pid, images, pid_logs
+
+
+def compare_group(label, scope, io, theirs_files, diffs):
+    """Compares one group's files, each file iolens names against strace's
+    counts of it, and the files strace saw that it does not name against
+    its <other files> record.  Returns the group's (iolens, strace) totals."""
+    named = io.names() - {OTHER}
+    total_io, total_st = zero(), zero()
+    for name in sorted(named):
+        mine, is_stdio = io.view(name)
+        theirs = theirs_files.get(name, zero())
+        if not scope.traced(name):
+            diffs.append("%s: iolens has a record of %s, which it should not trace" % (label, name))
+        compare("%s %s" % (label, name), mine, theirs, STDIO_COUNTERS if is_stdio else COUNTERS, diffs)
+        total_io, total_st = add(total_io, mine), add(total_st, theirs)
+    folded_st = zero()
+    folded = sorted(set(theirs_files) - named)
+    for name in folded:
+        folded_st = add(folded_st, theirs_files[name])
+    folded_io, folded_stdio = io.view(OTHER)
+    if folded or any(folded_io.values()):
+        compare("%s %s (%d files strace saw that iolens does not name: %s)"
+                % (label, OTHER, len(folded), ", ".join(folded[:3]) + (" ..." if len(folded) > 3 else "")),
+                folded_io, folded_st, STDIO_COUNTERS if folded_stdio else COUNTERS, diffs)
+    return add(total_io, folded_io), add(total_st, folded_st)
 
 
 def main():
@@ -401,34 +547,24 @@ def main():
     scope = Scope(DEFAULT_EXCLUDE if a.exclude is None else a.exclude, a.include, a.logdir, a.preload)
     st = StraceCounts(scope)
     st.read_file(a.strace)
-    io = IolensCounts()
-    io.read_logs(a.parser, a.logdir)
-    diffs = ["%s: %s" % (a.name, e) for e in st.errors + io.errors]
-    if io.logs == 0:
+    errors = []
+    logs = read_logs(a.parser, a.logdir, errors)
+    diffs = ["%s: %s" % (a.name, e) for e in st.errors + errors]
+    if not logs:
         diffs.append("%s: no log in %s" % (a.name, a.logdir))
 
-    named = io.names() - {OTHER}
     total_io, total_st = zero(), zero()
-    for name in sorted(named | set(st.files)):
-        if name == OTHER or name not in named:
-            continue
-        mine, is_stdio = io.view(name)
-        theirs = st.files.get(name, zero())
-        if not scope.traced(name):
-            diffs.append("%s: iolens has a record of %s, which it should not trace" % (a.name, name))
-        compare("%s: %s" % (a.name, name), mine, theirs, STDIO_COUNTERS if is_stdio else COUNTERS, diffs)
+    named_all, folded_any = set(), False
+    for label, images, group_logs in image_groups(st, logs):
+        io = IolensCounts(group_logs)
+        theirs_files = {}
+        for image in images:
+            for name, counts in st.image_files.get(image, {}).items():
+                theirs_files[name] = add(theirs_files.get(name, zero()), counts)
+        mine, theirs = compare_group("%s: %s" % (a.name, label), scope, io, theirs_files, diffs)
         total_io, total_st = add(total_io, mine), add(total_st, theirs)
-
-    folded_st = zero()
-    folded = sorted(set(st.files) - named)
-    for name in folded:
-        folded_st = add(folded_st, st.files[name])
-    folded_io, folded_stdio = io.view(OTHER)
-    if folded or any(folded_io.values()):
-        compare("%s: %s (%d files strace saw that iolens does not name: %s)"
-                % (a.name, OTHER, len(folded), ", ".join(folded[:3]) + (" ..." if len(folded) > 3 else "")),
-                folded_io, folded_st, STDIO_COUNTERS if folded_stdio else COUNTERS, diffs)
-    total_io, total_st = add(total_io, folded_io), add(total_st, folded_st)
+        named_all |= io.names() - {OTHER}
+        folded_any = folded_any or any(io.view(OTHER)[0].values())
     compare("%s: total" % a.name, total_io, total_st, STDIO_COUNTERS, diffs)
 
     for line in diffs:
@@ -436,13 +572,13 @@ def main():
     print("TABLE %-22s files %6d/%-6d read %11d/%-11d written %11d/%-11d reads %7d/%-7d "
           "writes %7d/%-7d opens %6d/%-6d stats %6d/%-6d diffs %d (iolens/strace; libc-internal "
           "opens %d stats %d; processes %d, execs %d, logs %d)" % (
-              a.name, len(named) + (1 if any(folded_io.values()) else 0), len(st.files),
+              a.name, len(named_all) + (1 if folded_any else 0), len(st.files),
               total_io["bytes_read"], total_st["bytes_read"],
               total_io["bytes_written"], total_st["bytes_written"],
               total_io["reads"], total_st["reads"], total_io["writes"], total_st["writes"],
               total_io["opens"], total_st["opens"], total_io["stats"], total_st["stats"],
               len(diffs), st.internal["opens"], st.internal["stats"],
-              st.processes, st.execs, io.logs))
+              st.processes, st.execs, len(logs)))
     return 1 if diffs else 0
 
 
