@@ -73,6 +73,13 @@ STD_NAMES = ("<STDIN>", "<STDOUT>", "<STDERR>")
 OTHER = "<other files>"
 COUNTERS = ("opens", "reads", "writes", "bytes_read", "bytes_written", "stats", "seeks")
 STDIO_COUNTERS = ("opens", "bytes_read", "bytes_written")
+# The open flags glibc's fopen can make (modes r, w, a, each with +, and
+# the e and x letters): a descriptor opened otherwise is not a stream's.
+FOPEN_FLAGS = {frozenset(base | extra)
+               for base in ({"O_RDONLY"}, {"O_WRONLY", "O_CREAT", "O_TRUNC"},
+                            {"O_WRONLY", "O_CREAT", "O_APPEND"}, {"O_RDWR"},
+                            {"O_RDWR", "O_CREAT", "O_TRUNC"}, {"O_RDWR", "O_CREAT", "O_APPEND"})
+               for extra in (set(), {"O_CLOEXEC"}, {"O_EXCL"}, {"O_CLOEXEC", "O_EXCL"})}
 OPENDIR_FLAGS = {"O_RDONLY", "O_NONBLOCK", "O_CLOEXEC", "O_DIRECTORY"}
 
 OPENS = {"open", "openat", "creat", "openat2"}
@@ -196,6 +203,9 @@ class StraceCounts:
         self.loaded = {}  # image -> whether iolens runs in it
         self.order = []  # images in order of first sight
         self.internal = zero()
+        self.pairs = {}  # image -> {name: [fdopens, fdopens or filenos]}
+        self.fd_flags = {}  # pid -> {fd: flags of the open that made it}
+        self.append = {}  # pid -> descriptors opened with O_APPEND
         self.std = {}  # pid -> {fd: <STD...>}
         self.last = {}  # pid -> (syscall, fd, file) of the previous call, for fdopendir
         self.errors = []
@@ -223,6 +233,10 @@ class StraceCounts:
 
     def std_of(self, pid):
         return self.std.setdefault(pid, {0: STD_NAMES[0], 1: STD_NAMES[1], 2: STD_NAMES[2]})
+
+    def append_fds(self, pid):
+        """The descriptors of pid opened with O_APPEND (as far as seen)."""
+        return self.append.setdefault(pid, set())
 
     def name_of(self, pid, fd, path):
         if fd is not None and fd in self.std_of(pid):
@@ -258,6 +272,8 @@ class StraceCounts:
             # then it has its own state already.
             if ok and int(ret) > 0 and int(ret) not in self.std:
                 self.std[int(ret)] = dict(self.std_of(pid))
+                self.append[int(ret)] = set(self.append_fds(pid))
+                self.fd_flags[int(ret)] = dict(self.fd_flags.get(pid, {}))
             if ok and int(ret) > 0:
                 child = int(ret)
                 if "CLONE_THREAD" in raw:
@@ -283,6 +299,11 @@ class StraceCounts:
             m = RET_PATH.match(after.strip())
             path = unescape(m.group(1)) if m else None
             self.std_of(pid).pop(n, None)
+            self.append_fds(pid).discard(n)
+            if "O_APPEND" in raw:
+                self.append_fds(pid).add(n)
+            flags = args[2] if sc == "openat" and len(args) > 2 else (args[1] if len(args) > 1 else "")
+            self.fd_flags.setdefault(pid, {})[n] = frozenset(flags.split("|"))
             if path is not None and os.path.normpath(path) in self.scope.preload:
                 self.loaded[parent] = True
             if is_opendir_open(sc, args):
@@ -323,18 +344,41 @@ class StraceCounts:
                 self.internal["stats"] += 1  # glibc's nss checking for a chroot
             else:
                 self.bump(name, "stats")
-        elif sc in SEEKS and fd_of(args[0])[0] in (0, 1, 2) and args[1:3] == ["0", "SEEK_CUR"] and \
-                prev is not None and prev[0] == "fcntl" and prev[1][:1] == args[:1] and \
-                prev[1][1:2] == ["F_GETFL"]:
-            self.internal["seeks"] += 1  # iolens's own start-up look at 0, 1 and 2
+        elif sc in SEEKS and args[1:3] == ["0", "SEEK_CUR"] and prev is not None and \
+                prev[0] == "fcntl" and prev[1][:1] == args[:1] and prev[1][1:2] == ["F_GETFL"]:
+            # iolens's own look at a descriptor's position after an F_GETFL:
+            # its start-up binding of 0, 1 and 2; on another descriptor,
+            # its fdopen wrapper after glibc's fdopen made the fcntl, or its
+            # taking up of a stream's descriptor at fileno() (both calls
+            # its own).  Which of the two is settled in compare_group.
+            self.internal["seeks"] += 1
+            fd, path = fd_of(args[0])
+            name = self.name_of(pid, fd, path)
+            if fd not in (0, 1, 2) and name is not None and self.scope.traced(name):
+                pairs = self.pairs.setdefault(self.image_of(pid), {}).setdefault(name, [0, 0])
+                flags = self.fd_flags.get(pid, {}).get(fd)
+                pairs[0 if flags is not None and flags not in FOPEN_FLAGS else 1] += 1
+        elif sc in SEEKS and args[1:3] == ["0", "SEEK_CUR"] and prev is not None and \
+                (prev[0] in WRITES or prev[0] in ("copy_file_range", "sendfile", "splice")) and \
+                prev[1][:1] == args[:1] and fd_of(args[0])[0] in self.append_fds(pid):
+            self.internal["seeks"] += 1  # iolens asking where an O_APPEND write landed
         elif sc in SEEKS:
             fd, path = fd_of(args[0])
             self.bump(self.name_of(pid, fd, path), "seeks")
         elif sc == "close":
             fd, _ = fd_of(args[0])
             self.std_of(pid).pop(fd, None)
+            self.append_fds(pid).discard(fd)
+            self.fd_flags.get(pid, {}).pop(fd, None)
         elif sc in DUPS or (sc == "fcntl" and len(args) > 1 and args[1].startswith("F_DUPFD")):
             old, _ = fd_of(args[0])
+            self.append_fds(pid).discard(n)
+            if old in self.append_fds(pid):
+                self.append_fds(pid).add(n)
+            fd_flags = self.fd_flags.setdefault(pid, {})
+            fd_flags.pop(n, None)
+            if old in fd_flags:
+                fd_flags[n] = fd_flags[old]
             std = self.std_of(pid)
             if old in std:
                 std[n] = std[old]
@@ -508,27 +552,67 @@ def image_groups(st, logs):
             yield "pid %s" % pid, images, pid_logs
 
 
-def compare_group(label, scope, io, theirs_files, diffs):
+def with_fdopens(is_stdio, posix_opens, theirs, pairs):
+    """strace's counts with the fdopens among a file's (or group's)
+    F_GETFL + SEEK_CUR pairs counted as opens: a STDIO open each, with no
+    open system call.  pairs is [sure, either]: a pair on a descriptor
+    whose open had flags fopen never uses is an fdopen for sure; any other
+    may also be iolens taking up a fopen'd stream's descriptor at fileno(),
+    and counts as an fdopen only when every descriptor of the file came
+    from the program's own open calls (iolens's POSIX opens equal the open
+    system calls)."""
+    if not is_stdio:
+        return theirs
+    sure, either = pairs
+    opens = theirs["opens"] + sure
+    if either and posix_opens == theirs["opens"]:
+        opens += either
+    return dict(theirs, opens=opens)
+
+
+def half_folded(io, name):
+    """A file with a record in one layer only, while the other layer's
+    <other files> record has activity: its other layer's counts may sit
+    in that record (each layer's records take budget of their own)."""
+    in_posix, in_stdio = name in io.posix, name in io.stdio_active or name in io.stdio
+    other_posix = any(io.posix.get(OTHER, zero()).values())
+    other_stdio = OTHER in io.stdio_active
+    return (in_posix and not in_stdio and other_stdio) or (in_stdio and not in_posix and other_posix)
+
+
+def compare_group(label, scope, io, theirs_files, pairs, diffs):
     """Compares one group's files, each file iolens names against strace's
-    counts of it, and the files strace saw that it does not name against
-    its <other files> record.  Returns the group's (iolens, strace) totals."""
+    counts of it, and the files strace saw that it does not name (with the
+    half-folded ones) against its <other files> record.  Returns the
+    group's (iolens, strace) totals."""
     named = io.names() - {OTHER}
     total_io, total_st = zero(), zero()
-    for name in sorted(named):
+    merged = sorted(n for n in named if half_folded(io, n))
+    for name in sorted(named - set(merged)):
         mine, is_stdio = io.view(name)
-        theirs = theirs_files.get(name, zero())
+        theirs = with_fdopens(is_stdio, io.posix.get(name, zero())["opens"],
+                              theirs_files.get(name, zero()), pairs.get(name, [0, 0]))
         if not scope.traced(name):
             diffs.append("%s: iolens has a record of %s, which it should not trace" % (label, name))
         compare("%s %s" % (label, name), mine, theirs, STDIO_COUNTERS if is_stdio else COUNTERS, diffs)
         total_io, total_st = add(total_io, mine), add(total_st, theirs)
-    folded_st = zero()
     folded = sorted(set(theirs_files) - named)
-    for name in folded:
-        folded_st = add(folded_st, theirs_files[name])
     folded_io, folded_stdio = io.view(OTHER)
+    folded_posix_opens = io.posix.get(OTHER, zero())["opens"]
+    for name in merged:
+        mine, is_stdio = io.view(name)
+        folded_io, folded_stdio = add(folded_io, mine), folded_stdio or is_stdio
+        folded_posix_opens += io.posix.get(name, zero())["opens"]
+    folded_st, npairs = zero(), [0, 0]
+    for name in folded + merged:
+        folded_st = add(folded_st, theirs_files.get(name, zero()))
+        npairs = [a + b for a, b in zip(npairs, pairs.get(name, [0, 0]))]
+    folded_st = with_fdopens(folded_stdio, folded_posix_opens, folded_st, npairs)
     if folded or any(folded_io.values()):
-        compare("%s %s (%d files strace saw that iolens does not name: %s)"
-                % (label, OTHER, len(folded), ", ".join(folded[:3]) + (" ..." if len(folded) > 3 else "")),
+        compare("%s %s (%d files strace saw that iolens does not name: %s%s)"
+                % (label, OTHER, len(folded), ", ".join(folded[:3]) + (" ..." if len(folded) > 3 else ""),
+                   "; with %d named in one layer only: %s" % (len(merged), ", ".join(merged[:3]))
+                   if merged else ""),
                 folded_io, folded_st, STDIO_COUNTERS if folded_stdio else COUNTERS, diffs)
     return add(total_io, folded_io), add(total_st, folded_st)
 
@@ -557,11 +641,13 @@ def main():
     named_all, folded_any = set(), False
     for label, images, group_logs in image_groups(st, logs):
         io = IolensCounts(group_logs)
-        theirs_files = {}
+        theirs_files, pairs = {}, {}
         for image in images:
+            for name, count in st.pairs.get(image, {}).items():
+                pairs[name] = [a + b for a, b in zip(pairs.get(name, [0, 0]), count)]
             for name, counts in st.image_files.get(image, {}).items():
                 theirs_files[name] = add(theirs_files.get(name, zero()), counts)
-        mine, theirs = compare_group("%s: %s" % (a.name, label), scope, io, theirs_files, diffs)
+        mine, theirs = compare_group("%s: %s" % (a.name, label), scope, io, theirs_files, pairs, diffs)
         total_io, total_st = add(total_io, mine), add(total_st, theirs)
         named_all |= io.names() - {OTHER}
         folded_any = folded_any or any(io.view(OTHER)[0].values())
