@@ -26,6 +26,13 @@ so the rule is per file:
    makes its system calls itself, buffered, unseen by the POSIX wrappers:
    strace's bytes read and written must equal POSIX + STDIO bytes, and its
    opens POSIX + STDIO opens.  Other counts do not compare call for call.
+   An fdopen is a STDIO open with no open system call: strace's side
+   counts it as an open, seen as glibc's fcntl(fd, F_GETFL) followed at
+   once by iolens's lseek(fd, 0, SEEK_CUR).  iolens makes the same pair
+   when it takes up a fopen'd stream's descriptor at fileno(); a pair is
+   taken for an fdopen when the descriptor's open had flags fopen never
+   makes, or else when iolens's POSIX opens of the file equal the open
+   system calls (every descriptor came from the program's open calls).
  * Any other file: every system call on it was a call of the program's to a
    POSIX function iolens wraps, so opens, reads, writes, bytes read, bytes
    written, stats and seeks must equal the POSIX record's, exactly.
@@ -41,7 +48,10 @@ so the rule is per file:
    and the like).  getdents is counted by neither.
  * iolens's own calls are left out likewise: the fcntl(F_GETFL) and
    lseek(0, SEEK_CUR) with which it binds descriptors 0, 1 and 2 at the
-   start of each process image, the fstat(2) of stderr_copy.c (a stat of
+   start of each process image (and any lseek(fd, 0, SEEK_CUR) right after
+   an fcntl(fd, F_GETFL): see fdopen above), the lseek(fd, 0, SEEK_CUR)
+   with which it asks where a write on an O_APPEND descriptor landed (right
+   after that write, same descriptor), the fstat(2) of stderr_copy.c (a stat of
    descriptor 2 followed at once, in the same process, by iolens's
    fcntl(2, F_DUPFD_CLOEXEC, n), or, 2 being a pipe or socket, by its
    openat of "/proc/self/mounts"), and everything on its log directory.
@@ -58,7 +68,10 @@ image the files iolens folded into <other files> (budget full) are
 compared as one group: the files strace saw in that image that its log
 does not name against that log's record, with the stdio rule if the record
 has STDIO activity.  (One process may fold a file that another names:
-grouping over the whole run would be wrong.)  The totals compare bytes and
+grouping over the whole run would be wrong.)  Each layer's records take
+budget of their own, so a file with a record in one layer only, in a log
+whose other layer's <other files> record has activity, joins that group
+with its counts (its other layer's may sit there).  The totals compare bytes and
 opens over everything.  Any difference fails.
 """
 
