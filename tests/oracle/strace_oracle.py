@@ -42,6 +42,9 @@ so the rule is per file:
    the program's POSIX calls and are left out on both sides (shown as
    "libc-internal"): the open of opendir (flags exactly O_RDONLY|O_NONBLOCK|
    O_CLOEXEC|O_DIRECTORY) and the fstat it makes next on that descriptor,
+   the open of "." (exactly openat(AT_FDCWD, ".", O_RDONLY)) with which
+   fts_open keeps the working directory, when fts_read's opendir open
+   follows at once,
    the fstat of fdopendir (an fstat followed at once by fcntl(F_GETFL) on
    the same descriptor), the stat of "/" that
    glibc's nss makes right after the stat of /etc/nsswitch.conf (getpwuid
@@ -207,6 +210,12 @@ def is_opendir_open(sc, args):
     return set(flags.split("|")) == OPENDIR_FLAGS
 
 
+def is_fts_dot_open(sc, args):
+    """The open with which glibc's fts_open keeps the working directory."""
+    return sc == "openat" and len(args) > 2 and fd_of(args[0])[0] is None and \
+        string_arg(args[1]) == "." and args[2] == "O_RDONLY"
+
+
 class StraceCounts:
     def __init__(self, scope):
         self.scope = scope
@@ -217,6 +226,7 @@ class StraceCounts:
         self.order = []  # images in order of first sight
         self.internal = zero()
         self.pairs = {}  # image -> {name: [fdopens, fdopens or filenos]}
+        self.fts_dot = {}  # pid -> path of its open of "." just before, if any
         self.fd_flags = {}  # pid -> {fd: flags of the open that made it}
         self.append = {}  # pid -> descriptors opened with O_APPEND
         self.std = {}  # pid -> {fd: <STD...>}
@@ -274,8 +284,19 @@ class StraceCounts:
                 if m:
                     self.call(pid, m.group(1), leading_args(m.group(2)), m.group(3), m.group(4), m.group(2))
 
+    def undo_fts_open(self, pid):
+        """fts_open's open of "." (to come back to it), seen when fts_read's
+        opendir follows at once."""
+        name = self.fts_dot.pop(pid)
+        if name is not None and self.scope.traced(name):
+            self.files[name]["opens"] -= 1
+            self.image_files[self.image_of(pid)][name]["opens"] -= 1
+            self.internal["opens"] += 1
+
     def call(self, pid, sc, args, ret, after, raw):
         prev = self.last.get(pid)
+        if prev is not None and not (prev[0] in OPENS and is_fts_dot_open(prev[0], prev[1])):
+            self.fts_dot.pop(pid, None)
         self.last[pid] = (sc, args, ret)
         self.pid = pid
         parent = self.image_of(pid)
@@ -321,8 +342,12 @@ class StraceCounts:
                 self.loaded[parent] = True
             if is_opendir_open(sc, args):
                 self.internal["opens"] += 1
+                if self.fts_dot.get(pid) is not None and prev is not None and prev[0] in OPENS:
+                    self.undo_fts_open(pid)
             else:
                 self.bump(path, "opens")
+            if is_fts_dot_open(sc, args):
+                self.fts_dot[pid] = path
         elif sc in READS or sc in WRITES:
             fd, path = fd_of(args[0])
             name = self.name_of(pid, fd, path)
