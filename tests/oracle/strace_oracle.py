@@ -302,9 +302,9 @@ class StraceCounts:
         parent = self.image_of(pid)
         ok = ret != "?" and int(ret) >= 0
         if sc in FORKS:
-            # With -f the child's first calls may come before this line:
-            # then it has its own state already.
-            if ok and int(ret) > 0 and int(ret) not in self.std:
+            # With -f the child's first calls may come before this line
+            # (vfork: even its execve): then it has its own state already.
+            if ok and int(ret) > 0 and int(ret) not in self.image:
                 self.std[int(ret)] = dict(self.std_of(pid))
                 self.append[int(ret)] = set(self.append_fds(pid))
                 self.fd_flags[int(ret)] = dict(self.fd_flags.get(pid, {}))
