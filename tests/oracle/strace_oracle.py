@@ -258,7 +258,8 @@ class StraceCounts:
         return self.std.setdefault(pid, {0: STD_NAMES[0], 1: STD_NAMES[1], 2: STD_NAMES[2]})
 
     def append_fds(self, pid):
-        """The descriptors of pid opened with O_APPEND (as far as seen)."""
+        """The descriptors of pid opened with O_APPEND, or given it by
+        fcntl(F_SETFL) (as far as seen)."""
         return self.append.setdefault(pid, set())
 
     def name_of(self, pid, fd, path):
@@ -422,6 +423,12 @@ class StraceCounts:
                 std[n] = std[old]
             else:
                 std.pop(n, None)
+        if sc == "fcntl" and len(args) > 1 and args[1] == "F_SETFL":
+            fd = fd_of(args[0])[0]
+            if "O_APPEND" in raw:
+                self.append_fds(pid).add(fd)
+            else:
+                self.append_fds(pid).discard(fd)
         if sc == "fcntl" and len(args) > 1 and args[1] == "F_GETFL" and prev is not None:
             self.undo_fdopendir_stat(pid, prev, args[0])
         if prev is not None and self.is_stderr_stat(prev) and (
