@@ -333,6 +333,42 @@ static int exec_surely_fails(const char *path)
     return errno == ENOENT || errno == ENOTDIR || errno == EACCES;
 }
 
+/* Each sets *arg: the layer has a record with activity. */
+static void posix_active(const struct iolens_posix_record *rec, void *arg)
+{
+    (void)rec;
+    *(int *)arg = 1;
+}
+
+static void stdio_active(const struct iolens_stdio_record *rec, void *arg)
+{
+    (void)rec;
+    *(int *)arg = 1;
+}
+
+#ifdef IOLENS_HAVE_HDF5
+static void h5f_active(const struct iolens_h5f_record *rec, void *arg)
+{
+    (void)rec;
+    *(int *)arg = 1;
+}
+#endif
+
+/* A shell's forked child that only execs a command did nothing worth a
+ * log of its own; one that opened a redirection did. */
+static int any_activity(void)
+{
+    int active = 0;
+    iolens_posix_foreach_record(posix_active, &active);
+    if (!active)
+        iolens_stdio_foreach_record(stdio_active, &active);
+#ifdef IOLENS_HAVE_HDF5
+    if (!active)
+        iolens_h5f_foreach_record(h5f_active, &active);
+#endif
+    return active;
+}
+
 void iolens_runtime_before_exec(const char *path, char *path_out, size_t path_outsz)
 {
     path_out[0] = '\0';
@@ -341,7 +377,7 @@ void iolens_runtime_before_exec(const char *path, char *path_out, size_t path_ou
     if (live_mpi_rank() || !per_process_log_wanted())
         return;
     int saved_errno = errno;
-    if (!exec_surely_fails(path))
+    if (!exec_surely_fails(path) && any_activity())
         iolens_log_write_process(IOLENS_FLAG_EXEC, NULL, NULL, path_out, path_outsz);
     errno = saved_errno;
 }

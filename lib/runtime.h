@@ -38,7 +38,8 @@ void iolens_runtime_on_immediate_exit(void);
  * one's data would vanish with the old image, so this process's log is
  * written now, marked IOLENS_FLAG_EXEC.  path is the file the exec will
  * run when known (NULL: a PATH search or a descriptor); if it certainly
- * does not exist, nothing is written.  Not in a vfork child, nor in a live
+ * does not exist, or if nothing was done yet (a shell's forked child that
+ * only execs), nothing is written.  Not in a vfork child, nor in a live
  * MPI rank (the job's log belongs to MPI_Finalize).  The log's path goes
  * to path_out ("" if none was written). */
 void iolens_runtime_before_exec(const char *path, char *path_out, size_t path_outsz);

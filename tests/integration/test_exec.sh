@@ -76,4 +76,14 @@ sh_log=$(exec_log "$dir")
 cat_log=$(exec_log "$dir" !)
 check_eq 1 "$(log_counter "$sh_log" "$T/out1" POSIX_OPENS)" "the shell's open of out1 before its exec"
 check_eq 12 "$(log_counter "$cat_log" "$T/in" POSIX_BYTES_READ)" "cat's bytes read after the exec"
+
+# bash forks a child for each command: the one that opens a redirection
+# before its exec has a log of its own, the one that only execs has none.
+need bash
+dir=$T/logs-bash
+(cd "$T" && env IOLENS_NONMPI=1 IOLENS_LOGDIR="$dir" LD_PRELOAD="$IOLENS_LIB" \
+    bash -c 'cat in >out2; cat in; true') >/dev/null
+check_eq 4 "$(logs_in "$dir" | wc -l)" "logs of bash -c 'cat in >out2; cat in; true' (bash, its child with the redirection, two cats)"
+check_eq 1 "$(exec_log "$dir" | wc -l)" "logs written at an exec under bash"
+check_eq 1 "$(log_counter "$(exec_log "$dir")" "$T/out2" POSIX_OPENS)" "the forked child's open of out2"
 finish
