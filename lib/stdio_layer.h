@@ -26,7 +26,8 @@
  *    furthest byte, not to the call counts; __uflow and __overflow, which
  *    such code calls when the buffer is empty or full, count as calls of
  *    one byte.  After each wrapped call the pointers are noted again, so
- *    that the call's own bytes are not counted twice. */
+ *    that the call's own bytes are not counted twice (with several
+ *    threads the wrappers hold the stream's lock from look to look). */
 #ifndef IOLENS_STDIO_LAYER_H
 #define IOLENS_STDIO_LAYER_H
 

@@ -13,7 +13,11 @@
  *   stdin: fread 10, then getchar_unlocked to the end.
  *   stdout: putchar_unlocked 9000, fputs 4, putc_unlocked 100,
  *        putchar_unlocked 1: 9105 bytes, left for exit to flush.
+ *   SHARED (if given): 4 threads write it at once, each 3000 times
+ *        fputs 11 bytes and, under flockfile, putc_unlocked 5 bytes:
+ *        192000 bytes, closed with fclose.
  * Prints on stderr "read N stdin M": the bytes it got itself. */
+#include <pthread.h>
 #include <stdio.h> /* fgetc_unlocked: _GNU_SOURCE comes from build_config.h */
 #include <string.h>
 
@@ -73,10 +77,37 @@ static void write_stdout(void)
     putchar_unlocked('\n');
 }
 
+static void *write_shared(void *arg)
+{
+    FILE *f = arg;
+    for (int i = 0; i < 3000; i++) {
+        fputs("0123456789\n", f);
+        flockfile(f);
+        for (int j = 0; j < 5; j++)
+            putc_unlocked('u', f);
+        funlockfile(f);
+    }
+    return NULL;
+}
+
+static int write_shared_file(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return -1;
+    pthread_t threads[4];
+    for (int t = 0; t < 4; t++)
+        if (pthread_create(&threads[t], NULL, write_shared, f) != 0)
+            return -1;
+    for (int t = 0; t < 4; t++)
+        pthread_join(threads[t], NULL);
+    return fclose(f);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fputs("usage: prog_inline_stdio IN OUT\n", stderr);
+    if (argc != 3 && argc != 4) {
+        fputs("usage: prog_inline_stdio IN OUT [SHARED]\n", stderr);
         return 2;
     }
     long got = read_file(argv[1]);
@@ -86,6 +117,10 @@ int main(int argc, char **argv)
     }
     long got_stdin = read_stdin();
     write_stdout();
+    if (argc == 4 && write_shared_file(argv[3]) != 0) {
+        perror(argv[3]);
+        return 1;
+    }
     fprintf(stderr, "read %ld stdin %ld\n", got, got_stdin);
     return 0;
 }

@@ -10,6 +10,7 @@ iolens_setup
 prog=$PROGS/prog_inline_stdio
 in=$T/in
 out=$T/out
+shared=$T/shared
 stdout=$T/stdout
 log=$T/x.iolens
 
@@ -43,11 +44,12 @@ else
     set --
 fi
 "$@" env IOLENS_NONMPI=1 IOLENS_LOGFILE="$log" LD_PRELOAD="$IOLENS_LIB" \
-    "$prog" "$in" "$out" <"$in" >"$stdout" 2>"$T/err" ||
+    "$prog" "$in" "$out" "$shared" <"$in" >"$stdout" 2>"$T/err" ||
     fail "prog_inline_stdio exited with status $?: $(cat "$T/err")"
 check_eq "read $size stdin $size" "$(cat "$T/err")" "prog_inline_stdio's own count"
 check_eq 18105 "$(stat -c %s "$out")" "size of $out"
 check_eq 9105 "$(stat -c %s "$stdout")" "size of prog_inline_stdio's output"
+check_eq 192000 "$(stat -c %s "$shared")" "size of $shared"
 require_log "$log"
 
 # IN: fread 100 + getc_unlocked 5000 + fgetc_unlocked 3000 + fgets 49 +
@@ -64,6 +66,12 @@ expect_counters "$log" "$out" <<END
 STDIO_BYTES_WRITTEN 18105
 STDIO_MAX_BYTE_WRITTEN 18104
 STDIO_BYTES_READ 0
+END
+# SHARED: 4 threads, each 3000 fputs of 11 bytes and 3000 times 5
+# putc_unlocked under flockfile, all at once: no byte counted twice.
+expect_counters "$log" "$shared" <<END
+STDIO_BYTES_WRITTEN 192000
+STDIO_MAX_BYTE_WRITTEN 191999
 END
 expect_counters "$log" "<STDIN>" <<END
 STDIO_BYTES_READ $size
@@ -84,6 +92,7 @@ if [ -n "$strace_log" ]; then
     check_eq $((2 * size)) "$(moved read "$in")" "bytes read(2) took from $in"
     check_eq 18105 "$(moved write "$out")" "bytes write(2) put into $out"
     check_eq 9105 "$(moved write "$stdout")" "bytes write(2) put into stdout"
+    check_eq 192000 "$(moved write "$shared")" "bytes write(2) put into $shared"
 fi
 
 # With the STDIO layer off nothing is counted (streams untouched).
