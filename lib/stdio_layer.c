@@ -774,4 +774,7 @@ void iolens_stdio_reset(void)
 {
     atomic_flag_clear(&table_lock);
     iolens_file_foreach(reset_file, NULL);
+    /* What the buffers held at the fork the parent put there and counts
+     * itself (at its next look): the child starts from here. */
+    iolens_stdio_resync_all();
 }
