@@ -516,9 +516,27 @@ static __attribute__((noinline)) void catch_up_moved(struct iolens_stdio_stream 
         count_buffered(s, written, &write_ids);
 }
 
+/* Counting needs a process with one thread.  With several, another
+ * thread's call could move the pointers between the end of its real call
+ * and its resync, and a catch-up in that window would count its bytes
+ * twice (or a resync skip inline bytes); holding the stream's lock across
+ * the real call would close the window but leave the stream locked for
+ * ever when a thread is cancelled inside that call.  So from the first
+ * pthread_create on (glibc never goes back to one thread) the pointers
+ * are only noted, and inline bytes are not counted, as before buffer
+ * accounting: a miss, never a byte counted twice. */
+static inline int accounting_on(void)
+{
+#ifdef IOLENS_HAVE_LIBC_SINGLE_THREADED
+    return __libc_single_threaded;
+#else
+    return 0;
+#endif
+}
+
 void iolens_stdio_catch_up(struct iolens_stdio_stream *s, FILE *stream)
 {
-    if (__builtin_expect(s == &overflow_slot, 0))
+    if (__builtin_expect(s == &overflow_slot, 0) || !accounting_on())
         return;
     struct iolens_stdio_marks now;
     iolens_stdio_marks_take(&now, stream);

@@ -26,8 +26,8 @@
  *    furthest byte, not to the call counts; __uflow and __overflow, which
  *    such code calls when the buffer is empty or full, count as calls of
  *    one byte.  After each wrapped call the pointers are noted again, so
- *    that the call's own bytes are not counted twice (with several
- *    threads the wrappers hold the stream's lock from look to look). */
+ *    that the call's own bytes are not counted twice.  Only while the
+ *    process has a single thread (see accounting_on in stdio_layer.c). */
 #ifndef IOLENS_STDIO_LAYER_H
 #define IOLENS_STDIO_LAYER_H
 

@@ -23,13 +23,6 @@
 #include "wrapper.h"
 #include "stdio_layer.h"
 
-#if defined(__has_include)
-#if __has_include(<sys/single_threaded.h>)
-#include <sys/single_threaded.h>
-#define HAVE_LIBC_SINGLE_THREADED 1
-#endif
-#endif
-
 /* Old glibc headers made some of these macros; every name below is a
  * function of its own. */
 #undef getc
@@ -98,35 +91,6 @@ static inline void guard_off(void)
     iolens_in_runtime = 0;
 }
 
-/* Buffer accounting (stdio_layer.h) counts what a stream's pointers
- * moved between the end of one wrapped call and the start of the next.
- * With several threads, another thread's call could move them in that
- * window and be counted twice (once as moved, once by its own count), so
- * each traced call then holds the stream's own lock from its catch-up to
- * its resync: the C library's lock, recursive, which the real call takes
- * anyway.  A process with one thread takes no lock (it cannot gain a
- * thread during a stdio call, and glibc never goes back to one). */
-static inline int several_threads(void)
-{
-#ifdef HAVE_LIBC_SINGLE_THREADED
-    return !__libc_single_threaded;
-#else
-    return 1;
-#endif
-}
-
-static inline void hold_stream(FILE *stream)
-{
-    if (several_threads())
-        flockfile(stream);
-}
-
-static inline void release_stream(FILE *stream)
-{
-    if (several_threads())
-        funlockfile(stream);
-}
-
 /* The stream's tracking entry when the call is to be traced, else NULL
  * (layer off, runtime busy, stream not tracked): then the real call runs
  * untimed.  Looked up once, before the call, where the bytes inline code
@@ -136,7 +100,6 @@ static inline struct iolens_stdio_stream *traced_stream(FILE *stream)
 {
     struct iolens_stdio_stream *s = tracing() ? iolens_stdio_stream_of(stream) : NULL;
     if (s != NULL) {
-        hold_stream(stream); /* released by after_read, after_write */
         guard_on();
         iolens_stdio_catch_up(s, stream);
         guard_off();
@@ -150,7 +113,6 @@ static inline struct iolens_stdio_stream *traced_stream(FILE *stream)
  * streams cost a table lookup, as the calls' own bookkeeping does. */
 static inline void catch_up_before(FILE *stream)
 {
-    hold_stream(stream); /* released by resync_after */
     int saved = enter();
     iolens_stdio_catch_up_file(stream);
     leave(saved);
@@ -161,7 +123,6 @@ static inline void resync_after(FILE *stream)
     int saved = enter();
     iolens_stdio_resync_file(stream);
     leave(saved);
-    release_stream(stream);
 }
 
 /* A read or write that failed: only its access interval, with the bytes
@@ -191,7 +152,6 @@ after_read(struct iolens_stdio_stream *s, FILE *stream, int ok, int64_t bytes, d
     } else {
         failed_access(s, stream, requested, 0, t0, t1);
     }
-    release_stream(stream);
 }
 
 static inline __attribute__((always_inline)) void
@@ -206,7 +166,6 @@ after_write(struct iolens_stdio_stream *s, FILE *stream, int ok, int64_t bytes, 
     } else {
         failed_access(s, stream, requested, 1, t0, t1);
     }
-    release_stream(stream);
 }
 
 /* size * nmemb as the layer's signed count (saturated). */
@@ -550,7 +509,6 @@ IOLENS_EXPORT int ungetc(int c, FILE *stream)
     else
         iolens_stdio_resync(s, stream);
     guard_off();
-    release_stream(stream);
     return ret;
 }
 

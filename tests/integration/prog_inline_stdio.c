@@ -5,6 +5,7 @@
  * call to them is left).
  *
  * Usage: prog_inline_stdio IN OUT <IN >STDOUT
+ *        prog_inline_stdio --threads SHARED
  *   IN:  read to its end: fread 100, getc_unlocked 5000, fgetc_unlocked
  *        3000, fgets of at most 49 bytes, then getc_unlocked to the end
  *        (IN must have no newline in its first 8149 bytes).
@@ -13,10 +14,10 @@
  *   stdin: fread 10, then getchar_unlocked to the end.
  *   stdout: putchar_unlocked 9000, fputs 4, putc_unlocked 100,
  *        putchar_unlocked 1: 9105 bytes, left for exit to flush.
- *   SHARED (if given): 4 threads write it at once, each 3000 times
- *        fputs 11 bytes and, under flockfile, putc_unlocked 5 bytes:
- *        192000 bytes, closed with fclose.
- * Prints on stderr "read N stdin M": the bytes it got itself. */
+ * Prints on stderr "read N stdin M": the bytes it got itself.
+ * With --threads: 4 threads write SHARED at once, each 3000 times fputs
+ * 11 bytes and, under flockfile, putc_unlocked 5 bytes: 192000 bytes,
+ * closed with fclose. */
 #include <pthread.h>
 #include <stdio.h> /* fgetc_unlocked: _GNU_SOURCE comes from build_config.h */
 #include <string.h>
@@ -106,9 +107,15 @@ static int write_shared_file(const char *path)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3 && argc != 4) {
-        fputs("usage: prog_inline_stdio IN OUT [SHARED]\n", stderr);
+    if (argc != 3) {
+        fputs("usage: prog_inline_stdio IN OUT | --threads SHARED\n", stderr);
         return 2;
+    }
+    if (strcmp(argv[1], "--threads") == 0) {
+        if (write_shared_file(argv[2]) == 0)
+            return 0;
+        perror(argv[2]);
+        return 1;
     }
     long got = read_file(argv[1]);
     if (write_file(argv[2]) != 0) {
@@ -117,10 +124,6 @@ int main(int argc, char **argv)
     }
     long got_stdin = read_stdin();
     write_stdout();
-    if (argc == 4 && write_shared_file(argv[3]) != 0) {
-        perror(argv[3]);
-        return 1;
-    }
     fprintf(stderr, "read %ld stdin %ld\n", got, got_stdin);
     return 0;
 }
