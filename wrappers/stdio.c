@@ -442,7 +442,8 @@ IOLENS_EXPORT int _IO_getc(FILE *stream)
 
 /* The _unlocked character functions are counted when called; glibc's
  * headers inline getc_unlocked, getchar_unlocked and fgetc_unlocked in
- * optimized builds, and those inlined reads never reach iolens. */
+ * optimized builds, and what those inlined reads take from the buffer is
+ * counted by buffer accounting (traced_stream, __uflow). */
 IOLENS_EXPORT int fgetc_unlocked(FILE *stream)
 {
     REAL_OR_FAIL(real, fgetc_unlocked, EOF);
