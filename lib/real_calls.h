@@ -157,7 +157,9 @@ struct statx;
     X(fgetpos, int, (FILE *, fpos_t *)) \
     X(fgetpos64, int, (FILE *, fpos64_t *)) \
     X(fsetpos, int, (FILE *, const fpos_t *)) \
-    X(fsetpos64, int, (FILE *, const fpos64_t *))
+    X(fsetpos64, int, (FILE *, const fpos64_t *)) \
+    X(__uflow, int, (FILE *)) \
+    X(__overflow, int, (FILE *, int))
 
 /* Signal dispositions (SIGTERM is handled by the runtime: lib/termination.c)
  * and the immediate exits, which skip the destructor that writes the log. */

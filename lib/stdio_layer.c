@@ -28,6 +28,7 @@
 #include "record_merge.h"
 #include "state.h"
 #include "spinlock.h"
+#include "stdio_buffer.h"
 
 /* The table lock (opening and closing only). */
 static void spin_lock(atomic_flag *lock)
@@ -127,6 +128,11 @@ struct iolens_stdio_stream {
     struct iolens_file *file;
     _Atomic int64_t pos;        /* tracked position */
     int append;                 /* opened in an "a" mode */
+    /* The stream's buffer pointers when iolens last looked (after the
+     * last wrapped call on it): what inline code moved since is counted
+     * at the next look (stdio_buffer.h).  Not kept for the overflow slot,
+     * which many streams share. */
+    struct iolens_stdio_marks seen;
 };
 
 static struct iolens_stdio_stream *slots;
@@ -259,6 +265,7 @@ static struct iolens_stdio_stream *track_stream(FILE *stream, struct iolens_file
         slot->file = file;
         atomic_store_explicit(&slot->pos, pos, memory_order_relaxed);
         slot->append = append;
+        iolens_stdio_marks_take(&slot->seen, stream);
         atomic_store_explicit(&slot->key, (uintptr_t)stream, memory_order_release);
     } else if (overflow_slot.rec != NULL && stream_fd(stream) >= 0) {
         atomic_store_explicit(&overflow_used, 1, memory_order_relaxed);
@@ -379,6 +386,7 @@ void iolens_stdio_reopen(stdio_rec *old_rec, FILE *ret, const char *path, const 
 
 stdio_rec *iolens_stdio_close_begin(FILE *stream)
 {
+    iolens_stdio_catch_up_file(stream); /* before fclose flushes the buffer */
     int (*real_fileno)(FILE *) = IOLENS_REAL(fileno);
     int fd = real_fileno != NULL && stream != NULL ? real_fileno(stream) : -1;
     if (fd >= 0)
@@ -476,12 +484,116 @@ struct iolens_stdio_stream *iolens_stdio_stream_of(FILE *stream)
     return find_slot(stream);
 }
 
+/* ------------------------------------------------ buffer accounting -- */
+
+/* Bytes inline code moved through the buffer: bytes and the furthest
+ * byte, at the tracked position, which they advance.  Not a call: the
+ * call counts, timestamps and times stay as they are, and no access
+ * interval is added (no call made, so no time to place it at). */
+static void count_buffered(struct iolens_stdio_stream *slot, int64_t bytes,
+                           const struct rw_ids *k)
+{
+    stdio_rec *r = slot->rec;
+    int64_t *c = r->disk.counters;
+    int held = lock_rec(r);
+    int64_t start = access_start(slot, bytes, -1);
+    c[k->bytes] += bytes;
+    if (start + bytes - 1 > c[k->max_byte])
+        c[k->max_byte] = start + bytes - 1;
+    unlock_rec(r, held);
+}
+
+/* Out of line: on the hot path the pointers have usually not moved. */
+static __attribute__((noinline)) void catch_up_moved(struct iolens_stdio_stream *s,
+                                                     const struct iolens_stdio_marks *now)
+{
+    int64_t read = iolens_stdio_marks_read_since(&s->seen, now);
+    int64_t written = iolens_stdio_marks_written_since(&s->seen, now);
+    s->seen = *now;
+    if (read > 0)
+        count_buffered(s, read, &read_ids);
+    if (written > 0)
+        count_buffered(s, written, &write_ids);
+}
+
+/* Counting needs a process with one thread.  With several, another
+ * thread's call could move the pointers between the end of its real call
+ * and its resync, and a catch-up in that window would count its bytes
+ * twice (or a resync skip inline bytes); holding the stream's lock across
+ * the real call would close the window but leave the stream locked for
+ * ever when a thread is cancelled inside that call.  So from the first
+ * pthread_create on (glibc never goes back to one thread) the pointers
+ * are only noted, and inline bytes are not counted, as before buffer
+ * accounting: a miss, never a byte counted twice. */
+static inline int accounting_on(void)
+{
+#ifdef IOLENS_HAVE_LIBC_SINGLE_THREADED
+    return __libc_single_threaded;
+#else
+    return 0;
+#endif
+}
+
+void iolens_stdio_catch_up(struct iolens_stdio_stream *s, FILE *stream)
+{
+    if (__builtin_expect(s == &overflow_slot, 0) || !accounting_on())
+        return;
+    struct iolens_stdio_marks now;
+    iolens_stdio_marks_take(&now, stream);
+    if (!iolens_stdio_marks_same(&s->seen, &now))
+        catch_up_moved(s, &now);
+}
+
+void iolens_stdio_resync(struct iolens_stdio_stream *s, FILE *stream)
+{
+    if (__builtin_expect(s != &overflow_slot, 1))
+        iolens_stdio_marks_take(&s->seen, stream);
+}
+
+void iolens_stdio_catch_up_file(FILE *stream)
+{
+    struct iolens_stdio_stream *s = find_slot(stream);
+    if (s != NULL)
+        iolens_stdio_catch_up(s, stream);
+}
+
+void iolens_stdio_resync_file(FILE *stream)
+{
+    struct iolens_stdio_stream *s = find_slot(stream);
+    if (s != NULL)
+        iolens_stdio_resync(s, stream);
+}
+
+/* Every stream in the table (not the overflow slot: no marks there).
+ * The key is read once: a stream closing meanwhile leaves the table
+ * before libc frees it (iolens_stdio_close_begin). */
+static void for_each_tracked(void (*fn)(struct iolens_stdio_stream *, FILE *))
+{
+    if (slots == NULL)
+        return;
+    for (size_t i = 0; i < nslots(); i++) {
+        uintptr_t key = atomic_load_explicit(&slots[i].key, memory_order_acquire);
+        if (key != SLOT_EMPTY && key != SLOT_TOMB)
+            fn(&slots[i], (FILE *)key);
+    }
+}
+
+void iolens_stdio_catch_up_all(void)
+{
+    for_each_tracked(iolens_stdio_catch_up);
+}
+
+void iolens_stdio_resync_all(void)
+{
+    for_each_tracked(iolens_stdio_resync);
+}
+
 /* The access interval (layer_intervals.h) goes in last, after the record
  * lock is released. */
 void iolens_stdio_read_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
                               double t0, double t1)
 {
-    (void)stream;
+    iolens_stdio_resync(s, stream);
     count_access(s, bytes, t0, t1, &read_ids, -1);
     iolens_intervals_add(IOLENS_LAYER_STDIO, t0, t1, s->rec->disk.id, bytes, IOLENS_IV_READ);
 }
@@ -489,6 +601,7 @@ void iolens_stdio_read_stream(struct iolens_stdio_stream *s, FILE *stream, int64
 void iolens_stdio_write_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
                                double t0, double t1)
 {
+    iolens_stdio_resync(s, stream);
     if (__builtin_expect(s->append, 0))
         count_append_write(s, stream, bytes, t0, t1);
     else
@@ -519,8 +632,9 @@ void iolens_stdio_write(FILE *stream, int64_t bytes, double t0, double t1)
 
 /* ------------------------------------------------ seek, tell, flush -- */
 
-void iolens_stdio_unget(struct iolens_stdio_stream *s)
+void iolens_stdio_unget(struct iolens_stdio_stream *s, FILE *stream)
 {
+    iolens_stdio_resync(s, stream);
     int held = lock_rec(s->rec);
     int64_t pos = atomic_load_explicit(&s->pos, memory_order_relaxed);
     if (pos > 0)
@@ -612,7 +726,8 @@ static int has_activity(const struct iolens_stdio_record *d)
 {
     return d->counters[STDIO_OPENS] > 0 || d->counters[STDIO_READS] > 0 ||
            d->counters[STDIO_WRITES] > 0 || d->counters[STDIO_SEEKS] > 0 ||
-           d->counters[STDIO_FLUSHES] > 0;
+           d->counters[STDIO_FLUSHES] > 0 || d->counters[STDIO_BYTES_READ] > 0 ||
+           d->counters[STDIO_BYTES_WRITTEN] > 0;
 }
 
 struct emit_ctx {
@@ -642,6 +757,9 @@ static void emit_file(struct iolens_file *file, void *arg)
 void iolens_stdio_foreach_record(iolens_stdio_emit_fn fn, void *arg)
 {
     struct emit_ctx ctx = {fn, arg};
+    /* Bytes inline code left in the buffers since the last call (exit
+     * runs this before libc's final flush). */
+    iolens_stdio_catch_up_all();
     iolens_file_foreach(emit_file, &ctx);
 }
 
@@ -674,4 +792,7 @@ void iolens_stdio_reset(void)
 {
     atomic_flag_clear(&table_lock);
     iolens_file_foreach(reset_file, NULL);
+    /* What the buffers held at the fork the parent put there and counts
+     * itself (at its next look): the child starts from here. */
+    iolens_stdio_resync_all();
 }

@@ -17,7 +17,17 @@
  *    moved.  ungetc is not counted: it moves the tracked position back
  *    by one, and the byte counts again when it is read.
  *  - A call that failed is not counted (only its access interval is
- *    kept). */
+ *    kept).
+ *  - Bytes that moved through the stream's buffer without a call
+ *    (getc_unlocked, putc_unlocked and the like, which glibc's headers
+ *    expand inline) are found from its buffer pointers (stdio_buffer.h)
+ *    at the next look: at the entry of every wrapped call on it, at
+ *    fclose and when the log is written.  They add to the bytes and the
+ *    furthest byte, not to the call counts; __uflow and __overflow, which
+ *    such code calls when the buffer is empty or full, count as calls of
+ *    one byte.  After each wrapped call the pointers are noted again, so
+ *    that the call's own bytes are not counted twice.  Only while the
+ *    process has a single thread (see accounting_on in stdio_layer.c). */
 #ifndef IOLENS_STDIO_LAYER_H
 #define IOLENS_STDIO_LAYER_H
 
@@ -78,7 +88,21 @@ void iolens_stdio_failed_access(struct iolens_stdio_stream *s, int64_t requested
 
 /* ungetc pushed a byte back: the position goes back by one (not
  * counted, as Darshan does not count it either).  Keeps errno. */
-void iolens_stdio_unget(struct iolens_stdio_stream *s);
+void iolens_stdio_unget(struct iolens_stdio_stream *s, FILE *stream);
+
+/* Buffer accounting (see the rules above).  catch_up counts what the
+ * stream's buffer pointers moved since they were last noted and notes
+ * them; it is called before a wrapped call (a few loads and compares when
+ * nothing moved).  resync only notes them, after the call; the read and
+ * write functions above do it themselves.  The _file forms look the
+ * stream up (nothing if untracked); the _all forms do every tracked
+ * stream (fflush(NULL), writing the log).  None changes errno. */
+void iolens_stdio_catch_up(struct iolens_stdio_stream *s, FILE *stream);
+void iolens_stdio_resync(struct iolens_stdio_stream *s, FILE *stream);
+void iolens_stdio_catch_up_file(FILE *stream);
+void iolens_stdio_resync_file(FILE *stream);
+void iolens_stdio_catch_up_all(void);
+void iolens_stdio_resync_all(void);
 
 /* fseek/fseeko/rewind/fsetpos: new_offset is the position after the call (the
  * wrapper learns it with ftell only when the whence is not SEEK_SET). */

@@ -93,19 +93,46 @@ static inline void guard_off(void)
 
 /* The stream's tracking entry when the call is to be traced, else NULL
  * (layer off, runtime busy, stream not tracked): then the real call runs
- * untimed.  Looked up once, before the call. */
+ * untimed.  Looked up once, before the call, where the bytes inline code
+ * moved through the buffer since the last call are caught up with (the
+ * read and write functions note the pointers again after the call). */
 static inline struct iolens_stdio_stream *traced_stream(FILE *stream)
 {
-    return tracing() ? iolens_stdio_stream_of(stream) : NULL;
+    struct iolens_stdio_stream *s = tracing() ? iolens_stdio_stream_of(stream) : NULL;
+    if (s != NULL) {
+        guard_on();
+        iolens_stdio_catch_up(s, stream);
+        guard_off();
+    }
+    return s;
+}
+
+/* The same bracket for calls that are not reads or writes (seek, tell,
+ * flush, fileno): before them catch up, after them note the pointers,
+ * which such calls move (a seek inside the buffer, a flush).  Untracked
+ * streams cost a table lookup, as the calls' own bookkeeping does. */
+static inline void catch_up_before(FILE *stream)
+{
+    int saved = enter();
+    iolens_stdio_catch_up_file(stream);
+    leave(saved);
+}
+
+static inline void resync_after(FILE *stream)
+{
+    int saved = enter();
+    iolens_stdio_resync_file(stream);
+    leave(saved);
 }
 
 /* A read or write that failed: only its access interval, with the bytes
  * requested (out of line, off the hot path; errno kept). */
 static __attribute__((noinline, cold)) void failed_access(struct iolens_stdio_stream *s,
-                                                           int64_t requested, int is_write,
-                                                           double t0, double t1)
+                                                           FILE *stream, int64_t requested,
+                                                           int is_write, double t0, double t1)
 {
     int saved = enter();
+    iolens_stdio_resync(s, stream);
     iolens_stdio_failed_access(s, requested, is_write, t0, t1);
     leave(saved);
 }
@@ -123,7 +150,7 @@ after_read(struct iolens_stdio_stream *s, FILE *stream, int ok, int64_t bytes, d
         iolens_stdio_read_stream(s, stream, bytes, t0, t1);
         guard_off();
     } else {
-        failed_access(s, requested, 0, t0, t1);
+        failed_access(s, stream, requested, 0, t0, t1);
     }
 }
 
@@ -137,7 +164,7 @@ after_write(struct iolens_stdio_stream *s, FILE *stream, int ok, int64_t bytes, 
         iolens_stdio_write_stream(s, stream, bytes, t0, t1);
         guard_off();
     } else {
-        failed_access(s, requested, 1, t0, t1);
+        failed_access(s, stream, requested, 1, t0, t1);
     }
 }
 
@@ -415,7 +442,8 @@ IOLENS_EXPORT int _IO_getc(FILE *stream)
 
 /* The _unlocked character functions are counted when called; glibc's
  * headers inline getc_unlocked, getchar_unlocked and fgetc_unlocked in
- * optimized builds, and those inlined reads never reach iolens. */
+ * optimized builds, and what those inlined reads take from the buffer is
+ * counted by buffer accounting (traced_stream, __uflow). */
 IOLENS_EXPORT int fgetc_unlocked(FILE *stream)
 {
     REAL_OR_FAIL(real, fgetc_unlocked, EOF);
@@ -438,6 +466,17 @@ IOLENS_EXPORT int getchar_unlocked(void)
 {
     REAL_OR_FAIL(real, getchar_unlocked, EOF);
     return get_stdin_char(real);
+}
+
+/* What glibc's inline getc_unlocked, getchar_unlocked and fgetc_unlocked
+ * call when the read buffer is empty: it refills the buffer and takes one
+ * byte, so it counts as one call of one byte (as getc).  (__underflow,
+ * which only looks at the next byte, is not reached from glibc's current
+ * headers and is not wrapped.) */
+IOLENS_EXPORT int __uflow(FILE *stream)
+{
+    REAL_OR_FAIL(real, __uflow, EOF);
+    return get_char(real, stream);
 }
 
 /* getw returns EOF both for an error and for a word of all ones: the
@@ -465,11 +504,12 @@ IOLENS_EXPORT int ungetc(int c, FILE *stream)
     if (s == NULL)
         return real(c, stream);
     int ret = real(c, stream);
-    if (ret != EOF) {
-        guard_on();
-        iolens_stdio_unget(s);
-        guard_off();
-    }
+    guard_on();
+    if (ret != EOF)
+        iolens_stdio_unget(s, stream);
+    else
+        iolens_stdio_resync(s, stream);
+    guard_off();
     return ret;
 }
 
@@ -718,6 +758,23 @@ IOLENS_EXPORT int putchar_unlocked(int c)
     return put_stdout_char(real, c);
 }
 
+/* What glibc's inline putc_unlocked and putchar_unlocked call when the
+ * write buffer is full (or the stream is line-buffered or unbuffered):
+ * one call of one byte.  The bytes those macros put in the buffer
+ * without a call are caught up with before it.  ch EOF (a flush) writes
+ * no byte of its own. */
+IOLENS_EXPORT int __overflow(FILE *stream, int ch)
+{
+    REAL_OR_FAIL(real, __overflow, EOF);
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
+        return real(stream, ch);
+    double t0 = iolens_now();
+    int ret = real(stream, ch);
+    after_write(s, stream, ret != EOF, ch != EOF, t0, ch != EOF);
+    return ret;
+}
+
 /* putw writes one int; it returns 0, or EOF on error. */
 IOLENS_EXPORT int putw(int w, FILE *stream)
 {
@@ -828,6 +885,7 @@ IOLENS_EXPORT int __printf_chk(int flag, const char *format, ...)
 static void after_seek(FILE *stream, int ret, int64_t offset, int whence, double t0)
 {
     double t1 = iolens_now();
+    resync_after(stream);
     if (ret != 0 || !iolens_stdio_is_traced(stream))
         return;
     int saved = enter();
@@ -842,6 +900,7 @@ IOLENS_EXPORT int fseek(FILE *stream, long offset, int whence)
     REAL_OR_FAIL(real, fseek, -1);
     if (!tracing())
         return real(stream, offset, whence);
+    catch_up_before(stream);
     double t0 = iolens_now();
     int ret = real(stream, offset, whence);
     after_seek(stream, ret, offset, whence, t0);
@@ -853,6 +912,7 @@ IOLENS_EXPORT int fseeko(FILE *stream, off_t offset, int whence)
     REAL_OR_FAIL(real, fseeko, -1);
     if (!tracing())
         return real(stream, offset, whence);
+    catch_up_before(stream);
     double t0 = iolens_now();
     int ret = real(stream, offset, whence);
     after_seek(stream, ret, offset, whence, t0);
@@ -864,6 +924,7 @@ IOLENS_EXPORT int fseeko64(FILE *stream, off64_t offset, int whence)
     REAL_OR_FAIL(real, fseeko64, -1);
     if (!tracing())
         return real(stream, offset, whence);
+    catch_up_before(stream);
     double t0 = iolens_now();
     int ret = real(stream, offset, whence);
     after_seek(stream, ret, offset, whence, t0);
@@ -881,6 +942,7 @@ IOLENS_EXPORT void rewind(FILE *stream)
         real(stream);
         return;
     }
+    catch_up_before(stream);
     double t0 = iolens_now();
     real(stream);
     after_seek(stream, 0, 0, SEEK_SET, t0);
@@ -893,6 +955,7 @@ IOLENS_EXPORT int fsetpos(FILE *stream, const fpos_t *pos)
     REAL_OR_FAIL(real, fsetpos, -1);
     if (!tracing())
         return real(stream, pos);
+    catch_up_before(stream);
     double t0 = iolens_now();
     int ret = real(stream, pos);
     after_seek(stream, ret, 0, SEEK_CUR, t0);
@@ -904,6 +967,7 @@ IOLENS_EXPORT int fsetpos64(FILE *stream, const fpos64_t *pos)
     REAL_OR_FAIL(real, fsetpos64, -1);
     if (!tracing())
         return real(stream, pos);
+    catch_up_before(stream);
     double t0 = iolens_now();
     int ret = real(stream, pos);
     after_seek(stream, ret, 0, SEEK_CUR, t0);
@@ -914,6 +978,7 @@ IOLENS_EXPORT int fsetpos64(FILE *stream, const fpos64_t *pos)
  * position. */
 static void after_tell(FILE *stream, int64_t ret)
 {
+    resync_after(stream);
     if (ret >= 0) {
         int saved = enter();
         iolens_stdio_tell(stream, ret);
@@ -926,6 +991,7 @@ IOLENS_EXPORT long ftell(FILE *stream)
     REAL_OR_FAIL(real, ftell, -1);
     if (!tracing())
         return real(stream);
+    catch_up_before(stream);
     long ret = real(stream);
     after_tell(stream, ret);
     return ret;
@@ -936,6 +1002,7 @@ IOLENS_EXPORT off_t ftello(FILE *stream)
     REAL_OR_FAIL(real, ftello, -1);
     if (!tracing())
         return real(stream);
+    catch_up_before(stream);
     off_t ret = real(stream);
     after_tell(stream, ret);
     return ret;
@@ -946,6 +1013,7 @@ IOLENS_EXPORT off64_t ftello64(FILE *stream)
     REAL_OR_FAIL(real, ftello64, -1);
     if (!tracing())
         return real(stream);
+    catch_up_before(stream);
     off64_t ret = real(stream);
     after_tell(stream, ret);
     return ret;
@@ -955,6 +1023,7 @@ IOLENS_EXPORT off64_t ftello64(FILE *stream)
  * took refreshes the tracked one (asked with ftello: fpos_t is opaque). */
 static void after_getpos(FILE *stream, int ret)
 {
+    resync_after(stream);
     if (ret != 0 || !iolens_stdio_is_traced(stream))
         return;
     off_t (*real_ftello)(FILE *) = IOLENS_REAL(ftello);
@@ -972,6 +1041,7 @@ IOLENS_EXPORT int fgetpos(FILE *stream, fpos_t *pos)
     REAL_OR_FAIL(real, fgetpos, -1);
     if (!tracing())
         return real(stream, pos);
+    catch_up_before(stream);
     int ret = real(stream, pos);
     after_getpos(stream, ret);
     return ret;
@@ -982,6 +1052,7 @@ IOLENS_EXPORT int fgetpos64(FILE *stream, fpos64_t *pos)
     REAL_OR_FAIL(real, fgetpos64, -1);
     if (!tracing())
         return real(stream, pos);
+    catch_up_before(stream);
     int ret = real(stream, pos);
     after_getpos(stream, ret);
     return ret;
@@ -989,15 +1060,32 @@ IOLENS_EXPORT int fgetpos64(FILE *stream, fpos64_t *pos)
 
 /* ----------------------------------------------------- flush, fileno -- */
 
-/* fflush(NULL) flushes every stream and is not attributed to any. */
+/* fflush(NULL) flushes every stream and is not attributed to any; what
+ * inline code left in the buffers it empties is caught up with first. */
+static int flush_all(int (*real)(FILE *))
+{
+    int saved = enter();
+    iolens_stdio_catch_up_all();
+    leave(saved);
+    int ret = real(NULL);
+    saved = enter();
+    iolens_stdio_resync_all();
+    leave(saved);
+    return ret;
+}
+
 IOLENS_EXPORT int fflush(FILE *stream)
 {
     REAL_OR_FAIL(real, fflush, EOF);
-    if (!tracing() || stream == NULL)
+    if (!tracing())
         return real(stream);
+    if (stream == NULL)
+        return flush_all(real);
+    catch_up_before(stream);
     double t0 = iolens_now();
     int ret = real(stream);
     double t1 = iolens_now();
+    resync_after(stream);
     if (ret == 0) {
         int saved = enter();
         iolens_stdio_flush(stream, t0, t1);
@@ -1011,7 +1099,9 @@ IOLENS_EXPORT int fileno(FILE *stream)
     REAL_OR_FAIL(real, fileno, -1);
     if (!tracing())
         return real(stream);
+    catch_up_before(stream);
     int ret = real(stream);
+    resync_after(stream);
     if (ret >= 0) {
         int saved = enter();
         iolens_stdio_fileno(stream, ret);

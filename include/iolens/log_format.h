@@ -501,12 +501,12 @@ enum iolens_agg {
 #define IOLENS_STDIO_VERSION 2u
 #define IOLENS_STDIO_COUNTERS(X) \
     X(STDIO_OPENS, IOLENS_AGG_SUM, "fopen, fopen64, fdopen and freopen") \
-    X(STDIO_READS, IOLENS_AGG_SUM, "read calls: fread, fgets, getline, fgetc and the like, fscanf") \
-    X(STDIO_WRITES, IOLENS_AGG_SUM, "write calls: fwrite, fputs, puts, the printf family, fputc and the like") \
+    X(STDIO_READS, IOLENS_AGG_SUM, "read calls: fread, fgets, getline, fgetc and the like, fscanf, __uflow (the refill of glibc's inline getc_unlocked); bytes inline code takes from the buffer are no call") \
+    X(STDIO_WRITES, IOLENS_AGG_SUM, "write calls: fwrite, fputs, puts, the printf family, fputc and the like, __overflow (what glibc's inline putc_unlocked calls on a full buffer); bytes inline code puts in the buffer are no call") \
     X(STDIO_SEEKS, IOLENS_AGG_SUM, "fseek, fseeko, fsetpos and rewind") \
     X(STDIO_FLUSHES, IOLENS_AGG_SUM, "fflush") \
-    X(STDIO_BYTES_READ, IOLENS_AGG_SUM, "bytes read") \
-    X(STDIO_BYTES_WRITTEN, IOLENS_AGG_SUM, "bytes written") \
+    X(STDIO_BYTES_READ, IOLENS_AGG_SUM, "bytes read, with those inline getc_unlocked and the like took from the buffer (buffer accounting, iolens(7))") \
+    X(STDIO_BYTES_WRITTEN, IOLENS_AGG_SUM, "bytes written, with those inline putc_unlocked and the like put in the buffer (buffer accounting, iolens(7))") \
     X(STDIO_MAX_BYTE_READ, IOLENS_AGG_MAX, "offset of the last byte of the read that reached furthest, 0 if none (as Darshan)") \
     X(STDIO_MAX_BYTE_WRITTEN, IOLENS_AGG_MAX, "offset of the last byte of the write that reached furthest, 0 if none (as Darshan)") \
     IOLENS_SHARING_COUNTERS(X, STDIO)

@@ -473,7 +473,8 @@ POSIX_MAP = {"POSIX_OPENS": "opens", "POSIX_READS": "reads", "POSIX_WRITES": "wr
              "POSIX_STATS": "stats", "POSIX_SEEKS": "seeks"}
 STDIO_MAP = {"STDIO_OPENS": "opens", "STDIO_BYTES_READ": "bytes_read",
              "STDIO_BYTES_WRITTEN": "bytes_written"}
-STDIO_ACTIVE = {"STDIO_OPENS", "STDIO_READS", "STDIO_WRITES", "STDIO_SEEKS", "STDIO_FLUSHES"}
+STDIO_ACTIVE = {"STDIO_OPENS", "STDIO_READS", "STDIO_WRITES", "STDIO_SEEKS", "STDIO_FLUSHES",
+                "STDIO_BYTES_READ", "STDIO_BYTES_WRITTEN"}  # bytes alone: inline getc/putc
 
 
 def parser_unescape(s):
