@@ -99,11 +99,19 @@ mkdir "$T/exec" "$T/exec.logs"
 pid=$(timeout 60 env IOLENS_NONMPI=1 IOLENS_LOGDIR="$T/exec.logs" LD_PRELOAD="$IOLENS_LIB" \
     "$PROGS/prog_procs" exec "$T/exec" "$PROGS/prog_procs")
 check_eq 0 $? "prog_procs exec exit status"
-check_eq 1 "$(ls "$T/exec.logs" | wc -l)" "logs after exec (the image before exec writes none)"
-log=$(ls "$T/exec.logs"/*_"$pid".iolens 2>/dev/null)
-[ -n "$log" ] || log=$T/exec.logs/none
+check_eq 2 "$(ls "$T/exec.logs" | wc -l)" "logs after exec (the image before exec writes its own)"
+before=$T/exec.logs/none
+log=$T/exec.logs/none
+for l in "$T/exec.logs"/*_"$pid".iolens; do
+    [ -f "$l" ] || continue
+    if "$IOLENS_PARSER" --base "$l" | grep -q '^# exec: yes'; then before=$l; else log=$l; fi
+done
+require_log "$before"
 require_log "$log"
+check_eq 100 "$(counter "$before" "$T/exec/before-exec" POSIX_BYTES_WRITTEN)" "bytes of the image before exec"
+check_eq 0 "$(records_of "$before" "$T/exec/exec")" "records of the new image in the log before exec"
 check_eq 600 "$(counter "$log" "$T/exec/exec" POSIX_BYTES_WRITTEN)" "bytes of the exec'd image"
 check_eq 0 "$(records_of "$log" "$T/exec/before-exec")" "records from before exec in the new image's log"
 check_eq "$pid" "$(header "$log" pid)" "pid of the exec'd image"
+check_eq "$pid" "$(header "$before" pid)" "pid of the image before exec"
 finish
