@@ -126,6 +126,7 @@ struct statx;
     X(ftello64, off64_t, (FILE *)) \
     X(rewind, void, (FILE *)) \
     X(fflush, int, (FILE *)) \
+    X(fflush_unlocked, int, (FILE *)) \
     X(fileno, int, (FILE *)) \
     X(fread_unlocked, size_t, (void *, size_t, size_t, FILE *)) \
     X(__fread_unlocked_chk, size_t, (void *, size_t, size_t, size_t, FILE *)) \

@@ -1074,9 +1074,11 @@ static int flush_all(int (*real)(FILE *))
     return ret;
 }
 
-IOLENS_EXPORT int fflush(FILE *stream)
+/* fflush and fflush_unlocked (gnulib's unlocked-io makes every fflush of
+ * coreutils and tar the latter): the buffer they empty may hold bytes
+ * that inline code put there, caught up with first. */
+static int flush_stream(int (*real)(FILE *), FILE *stream)
 {
-    REAL_OR_FAIL(real, fflush, EOF);
     if (!tracing())
         return real(stream);
     if (stream == NULL)
@@ -1092,6 +1094,18 @@ IOLENS_EXPORT int fflush(FILE *stream)
         leave(saved);
     }
     return ret;
+}
+
+IOLENS_EXPORT int fflush(FILE *stream)
+{
+    REAL_OR_FAIL(real, fflush, EOF);
+    return flush_stream(real, stream);
+}
+
+IOLENS_EXPORT int fflush_unlocked(FILE *stream)
+{
+    REAL_OR_FAIL(real, fflush_unlocked, EOF);
+    return flush_stream(real, stream);
 }
 
 IOLENS_EXPORT int fileno(FILE *stream)

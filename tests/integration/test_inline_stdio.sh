@@ -122,6 +122,20 @@ if command -v wc >/dev/null 2>&1; then
         "STDIO_BYTES_WRITTEN of wc's <STDOUT>"
 fi
 
+# tar tf ends each name with an inline putc_unlocked and, its listing
+# going to a pipe, empties the buffer with fflush_unlocked (gnulib's
+# unlocked-io) after each: the newline must be counted before the flush.
+if command -v tar >/dev/null 2>&1; then
+    mkdir "$T/tree" && for i in 1 2 3 4 5; do echo "$i" >"$T/tree/f$i"; done
+    (cd "$T" && tar cf tree.tar tree) || fail "cannot make tree.tar"
+    tlog=$T/tar.iolens
+    run_traced "$tlog" tar tf "$T/tree.tar" | cat >"$T/tar.out" || fail "tar tf exited with status $?"
+    check_eq 6 "$(wc -l <"$T/tar.out")" "names listed by tar tf"
+    require_log "$tlog"
+    check_eq "$(stat -c %s "$T/tar.out")" "$(counter "$tlog" "<STDOUT>" STDIO_BYTES_WRITTEN)" \
+        "STDIO_BYTES_WRITTEN of tar tf's <STDOUT> (a pipe, flushed after each name)"
+fi
+
 # python3 reads a script named on its command line with fopen and its
 # tokenizer's getc_unlocked.  Every byte is read (the furthest byte is the
 # last); a few are read twice by design: CPython 3.11 reads 2 bytes to
