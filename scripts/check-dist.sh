@@ -1,7 +1,7 @@
 #!/bin/sh
 # Checks that the release tarball holds every file of the git tree, so that
 # a test, a man page or a helper left out of EXTRA_DIST is found at once
-# (distcheck reruns only the unit and parser tests: scripts/run-tests.sh).
+# (distcheck reruns only the unit tests: scripts/run-tests.sh).
 #
 #   scripts/check-dist.sh TARBALL
 #
