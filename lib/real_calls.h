@@ -127,6 +127,7 @@ struct statx;
     X(rewind, void, (FILE *)) \
     X(fflush, int, (FILE *)) \
     X(fflush_unlocked, int, (FILE *)) \
+    X(fcloseall, int, (void)) \
     X(fileno, int, (FILE *)) \
     X(fread_unlocked, size_t, (void *, size_t, size_t, FILE *)) \
     X(__fread_unlocked_chk, size_t, (void *, size_t, size_t, size_t, FILE *)) \

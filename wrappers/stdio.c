@@ -1096,6 +1096,23 @@ static int flush_stream(int (*real)(FILE *), FILE *stream)
     return ret;
 }
 
+/* fcloseall flushes every stream (glibc keeps the FILEs, unbuffered): as
+ * fflush(NULL). */
+IOLENS_EXPORT int fcloseall(void)
+{
+    REAL_OR_FAIL(real, fcloseall, EOF);
+    if (!tracing())
+        return real();
+    int saved = enter();
+    iolens_stdio_catch_up_all();
+    leave(saved);
+    int ret = real();
+    saved = enter();
+    iolens_stdio_resync_all();
+    leave(saved);
+    return ret;
+}
+
 IOLENS_EXPORT int fflush(FILE *stream)
 {
     REAL_OR_FAIL(real, fflush, EOF);

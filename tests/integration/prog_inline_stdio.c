@@ -6,6 +6,7 @@
  *
  * Usage: prog_inline_stdio IN OUT <IN >STDOUT
  *        prog_inline_stdio --threads SHARED
+ *        prog_inline_stdio --fcloseall OUT
  *   IN:  read to its end: fread 100, getc_unlocked 5000, fgetc_unlocked
  *        3000, fgets of at most 49 bytes, then getc_unlocked to the end
  *        (IN must have no newline in its first 8149 bytes).
@@ -17,7 +18,9 @@
  * Prints on stderr "read N stdin M": the bytes it got itself.
  * With --threads: 4 threads write SHARED at once, each 3000 times fputs
  * 11 bytes and, under flockfile, putc_unlocked 5 bytes: 192000 bytes,
- * closed with fclose. */
+ * closed with fclose.
+ * With --fcloseall: OUT gets fputs 2 bytes and putc_unlocked 100, and
+ * fcloseall() flushes it: 102 bytes. */
 #include <pthread.h>
 #include <stdio.h> /* fgetc_unlocked: _GNU_SOURCE comes from build_config.h */
 #include <string.h>
@@ -110,6 +113,14 @@ int main(int argc, char **argv)
     if (argc != 3) {
         fputs("usage: prog_inline_stdio IN OUT | --threads SHARED\n", stderr);
         return 2;
+    }
+    if (strcmp(argv[1], "--fcloseall") == 0) {
+        FILE *f = fopen(argv[2], "w");
+        if (f == NULL || fputs("ab", f) == EOF)
+            return 1;
+        for (int i = 0; i < 100; i++)
+            putc_unlocked('x', f);
+        return fcloseall() == 0 ? 0 : 1;
     }
     if (strcmp(argv[1], "--threads") == 0) {
         if (write_shared_file(argv[2]) == 0)

@@ -122,6 +122,14 @@ if command -v wc >/dev/null 2>&1; then
         "STDIO_BYTES_WRITTEN of wc's <STDOUT>"
 fi
 
+# fcloseall flushes every stream without fclose: what putc_unlocked left
+# in a buffer is counted before it goes.
+flog=$T/fcloseall.iolens
+run_traced "$flog" "$prog" --fcloseall "$T/fc.out" || fail "prog_inline_stdio --fcloseall exited with status $?"
+require_log "$flog"
+check_eq 102 "$(stat -c %s "$T/fc.out")" "size of the file fcloseall flushed"
+check_eq 102 "$(counter "$flog" "$T/fc.out" STDIO_BYTES_WRITTEN)" "STDIO_BYTES_WRITTEN of a stream fcloseall flushed"
+
 # tar tf ends each name with an inline putc_unlocked and, its listing
 # going to a pipe, empties the buffer with fflush_unlocked (gnulib's
 # unlocked-io) after each: the newline must be counted before the flush.
