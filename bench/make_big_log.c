@@ -23,9 +23,9 @@
 #include <string.h>
 
 #include "iolens/log_format.h"
-#include "log_regions.h"
-#include "log_writer.h"
-#include "record_merge.h"
+#include "log/log_regions.h"
+#include "log/log_writer.h"
+#include "format/record_merge.h"
 
 static void die(const char *what)
 {

@@ -11,11 +11,11 @@
 # records per second and the peak resident memory (GNU time's %M) of each.
 # Targets: 2x10^6 records/s for --total, 2x10^5 for --base, and at most
 # 64 MiB whatever the log's size.  Both modes stream the log (one region
-# at a time, util/reader_stream.c), so the peak is bounded by a region,
+# at a time, util/reader/reader_stream.c), so the peak is bounded by a region,
 # not by the log.  Then one line each for a fat log of the same records
 # over 8 ranks (FAT_RANKS): a rank's part there is some 125000 records,
 # far above what the default budget lets a rank write, which the writers
-# split into regions of 8192 records (lib/log_regions.h), as the runtime
+# split into regions of 8192 records (lib/log/log_regions.h), as the runtime
 # would.
 # A figure, not a test.
 set -eu

@@ -1,4 +1,4 @@
-/* The union of 10^7 random access intervals (lib/interval_union.c), as
+/* The union of 10^7 random access intervals (format/interval_union.c), as
  * iolens-parser --bps computes it: the figure issue 5 asks for is under
  * 2 s.  A figure, not a test: nothing here passes or fails.
  *
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "interval_union.h"
+#include "format/interval_union.h"
 
 static double now(void)
 {

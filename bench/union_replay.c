@@ -7,9 +7,9 @@
  * e.g. IOLENS_MEMORY=1G): its POSIX intervals are then the accesses
  * themselves, and their union is the exact figure.  Each rank's are added
  * again, in order of their end (the order the runtime adds them in), to
- * an interval store (lib/interval_store.c) of INTERVALS_PER_STORE entries
+ * an interval store (lib/layers/interval_store.c) of INTERVALS_PER_STORE entries
  * (IOLENS_MEMORY / 4 / 3 layers / 48 bytes: 455 for 256K), and the union
- * is estimated from what that store keeps (lib/interval_bounds.c), as
+ * is estimated from what that store keeps (format/interval_bounds.c), as
  * iolens-parser --bps would.  Ranks are taken as on one node (no clock
  * offsets), as the parser does for ranks sharing a host.  Prints the exact
  * union, the estimate, its bounds and the estimate's error. */
@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "interval_bounds.h"
-#include "interval_store.h"
-#include "reader.h"
+#include "format/interval_bounds.h"
+#include "layers/interval_store.h"
+#include "reader/reader.h"
 
 static int by_end(const void *a, const void *b)
 {

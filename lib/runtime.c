@@ -11,27 +11,27 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
-#include "budget.h"
-#include "clock.h"
-#include "fd_table.h"
-#include "file_table.h"
-#include "jobinfo.h"
-#include "layer_intervals.h"
-#include "log_place.h"
-#include "log_writer.h"
-#include "mounts.h"
-#include "posix_layer.h"
-#include "real_calls.h"
-#include "stderr_copy.h"
-#include "stdio_layer.h"
-#include "termination.h"
+#include "core/budget.h"
+#include "core/clock.h"
+#include "core/fd_table.h"
+#include "core/file_table.h"
+#include "log/jobinfo.h"
+#include "layers/layer_intervals.h"
+#include "log/log_place.h"
+#include "log/log_writer.h"
+#include "log/mounts.h"
+#include "layers/posix_layer.h"
+#include "core/real_calls.h"
+#include "core/stderr_copy.h"
+#include "layers/stdio_layer.h"
+#include "core/termination.h"
 #include "iolens/text_escape.h"
 #ifdef IOLENS_HAVE_MPI
-#include "mpi_runtime.h"
-#include "mpiio_layer.h"
+#include "mpi/mpi_runtime.h"
+#include "layers/mpiio_layer.h"
 #endif
 #ifdef IOLENS_HAVE_HDF5
-#include "hdf5_layer.h"
+#include "layers/hdf5_layer.h"
 #endif
 
 enum init_state { INIT_NOT_STARTED, INIT_RUNNING, INIT_DONE };

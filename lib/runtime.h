@@ -3,7 +3,7 @@
 #ifndef IOLENS_RUNTIME_H
 #define IOLENS_RUNTIME_H
 
-#include "state.h"
+#include "core/state.h"
 
 /* Initializes the runtime if not done yet (safe to call from any wrapper
  * before the library constructor ran). */

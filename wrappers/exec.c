@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <unistd.h>
 
-#include "real_calls.h"
+#include "core/real_calls.h"
 #include "runtime.h"
 #include "wrapper.h"
 

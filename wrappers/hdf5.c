@@ -1,12 +1,12 @@
 /* HDF5 interposition: H5F and H5D calls.  Each wrapper:
  *   1. gets the real function (resolved in the running process with dlsym,
- *      lib/hdf5_calls.h: libiolens is never linked to libhdf5), from the
+ *      lib/layers/hdf5_calls.h: libiolens is never linked to libhdf5), from the
  *      HDF5 library its caller is bound to; a missing one fails the call
  *      as HDF5 would (a negative id or herr_t);
  *   2. if that library is not the traced one, its layer is not tracing
  *      (or the dataset is not tracked), calls it straight away;
  *   3. else times the call and, when it succeeded, hands the facts to
- *      lib/hdf5_layer.c with the runtime guard set, so that the HDF5 calls
+ *      lib/layers/hdf5_layer.c with the runtime guard set, so that the HDF5 calls
  *      the layer makes to learn about the objects are not traced.
  * The real call itself runs unguarded: the MPI-IO and POSIX calls HDF5
  * makes are the lower layers' records.
@@ -18,11 +18,11 @@
 #include <hdf5.h>
 #include <stdatomic.h>
 
-#include "clock.h"
-#include "file_table.h"
-#include "hdf5_calls.h"
-#include "hdf5_layer.h"
-#include "state.h"
+#include "core/clock.h"
+#include "core/file_table.h"
+#include "layers/hdf5_calls.h"
+#include "layers/hdf5_layer.h"
+#include "core/state.h"
 #include "wrapper.h"
 
 /* Declares fn as the real function, the one of the library the caller

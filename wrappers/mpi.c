@@ -1,5 +1,5 @@
 /* MPI_Init, MPI_Init_thread and MPI_Finalize, through the profiling
- * interface (PMPI).  The job's life cycle itself is in lib/mpi_runtime.c.
+ * interface (PMPI).  The job's life cycle itself is in lib/mpi/mpi_runtime.c.
  *
  * What the MPI library does inside PMPI_Init and PMPI_Finalize (reading
  * its configuration, setting up shared memory) is the library's I/O, not
@@ -7,8 +7,8 @@
  * not traced. */
 #include <mpi.h>
 
-#include "mpi_calls.h"
-#include "mpi_runtime.h"
+#include "mpi/mpi_calls.h"
+#include "mpi/mpi_runtime.h"
 #include "runtime.h"
 #include "wrapper.h"
 

@@ -1,12 +1,12 @@
 /* MPI-IO interposition through the profiling interface (PMPI).  As in
  * wrappers/posix.c, each wrapper:
  *   1. gets the PMPI function (resolved in the running process, see
- *      lib/mpi_calls.h; MPI_ERR_UNSUPPORTED_OPERATION if the MPI library
+ *      lib/mpi/mpi_calls.h; MPI_ERR_UNSUPPORTED_OPERATION if the MPI library
  *      lacks it);
  *   2. if the MPI-IO layer is not tracing, or the handle is not tracked,
  *      calls it straight away;
  *   3. else times the call and, when it returned MPI_SUCCESS, hands the
- *      facts to lib/mpiio_layer.c.
+ *      facts to lib/layers/mpiio_layer.c.
  * The return value is always exactly the PMPI call's; errno is kept.
  *
  * The read/write wrappers all have the same four-line body, so a macro
@@ -22,11 +22,11 @@
 #include <mpi.h>
 #include <stdatomic.h>
 
-#include "clock.h"
-#include "file_table.h"
-#include "mpi_calls.h"
-#include "mpiio_layer.h"
-#include "state.h"
+#include "core/clock.h"
+#include "core/file_table.h"
+#include "mpi/mpi_calls.h"
+#include "layers/mpiio_layer.h"
+#include "core/state.h"
 #include "wrapper.h"
 
 /* Declares fn as the PMPI function name; fails the call if it is missing. */

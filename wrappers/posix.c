@@ -3,7 +3,7 @@
  *   2. if the POSIX layer is not tracing (or, for calls on a descriptor,
  *      the descriptor is not tracked), tail-call it;
  *   3. else time the real call, and on success hand the facts to the
- *      POSIX layer (lib/posix_layer.c), keeping errno as the call left it.
+ *      POSIX layer (lib/layers/posix_layer.c), keeping errno as the call left it.
  * The return value and errno are always exactly the real call's.
  *
  * This file is compiled with a 64-bit off_t on x86_64 and aarch64 and
@@ -24,13 +24,13 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "fd_table.h"
-#include "file_table.h"
-#include "posix_layer.h"
-#include "real_calls.h"
-#include "state.h"
+#include "core/fd_table.h"
+#include "core/file_table.h"
+#include "layers/posix_layer.h"
+#include "core/real_calls.h"
+#include "core/state.h"
 #include "wrapper.h"
-#include "clock.h"
+#include "core/clock.h"
 
 /* Declares fn as the real function; returns errval with errno ENOSYS if
  * the C library does not have it. */

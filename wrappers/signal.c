@@ -1,5 +1,5 @@
 /* sigaction(), signal() and bsd_signal() for SIGTERM, whose real
- * disposition the runtime owns while it traces (lib/termination.c): the
+ * disposition the runtime owns while it traces (lib/core/termination.c): the
  * application sets and reads its own disposition as if iolens were not
  * there.  Every other signal, and SIGTERM in a process that is not traced,
  * goes straight to the C library.
@@ -11,9 +11,9 @@
  * through glibc's own __sigaction (no symbol lookup needed). */
 #include <signal.h>
 
-#include "real_calls.h"
+#include "core/real_calls.h"
 #include "runtime.h"
-#include "termination.h"
+#include "core/termination.h"
 #include "wrapper.h"
 
 #define IOLENS_NO_SANITIZE __attribute__((no_sanitize("thread", "address", "undefined")))

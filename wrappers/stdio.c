@@ -1,6 +1,6 @@
 /* STDIO interposition.  As in wrappers/posix.c: get the real function
  * (ENOSYS if missing), tail-call it when the STDIO layer is not tracing,
- * else time it and, on success, hand the facts to lib/stdio_layer.c with
+ * else time it and, on success, hand the facts to lib/layers/stdio_layer.c with
  * errno kept as the call left it.  Return values and errno are always the
  * real call's.
  *
@@ -16,12 +16,12 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "clock.h"
-#include "file_table.h"
-#include "real_calls.h"
-#include "state.h"
+#include "core/clock.h"
+#include "core/file_table.h"
+#include "core/real_calls.h"
+#include "core/state.h"
 #include "wrapper.h"
-#include "stdio_layer.h"
+#include "layers/stdio_layer.h"
 
 /* Old glibc headers made some of these macros; every name below is a
  * function of its own. */

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 
-#include "state.h"
+#include "core/state.h"
 
 #define IOLENS_EXPORT __attribute__((visibility("default")))
 

@@ -223,7 +223,7 @@ struct iolens_intervals_layer {
  * sum_duration. */
 #define IOLENS_INTERVALS_LAYER_SIZE_V1 48u
 
-/* Interval flags (also used by the runtime's store, lib/interval_store.h). */
+/* Interval flags (also used by the runtime's store, lib/layers/interval_store.h). */
 #define IOLENS_IV_READ 0x1u
 #define IOLENS_IV_WRITE 0x2u
 #define IOLENS_IV_FAILED 0x4u   /* the access failed (still counted by BPS) */
@@ -246,7 +246,7 @@ struct iolens_intervals_layer {
  *   len bytes of the name       normalized absolute path, or "<STDIN>",
  *                               "<other files>" ... (no NUL)
  * Without an explicit id, the id is the hash of the name (XXH3 64-bit,
- * moved off the reserved ids: lib/path_hash.h), which the reader
+ * moved off the reserved ids: format/path_hash.h), which the reader
  * recomputes; random 64-bit ids do not compress, so storing each once (in
  * the layer regions) instead of twice saves 8 bytes per record.  Ids
  * re-derived after a hash collision and the reserved ids are explicit.
@@ -376,7 +376,7 @@ enum iolens_agg {
 
 /*
  * Access-pattern detector counters (L = POSIX, MPIIO), kept at run time by
- * lib/access_pattern.c and labelled by iolens-parser --patterns.  A "step"
+ * lib/layers/access_pattern.c and labelled by iolens-parser --patterns.  A "step"
  * is an access's start offset minus the previous access's start on the
  * same descriptor (POSIX) or file handle (MPIIO).  Steps are parsed into
  * runs of equal steps, and a run ended by a different step (the "jump")

@@ -16,8 +16,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "reader.h"
-#include "reader_stream.h"
+#include "reader/reader.h"
+#include "reader/reader_stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

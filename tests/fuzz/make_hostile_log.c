@@ -26,9 +26,9 @@
 #include <zlib.h>
 
 #include "iolens/log_format.h"
-#include "log_regions.h"
-#include "log_writer.h"
-#include "record_merge.h"
+#include "log/log_regions.h"
+#include "log/log_writer.h"
+#include "format/record_merge.h"
 
 #define HUGE_NPROCS 1414750021u
 

@@ -29,7 +29,7 @@
 #include <zlib.h>
 
 #include "iolens/log_format.h"
-#include "reader.h"
+#include "reader/reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

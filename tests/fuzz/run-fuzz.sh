@@ -51,12 +51,10 @@ fi
 # --------------------------------------------------------------- build --
 bin=$work/fuzz_reader_libfuzzer
 if ! "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -include "$build/build_config.h" -I"$src/include" -I"$src/lib" -I"$src/util" \
-    -o "$bin" "$src/tests/fuzz/fuzz_reader.c" "$src/tests/fuzz/fuzz_mutator.c" "$src/util/reader.c" \
-    "$src/util/reader_stream.c" "$src/util/reader_prefetch.c" "$src/util/reader_source.c" \
-    "$src/util/reader_limit.c" \
-    "$src/util/text_escape.c" \
-    "$src/lib/record_merge.c" "$src/lib/interval_union.c" -lz -pthread 2>"$work/build.err"; then
+    -include "$build/build_config.h" -I"$src/include" -I"$src" -I"$src/lib" -I"$src/util" \
+    -o "$bin" "$src/tests/fuzz/fuzz_reader.c" "$src/tests/fuzz/fuzz_mutator.c" \
+    "$src"/util/reader/*.c "$src/format/record_merge.c" "$src/format/interval_union.c" \
+    -lz -pthread 2>"$work/build.err"; then
     cat "$work/build.err" >&2
     if grep -q -e 'fuzzer' "$work/build.err"; then
         echo "SKIP: $CLANG cannot link libFuzzer (libclang-rt-*-dev missing?)"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Decompression is bounded (util/reader.c, inflate_region): a region whose
+# Decompression is bounded (util/reader/reader.c, inflate_region): a region whose
 # stream expands past its declared raw size, one whose declared size is
 # impossible for its stored bytes (above deflate's ~1032:1), and one above
 # the 1 GiB cap are each rejected with one message and exit status 2,

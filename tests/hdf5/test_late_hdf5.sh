@@ -3,7 +3,7 @@
 # RTLD_LOCAL, as Python loads h5py): late_h5_host.c loads modules linked
 # against libhdf5_serial and libhdf5_mpich (late_h5_plugin.c).
 #   - A wrapper called with no HDF5 library in the process fails the call
-#     (it never finds and calls itself: lib/symbol_lookup.h), and finds
+#     (it never finds and calls itself: lib/core/symbol_lookup.h), and finds
 #     the library once one is loaded.
 #   - One library: traced exactly, with IOLENS_DISABLE=1 and
 #     IOLENS_DISABLE_LAYERS=hdf5 untraced, never hung.

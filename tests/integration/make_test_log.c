@@ -49,9 +49,9 @@
 #include <string.h>
 
 #include "iolens/log_format.h"
-#include "log_regions.h"
-#include "log_writer.h"
-#include "record_merge.h"
+#include "log/log_regions.h"
+#include "log/log_writer.h"
+#include "format/record_merge.h"
 
 #define ID_OUT 0x1111111111111111ull
 #define ID_IN 0x2222222222222222ull

@@ -1,7 +1,7 @@
 #!/bin/sh
 # iolens-parser --total and --base read a log region by region
-# (util/reader_stream.c); IOLENS_PARSER_WHOLE_LOG=1 makes them read it whole
-# (util/reader.c), as every other mode does.  Both must print the same
+# (util/reader/reader_stream.c); IOLENS_PARSER_WHOLE_LOG=1 makes them read it whole
+# (util/reader/reader.c), as every other mode does.  Both must print the same
 # bytes and exit with the same status, on good multi-rank logs and on bad
 # ones (one line on stderr, nothing on stdout, exit status 2).
 . "$(dirname "$0")/common.sh"
@@ -179,7 +179,7 @@ python3 "$T/edit.py" "$big" "$T/rank" rank
 expect_rejected "$T/rank" "corrupt POSIX region: record $((3001 / 7 + 1)) has rank 5000 of 7"
 
 # Errors met while the layer regions are decoded, which the streaming
-# reader does ahead on a second thread (util/reader_prefetch.c, two slots
+# reader does ahead on a second thread (util/reader/reader_prefetch.c, two slots
 # taken in turn): reported in table order, the first one only, with the
 # whole-log reader's message.  The second POSIX region is the first the
 # other slot decodes, so only the reader's own check of the counter counts

@@ -1,6 +1,6 @@
 #!/bin/sh
 # A process with more files than fit one region (IOLENS_REGION_RECORDS,
-# 8192, lib/log_regions.h): its names and POSIX records are written as
+# 8192, lib/log/log_regions.h): its names and POSIX records are written as
 # several regions of at most 8192 entries, so that a reader holds one
 # bounded region at a time, and the parser reads them as one.
 . "$(dirname "$0")/common.sh"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# SIGTERM (lib/termination.c): the log of the I/O done before the signal
+# SIGTERM (lib/core/termination.c): the log of the I/O done before the signal
 # is written, marked incomplete, with exact counts; then the program's own
 # handler or the default action runs as without iolens (same exit status,
 # same output), and the program sees its own dispositions (prog_sigterm

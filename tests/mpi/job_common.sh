@@ -44,7 +44,7 @@ job_setup() {
     fi
     # A plain C program; mpicc is simply the C compiler at hand.
     if ! "$IOLENS_MPICC" -Wall -Wextra -Werror -I"$IOLENS_SRCDIR/include" \
-        -I"$IOLENS_SRCDIR/util" "$IOLENS_SRCDIR/tests/mpi/log_dump.c" \
+        -I"$IOLENS_SRCDIR" -I"$IOLENS_SRCDIR/util" "$IOLENS_SRCDIR/tests/mpi/log_dump.c" \
         "$IOLENS_BUILDDIR/.libs/libiolens-reader.a" -lz -o "$LOG_DUMP"; then
         fail "compiling tests/mpi/log_dump.c"
         finish

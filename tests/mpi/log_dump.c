@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader.h"
+#include "reader/reader.h"
 
 static void print_job(const struct iolens_log *log)
 {

@@ -1,4 +1,4 @@
-/* Unit test of the MPI-IO layer's bookkeeping (lib/mpiio_layer.c), driven
+/* Unit test of the MPI-IO layer's bookkeeping (lib/layers/mpiio_layer.c), driven
  * through its API with made-up handles, request values and times, so that
  * orderings a real program produces only by chance (completions out of
  * issue order, a request value reused before the old request was settled,
@@ -18,12 +18,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "access_pattern.h"
-#include "budget.h"
-#include "clock.h"
-#include "file_table.h"
-#include "mpiio_layer.h"
-#include "state.h"
+#include "layers/access_pattern.h"
+#include "core/budget.h"
+#include "core/clock.h"
+#include "core/file_table.h"
+#include "layers/mpiio_layer.h"
+#include "core/state.h"
 
 static int checks, failures;
 

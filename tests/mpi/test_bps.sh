@@ -40,7 +40,7 @@
 #     readings), 2 R per bracket;
 #   - the log stores times as integer nanoseconds: 2 ns per interval;
 #   - the runtime's clock is calibrated against CLOCK_MONOTONIC at the end
-#     of the run (lib/clock.h): off by tens of ns, taken as 1 us;
+#     of the run (lib/core/clock.h): off by tens of ns, taken as 1 us;
 #   - a rank's log times are its CLOCK_REALTIME start plus the monotonic
 #     time since, read back to back: they agree across ranks to within a
 #     few us (10 us allowed per rank and phase, twice: both ends);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The life cycle of a traced MPI job (lib/mpi_runtime.c): an MPI program is
+# The life cycle of a traced MPI job (lib/mpi/mpi_runtime.c): an MPI program is
 # traced from its start without IOLENS_NONMPI, its I/O before MPI_Init is
 # kept and attributed to its rank, I/O after MPI_Finalize is not traced,
 # the job leaves exactly one log (none from mpiexec or its proxies), and

@@ -12,7 +12,7 @@
 # variance with that minimum and maximum obeys:
 #   (max - min)^2 / (2n) <= variance <= (max - min)^2 / 4.
 # Values come from log_dump (full precision), not the parser (6 decimals).
-# The log stores times on a 2^-30 s grid (lib/log_regions.c) but the
+# The log stores times on a 2^-30 s grid (lib/log/log_regions.c) but the
 # variance as computed, so the time checks allow a relative 1e-6.
 . "$(dirname "$0")/../integration/common.sh"
 . "$(dirname "$0")/job_common.sh"

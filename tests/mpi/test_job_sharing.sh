@@ -207,7 +207,7 @@ done
 
 # --------------------------------- a rank's part in several regions --
 # 9000 files a rank and 10 shared ones: each rank writes its names and
-# POSIX records as regions of at most 8192 (lib/log_regions.h): 8192 and
+# POSIX records as regions of at most 8192 (lib/log/log_regions.h): 8192 and
 # the rest, 9000 plus the shared records it reduced (their writer is
 # picked by their id), 18010 - 2 * 8192 for both.  A region's raw size is
 # its 16-byte head plus its records, all of one size.

@@ -23,7 +23,7 @@ unset LD_PRELOAD
 
 if ! "$IOLENS_MPICC" -std=gnu11 -Wall -Wextra -Werror \
     -include "$IOLENS_BUILDDIR/build_config.h" -I"$IOLENS_SRCDIR/include" \
-    -I"$IOLENS_SRCDIR/lib" "$IOLENS_SRCDIR/tests/mpi/mpiio_layer_test.c" "$core" \
+    -I"$IOLENS_SRCDIR" -I"$IOLENS_SRCDIR/lib" "$IOLENS_SRCDIR/tests/mpi/mpiio_layer_test.c" "$core" \
     -lz -lm -ldl -lpthread -o "$T/mpiio_layer_test"; then
     fail "compiling tests/mpi/mpiio_layer_test.c against $core"
     finish

@@ -1,0 +1,59 @@
+/* SIGTERM, the signal a batch system sends when a job's time is up: the
+ * runtime writes the log of the I/O done so far, marked incomplete, then
+ * the application's own disposition runs as before (lib/core/termination.c).
+ * The application's sigaction()/signal() calls for SIGTERM reach
+ * iolens_termination_sigaction (wrappers/signal.c). */
+#ifndef IOLENS_TERMINATION_H
+#define IOLENS_TERMINATION_H
+
+#include <signal.h>
+
+/* Longest wait for the log at SIGTERM, in milliseconds; after it the
+ * application's disposition runs without a log. */
+#define IOLENS_TERM_WAIT_MS 10000 /* the message in termination.c says 10 s */
+
+/* What a snapshot copy of the process runs to write the log: the life
+ * cycle's own functions (runtime.h), handed in so that this file needs
+ * nothing of it. */
+struct iolens_termination_hooks {
+    void (*release_locks)(void);
+    int (*write_incomplete)(void);
+    int (*write_final)(void);
+};
+
+/* At start-up, once tracing is on: keeps the hooks, and takes over the
+ * real SIGTERM disposition, keeping the one in force as the
+ * application's. */
+void iolens_termination_init(const struct iolens_termination_hooks *hooks);
+
+/* 1 once iolens_termination_init ran: SIGTERM dispositions then go
+ * through iolens_termination_sigaction.  Inline, a plain atomic load:
+ * wrappers/signal.c calls it before any runtime is ready. */
+extern int iolens_termination_on;
+static inline int iolens_termination_handling(void)
+{
+    return __atomic_load_n(&iolens_termination_on, __ATOMIC_ACQUIRE);
+}
+
+/* sigaction(SIGTERM, act, old) as the application sees it: old gets the
+ * application's disposition, act becomes it (SIG_IGN is installed as
+ * such; a handler or SIG_DFL runs behind the runtime's handler).
+ * Returns 0, or -1 with errno set. */
+int iolens_termination_sigaction(const struct sigaction *act, struct sigaction *old);
+
+/* signal(SIGTERM, handler) with glibc's (BSD) semantics. */
+__sighandler_t iolens_termination_signal(__sighandler_t handler);
+
+/* Has the log written by a snapshot copy of the process (see
+ * termination.c), waiting for it at most IOLENS_TERM_WAIT_MS: usable where
+ * writing in the process itself is not safe (a signal handler).
+ * incomplete: the write_incomplete hook, else write_final. */
+void iolens_write_log_from_copy(int incomplete);
+
+/* 1 once SIGTERM arrived (and had its log written). */
+int iolens_termination_signalled(void);
+
+/* In a forked child: its own SIGTERM gets a log of its own. */
+void iolens_termination_on_fork_child(void);
+
+#endif

@@ -1,0 +1,999 @@
+/* HDF5 layers bookkeeping: the counters of IOLENS_H5F_COUNTERS and
+ * IOLENS_H5D_COUNTERS (log_format.h), fed by wrappers/hdf5.c.
+ *
+ * Structures, all carved from the budget:
+ *  - one H5F record per file and one H5D record per dataset, hung on
+ *    entries of the record table (the file's own entry; an entry named
+ *    "<file>:<dataset>" for a dataset), each with its own spinlock;
+ *  - the dataset handle table: hid_t -> H5D record, open addressing under
+ *    one small lock (HDF5 calls cost far more than the lock).
+ * What the layer learns from HDF5 (names, dataspaces, property lists) it
+ * asks before taking a record's lock. */
+#include "layers/hdf5_layer.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layers/access_stats.h"
+#include "core/budget.h"
+#include "core/clock.h"
+#include "core/file_table.h"
+#include "layers/hdf5_calls.h"
+#include "layers/layer_intervals.h"
+#include "layers/posix_layer.h"
+#include "format/record_merge.h"
+#include "core/state.h"
+#include "core/spinlock.h"
+
+static void spin_lock(_Atomic int *lock)
+{
+    iolens_lock_always(lock);
+}
+
+static void spin_unlock(_Atomic int *lock)
+{
+    iolens_unlock(lock, 1);
+}
+
+/* Dimensions the counters keep (DIM1..DIM5, LENGTH_D1..D5). */
+#define KEPT_DIMS 5
+/* Distinct access shapes remembered per dataset (space-saving): exact
+ * while a dataset has at most this many, estimates beyond
+ * (H5D_ACCESS_TOP_STATE). */
+#define SHAPE_SLOTS 8
+#define TOP_SHAPES 4
+
+enum last_io { IO_NONE, IO_READ, IO_WRITE };
+
+struct iolens_h5f_rec {
+    _Atomic int lock;
+    struct iolens_h5f_record disk;
+    double last_meta_end;
+};
+
+/* One access shape: its bytes and the extents of its bounding box. */
+struct shape {
+    int64_t bytes;
+    int64_t len[KEPT_DIMS];
+    int64_t count;
+};
+
+struct shapes {
+    struct shape slot[SHAPE_SLOTS];
+    int used;
+    int estimated;   /* 1 once a shape was given up: counts are estimates */
+};
+
+struct iolens_h5d_rec {
+    _Atomic int lock;
+    struct iolens_h5d_record disk;
+    double last_read_end, last_write_end, last_meta_end;
+    enum last_io last_io;
+    struct shapes shapes;
+};
+
+typedef struct iolens_h5f_rec h5f_rec;
+typedef struct iolens_h5d_rec h5d_rec;
+
+/* ------------------------------------------------------ HDF5 queries -- */
+
+/* HDF5 prints its error stack when a call fails; a question the layer
+ * asks must not print anything, so printing is off meanwhile. */
+struct quiet {
+    H5E_auto2_t fn;
+    void *data;
+    int saved;
+};
+
+static void quiet_begin(struct quiet *q)
+{
+    q->saved = IOLENS_H5(H5Eget_auto2) != NULL && IOLENS_H5(H5Eset_auto2) != NULL &&
+               IOLENS_H5(H5Eget_auto2)(H5E_DEFAULT, &q->fn, &q->data) >= 0;
+    if (q->saved)
+        IOLENS_H5(H5Eset_auto2)(H5E_DEFAULT, NULL, NULL);
+}
+
+static void quiet_end(const struct quiet *q)
+{
+    if (q->saved)
+        IOLENS_H5(H5Eset_auto2)(H5E_DEFAULT, q->fn, q->data);
+}
+
+#define HAVE(name) (IOLENS_H5(name) != NULL)
+
+static int64_t clamp_u64(hsize_t v)
+{
+    return v > (hsize_t)INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+/* The normalized absolute path of the file holding object, or -1 when it
+ * has none, cannot be resolved or is not traced. */
+static long file_path_of(hid_t object, char *out, size_t outsz)
+{
+    char name[PATH_MAX];
+    if (!HAVE(H5Fget_name))
+        return -1;
+    ssize_t n = IOLENS_H5(H5Fget_name)(object, name, sizeof name);
+    if (n <= 0 || (size_t)n >= sizeof name)
+        return -1;
+    long len = iolens_posix_resolve(AT_FDCWD, name, out, outsz);
+    if (len < 0)
+        return -1;
+    const struct iolens_config *cfg = iolens_runtime_config();
+    if (cfg != NULL && !iolens_config_traces_path(cfg, out))
+        return -1;
+    return len;
+}
+
+/* "<file path>:<dataset path>" of a dataset, its length, or -1. */
+static long dataset_name_of(hid_t dset, char *out, size_t outsz, long *file_len)
+{
+    long len = file_path_of(dset, out, outsz);
+    if (len < 0)
+        return -1;
+    *file_len = len;
+    char path[PATH_MAX];
+    ssize_t n = HAVE(H5Iget_name) ? IOLENS_H5(H5Iget_name)(dset, path, sizeof path) : 0;
+    const char *dset_path = n > 0 && (size_t)n < sizeof path ? path : "<anonymous>";
+    size_t need = (size_t)len + 1 + strlen(dset_path);
+    if (need >= outsz)
+        return -1;
+    out[len] = ':';
+    strcpy(out + len + 1, dset_path);
+    return (long)need;
+}
+
+/* What a file's access property lists say. */
+struct fapl_facts {
+    int use_mpiio;
+    int coll_metadata;
+};
+
+static int coll_metadata_of(hid_t fapl)
+{
+    hbool_t ops = 0, write = 0;
+    if (HAVE(H5Pget_all_coll_metadata_ops) &&
+        IOLENS_H5(H5Pget_all_coll_metadata_ops)(fapl, &ops) < 0)
+        ops = 0;
+    if (HAVE(H5Pget_coll_metadata_write) && IOLENS_H5(H5Pget_coll_metadata_write)(fapl, &write) < 0)
+        write = 0;
+    return ops || write;
+}
+
+static int uses_mpiio(hid_t fapl)
+{
+#ifdef H5_HAVE_PARALLEL
+    if (!HAVE(H5Pget_driver) || !HAVE(H5FD_mpio_init))
+        return 0;
+    hid_t driver = IOLENS_H5(H5Pget_driver)(fapl);
+    return driver >= 0 && driver == IOLENS_H5(H5FD_mpio_init)();
+#else
+    (void)fapl;
+    return 0;
+#endif
+}
+
+/* The driver from the file's own access list (what HDF5 really uses); the
+ * collective metadata settings from it and from the list the program
+ * passed. */
+static struct fapl_facts fapl_facts_of(hid_t file, hid_t given_fapl)
+{
+    struct fapl_facts f = {0, 0};
+    hid_t fapl = HAVE(H5Fget_access_plist) ? IOLENS_H5(H5Fget_access_plist)(file) : -1;
+    if (fapl >= 0) {
+        f.use_mpiio = uses_mpiio(fapl);
+        f.coll_metadata = coll_metadata_of(fapl);
+        if (HAVE(H5Pclose))
+            IOLENS_H5(H5Pclose)(fapl);
+    }
+    if (given_fapl != H5P_DEFAULT && !f.coll_metadata)
+        f.coll_metadata = coll_metadata_of(given_fapl);
+    return f;
+}
+
+/* What the counters keep about a dataset, learned at create or open. */
+struct dset_facts {
+    int64_t ndims, npoints, dims[KEPT_DIMS];
+    int64_t type_size, layout, chunk_ndims, chunk[KEPT_DIMS], nfilters;
+};
+
+static void dataspace_facts(hid_t dset, struct dset_facts *f)
+{
+    hid_t space = HAVE(H5Dget_space) ? IOLENS_H5(H5Dget_space)(dset) : -1;
+    if (space < 0)
+        return;
+    hsize_t dims[H5S_MAX_RANK];
+    int ndims = HAVE(H5Sget_simple_extent_dims)
+                    ? IOLENS_H5(H5Sget_simple_extent_dims)(space, dims, NULL)
+                    : -1;
+    if (ndims >= 0) {
+        f->ndims = ndims;
+        for (int i = 0; i < ndims && i < KEPT_DIMS; i++)
+            f->dims[i] = clamp_u64(dims[i]);
+    }
+    hssize_t npoints =
+        HAVE(H5Sget_simple_extent_npoints) ? IOLENS_H5(H5Sget_simple_extent_npoints)(space) : -1;
+    if (npoints >= 0)
+        f->npoints = npoints;
+    IOLENS_H5(H5Sclose)(space);
+}
+
+static void datatype_facts(hid_t dset, struct dset_facts *f)
+{
+    hid_t type = HAVE(H5Dget_type) ? IOLENS_H5(H5Dget_type)(dset) : -1;
+    if (type < 0)
+        return;
+    size_t size = HAVE(H5Tget_size) ? IOLENS_H5(H5Tget_size)(type) : 0;
+    if (size > 0)
+        f->type_size = (int64_t)size;
+    if (HAVE(H5Tclose))
+        IOLENS_H5(H5Tclose)(type);
+}
+
+static void creation_facts(hid_t dset, struct dset_facts *f)
+{
+    hid_t dcpl = HAVE(H5Dget_create_plist) ? IOLENS_H5(H5Dget_create_plist)(dset) : -1;
+    if (dcpl < 0)
+        return;
+    H5D_layout_t layout = HAVE(H5Pget_layout) ? IOLENS_H5(H5Pget_layout)(dcpl) : H5D_LAYOUT_ERROR;
+    if (layout >= 0 && layout < H5D_NLAYOUTS)
+        f->layout = layout;
+    if (layout == H5D_CHUNKED && HAVE(H5Pget_chunk)) {
+        hsize_t chunk[H5S_MAX_RANK];
+        int n = IOLENS_H5(H5Pget_chunk)(dcpl, H5S_MAX_RANK, chunk);
+        if (n > 0) {
+            f->chunk_ndims = n;
+            for (int i = 0; i < n && i < KEPT_DIMS; i++)
+                f->chunk[i] = clamp_u64(chunk[i]);
+        }
+    }
+    int nfilters = HAVE(H5Pget_nfilters) ? IOLENS_H5(H5Pget_nfilters)(dcpl) : -1;
+    if (nfilters >= 0)
+        f->nfilters = nfilters;
+    if (HAVE(H5Pclose))
+        IOLENS_H5(H5Pclose)(dcpl);
+}
+
+static struct dset_facts dset_facts_of(hid_t dset)
+{
+    struct dset_facts f;
+    memset(&f, 0, sizeof f);
+    f.ndims = f.npoints = f.type_size = f.layout = -1;
+    if (HAVE(H5Sclose))
+        dataspace_facts(dset, &f);
+    datatype_facts(dset, &f);
+    creation_facts(dset, &f);
+    return f;
+}
+
+/* What the layer learns about one H5Dread or H5Dwrite. */
+enum select_kind { SEL_NONE, SEL_ALL, SEL_REGULAR, SEL_IRREGULAR, SEL_POINTS };
+
+struct access {
+    int64_t bytes;
+    enum select_kind kind;
+    int collective;
+    int64_t len[KEPT_DIMS];
+};
+
+static enum select_kind select_kind_of(hid_t space)
+{
+    H5S_sel_type type = HAVE(H5Sget_select_type) ? IOLENS_H5(H5Sget_select_type)(space)
+                                                 : H5S_SEL_ERROR;
+    switch (type) {
+    case H5S_SEL_ALL:
+        return SEL_ALL;
+    case H5S_SEL_POINTS:
+        return SEL_POINTS;
+    case H5S_SEL_HYPERSLABS:
+        return HAVE(H5Sis_regular_hyperslab) && IOLENS_H5(H5Sis_regular_hyperslab)(space) > 0
+                   ? SEL_REGULAR
+                   : SEL_IRREGULAR;
+    default:
+        return SEL_NONE;
+    }
+}
+
+/* The extents of the selection's bounding box in the last KEPT_DIMS
+ * dimensions, right-aligned as Darshan's LENGTH_D1..D5: the last
+ * dimension in len[KEPT_DIMS - 1]. */
+static void shape_of(hid_t space, int64_t len[KEPT_DIMS])
+{
+    hsize_t start[H5S_MAX_RANK], end[H5S_MAX_RANK];
+    int ndims = HAVE(H5Sget_simple_extent_ndims) ? IOLENS_H5(H5Sget_simple_extent_ndims)(space)
+                                                 : -1;
+    if (ndims <= 0 || ndims > H5S_MAX_RANK || !HAVE(H5Sget_select_bounds) ||
+        IOLENS_H5(H5Sget_select_bounds)(space, start, end) < 0)
+        return;
+    int64_t extent[H5S_MAX_RANK];
+    for (int i = 0; i < ndims; i++)
+        extent[i] = clamp_u64(end[i] - start[i] + 1);
+    iolens_right_align_dims(extent, ndims, len, KEPT_DIMS);
+}
+
+/* The selection of the file dataspace: file_space, or for H5S_ALL the
+ * dataset's whole dataspace. */
+static void describe_selection(hid_t dset, hid_t file_space, struct access *a, int64_t *npoints)
+{
+    hid_t space = file_space;
+    if (file_space == H5S_ALL)
+        space = HAVE(H5Dget_space) ? IOLENS_H5(H5Dget_space)(dset) : -1;
+    if (space < 0)
+        return;
+    hssize_t n = HAVE(H5Sget_select_npoints) ? IOLENS_H5(H5Sget_select_npoints)(space) : -1;
+    if (n > 0) {
+        *npoints = n;
+        a->kind = select_kind_of(space);
+        shape_of(space, a->len);
+    }
+    if (file_space == H5S_ALL && HAVE(H5Sclose))
+        IOLENS_H5(H5Sclose)(space);
+}
+
+static int is_collective(hid_t dxpl)
+{
+#ifdef H5_HAVE_PARALLEL
+    H5FD_mpio_xfer_t mode;
+    return dxpl != H5P_DEFAULT && HAVE(H5Pget_dxpl_mpio) &&
+           IOLENS_H5(H5Pget_dxpl_mpio)(dxpl, &mode) >= 0 && mode == H5FD_MPIO_COLLECTIVE;
+#else
+    (void)dxpl;
+    return 0;
+#endif
+}
+
+static struct access describe(hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl)
+{
+    struct access a;
+    memset(&a, 0, sizeof a);
+    int64_t npoints = 0;
+    describe_selection(dset, file_space, &a, &npoints);
+    size_t type_size = HAVE(H5Tget_size) ? IOLENS_H5(H5Tget_size)(mem_type) : 0;
+    if (npoints > 0 && type_size > 0)
+        a.bytes = (uint64_t)npoints > (uint64_t)INT64_MAX / type_size
+                      ? INT64_MAX
+                      : npoints * (int64_t)type_size;
+    a.collective = is_collective(dxpl);
+    return a;
+}
+
+/* -------------------------------------------------------- records -- */
+
+static void clear_h5f(h5f_rec *r)
+{
+    memset(r->disk.counters, 0, sizeof r->disk.counters);
+    memset(r->disk.fcounters, 0, sizeof r->disk.fcounters);
+    r->last_meta_end = 0.0;
+}
+
+static void init_h5f(void *p, struct iolens_file *file)
+{
+    h5f_rec *r = p;
+    atomic_store(&r->lock, 0);
+    r->disk.id = file->id;
+    r->disk.rank = 0;
+    clear_h5f(r);
+}
+
+static void clear_h5d(h5d_rec *r)
+{
+    memset(r->disk.counters, 0, sizeof r->disk.counters);
+    memset(r->disk.fcounters, 0, sizeof r->disk.fcounters);
+    r->disk.counters[H5D_DATASPACE_NDIMS] = -1;
+    r->disk.counters[H5D_DATASPACE_NPOINTS] = -1;
+    r->disk.counters[H5D_DATATYPE_SIZE] = -1;
+    r->disk.counters[H5D_LAYOUT] = -1;
+    r->last_read_end = r->last_write_end = r->last_meta_end = 0.0;
+    r->last_io = IO_NONE;
+    memset(&r->shapes, 0, sizeof r->shapes);
+}
+
+static void init_h5d(void *p, struct iolens_file *file)
+{
+    h5d_rec *r = p;
+    atomic_store(&r->lock, 0);
+    r->disk.id = file->id;
+    r->disk.rank = 0;
+    clear_h5d(r);
+}
+
+static h5f_rec *h5f_record_of(struct iolens_file *file)
+{
+    return iolens_file_layer_record(file, IOLENS_LAYER_H5F, sizeof(h5f_rec), init_h5f);
+}
+
+static h5d_rec *h5d_record_of(struct iolens_file *file)
+{
+    return iolens_file_layer_record(file, IOLENS_LAYER_H5D, sizeof(h5d_rec), init_h5d);
+}
+
+/* The entry of a name; NULL (and the fold noted) when the budget is full. */
+static struct iolens_file *entry_of(const char *name, size_t len)
+{
+    struct iolens_file *file = iolens_file_get(name, len);
+    if (file == NULL)
+        iolens_file_note_folded(iolens_path_hash(name, len), len, IOLENS_LAYER_H5D, 1);
+    return file;
+}
+
+/* --------------------------------------------------- handle table -- */
+
+#define KEY_EMPTY ((hid_t)0)     /* H5P_DEFAULT: never a dataset */
+#define KEY_TOMB ((hid_t)-1)     /* H5I_INVALID_HID */
+#define MAX_SLOTS 4096u
+#define MIN_SLOTS 64u
+
+struct dset_slot {
+    hid_t key;
+    h5d_rec *rec;
+};
+
+static struct dset_slot *slots;
+static unsigned slot_bits;
+static _Atomic int table_lock;
+
+static size_t nslots(void)
+{
+    return (size_t)1 << slot_bits;
+}
+
+static size_t home_of(hid_t key)
+{
+    uint64_t h = (uint64_t)key * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> (64 - slot_bits));
+}
+
+/* Under the table lock. */
+static struct dset_slot *find_slot(hid_t key)
+{
+    size_t mask = nslots() - 1, i = home_of(key);
+    for (size_t n = 0; n < nslots(); n++, i = (i + 1) & mask) {
+        if (slots[i].key == KEY_EMPTY)
+            return NULL;
+        if (slots[i].key == key)
+            return &slots[i];
+    }
+    return NULL;
+}
+
+/* Under the table lock. */
+static struct dset_slot *claim_slot(hid_t key)
+{
+    struct dset_slot *slot = find_slot(key); /* a stale entry of the same id */
+    if (slot != NULL)
+        return slot;
+    size_t mask = nslots() - 1, i = home_of(key);
+    for (size_t n = 0; n < nslots(); n++, i = (i + 1) & mask)
+        if (slots[i].key == KEY_EMPTY || slots[i].key == KEY_TOMB)
+            return &slots[i];
+    return NULL;
+}
+
+/* Under the table lock.  A slot followed by an empty one ends no probe
+ * chain, so it (and tombstones before it) can become empty again. */
+static void release_slot(struct dset_slot *slot)
+{
+    size_t mask = nslots() - 1, i = (size_t)(slot - slots);
+    if (slots[(i + 1) & mask].key != KEY_EMPTY) {
+        slot->key = KEY_TOMB;
+        return;
+    }
+    slot->key = KEY_EMPTY;
+    for (size_t n = 1; n < nslots(); n++) {
+        size_t j = (i - n) & mask;
+        if (slots[j].key != KEY_TOMB)
+            break;
+        slots[j].key = KEY_EMPTY;
+    }
+}
+
+static int valid_key(hid_t key)
+{
+    return slots != NULL && key != KEY_EMPTY && key != KEY_TOMB;
+}
+
+static void track(hid_t dset, h5d_rec *r)
+{
+    if (!valid_key(dset))
+        return;
+    spin_lock(&table_lock);
+    struct dset_slot *slot = claim_slot(dset);
+    if (slot != NULL)
+        *slot = (struct dset_slot){dset, r};
+    spin_unlock(&table_lock);
+}
+
+static h5d_rec *untrack(hid_t dset)
+{
+    if (!valid_key(dset))
+        return NULL;
+    h5d_rec *r = NULL;
+    spin_lock(&table_lock);
+    struct dset_slot *slot = find_slot(dset);
+    if (slot != NULL) {
+        r = slot->rec;
+        release_slot(slot);
+    }
+    spin_unlock(&table_lock);
+    return r;
+}
+
+static h5d_rec *rec_of(hid_t dset)
+{
+    if (!valid_key(dset))
+        return NULL;
+    spin_lock(&table_lock);
+    struct dset_slot *slot = find_slot(dset);
+    h5d_rec *r = slot != NULL ? slot->rec : NULL;
+    spin_unlock(&table_lock);
+    return r;
+}
+
+int iolens_h5d_is_traced(hid_t dset)
+{
+    return rec_of(dset) != NULL;
+}
+
+/* ------------------------------------------------------------- H5F -- */
+
+static void h5f_meta(h5f_rec *r, double t0, double t1)
+{
+    r->disk.fcounters[H5F_F_META_TIME] = iolens_time_add_nonoverlap(
+        r->disk.fcounters[H5F_F_META_TIME], &r->last_meta_end, t0, t1);
+}
+
+void iolens_h5f_open(hid_t file, hid_t fapl, int created, double t0, double t1)
+{
+    char path[PATH_MAX];
+    struct quiet q;
+    quiet_begin(&q);
+    long len = file_path_of(file, path, sizeof path);
+    struct fapl_facts facts = {0, 0};
+    if (len >= 0)
+        facts = fapl_facts_of(file, fapl);
+    quiet_end(&q);
+    if (len < 0)
+        return;
+    struct iolens_file *entry = entry_of(path, (size_t)len);
+    h5f_rec *r = h5f_record_of(entry != NULL ? entry : iolens_file_other());
+    if (r == NULL)
+        return;
+    spin_lock(&r->lock);
+    r->disk.counters[H5F_OPENS]++; /* creates too, as Darshan */
+    r->disk.counters[H5F_CREATES] += created != 0;
+    if (facts.use_mpiio)
+        r->disk.counters[H5F_USE_MPIIO] = 1;
+    if (facts.coll_metadata)
+        r->disk.counters[H5F_COLL_METADATA] = 1;
+    iolens_note_earliest(&r->disk.fcounters[H5F_F_OPEN_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[H5F_F_OPEN_END_TIMESTAMP], t1);
+    h5f_meta(r, t0, t1);
+    spin_unlock(&r->lock);
+}
+
+/* The H5F record of the file holding object, if it has one already. */
+static h5f_rec *h5f_existing(hid_t object)
+{
+    char path[PATH_MAX];
+    struct quiet q;
+    quiet_begin(&q);
+    long len = file_path_of(object, path, sizeof path);
+    quiet_end(&q);
+    if (len < 0)
+        return NULL;
+    struct iolens_file *entry = iolens_file_find(path, (size_t)len);
+    if (entry == NULL)
+        entry = iolens_file_other();
+    return atomic_load_explicit(&entry->layer_rec[IOLENS_LAYER_H5F], memory_order_acquire);
+}
+
+void iolens_h5f_flush(hid_t object, double t0, double t1)
+{
+    h5f_rec *r = h5f_existing(object);
+    if (r == NULL)
+        return;
+    spin_lock(&r->lock);
+    r->disk.counters[H5F_FLUSHES]++;
+    h5f_meta(r, t0, t1);
+    spin_unlock(&r->lock);
+}
+
+h5f_rec *iolens_h5f_close_begin(hid_t file)
+{
+    return h5f_existing(file);
+}
+
+void iolens_h5f_close_end(h5f_rec *r, double t0, double t1)
+{
+    if (r == NULL)
+        return;
+    spin_lock(&r->lock);
+    iolens_note_earliest(&r->disk.fcounters[H5F_F_CLOSE_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[H5F_F_CLOSE_END_TIMESTAMP], t1);
+    h5f_meta(r, t0, t1);
+    spin_unlock(&r->lock);
+}
+
+/* ------------------------------------------------------------- H5D -- */
+
+static void h5d_meta(h5d_rec *r, double t0, double t1)
+{
+    r->disk.fcounters[H5D_F_META_TIME] = iolens_time_add_nonoverlap(
+        r->disk.fcounters[H5D_F_META_TIME], &r->last_meta_end, t0, t1);
+}
+
+static void store_facts(h5d_rec *r, const struct dset_facts *f, uint64_t file_id)
+{
+    int64_t *c = r->disk.counters;
+    c[H5D_DATASPACE_NDIMS] = f->ndims;
+    c[H5D_DATASPACE_NPOINTS] = f->npoints;
+    c[H5D_DATATYPE_SIZE] = f->type_size;
+    c[H5D_LAYOUT] = f->layout;
+    c[H5D_CHUNK_NDIMS] = f->chunk_ndims;
+    c[H5D_FILTERS] = f->nfilters;
+    for (int i = 0; i < KEPT_DIMS; i++) {
+        c[H5D_DATASPACE_DIM1 + i] = f->dims[i];
+        c[H5D_CHUNK_DIM1 + i] = f->chunk[i];
+    }
+    c[H5D_FILE_REC_ID] = (int64_t)file_id;
+}
+
+void iolens_h5d_open(hid_t dset, double t0, double t1)
+{
+    char name[2 * PATH_MAX];
+    long file_len = 0;
+    struct quiet q;
+    quiet_begin(&q);
+    long len = dataset_name_of(dset, name, sizeof name, &file_len);
+    struct dset_facts facts;
+    memset(&facts, 0, sizeof facts);
+    if (len >= 0)
+        facts = dset_facts_of(dset);
+    quiet_end(&q);
+    if (len < 0) {
+        untrack(dset); /* forget a stale entry of the same id */
+        return;
+    }
+    struct iolens_file *file_entry = entry_of(name, (size_t)file_len);
+    uint64_t file_id = file_entry != NULL ? file_entry->id : IOLENS_ID_OTHER_FILES;
+    struct iolens_file *entry = entry_of(name, (size_t)len);
+    h5d_rec *r = h5d_record_of(entry != NULL ? entry : iolens_file_other());
+    if (r == NULL)
+        return;
+    track(dset, r);
+    spin_lock(&r->lock);
+    r->disk.counters[H5D_OPENS]++;
+    store_facts(r, &facts, file_id);
+    iolens_note_earliest(&r->disk.fcounters[H5D_F_OPEN_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[H5D_F_OPEN_END_TIMESTAMP], t1);
+    h5d_meta(r, t0, t1);
+    spin_unlock(&r->lock);
+}
+
+/* Space-saving count of a shape: exact while at most SHAPE_SLOTS distinct
+ * shapes were seen; then the least frequent is replaced. */
+static void add_shape(struct shapes *s, int64_t bytes, const int64_t len[KEPT_DIMS])
+{
+    int least = 0;
+    for (int i = 0; i < s->used; i++) {
+        struct shape *sh = &s->slot[i];
+        if (sh->bytes == bytes && memcmp(sh->len, len, sizeof sh->len) == 0) {
+            sh->count++;
+            return;
+        }
+        if (sh->count < s->slot[least].count)
+            least = i;
+    }
+    int64_t count = 1;
+    if (s->used < SHAPE_SLOTS) {
+        least = s->used++;
+    } else {
+        count = s->slot[least].count + 1;
+        s->estimated = 1;
+    }
+    s->slot[least].bytes = bytes;
+    memcpy(s->slot[least].len, len, sizeof s->slot[least].len);
+    s->slot[least].count = count;
+}
+
+/* Most frequent first; ties by larger bytes, then larger extents (as the
+ * merge of records, record_merge.h, and as Darshan). */
+static int compare_shapes(const void *a, const void *b)
+{
+    const struct shape *x = a, *y = b;
+    if (x->count != y->count)
+        return x->count > y->count ? -1 : 1;
+    if (x->bytes != y->bytes)
+        return x->bytes > y->bytes ? -1 : 1;
+    for (int i = 0; i < KEPT_DIMS; i++)
+        if (x->len[i] != y->len[i])
+            return x->len[i] > y->len[i] ? -1 : 1;
+    return 0;
+}
+
+/* Fills the H5D_ACCESSn_* groups of out and H5D_ACCESS_TOP_STATE. */
+static void emit_top_shapes(struct shapes s, int64_t *c)
+{
+    c[H5D_ACCESS_TOP_STATE] = s.estimated       ? IOLENS_TOP_ESTIMATE
+                              : s.used > TOP_SHAPES ? IOLENS_TOP_EXACT
+                                                    : IOLENS_TOP_EXACT_ALL;
+    qsort(s.slot, (size_t)s.used, sizeof s.slot[0], compare_shapes);
+    enum { GROUP = H5D_ACCESS2_ACCESS - H5D_ACCESS1_ACCESS };
+    for (int n = 0; n < TOP_SHAPES; n++) {
+        int64_t *g = &c[H5D_ACCESS1_ACCESS + n * GROUP];
+        if (n >= s.used) {
+            memset(g, 0, sizeof(int64_t) * GROUP);
+            continue;
+        }
+        g[H5D_ACCESS1_ACCESS - H5D_ACCESS1_ACCESS] = s.slot[n].bytes;
+        for (int d = 0; d < KEPT_DIMS; d++)
+            g[H5D_ACCESS1_LENGTH_D1 - H5D_ACCESS1_ACCESS + d] = s.slot[n].len[d];
+        g[H5D_ACCESS1_COUNT - H5D_ACCESS1_ACCESS] = s.slot[n].count;
+    }
+}
+
+_Static_assert(H5D_ACCESS1_COUNT - H5D_ACCESS1_ACCESS == 6, "ACCESSn group layout");
+_Static_assert(H5D_ACCESS4_COUNT - H5D_ACCESS1_ACCESS == 27, "four ACCESSn groups");
+
+/* The counter indices that differ between reads and writes. */
+struct rw_ids {
+    int ops, bytes, size0, max_time_size;
+    int f_start, f_end, f_time, f_max_time;
+    enum last_io kind;
+};
+
+static const struct rw_ids rw_ids[2] = {
+    [IOLENS_H5D_READ] = {H5D_READS, H5D_BYTES_READ, H5D_SIZE_READ_AGG_0_100,
+                         H5D_MAX_READ_TIME_SIZE, H5D_F_READ_START_TIMESTAMP,
+                         H5D_F_READ_END_TIMESTAMP, H5D_F_READ_TIME, H5D_F_MAX_READ_TIME, IO_READ},
+    [IOLENS_H5D_WRITE] = {H5D_WRITES, H5D_BYTES_WRITTEN, H5D_SIZE_WRITE_AGG_0_100,
+                          H5D_MAX_WRITE_TIME_SIZE, H5D_F_WRITE_START_TIMESTAMP,
+                          H5D_F_WRITE_END_TIMESTAMP, H5D_F_WRITE_TIME, H5D_F_MAX_WRITE_TIME,
+                          IO_WRITE},
+};
+
+static const int select_counter[] = {
+    [SEL_NONE] = -1,
+    [SEL_ALL] = H5D_ALL_SELECTS,
+    [SEL_REGULAR] = H5D_REGULAR_HYPERSLAB_SELECTS,
+    [SEL_IRREGULAR] = H5D_IRREGULAR_HYPERSLAB_SELECTS,
+    [SEL_POINTS] = H5D_POINT_SELECTS,
+};
+
+/* Under the record's lock. */
+static void count_access(h5d_rec *r, enum iolens_h5d_dir dir, const struct access *a, double t0,
+                         double t1)
+{
+    const struct rw_ids *id = &rw_ids[dir];
+    int64_t *c = r->disk.counters;
+    double *f = r->disk.fcounters;
+    c[id->ops]++;
+    c[id->bytes] += a->bytes;
+    c[id->size0 + iolens_size_bin(a->bytes)]++;
+    if (r->last_io != IO_NONE && r->last_io != id->kind)
+        c[H5D_RW_SWITCHES]++;
+    r->last_io = id->kind;
+    if (select_counter[a->kind] >= 0)
+        c[select_counter[a->kind]]++;
+    c[a->collective ? H5D_COLL_ACCESSES : H5D_INDEP_ACCESSES]++;
+    if (a->bytes != 0) /* as Darshan: accesses of 0 bytes are not common values */
+        add_shape(&r->shapes, a->bytes, a->len);
+
+    iolens_note_earliest(&f[id->f_start], t0);
+    iolens_note_last(&f[id->f_end], t1);
+    double *last_end = dir == IOLENS_H5D_READ ? &r->last_read_end : &r->last_write_end;
+    f[id->f_time] = iolens_time_add_nonoverlap(f[id->f_time], last_end, t0, t1);
+    if (t1 - t0 > f[id->f_max_time]) {
+        f[id->f_max_time] = t1 - t0;
+        c[id->max_time_size] = a->bytes;
+    }
+}
+
+void iolens_h5d_access(hid_t dset, enum iolens_h5d_dir dir, hid_t mem_type, hid_t mem_space,
+                       hid_t file_space, hid_t dxpl, double t0, double t1)
+{
+    (void)mem_space; /* its points equal the file selection's */
+    h5d_rec *r = rec_of(dset);
+    if (r == NULL)
+        return;
+    struct quiet q;
+    quiet_begin(&q);
+    struct access a = describe(dset, mem_type, file_space, dxpl);
+    quiet_end(&q);
+    spin_lock(&r->lock);
+    count_access(r, dir, &a, t0, t1);
+    spin_unlock(&r->lock);
+    iolens_intervals_add(IOLENS_LAYER_H5D, t0, t1, r->disk.id, a.bytes,
+                         dir == IOLENS_H5D_READ ? IOLENS_IV_READ : IOLENS_IV_WRITE);
+}
+
+void iolens_h5d_failed_access(hid_t dset, enum iolens_h5d_dir dir, hid_t mem_type,
+                              hid_t file_space, hid_t dxpl, double t0, double t1)
+{
+    h5d_rec *r = rec_of(dset);
+    if (r == NULL)
+        return;
+    /* The program may look at the error stack of the failed call (every
+     * HDF5 call clears it on entry, the layer's questions included): it
+     * is taken aside and put back. */
+    hid_t errors = HAVE(H5Eget_current_stack) && HAVE(H5Eset_current_stack)
+                       ? IOLENS_H5(H5Eget_current_stack)()
+                       : H5I_INVALID_HID;
+    struct quiet q;
+    quiet_begin(&q);
+    struct access a = describe(dset, mem_type, file_space, dxpl);
+    quiet_end(&q);
+    if (errors >= 0)
+        IOLENS_H5(H5Eset_current_stack)(errors);
+    uint32_t flags = IOLENS_IV_FAILED | (dir == IOLENS_H5D_READ ? IOLENS_IV_READ : IOLENS_IV_WRITE);
+    iolens_intervals_add(IOLENS_LAYER_H5D, t0, t1, r->disk.id, a.bytes, flags);
+}
+
+void iolens_h5d_flush(hid_t dset, double t0, double t1)
+{
+    h5d_rec *r = rec_of(dset);
+    if (r == NULL)
+        return;
+    spin_lock(&r->lock);
+    r->disk.counters[H5D_FLUSHES]++;
+    h5d_meta(r, t0, t1);
+    spin_unlock(&r->lock);
+}
+
+h5d_rec *iolens_h5d_close_begin(hid_t dset)
+{
+    return untrack(dset);
+}
+
+void iolens_h5d_close_end(h5d_rec *r, double t0, double t1)
+{
+    if (r == NULL)
+        return;
+    spin_lock(&r->lock);
+    iolens_note_earliest(&r->disk.fcounters[H5D_F_CLOSE_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[H5D_F_CLOSE_END_TIMESTAMP], t1);
+    h5d_meta(r, t0, t1);
+    spin_unlock(&r->lock);
+}
+
+/* -------------------------------------------------------- start-up -- */
+
+static unsigned table_bits(size_t budget)
+{
+    size_t n = MAX_SLOTS;
+    while (n > MIN_SLOTS && n * sizeof(struct dset_slot) > budget / 64)
+        n /= 2;
+    unsigned bits = 0;
+    while (((size_t)1 << bits) < n)
+        bits++;
+    return bits;
+}
+
+/* The table's bytes at a budget (a scaled allocation, budget.h). */
+static size_t table_bytes(size_t budget)
+{
+    return sizeof(struct dset_slot) << table_bits(budget);
+}
+
+void iolens_hdf5_layer_init(void)
+{
+    unsigned bits = table_bits(iolens_budget_size());
+    slots = iolens_budget_alloc_scaled(table_bytes);
+    slot_bits = bits;
+    if (slots != NULL)
+        for (size_t i = 0; i < nslots(); i++)
+            slots[i].key = KEY_EMPTY;
+    /* So that folding never needs memory. */
+    h5f_record_of(iolens_file_other());
+    h5d_record_of(iolens_file_other());
+}
+
+/* -------------------------------------------------------- emission -- */
+
+struct h5f_emit {
+    void (*fn)(const struct iolens_h5f_record *, void *);
+    void *arg;
+};
+
+static void emit_h5f(struct iolens_file *file, void *arg)
+{
+    struct h5f_emit *ctx = arg;
+    h5f_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_H5F], memory_order_acquire);
+    if (r == NULL)
+        return;
+    struct iolens_h5f_record out;
+    spin_lock(&r->lock);
+    out = r->disk;
+    spin_unlock(&r->lock);
+    if (out.counters[H5F_OPENS] + out.counters[H5F_FLUSHES] == 0)
+        return;
+    out.id = file->id;
+    iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_H5F), &out,
+                              iolens_clock_seconds_per_unit());
+    ctx->fn(&out, ctx->arg);
+}
+
+void iolens_h5f_foreach_record(void (*fn)(const struct iolens_h5f_record *, void *), void *arg)
+{
+    struct h5f_emit ctx = {fn, arg};
+    iolens_file_foreach(emit_h5f, &ctx);
+}
+
+struct h5d_emit {
+    void (*fn)(const struct iolens_h5d_record *, void *);
+    void *arg;
+};
+
+static void emit_h5d(struct iolens_file *file, void *arg)
+{
+    struct h5d_emit *ctx = arg;
+    h5d_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_H5D], memory_order_acquire);
+    if (r == NULL)
+        return;
+    struct iolens_h5d_record out;
+    struct shapes shapes;
+    spin_lock(&r->lock);
+    out = r->disk;
+    shapes = r->shapes;
+    spin_unlock(&r->lock);
+    const int64_t *c = out.counters;
+    if (c[H5D_OPENS] + c[H5D_READS] + c[H5D_WRITES] + c[H5D_FLUSHES] == 0)
+        return;
+    out.id = file->id;
+    iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_H5D), &out,
+                              iolens_clock_seconds_per_unit());
+    emit_top_shapes(shapes, out.counters);
+    ctx->fn(&out, ctx->arg);
+}
+
+void iolens_h5d_foreach_record(void (*fn)(const struct iolens_h5d_record *, void *), void *arg)
+{
+    struct h5d_emit ctx = {fn, arg};
+    iolens_file_foreach(emit_h5d, &ctx);
+}
+
+static void reset_file(struct iolens_file *file, void *arg)
+{
+    (void)arg;
+    h5f_rec *f = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_H5F], memory_order_acquire);
+    if (f != NULL) {
+        atomic_store(&f->lock, 0); /* a lock held by another thread of the parent */
+        clear_h5f(f);
+    }
+    h5d_rec *d = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_H5D], memory_order_acquire);
+    if (d != NULL) {
+        /* The dataset facts stay: the child may go on with open handles. */
+        enum { FIRST = H5D_DATASPACE_NDIMS, NFACTS = H5D_FILE_REC_ID - H5D_DATASPACE_NDIMS + 1 };
+        int64_t facts[NFACTS];
+        memcpy(facts, &d->disk.counters[FIRST], sizeof facts);
+        atomic_store(&d->lock, 0);
+        clear_h5d(d);
+        memcpy(&d->disk.counters[FIRST], facts, sizeof facts);
+    }
+}
+
+static void release_file_locks(struct iolens_file *file, void *arg)
+{
+    (void)arg;
+    h5f_rec *f = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_H5F], memory_order_acquire);
+    h5d_rec *d = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_H5D], memory_order_acquire);
+    if (f != NULL)
+        atomic_store(&f->lock, 0);
+    if (d != NULL)
+        atomic_store(&d->lock, 0);
+}
+
+void iolens_hdf5_release_locks(void)
+{
+    atomic_store(&table_lock, 0);
+    iolens_file_foreach(release_file_locks, NULL);
+}
+
+void iolens_hdf5_reset(void)
+{
+    atomic_store(&table_lock, 0);
+    iolens_file_foreach(reset_file, NULL);
+}

@@ -1,0 +1,90 @@
+/* Bookkeeping of the HDF5 layers, H5F (files) and H5D (datasets), fed by
+ * wrappers/hdf5.c.  The wrappers time a call, make it, and hand the facts
+ * here when it succeeded, with its start and end time (iolens_now(),
+ * clock units).  The layer asks HDF5 itself (lib/layers/hdf5_calls.h) about the
+ * objects, with HDF5's error printing off; the wrappers call it with the
+ * runtime guard set, so none of that is traced.
+ *
+ * Rules (also described in iolens(7)):
+ *  - An H5F record is keyed by the normalized absolute path of the file
+ *    (from H5Fget_name), the same file entry as the POSIX and MPI-IO
+ *    records of that file.
+ *  - An H5D record is named "<file path>:<dataset path>" (H5Iget_name; an
+ *    anonymous dataset is "<file path>:<anonymous>"), and its
+ *    H5D_FILE_REC_ID is the id of the file's entry.  Records the budget
+ *    cannot hold fold into <other files>.
+ *  - A dataset handle is tracked from a successful create or open to its
+ *    close, in a fixed table allocated from the budget at start-up; a
+ *    handle opened while the table is full has its open counted, and
+ *    nothing after it.  Files need no table: close and flush find the
+ *    record by the file's name.
+ *  - Bytes of an H5Dread/H5Dwrite are the points of the file selection
+ *    (the dataset's whole dataspace for H5S_ALL) times the size of the
+ *    memory datatype. */
+#ifndef IOLENS_HDF5_LAYER_H
+#define IOLENS_HDF5_LAYER_H
+
+#include <hdf5.h>
+
+#include "iolens/log_format.h"
+
+/* Allocates the dataset handle table from the budget; called by runtime.c
+ * at start-up after the other layers. */
+void iolens_hdf5_layer_init(void);
+/* A forked child starts its own counts: zero every record. */
+void iolens_hdf5_reset(void);
+/* Clears the layer's locks only (runtime.h: iolens_runtime_release_locks). */
+void iolens_hdf5_release_locks(void);
+
+/* ------------------------------------------------------------- H5F -- */
+
+/* H5Fcreate (created 1) or H5Fopen returned file; fapl is the property
+ * list the program passed. */
+void iolens_h5f_open(hid_t file, hid_t fapl, int created, double t0, double t1);
+/* H5Fflush on any object of a file. */
+void iolens_h5f_flush(hid_t object, double t0, double t1);
+
+/* Close is split in two: the file's name is only known before the real
+ * close.  begin returns the record to charge (NULL if the file is not
+ * traced); end is called if the close succeeded. */
+struct iolens_h5f_rec;
+struct iolens_h5f_rec *iolens_h5f_close_begin(hid_t file);
+void iolens_h5f_close_end(struct iolens_h5f_rec *rec, double t0, double t1);
+
+/* ------------------------------------------------------------- H5D -- */
+
+enum iolens_h5d_dir { IOLENS_H5D_READ, IOLENS_H5D_WRITE };
+
+/* 1 if dset is a tracked dataset handle. */
+int iolens_h5d_is_traced(hid_t dset);
+
+/* A create or open (H5Dcreate1/2, H5Dcreate_anon, H5Dopen1/2, H5Oopen of
+ * a dataset) returned dset. */
+void iolens_h5d_open(hid_t dset, double t0, double t1);
+
+/* H5Dread or H5Dwrite succeeded with these arguments. */
+void iolens_h5d_access(hid_t dset, enum iolens_h5d_dir dir, hid_t mem_type, hid_t mem_space,
+                       hid_t file_space, hid_t dxpl, double t0, double t1);
+
+/* H5Dread/H5Dwrite on a tracked dataset returned a negative value: no
+ * counter changes, only an access interval of the bytes the selection
+ * asked for, flagged IOLENS_IV_FAILED (BPS counts every access;
+ * layer_intervals.h).  Every successful access adds its interval too. */
+void iolens_h5d_failed_access(hid_t dset, enum iolens_h5d_dir dir, hid_t mem_type,
+                              hid_t file_space, hid_t dxpl, double t0, double t1);
+
+void iolens_h5d_flush(hid_t dset, double t0, double t1);
+
+/* H5Dclose or H5Oclose: as for files, the handle leaves the table before
+ * the real close (HDF5 may hand the id out again). */
+struct iolens_h5d_rec;
+struct iolens_h5d_rec *iolens_h5d_close_begin(hid_t dset);
+void iolens_h5d_close_end(struct iolens_h5d_rec *rec, double t0, double t1);
+
+/* ------------------------------------------------------------ output -- */
+
+/* Pack every record with activity, times converted to seconds. */
+void iolens_h5f_foreach_record(void (*fn)(const struct iolens_h5f_record *, void *), void *arg);
+void iolens_h5d_foreach_record(void (*fn)(const struct iolens_h5d_record *, void *), void *arg);
+
+#endif

@@ -1,0 +1,304 @@
+/* The per-layer interval stores of the process (layer_intervals.h). */
+#include "layers/layer_intervals.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "core/budget.h"
+#include "core/clock.h"
+#include "iolens/log_format.h"
+#include "core/state.h"
+#ifdef IOLENS_HAVE_MPI
+#include "mpi/mpi_calls.h"
+#endif
+
+struct iolens_interval_store iolens_layer_intervals[IOLENS_NLAYERS];
+
+/* The other threads' stores (layer_intervals.h), NULL until first used. */
+static struct iolens_interval_store *thread_stores[IOLENS_NLAYERS][IOLENS_INTERVAL_THREAD_STORES];
+/* Bytes of one thread store of a layer (0: the layer has no main store). */
+static size_t thread_store_bytes[IOLENS_NLAYERS];
+/* Round robin over the thread stores. */
+static unsigned next_thread_slot;
+/* Layers with a main store, and the thread stores ever asked for: what
+ * the stores take at any budget (main_store_bytes, thread_stores_demand). */
+static unsigned recording_layers;
+static _Atomic unsigned thread_stores_wanted;
+
+/* The calling thread's store slot: 0 not chosen yet, 1 the main store,
+ * 2 + k thread store k.  Initial-exec TLS: the runtime is preloaded or
+ * linked in, never dlopen'ed, and this keeps the read to one instruction. */
+static __thread unsigned char thread_slot __attribute__((tls_model("initial-exec")));
+
+/* The data layers, in the order their intervals go into the log. */
+static const struct {
+    enum iolens_layer layer;
+    uint32_t region_kind;
+} data_layers[] = {
+    {IOLENS_LAYER_POSIX, IOLENS_REGION_POSIX},
+    {IOLENS_LAYER_STDIO, IOLENS_REGION_STDIO},
+    {IOLENS_LAYER_MPIIO, IOLENS_REGION_MPIIO},
+    {IOLENS_LAYER_H5D, IOLENS_REGION_H5D},
+};
+#define NDATA (sizeof data_layers / sizeof data_layers[0])
+
+/* Whether a layer can see accesses in this process at all. */
+static int layer_can_record(enum iolens_layer layer)
+{
+    if (iolens_layers_off & (1u << layer))
+        return 0;
+    switch (layer) {
+    case IOLENS_LAYER_POSIX:
+    case IOLENS_LAYER_STDIO:
+        return 1;
+    case IOLENS_LAYER_MPIIO:
+#ifdef IOLENS_HAVE_MPI
+        return iolens_mpi_calls_resolve(); /* an MPI program */
+#else
+        return 0;
+#endif
+    case IOLENS_LAYER_H5D:
+#ifdef IOLENS_HAVE_HDF5
+        return 1;
+#else
+        return 0;
+#endif
+    default:
+        return 0;
+    }
+}
+
+/* One main store at a budget (a scaled allocation, budget.h). */
+static size_t main_store_bytes(size_t budget)
+{
+    return recording_layers > 0 ? budget / IOLENS_INTERVAL_BUDGET_DIVISOR / recording_layers : 0;
+}
+
+static size_t thread_store_total(size_t budget)
+{
+    return sizeof(struct iolens_interval_store) +
+           iolens_budget_round(main_store_bytes(budget) / IOLENS_INTERVAL_THREAD_DIVISOR);
+}
+
+/* Every thread store asked for, at a budget (a demand function). */
+static uint64_t thread_stores_demand(uint64_t budget)
+{
+    return (uint64_t)atomic_load_explicit(&thread_stores_wanted, memory_order_relaxed) *
+           iolens_budget_round(thread_store_total((size_t)budget));
+}
+
+void iolens_intervals_init(size_t memory)
+{
+    memset(iolens_layer_intervals, 0, sizeof iolens_layer_intervals);
+    unsigned n = 0;
+    for (size_t i = 0; i < NDATA; i++)
+        n += (unsigned)layer_can_record(data_layers[i].layer);
+    recording_layers = n;
+    atomic_store(&thread_stores_wanted, 0);
+    if (n == 0)
+        return;
+    iolens_budget_add_demand(thread_stores_demand);
+    size_t share = main_store_bytes(memory);
+    for (size_t i = 0; i < NDATA; i++) {
+        if (!layer_can_record(data_layers[i].layer))
+            continue;
+        /* A refused allocation leaves the store disabled (capacity 0): it
+         * still counts accesses and bytes, and the budget's "needed"
+         * figure shows what was missing. */
+        void *mem = iolens_budget_alloc_scaled(main_store_bytes);
+        iolens_interval_store_init(&iolens_layer_intervals[data_layers[i].layer], mem,
+                                   mem != NULL ? share : 0);
+        if (mem != NULL)
+            thread_store_bytes[data_layers[i].layer] = share / IOLENS_INTERVAL_THREAD_DIVISOR;
+    }
+}
+
+void iolens_intervals_reset(void)
+{
+    for (size_t i = 0; i < NDATA; i++) {
+        enum iolens_layer layer = data_layers[i].layer;
+        iolens_interval_store_reset(&iolens_layer_intervals[layer]);
+        for (unsigned k = 0; k < IOLENS_INTERVAL_THREAD_STORES; k++)
+            if (thread_stores[layer][k] != NULL)
+                iolens_interval_store_reset(thread_stores[layer][k]);
+    }
+}
+
+void iolens_intervals_release_locks(void)
+{
+    for (size_t i = 0; i < NDATA; i++) {
+        enum iolens_layer layer = data_layers[i].layer;
+        __atomic_store_n(&iolens_layer_intervals[layer].lock, 0, __ATOMIC_RELEASE);
+        for (unsigned k = 0; k < IOLENS_INTERVAL_THREAD_STORES; k++)
+            if (thread_stores[layer][k] != NULL)
+                __atomic_store_n(&thread_stores[layer][k]->lock, 0, __ATOMIC_RELEASE);
+    }
+}
+
+/* ------------------------------------------------------ thread stores -- */
+
+static unsigned char choose_thread_slot(void)
+{
+    if (syscall(SYS_gettid) == getpid())
+        return 1;
+    unsigned k = __atomic_fetch_add(&next_thread_slot, 1, __ATOMIC_RELAXED);
+    return (unsigned char)(2 + k % IOLENS_INTERVAL_THREAD_STORES);
+}
+
+/* Thread store k of a layer, made on first use; NULL if the budget
+ * refuses.  Two threads racing to make the same store both allocate, one
+ * wins: the loser's few bytes stay unused in the arena. */
+static struct iolens_interval_store *thread_store(enum iolens_layer layer, unsigned k)
+{
+    static _Atomic unsigned char wanted[IOLENS_NLAYERS][IOLENS_INTERVAL_THREAD_STORES];
+    struct iolens_interval_store *s = __atomic_load_n(&thread_stores[layer][k], __ATOMIC_ACQUIRE);
+    if (s != NULL || thread_store_bytes[layer] == 0)
+        return s;
+    /* Counted once per store, however often a refusal makes it retry. */
+    if (!atomic_exchange_explicit(&wanted[layer][k], 1, memory_order_relaxed))
+        atomic_fetch_add_explicit(&thread_stores_wanted, 1, memory_order_relaxed);
+    struct iolens_interval_store *made = iolens_budget_alloc_uncounted(sizeof *made + thread_store_bytes[layer]);
+    if (made == NULL)
+        return NULL;
+    iolens_interval_store_init(made, made + 1, thread_store_bytes[layer]);
+    if (__atomic_compare_exchange_n(&thread_stores[layer][k], &s, made, 0, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE))
+        return made;
+    return s;
+}
+
+struct iolens_interval_store *iolens_intervals_thread_store(enum iolens_layer layer)
+{
+    if (thread_slot == 0)
+        thread_slot = choose_thread_slot();
+    struct iolens_interval_store *s = NULL;
+    if (thread_slot >= 2)
+        s = thread_store(layer, thread_slot - 2u);
+    return s != NULL ? s : &iolens_layer_intervals[layer];
+}
+
+/* ------------------------------------------------------------ packing -- */
+
+/* Appends a consistent copy of one store to p (under the store's lock:
+ * a thread may still be appending); p->iv has room for it. */
+static void append_store(struct iolens_interval_store *s, struct iolens_intervals_packed *p)
+{
+    unsigned spins = 0;
+    while (__atomic_exchange_n(&s->lock, 1, __ATOMIC_ACQUIRE))
+        iolens_spin_wait(&spins);
+    size_t n = s->count;
+    memcpy(p->iv + p->count, s->iv, n * sizeof *p->iv);
+    p->count += n;
+    p->error_bound += s->error_bound;
+    p->accesses += s->accesses;
+    p->bytes += s->bytes;
+    p->sum_duration += s->sum_duration;
+    p->overlap += s->overlap;
+    __atomic_store_n(&s->lock, 0, __ATOMIC_RELEASE);
+}
+
+/* The stores of a layer: the main one, then the thread stores made. */
+static size_t stores_of(enum iolens_layer layer, struct iolens_interval_store **out)
+{
+    size_t n = 0;
+    out[n++] = &iolens_layer_intervals[layer];
+    for (unsigned k = 0; k < IOLENS_INTERVAL_THREAD_STORES; k++) {
+        struct iolens_interval_store *s = __atomic_load_n(&thread_stores[layer][k], __ATOMIC_ACQUIRE);
+        if (s != NULL)
+            out[n++] = s;
+    }
+    return n;
+}
+
+/* All the stores of a layer merged into p (the error bounds add up: each
+ * store's union overestimates its own accesses' by at most its bound).
+ * Room is taken for the stores' capacities, so that a thread appending
+ * meanwhile cannot overflow the copy. */
+static int copy_layer(enum iolens_layer layer, struct iolens_intervals_packed *p)
+{
+    struct iolens_interval_store *stores[1 + IOLENS_INTERVAL_THREAD_STORES];
+    size_t n = stores_of(layer, stores), room = 1;
+    for (size_t i = 0; i < n; i++)
+        room += stores[i]->capacity;
+    p->iv = malloc(room * sizeof *p->iv);
+    if (p->iv == NULL)
+        return -1;
+    /* Each store bounds only its own accesses' overlap: those of two
+     * threads may overlap each other.  With more than one store in use
+     * the layer's union is known to be at least the largest store's
+     * (sum_duration - overlap), which is what p->overlap then says. */
+    double best_floor = 0.0;
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        double sum_before = p->sum_duration, overlap_before = p->overlap;
+        uint64_t accesses_before = p->accesses;
+        append_store(stores[i], p);
+        double floor = (p->sum_duration - sum_before) - (p->overlap - overlap_before);
+        used += p->accesses > accesses_before;
+        if (floor > best_floor)
+            best_floor = floor;
+    }
+    if (used > 1)
+        p->overlap = p->sum_duration - best_floor;
+    return 0;
+}
+
+static void to_seconds(struct iolens_intervals_packed *p, double seconds_per_unit, double shift)
+{
+    for (size_t i = 0; i < p->count; i++) {
+        p->iv[i].start = p->iv[i].start * seconds_per_unit + shift;
+        p->iv[i].end = p->iv[i].end * seconds_per_unit + shift;
+    }
+    for (size_t i = 0; i < p->count; i++)
+        p->iv[i].busy *= seconds_per_unit;
+    p->error_bound *= seconds_per_unit;
+    p->sum_duration *= seconds_per_unit;
+    p->overlap *= seconds_per_unit;
+}
+
+/* POSIX and STDIO are always in the region (as their record regions are
+ * always in the log); MPI-IO and H5D only when they saw an access. */
+static int layer_written(enum iolens_layer layer)
+{
+    if (layer == IOLENS_LAYER_POSIX || layer == IOLENS_LAYER_STDIO)
+        return 1;
+    struct iolens_interval_store *stores[1 + IOLENS_INTERVAL_THREAD_STORES];
+    size_t n = stores_of(layer, stores);
+    for (size_t i = 0; i < n; i++)
+        if (__atomic_load_n(&stores[i]->accesses, __ATOMIC_RELAXED) > 0)
+            return 1;
+    return 0;
+}
+
+int iolens_intervals_pack(unsigned layers_off, double shift_seconds,
+                          struct iolens_intervals_packed *out)
+{
+    double seconds_per_unit = iolens_clock_seconds_per_unit();
+    int n = 0;
+    for (size_t i = 0; i < NDATA; i++) {
+        enum iolens_layer layer = data_layers[i].layer;
+        if ((layers_off & (1u << layer)) || !layer_written(layer))
+            continue;
+        struct iolens_intervals_packed *p = &out[n];
+        memset(p, 0, sizeof *p);
+        p->region_kind = data_layers[i].region_kind;
+        if (copy_layer(layer, p) != 0) {
+            iolens_intervals_packed_free(out, n);
+            return -1;
+        }
+        to_seconds(p, seconds_per_unit, shift_seconds);
+        n++;
+    }
+    return n;
+}
+
+void iolens_intervals_packed_free(struct iolens_intervals_packed *p, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(p[i].iv);
+        p[i].iv = NULL;
+    }
+}

@@ -1,0 +1,844 @@
+/* POSIX layer bookkeeping: turns the facts the wrappers report into the
+ * counters of IOLENS_POSIX_COUNTERS (log_format.h).
+ *
+ * Each file has one layer record (struct iolens_posix_rec) allocated from
+ * the budget on the file's first traced open, stat, unlink or rename.  A
+ * record has its own tiny spinlock, so threads working on different files
+ * never meet and there is no global lock on the read/write path.  The
+ * per-descriptor state (offset, previous access) is in the descriptor
+ * table (fd_table.h); it is only touched under the lock of the record the
+ * descriptor points to.
+ *
+ * When the budget cannot hold a new file (or its record), the file is
+ * folded into <other files>: its counts go to that record, so totals stay
+ * exact, and the job header learns about it (iolens_file_note_folded).
+ * So is a descriptor the budget cannot hold state for: it is bound to the
+ * overflow ofd of <other files> (fd_table.h), never left untraced. */
+#include "layers/posix_layer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "layers/access_pattern.h"
+#include "layers/access_stats.h"
+#include "core/clock.h"
+#include "core/fd_table.h"
+#include "core/file_table.h"
+#include "iolens/log_format.h"
+#include "layers/layer_intervals.h"
+#include "core/pathname.h"
+#include "core/real_calls.h"
+#include "format/record_merge.h"
+#include "core/state.h"
+#include "core/spinlock.h"
+
+enum last_io { IO_NONE, IO_READ, IO_WRITE };
+
+struct iolens_posix_rec {
+    _Atomic int lock;
+    enum last_io last_io;     /* for POSIX_RW_SWITCHES */
+    /* Runtime-only state, not written to the log as such; next to the
+     * lock, so that a read or write touches as few cache lines as it can. */
+    int64_t mem_align_mask;   /* iolens_align_mask of POSIX_MEM_ALIGNMENT */
+    int64_t file_align_mask;  /* ... and of POSIX_FILE_ALIGNMENT */
+    double last_meta_end;     /* end of the last metadata call: non-overlapping
+                               * time (reads and writes use their
+                               * F_*_END_TIMESTAMP, which is the same value) */
+    /* Darshan's rules for CONSEC, SEQ and STRIDE compare a read with the
+     * previous read of the file and a write with the previous write (by
+     * any descriptor): the last byte of each, 0 before the first and
+     * again after each open, as in Darshan.  Indexed by last_io - 1. */
+    int64_t last_byte[2];
+    struct iolens_posix_record disk;
+    struct iolens_common_values sizes;
+    struct iolens_common_values strides;
+    struct iolens_access_pattern pat;   /* the <POSIX>_PAT_* detector */
+};
+
+typedef struct iolens_posix_rec posix_rec;
+
+/*
+ * The record lock, a test-and-test-and-set spinlock held for a few dozen
+ * instructions.  While the process has a single thread (glibc's
+ * __libc_single_threaded, which only pthread_create clears) nothing can
+ * contend for it, and a signal handler's I/O in the middle of the
+ * bookkeeping passes through untraced (iolens_in_runtime), so the atomic
+ * exchange, the costliest single step of a traced read or write, is
+ * skipped.  lock_rec returns whether it took the lock; unlock_rec gets
+ * that answer back, so the pair stays matched even if the flag changed in
+ * between.
+ */
+static inline int lock_rec(posix_rec *r)
+{
+    return iolens_lock(&r->lock);
+}
+
+static inline void unlock_rec(posix_rec *r, int held)
+{
+    iolens_unlock(&r->lock, held);
+}
+
+/* ------------------------------------------------------- records -- */
+
+static int64_t configured_mem_alignment(void)
+{
+    const struct iolens_config *cfg = iolens_runtime_config();
+    return cfg != NULL ? cfg->mem_alignment : 8;
+}
+
+/* Sets every counter to its "nothing happened" value; the alignments are
+ * properties of the file and the run, so they are set here too. */
+static void clear_counters(posix_rec *r, const struct iolens_file *file)
+{
+    memset(r->disk.counters, 0, sizeof r->disk.counters);
+    memset(r->disk.fcounters, 0, sizeof r->disk.fcounters);
+    r->disk.counters[POSIX_MEM_ALIGNMENT] = configured_mem_alignment();
+    r->disk.counters[POSIX_FILE_ALIGNMENT] = file->fs_block_size > 0 ? file->fs_block_size : 0;
+    r->mem_align_mask = iolens_align_mask(r->disk.counters[POSIX_MEM_ALIGNMENT]);
+    r->file_align_mask = iolens_align_mask(r->disk.counters[POSIX_FILE_ALIGNMENT]);
+    r->last_meta_end = 0.0;
+    r->last_io = IO_NONE;
+    r->last_byte[0] = r->last_byte[1] = 0;
+    memset(&r->sizes, 0, sizeof r->sizes);
+    memset(&r->strides, 0, sizeof r->strides);
+    memset(&r->pat, 0, sizeof r->pat);
+}
+
+static void init_rec(void *p, struct iolens_file *file)
+{
+    posix_rec *r = p;
+    atomic_store(&r->lock, 0);
+    r->disk.id = file->id;
+    r->disk.rank = 0;
+    clear_counters(r, file);
+}
+
+static posix_rec *record_of(struct iolens_file *file)
+{
+    return iolens_file_layer_record(file, IOLENS_LAYER_POSIX, sizeof(posix_rec), init_rec);
+}
+
+static int path_is_traced(const char *abspath)
+{
+    const struct iolens_config *cfg = iolens_runtime_config();
+    return cfg == NULL || iolens_config_traces_path(cfg, abspath);
+}
+
+/* The file and record a path's counters go to: its own, or <other files>
+ * when the budget holds neither; NULL when the path is not traced.  Every
+ * folded path is noted for the job header's folded files; only opens
+ * count as folded opens.
+ *
+ * A path already in the record table was found traced when it was added
+ * (every layer checks before adding one, and the rules do not change
+ * while the program runs), so the include/exclude prefixes, which cost
+ * more than a table lookup, are matched only for a path met for the first
+ * time: repeated opens and stats of a file skip them. */
+static posix_rec *record_for_path(const char *abspath, size_t len, int is_open,
+                                  struct iolens_file **file_out)
+{
+    struct iolens_file *file = iolens_file_find(abspath, len);
+    if (file == NULL) {
+        if (!path_is_traced(abspath))
+            return NULL;
+        file = iolens_file_get(abspath, len);
+    }
+    posix_rec *r = file != NULL ? record_of(file) : NULL;
+    if (r == NULL) {
+        iolens_file_note_folded(iolens_path_hash(abspath, len), len, IOLENS_LAYER_POSIX, is_open);
+        file = iolens_file_other();
+        r = record_of(file);
+    }
+    *file_out = file;
+    return r;
+}
+
+/* ----------------------------------------------------------- time -- */
+
+static void add_meta_time(posix_rec *r, double t0, double t1)
+{
+    r->disk.fcounters[POSIX_F_META_TIME] = iolens_time_add_nonoverlap(
+        r->disk.fcounters[POSIX_F_META_TIME], &r->last_meta_end, t0, t1);
+}
+
+/* Counts one metadata operation (counter index) on a record. */
+static void count_meta(posix_rec *r, int counter, double t0, double t1)
+{
+    if (r == NULL)
+        return;
+    int held = lock_rec(r);
+    r->disk.counters[counter]++;
+    add_meta_time(r, t0, t1);
+    unlock_rec(r, held);
+}
+
+int iolens_posix_is_traced(int fd)
+{
+    return iolens_fd_lookup(fd) != NULL;
+}
+
+static posix_rec *rec_of_fd(int fd)
+{
+    struct iolens_ofd *ofd = iolens_fd_lookup(fd);
+    return ofd != NULL ? ofd->rec : NULL;
+}
+
+/* ---------------------------------------------------------- paths -- */
+
+/* The working directory, cached: getcwd is a system call and opens of
+ * relative paths are common.  chdir/fchdir bump a generation number
+ * (lock-free, so the chdir wrappers need no guard); the cache is refreshed
+ * when it was made under an older generation.  The generation is read
+ * before getcwd, so a chdir racing with the refresh forces another one. */
+static char cwd_cache[PATH_MAX];
+static size_t cwd_cache_len;
+static uint64_t cwd_cache_generation; /* generation cwd_cache belongs to */
+static int cwd_cache_valid;
+static _Atomic uint64_t cwd_generation;
+static atomic_flag cwd_lock = ATOMIC_FLAG_INIT;
+
+void iolens_posix_cwd_changed(void)
+{
+    atomic_fetch_add_explicit(&cwd_generation, 1, memory_order_release);
+}
+
+/*
+ * The length of path if it is in normal form already, else 0: no empty,
+ * "." or ".." component and no trailing '/' ("/" itself is normal).  Most
+ * paths programs pass are, and then normalizing is a copy (or nothing):
+ * this scan costs a fraction of iolens_path_normalize.
+ */
+static size_t normal_length(const char *path)
+{
+    const char *s = path;
+    if (*s == '/' && *++s == '\0')
+        return 1;
+    for (;;) {
+        if (s[0] == '/' || s[0] == '\0')
+            return 0; /* empty component, or a trailing '/' */
+        if (s[0] == '.' && (s[1] == '/' || s[1] == '\0' ||
+                            (s[1] == '.' && (s[2] == '/' || s[2] == '\0'))))
+            return 0;
+        s = strchrnul(s, '/');
+        if (*s == '\0')
+            return (size_t)(s - path);
+        s++;
+    }
+}
+
+/* base (normal, absolute, base_len bytes) joined with the normal relative
+ * path rel (rel_len bytes), or -1 if out is too small. */
+static long join_normal(const char *base, size_t base_len, const char *rel, size_t rel_len,
+                        char *out, size_t outsz)
+{
+    size_t sep = base_len > 1; /* "/" + "a" is "/a", not "//a" */
+    if (base_len + sep + rel_len >= outsz)
+        return -1;
+    memcpy(out, base, base_len);
+    out[base_len] = '/';
+    memcpy(out + base_len + sep, rel, rel_len + 1);
+    return (long)(base_len + sep + rel_len);
+}
+
+/* rel_len: normal_length(path), or 0 when path needs normalizing. */
+static long normalize_against_cwd(const char *path, size_t rel_len, char *out, size_t outsz)
+{
+    long len = -1;
+    unsigned spins = 0;
+    while (atomic_flag_test_and_set_explicit(&cwd_lock, memory_order_acquire))
+        iolens_spin_wait(&spins);
+    uint64_t now = atomic_load_explicit(&cwd_generation, memory_order_acquire);
+    if (!cwd_cache_valid || cwd_cache_generation != now) {
+        cwd_cache_valid = getcwd(cwd_cache, sizeof cwd_cache) != NULL && cwd_cache[0] == '/';
+        /* getcwd's answer is normal; if it ever were not, the general
+         * normalizer below still copes, and the join is not used. */
+        cwd_cache_len = cwd_cache_valid ? normal_length(cwd_cache) : 0;
+        cwd_cache_generation = now;
+    }
+    if (cwd_cache_valid && cwd_cache_len > 0 && rel_len > 0)
+        len = join_normal(cwd_cache, cwd_cache_len, path, rel_len, out, outsz);
+    else if (cwd_cache_valid)
+        len = iolens_path_normalize(cwd_cache, path, out, outsz);
+    atomic_flag_clear_explicit(&cwd_lock, memory_order_release);
+    return len;
+}
+
+/* What the kernel says fd is open on, if that is a path. */
+static long proc_fd_path(int fd, char *out, size_t outsz)
+{
+    char link[64];
+    char target[PATH_MAX];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n <= 0 || target[0] != '/')
+        return -1;
+    target[n] = '\0';
+    return iolens_path_normalize("/", target, out, outsz);
+}
+
+long iolens_posix_fd_path(int fd, char *out, size_t outsz)
+{
+    struct iolens_ofd *ofd = iolens_fd_lookup(fd);
+    if (ofd != NULL && ofd->file != NULL && ofd->file->name[0] == '/') {
+        if (ofd->file->name_len >= outsz)
+            return -1;
+        memcpy(out, ofd->file->name, ofd->file->name_len + 1);
+        return ofd->file->name_len;
+    }
+    return proc_fd_path(fd, out, outsz);
+}
+
+/* iolens_posix_resolve, except that a path that is absolute and normal
+ * already is returned as it is, without a copy; otherwise the result is
+ * written to buf.  NULL if the path cannot be resolved. */
+static const char *resolve_path(int dirfd, const char *path, char *buf, size_t bufsz,
+                                size_t *len)
+{
+    if (path == NULL || path[0] == '\0')
+        return NULL;
+    size_t n = normal_length(path);
+    if (path[0] == '/' && n > 0 && n < bufsz) {
+        *len = n;
+        return path;
+    }
+    long l = iolens_posix_resolve(dirfd, path, buf, bufsz);
+    if (l < 0)
+        return NULL;
+    *len = (size_t)l;
+    return buf;
+}
+
+long iolens_posix_resolve(int dirfd, const char *path, char *out, size_t outsz)
+{
+    if (path == NULL || path[0] == '\0')
+        return -1;
+    size_t n = normal_length(path);
+    if (path[0] == '/') {
+        if (n == 0)
+            return iolens_path_normalize("/", path, out, outsz);
+        if (n >= outsz)
+            return -1;
+        memcpy(out, path, n + 1);
+        return (long)n;
+    }
+    if (dirfd == AT_FDCWD)
+        return normalize_against_cwd(path, n, out, outsz);
+    char base[PATH_MAX];
+    if (iolens_posix_fd_path(dirfd, base, sizeof base) < 0)
+        return -1;
+    return iolens_path_normalize(base, path, out, outsz);
+}
+
+/* Record of a path named by a stat, unlink or rename; NULL if untraced. */
+static posix_rec *record_for_named(int dirfd, const char *path)
+{
+    char buf[PATH_MAX];
+    size_t len;
+    const char *abspath = resolve_path(dirfd, path, buf, sizeof buf, &len);
+    if (abspath == NULL)
+        return NULL;
+    struct iolens_file *file;
+    return record_for_path(abspath, len, 0, &file);
+}
+
+/* ------------------------------------------------- open and close -- */
+
+void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
+                       double t0, double t1)
+{
+    char buf[PATH_MAX];
+    size_t len = 0;
+    const char *abspath = resolve_path(dirfd, path, buf, sizeof buf, &len);
+    if (abspath == NULL) {
+        long l = proc_fd_path(fd, buf, sizeof buf);
+        abspath = l >= 0 ? buf : NULL;
+        len = l >= 0 ? (size_t)l : 0;
+    }
+    struct iolens_file *file;
+    posix_rec *r = abspath != NULL ? record_for_path(abspath, len, 1, &file) : NULL;
+    if (r == NULL) {
+        iolens_fd_close(fd); /* untraced: drop a stale binding of the number */
+        return;
+    }
+    struct iolens_ofd *ofd = iolens_fd_open(fd, file, r, flags);
+    if (ofd != NULL && iolens_fd_is_overflow(ofd) && ofd->rec != r) {
+        /* No descriptor state for this open: what the descriptor does goes
+         * to <other files>, and so does the open, so that the file's own
+         * record and <other files> each stay consistent. */
+        iolens_file_note_folded(iolens_path_hash(abspath, len), len, IOLENS_LAYER_POSIX, 1);
+        r = ofd->rec;
+    }
+
+    int held = lock_rec(r);
+    r->disk.counters[POSIX_OPENS]++;
+    if (mode > 0) /* -1: the call passed none; Darshan keeps 0 as none too */
+        r->disk.counters[POSIX_MODE] = mode;
+    r->last_byte[0] = r->last_byte[1] = 0;
+    iolens_note_first(&r->disk.fcounters[POSIX_F_OPEN_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
+    add_meta_time(r, t0, t1);
+    unlock_rec(r, held);
+}
+
+posix_rec *iolens_posix_close_begin(int fd)
+{
+    posix_rec *r = rec_of_fd(fd);
+    iolens_fd_close(fd);
+    return r;
+}
+
+void iolens_posix_close_end(posix_rec *r, double t0, double t1)
+{
+    if (r == NULL)
+        return;
+    int held = lock_rec(r);
+    iolens_note_first(&r->disk.fcounters[POSIX_F_CLOSE_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[POSIX_F_CLOSE_END_TIMESTAMP], t1);
+    add_meta_time(r, t0, t1);
+    unlock_rec(r, held);
+}
+
+void iolens_posix_adopt_fd(int fd, struct iolens_file *file)
+{
+    struct iolens_ofd *ofd = iolens_fd_lookup(fd);
+    if (ofd != NULL && ofd->file == file)
+        return;
+    posix_rec *r = record_of(file);
+    if (r == NULL)
+        return;
+    int (*real_fcntl)(int, int, ...) = IOLENS_REAL(fcntl);
+    off_t (*real_lseek)(int, off_t, int) = IOLENS_REAL(lseek);
+    int flags = real_fcntl != NULL ? real_fcntl(fd, F_GETFL) : 0;
+    off_t pos = real_lseek != NULL ? real_lseek(fd, 0, SEEK_CUR) : -1;
+    ofd = iolens_fd_open(fd, file, r, flags < 0 ? 0 : flags);
+    if (ofd != NULL && !iolens_fd_is_overflow(ofd))
+        atomic_store_explicit(&ofd->offset, pos > 0 ? pos : 0, memory_order_relaxed);
+}
+
+/* ---------------------------------------------------- read, write -- */
+
+/* The counter indices that differ between reads and writes. */
+struct rw_ids {
+    int ops, bytes, max_byte, consec, seq, size0, max_time_size;
+    int f_start, f_end, f_time, f_max_time;
+    enum last_io kind;
+};
+
+static const struct rw_ids read_ids = {
+    POSIX_READS, POSIX_BYTES_READ, POSIX_MAX_BYTE_READ, POSIX_CONSEC_READS,
+    POSIX_SEQ_READS, POSIX_SIZE_READ_0_100, POSIX_MAX_READ_TIME_SIZE,
+    POSIX_F_READ_START_TIMESTAMP, POSIX_F_READ_END_TIMESTAMP, POSIX_F_READ_TIME,
+    POSIX_F_MAX_READ_TIME, IO_READ,
+};
+
+static const struct rw_ids write_ids = {
+    POSIX_WRITES, POSIX_BYTES_WRITTEN, POSIX_MAX_BYTE_WRITTEN, POSIX_CONSEC_WRITES,
+    POSIX_SEQ_WRITES, POSIX_SIZE_WRITE_0_100, POSIX_MAX_WRITE_TIME_SIZE,
+    POSIX_F_WRITE_START_TIMESTAMP, POSIX_F_WRITE_END_TIMESTAMP, POSIX_F_WRITE_TIME,
+    POSIX_F_MAX_WRITE_TIME, IO_WRITE,
+};
+
+/* The kernel's file position after an O_APPEND write (only the kernel
+ * knows where it landed), else -1.  Asked before the record lock is taken:
+ * no system call runs under a spinlock.  errno is kept, as the read/write
+ * path promises (posix_layer.h). */
+static __attribute__((noinline)) int64_t append_position(int fd)
+{
+    off_t (*real_lseek)(int, off_t, int) = IOLENS_REAL(lseek);
+    if (real_lseek == NULL)
+        return -1;
+    int saved = errno;
+    int64_t pos = real_lseek(fd, 0, SEEK_CUR);
+    errno = saved;
+    return pos;
+}
+
+/* Under the record lock: where an access of size bytes started.  Explicit
+ * offsets are used as given.  Otherwise the tracked offset is used and
+ * advanced; a descriptor's offset only changes under the lock of the
+ * record it points to, so a plain load and store suffice (threads sharing
+ * a descriptor each get their own start, without an atomic
+ * read-modify-write on the hot path). */
+static inline int64_t access_start(struct iolens_ofd *ofd, int64_t offset, int64_t size,
+                                   int64_t append_pos)
+{
+    if (offset >= 0)
+        return offset;
+    int64_t start = append_pos >= size
+                        ? append_pos - size
+                        : atomic_load_explicit(&ofd->offset, memory_order_relaxed);
+    atomic_store_explicit(&ofd->offset, start + size, memory_order_relaxed);
+    return start;
+}
+
+/* Darshan's consecutive, sequential and stride rules (log_format.h):
+ * against the last byte of the previous access of the same kind to the
+ * file.  Returns the stride, 0 when there is none to count. */
+static inline int64_t count_darshan_order(posix_rec *r, const struct rw_ids *k, int64_t start,
+                                          int64_t size)
+{
+    int64_t *c = r->disk.counters;
+    int64_t *last = &r->last_byte[k->kind - IO_READ];
+    c[k->consec] += iolens_is_darshan_consecutive(start, *last);
+    c[k->seq] += iolens_is_darshan_sequential(start, *last);
+    int64_t stride = iolens_darshan_stride(start, *last);
+    *last = start + size - 1;
+    return stride;
+}
+
+/* iolens's own rules (the PAT_* counters): against the previous access of
+ * either kind on the same descriptor. */
+static inline void count_pattern(posix_rec *r, struct iolens_ofd *ofd, const struct rw_ids *k,
+                                 int64_t start, int64_t size)
+{
+    int64_t *c = r->disk.counters;
+    int64_t prev_end = ofd->last_end;
+    r->pat.consec += iolens_is_consecutive(start, prev_end);
+    r->pat.seq += iolens_is_sequential(start, prev_end);
+    ofd->last_start = start;
+    ofd->last_end = start + size;
+    if (r->last_io != k->kind) {
+        c[POSIX_RW_SWITCHES] += r->last_io != IO_NONE;
+        r->last_io = k->kind;
+    }
+}
+
+static inline void count_timing(posix_rec *r, const struct rw_ids *k, int64_t size, double t0,
+                                double t1)
+{
+    double *f = r->disk.fcounters;
+    iolens_note_first(&f[k->f_start], t0);
+    /* The end of the last access of a kind is both F_*_END_TIMESTAMP and
+     * the point from which non-overlapping time counts: one update does
+     * both (iolens_note_last's rule is the same as the one below). */
+    f[k->f_time] = iolens_time_add_nonoverlap(f[k->f_time], &f[k->f_end], t0, t1);
+    if (__builtin_expect(t1 - t0 > f[k->f_max_time], 0)) {
+        f[k->f_max_time] = t1 - t0;
+        r->disk.counters[k->max_time_size] = size;
+    }
+}
+
+/* The common sizes and strides, and the pattern detector's step, when
+ * any of them differs from the last one counted (out of line: see
+ * count_access).  Sizes and strides of 0 are not counted (as Darshan). */
+static __attribute__((noinline)) void count_common_values(posix_rec *r, int64_t size,
+                                                           int64_t stride, int has_step,
+                                                           int64_t step)
+{
+    if (size != 0)
+        iolens_common_add(&r->sizes, size);
+    if (stride != 0)
+        iolens_common_add(&r->strides, stride);
+    if (has_step)
+        iolens_pat_step(&r->pat, step);
+}
+
+/*
+ * Inlined into the read and write entry points, so that every k->... is a
+ * constant and the update is straight-line code.  It makes no call but
+ * one, last and rare (a size or stride other than the previous one), so
+ * that the compiler keeps everything in scratch registers: a read or write
+ * costs about four instructions a nanosecond, the saving of registers
+ * included.  append_pos is the kernel's position after an O_APPEND write
+ * (see append_position), else -1.
+ */
+static inline __attribute__((always_inline)) void
+count_access(struct iolens_ofd *ofd, const void *buf, int64_t offset, int64_t size, double t0,
+             double t1, const struct rw_ids *k, int64_t append_pos)
+{
+    posix_rec *r = ofd->rec;
+    int64_t *c = r->disk.counters;
+
+    int held = lock_rec(r);
+    int64_t start = access_start(ofd, offset, size, append_pos);
+    int64_t prev_start = ofd->last_start;
+    c[k->ops]++;
+    c[k->bytes] += size;
+    if (size > 0 && start + size - 1 > c[k->max_byte])
+        c[k->max_byte] = start + size - 1;
+    c[k->size0 + iolens_size_bin(size)]++;
+    c[POSIX_MEM_NOT_ALIGNED] += iolens_is_misaligned_masked((uintptr_t)buf, r->mem_align_mask,
+                                                            c[POSIX_MEM_ALIGNMENT]);
+    c[POSIX_FILE_NOT_ALIGNED] += iolens_is_misaligned_masked((uint64_t)start, r->file_align_mask,
+                                                             c[POSIX_FILE_ALIGNMENT]);
+    int64_t stride = count_darshan_order(r, k, start, size);
+    count_pattern(r, ofd, k, start, size);
+    count_timing(r, k, size, t0, t1);
+    int has_step = prev_start >= 0;
+    int64_t step = start - prev_start;
+    /* The fast path also covers the pattern detector: the same step as
+     * its current run (iolens_pat_step's own fast path, inlined here). */
+    if (__builtin_expect((size == 0 || iolens_common_is_last(&r->sizes, size)) &&
+                             (stride == 0 || iolens_common_is_last(&r->strides, stride)) &&
+                             (!has_step || step == r->pat.run_stride),
+                         1)) {
+        iolens_common_count_last(&r->sizes, size != 0);
+        iolens_common_count_last(&r->strides, stride != 0);
+        r->pat.run_len += has_step;
+    } else {
+        count_common_values(r, size, stride, has_step, step);
+    }
+    unlock_rec(r, held);
+}
+
+/* A write without offset on an O_APPEND descriptor: only the kernel knows
+ * where it landed, so it is asked first (out of line, off the usual path). */
+static __attribute__((noinline)) void count_append_write(struct iolens_ofd *ofd, int fd,
+                                                         const void *buf, int64_t size,
+                                                         double t0, double t1)
+{
+    count_access(ofd, buf, -1, size, t0, t1, &write_ids, append_position(fd));
+}
+
+/* The access interval (layer_intervals.h) is added after the record's
+ * lock is released, as the last step: a call in tail position. */
+void iolens_posix_read_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset,
+                           ssize_t ret, double t0, double t1)
+{
+    (void)fd;
+    count_access(ofd, buf, offset, ret, t0, t1, &read_ids, -1);
+    iolens_intervals_add(IOLENS_LAYER_POSIX, t0, t1, ((posix_rec *)ofd->rec)->disk.id, ret,
+                         IOLENS_IV_READ);
+}
+
+void iolens_posix_write_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset,
+                            ssize_t ret, double t0, double t1)
+{
+    if (offset < 0 && __builtin_expect(ofd->flags & O_APPEND, 0))
+        count_append_write(ofd, fd, buf, ret, t0, t1);
+    else
+        count_access(ofd, buf, offset, ret, t0, t1, &write_ids, -1);
+    iolens_intervals_add(IOLENS_LAYER_POSIX, t0, t1, ((posix_rec *)ofd->rec)->disk.id, ret,
+                         IOLENS_IV_WRITE);
+}
+
+void iolens_posix_failed_access(int fd, int64_t requested, int is_write, double t0, double t1)
+{
+    struct iolens_ofd *ofd = iolens_fd_lookup(fd);
+    if (ofd == NULL)
+        return;
+    uint32_t flags = IOLENS_IV_FAILED | (is_write ? IOLENS_IV_WRITE : IOLENS_IV_READ);
+    iolens_intervals_add(IOLENS_LAYER_POSIX, t0, t1, ((posix_rec *)ofd->rec)->disk.id,
+                         requested, flags);
+}
+
+void iolens_posix_read(int fd, const void *buf, int64_t offset, ssize_t ret, double t0,
+                       double t1)
+{
+    struct iolens_ofd *ofd = iolens_fd_lookup(fd);
+    if (ofd != NULL)
+        iolens_posix_read_ofd(ofd, fd, buf, offset, ret, t0, t1);
+}
+
+void iolens_posix_write(int fd, const void *buf, int64_t offset, ssize_t ret, double t0,
+                        double t1)
+{
+    struct iolens_ofd *ofd = iolens_fd_lookup(fd);
+    if (ofd != NULL)
+        iolens_posix_write_ofd(ofd, fd, buf, offset, ret, t0, t1);
+}
+
+/* ------------------------------------------- descriptor metadata -- */
+
+void iolens_posix_seek(int fd, int64_t new_offset, double t0, double t1)
+{
+    struct iolens_ofd *ofd = iolens_fd_lookup(fd);
+    if (ofd == NULL)
+        return;
+    posix_rec *r = ofd->rec;
+    int held = lock_rec(r); /* the offset changes only under the record lock */
+    atomic_store_explicit(&ofd->offset, new_offset, memory_order_relaxed);
+    r->disk.counters[POSIX_SEEKS]++;
+    add_meta_time(r, t0, t1);
+    unlock_rec(r, held);
+}
+
+void iolens_posix_stat_fd(int fd, double t0, double t1)
+{
+    count_meta(rec_of_fd(fd), POSIX_STATS, t0, t1);
+}
+
+void iolens_posix_stat_path(int dirfd, const char *path, double t0, double t1)
+{
+    if (path == NULL || path[0] == '\0')
+        iolens_posix_stat_fd(dirfd, t0, t1);
+    else
+        count_meta(record_for_named(dirfd, path), POSIX_STATS, t0, t1);
+}
+
+void iolens_posix_fsync(int fd, int data_only, double t0, double t1)
+{
+    count_meta(rec_of_fd(fd), data_only ? POSIX_FDSYNCS : POSIX_FSYNCS, t0, t1);
+}
+
+void iolens_posix_dup(int oldfd, int newfd, double t0, double t1)
+{
+    if (oldfd == newfd)
+        return; /* dup2(fd, fd) changes nothing */
+    if (iolens_fd_lookup(oldfd) == NULL) {
+        iolens_fd_close(newfd); /* dup2 closed whatever newfd was */
+        return;
+    }
+    struct iolens_ofd *ofd = iolens_fd_dup(oldfd, newfd);
+    if (ofd != NULL)
+        count_meta(ofd->rec, POSIX_DUPS, t0, t1);
+}
+
+void iolens_posix_setfl(int fd, int flags)
+{
+    struct iolens_ofd *ofd = iolens_fd_lookup(fd);
+    if (ofd == NULL || iolens_fd_is_overflow(ofd))
+        return; /* the overflow ofd is shared: it keeps no flags */
+    /* F_SETFL changes only these; the access mode stays. */
+    const int settable = O_APPEND | O_ASYNC | O_DIRECT | O_NOATIME | O_NONBLOCK;
+    ofd->flags = (ofd->flags & ~settable) | (flags & settable);
+}
+
+void iolens_posix_mmap(int fd, double t0, double t1)
+{
+    count_meta(rec_of_fd(fd), POSIX_MMAPS, t0, t1);
+}
+
+void iolens_posix_truncate(int fd, double t0, double t1)
+{
+    count_meta(rec_of_fd(fd), POSIX_TRUNCATES, t0, t1);
+}
+
+void iolens_posix_unlink(int dirfd, const char *path, double t0, double t1)
+{
+    count_meta(record_for_named(dirfd, path), POSIX_UNLINKS, t0, t1);
+}
+
+void iolens_posix_rename(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
+                         double t0, double t1)
+{
+    count_meta(record_for_named(olddirfd, oldpath), POSIX_RENAME_SOURCES, t0, t1);
+    count_meta(record_for_named(newdirfd, newpath), POSIX_RENAME_TARGETS, t0, t1);
+}
+
+/* -------------------------------------------------------- start-up -- */
+
+/* Tracks an inherited standard descriptor, if it is open. */
+static void bind_std_fd(int fd)
+{
+    int (*real_fcntl)(int, int, ...) = IOLENS_REAL(fcntl);
+    off_t (*real_lseek)(int, off_t, int) = IOLENS_REAL(lseek);
+    int flags = real_fcntl != NULL ? real_fcntl(fd, F_GETFL) : -1;
+    if (flags < 0)
+        return;
+    struct iolens_file *file = iolens_file_std(fd);
+    posix_rec *r = file != NULL ? record_of(file) : NULL;
+    if (r == NULL)
+        return;
+    struct iolens_ofd *ofd = iolens_fd_open(fd, file, r, flags);
+    off_t pos = real_lseek != NULL ? real_lseek(fd, 0, SEEK_CUR) : -1;
+    if (ofd != NULL && !iolens_fd_is_overflow(ofd))
+        atomic_store_explicit(&ofd->offset, pos > 0 ? pos : 0, memory_order_relaxed);
+}
+
+void iolens_posix_layer_init(void)
+{
+    int saved = errno;
+    /* Made now so that folding never needs memory; descriptors the
+     * budget cannot hold state for count into it too (fd_table.h). */
+    struct iolens_file *other = iolens_file_other();
+    iolens_fd_set_overflow(other, other != NULL ? record_of(other) : NULL);
+    for (int fd = 0; fd <= 2; fd++)
+        bind_std_fd(fd);
+    iolens_posix_cwd_changed();
+    errno = saved;
+}
+
+/* -------------------------------------------------------- emission -- */
+
+static int has_activity(const struct iolens_posix_record *d)
+{
+    static const int ops[] = {
+        POSIX_OPENS,   POSIX_READS,     POSIX_WRITES,  POSIX_SEEKS,
+        POSIX_STATS,   POSIX_MMAPS,     POSIX_FSYNCS,  POSIX_FDSYNCS,
+        POSIX_DUPS,    POSIX_TRUNCATES, POSIX_UNLINKS, POSIX_RENAME_SOURCES,
+        POSIX_RENAME_TARGETS,
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (d->counters[ops[i]] > 0)
+            return 1;
+    return 0;
+}
+
+struct emit_ctx {
+    iolens_posix_emit_fn fn;
+    void *arg;
+};
+
+static void emit_file(struct iolens_file *file, void *arg)
+{
+    struct emit_ctx *ctx = arg;
+    posix_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_POSIX],
+                                        memory_order_acquire);
+    if (r == NULL)
+        return;
+    struct iolens_posix_record out;
+    struct iolens_access_pattern pat;
+    int held = lock_rec(r);
+    out = r->disk;
+    /* Under the lock: the tables' outer slots are not in a copy. */
+    out.counters[POSIX_STRIDE_TOP_STATE] =
+        iolens_common_top(&r->strides, 4, &out.counters[POSIX_STRIDE1_STRIDE],
+                          &out.counters[POSIX_STRIDE1_COUNT]);
+    out.counters[POSIX_ACCESS_TOP_STATE] =
+        iolens_common_top(&r->sizes, 4, &out.counters[POSIX_ACCESS1_ACCESS],
+                          &out.counters[POSIX_ACCESS1_COUNT]);
+    pat = r->pat;
+    unlock_rec(r, held);
+    if (!has_activity(&out))
+        return;
+    out.id = file->id;
+    iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), &out,
+                              iolens_clock_seconds_per_unit());
+    iolens_pat_pack(&pat, &out.counters[POSIX_PAT_STEPS]);
+    ctx->fn(&out, ctx->arg);
+}
+
+void iolens_posix_foreach_record(iolens_posix_emit_fn fn, void *arg)
+{
+    struct emit_ctx ctx = {fn, arg};
+    iolens_file_foreach(emit_file, &ctx);
+}
+
+static void reset_file(struct iolens_file *file, void *arg)
+{
+    (void)arg;
+    posix_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_POSIX],
+                                        memory_order_acquire);
+    if (r == NULL)
+        return;
+    /* The child of fork is single-threaded: a lock held by another
+     * thread of the parent would never be released, so clear it. */
+    atomic_store(&r->lock, 0);
+    clear_counters(r, file);
+}
+
+static void release_file_lock(struct iolens_file *file, void *arg)
+{
+    (void)arg;
+    posix_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_POSIX], memory_order_acquire);
+    if (r != NULL)
+        atomic_store(&r->lock, 0);
+}
+
+void iolens_posix_release_locks(void)
+{
+    atomic_flag_clear(&cwd_lock);
+    iolens_file_foreach(release_file_lock, NULL);
+}
+
+void iolens_posix_reset(void)
+{
+    atomic_flag_clear(&cwd_lock);
+    iolens_file_foreach(reset_file, NULL);
+}

@@ -1,0 +1,798 @@
+/* STDIO layer bookkeeping: the counters of IOLENS_STDIO_COUNTERS
+ * (log_format.h), per file, fed by wrappers/stdio.c.
+ *
+ * Streams are found through a fixed table keyed by the FILE pointer
+ * (open addressing, linear probing, tombstones on close).  Lookups on the
+ * read/write path are lock-free loads; opening and closing, which change
+ * the table, take a small table lock.  The table lives in the budget and
+ * is sized at start-up: 1024 slots, fewer when the budget is small.
+ * Records have their own spinlock, as in the POSIX layer. */
+#include "layers/stdio_layer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "layers/access_stats.h"
+#include "core/budget.h"
+#include "core/clock.h"
+#include "core/fd_table.h"
+#include "core/file_table.h"
+#include "iolens/log_format.h"
+#include "layers/layer_intervals.h"
+#include "layers/posix_layer.h"
+#include "core/real_calls.h"
+#include "format/record_merge.h"
+#include "core/state.h"
+#include "core/spinlock.h"
+#include "layers/stdio_buffer.h"
+
+/* The table lock (opening and closing only). */
+static void spin_lock(atomic_flag *lock)
+{
+    unsigned spins = 0;
+    while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire))
+        iolens_spin_wait(&spins);
+}
+
+static void spin_unlock(atomic_flag *lock)
+{
+    atomic_flag_clear_explicit(lock, memory_order_release);
+}
+
+struct iolens_stdio_rec {
+    _Atomic int lock;
+    struct iolens_file *file;  /* the file this record belongs to */
+    struct iolens_stdio_record disk;
+    double last_meta_end;     /* runtime-only: non-overlapping time (reads and
+                               * writes use their F_*_END_TIMESTAMP) */
+};
+
+typedef struct iolens_stdio_rec stdio_rec;
+
+/* The record lock: as in the POSIX layer (see lock_rec there), skipped
+ * while the process has a single thread; returns whether it was taken. */
+static inline int lock_rec(stdio_rec *r)
+{
+    return iolens_lock(&r->lock);
+}
+
+static inline void unlock_rec(stdio_rec *r, int held)
+{
+    iolens_unlock(&r->lock, held);
+}
+
+/* ------------------------------------------------------- records -- */
+
+static void clear_counters(stdio_rec *r)
+{
+    memset(r->disk.counters, 0, sizeof r->disk.counters);
+    memset(r->disk.fcounters, 0, sizeof r->disk.fcounters);
+    r->last_meta_end = 0.0;
+}
+
+static void init_rec(void *p, struct iolens_file *file)
+{
+    stdio_rec *r = p;
+    atomic_store(&r->lock, 0);
+    r->file = file;
+    r->disk.id = file->id;
+    r->disk.rank = 0;
+    clear_counters(r);
+}
+
+static stdio_rec *record_of(struct iolens_file *file)
+{
+    return iolens_file_layer_record(file, IOLENS_LAYER_STDIO, sizeof(stdio_rec), init_rec);
+}
+
+/* The file of a traced path, or <other files> when the budget is full
+ * (noted as a folded open).  NULL when the path is not traced.  As in the
+ * POSIX layer, a path already in the record table is known to be traced,
+ * so the prefix rules are matched only for a new one. */
+static struct iolens_file *file_for_path(const char *abspath, size_t len)
+{
+    struct iolens_file *file = iolens_file_find(abspath, len);
+    if (file != NULL && record_of(file) != NULL)
+        return file;
+    const struct iolens_config *cfg = iolens_runtime_config();
+    if (cfg != NULL && !iolens_config_traces_path(cfg, abspath))
+        return NULL;
+    file = iolens_file_get(abspath, len);
+    if (file == NULL || record_of(file) == NULL) {
+        iolens_file_note_folded(iolens_path_hash(abspath, len), len, IOLENS_LAYER_STDIO, 1);
+        file = iolens_file_other();
+    }
+    return file;
+}
+
+static void add_meta_time(stdio_rec *r, double t0, double t1)
+{
+    r->disk.fcounters[STDIO_F_META_TIME] = iolens_time_add_nonoverlap(
+        r->disk.fcounters[STDIO_F_META_TIME], &r->last_meta_end, t0, t1);
+}
+
+/* -------------------------------------------------- stream table -- */
+
+#define SLOT_EMPTY ((uintptr_t)0)
+#define SLOT_TOMB ((uintptr_t)1)
+#define MAX_SLOTS 1024u
+#define MIN_SLOTS 16u
+
+struct iolens_stdio_stream {
+    _Atomic uintptr_t key;      /* the FILE pointer, or SLOT_EMPTY/SLOT_TOMB */
+    stdio_rec *rec;
+    struct iolens_file *file;
+    _Atomic int64_t pos;        /* tracked position */
+    int append;                 /* opened in an "a" mode */
+    /* The stream's buffer pointers when iolens last looked (after the
+     * last wrapped call on it): what inline code moved since is counted
+     * at the next look (stdio_buffer.h).  Not kept for the overflow slot,
+     * which many streams share. */
+    struct iolens_stdio_marks seen;
+};
+
+static struct iolens_stdio_stream *slots;
+static unsigned slot_bits;
+static size_t slot_mask;
+static atomic_flag table_lock = ATOMIC_FLAG_INIT;
+
+static size_t nslots(void)
+{
+    return (size_t)1 << slot_bits;
+}
+
+static size_t home_of(FILE *stream)
+{
+    uint64_t h = ((uintptr_t)stream >> 4) * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> (64 - slot_bits));
+}
+
+/*
+ * Overflow.  A traced stream opened while the table is full is not left
+ * untraced: it is charged to one static slot for <other files>, found
+ * through a bitmap indexed by its descriptor (fileno), so that binding it
+ * needs no memory.  The bitmap is consulted only on a table miss and only
+ * once an overflow binding was made.  Streams on the overflow slot share
+ * its position: totals stay exact, positions of <other files> do not.
+ */
+#define OVERFLOW_FDS 65536
+static struct iolens_stdio_stream overflow_slot;
+static _Atomic int overflow_used;
+static _Atomic uint64_t overflow_fds[OVERFLOW_FDS / 64];
+
+static int stream_fd(FILE *stream)
+{
+    int (*real_fileno)(FILE *) = IOLENS_REAL(fileno);
+    int fd = real_fileno != NULL ? real_fileno(stream) : -1;
+    return fd >= 0 && fd < OVERFLOW_FDS ? fd : -1;
+}
+
+static __attribute__((noinline)) struct iolens_stdio_stream *find_overflow(FILE *stream)
+{
+    int fd = stream_fd(stream);
+    if (fd < 0)
+        return NULL;
+    uint64_t word = atomic_load_explicit(&overflow_fds[fd / 64], memory_order_acquire);
+    return (word >> (fd % 64)) & 1 ? &overflow_slot : NULL;
+}
+
+/* Sets (on) or clears fd's overflow bit; returns whether it was set. */
+static int mark_overflow(int fd, int on)
+{
+    uint64_t bit = (uint64_t)1 << (fd % 64);
+    uint64_t old = on ? atomic_fetch_or(&overflow_fds[fd / 64], bit)
+                      : atomic_fetch_and(&overflow_fds[fd / 64], ~bit);
+    return (old & bit) != 0;
+}
+
+/* Lock-free: the slot of a tracked stream, or NULL.  Usually the home
+ * slot: the table is at most a few percent full in practice. */
+static inline struct iolens_stdio_stream *find_slot(FILE *stream)
+{
+    if (__builtin_expect(slots == NULL || stream == NULL, 0))
+        return NULL;
+    size_t mask = slot_mask;
+    size_t i = home_of(stream);
+    for (size_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
+        uintptr_t key = atomic_load_explicit(&slots[i].key, memory_order_acquire);
+        if (key == (uintptr_t)stream)
+            return &slots[i];
+        if (key == SLOT_EMPTY)
+            break;
+    }
+    if (__builtin_expect(atomic_load_explicit(&overflow_used, memory_order_relaxed), 0))
+        return find_overflow(stream);
+    return NULL;
+}
+
+/* Under the table lock: the slot stream already has (a FILE that libc
+ * closed behind our back and reused), else the first free one. */
+static struct iolens_stdio_stream *claim_slot(FILE *stream)
+{
+    struct iolens_stdio_stream *slot = find_slot(stream);
+    if (slot == &overflow_slot) {
+        mark_overflow(stream_fd(stream), 0);   /* a stale binding: try the table again */
+        slot = NULL;
+    }
+    if (slot != NULL || slots == NULL)
+        return slot;
+    size_t mask = nslots() - 1;
+    size_t i = home_of(stream);
+    for (size_t n = 0; n < nslots(); n++, i = (i + 1) & mask) {
+        uintptr_t key = atomic_load_explicit(&slots[i].key, memory_order_relaxed);
+        if (key == SLOT_EMPTY || key == SLOT_TOMB)
+            return &slots[i];
+    }
+    return NULL;
+}
+
+/* Under the table lock.  A slot followed by an empty one ends no probe
+ * chain, so it (and tombstones before it) can become empty again; that
+ * keeps chains short after many opens and closes. */
+static void release_slot(struct iolens_stdio_stream *slot)
+{
+    size_t mask = nslots() - 1;
+    size_t i = (size_t)(slot - slots);
+    if (atomic_load_explicit(&slots[(i + 1) & mask].key, memory_order_relaxed) != SLOT_EMPTY) {
+        atomic_store_explicit(&slot->key, SLOT_TOMB, memory_order_release);
+        return;
+    }
+    atomic_store_explicit(&slot->key, SLOT_EMPTY, memory_order_release);
+    for (size_t n = 1; n < nslots(); n++) {
+        size_t j = (i - n) & mask;
+        if (atomic_load_explicit(&slots[j].key, memory_order_relaxed) != SLOT_TOMB)
+            break;
+        atomic_store_explicit(&slots[j].key, SLOT_EMPTY, memory_order_release);
+    }
+}
+
+/* Adds (or rebinds) a stream; returns its slot or NULL if the table is
+ * full or the file has no record. */
+static struct iolens_stdio_stream *track_stream(FILE *stream, struct iolens_file *file,
+                                                int64_t pos, int append)
+{
+    stdio_rec *r = record_of(file);
+    if (r == NULL)
+        return NULL;
+    spin_lock(&table_lock);
+    struct iolens_stdio_stream *slot = claim_slot(stream);
+    if (slot != NULL) {
+        slot->rec = r;
+        slot->file = file;
+        atomic_store_explicit(&slot->pos, pos, memory_order_relaxed);
+        slot->append = append;
+        iolens_stdio_marks_take(&slot->seen, stream);
+        atomic_store_explicit(&slot->key, (uintptr_t)stream, memory_order_release);
+    } else if (overflow_slot.rec != NULL && stream_fd(stream) >= 0) {
+        atomic_store_explicit(&overflow_used, 1, memory_order_relaxed);
+        mark_overflow(stream_fd(stream), 1);
+        slot = &overflow_slot;
+    }
+    spin_unlock(&table_lock);
+    return slot;
+}
+
+/* Removes a stream; returns the record it was charged to, or NULL. */
+static stdio_rec *untrack_stream(FILE *stream)
+{
+    stdio_rec *r = NULL;
+    spin_lock(&table_lock);
+    struct iolens_stdio_stream *slot = find_slot(stream);
+    if (slot == &overflow_slot) {
+        r = slot->rec;
+        mark_overflow(stream_fd(stream), 0);
+    } else if (slot != NULL) {
+        r = slot->rec;
+        release_slot(slot);
+    }
+    spin_unlock(&table_lock);
+    return r;
+}
+
+static size_t table_slots_for_budget(size_t budget)
+{
+    /* At most 1/16 of the budget goes to the table. */
+    size_t n = MAX_SLOTS;
+    while (n > MIN_SLOTS && n * sizeof(struct iolens_stdio_stream) > budget / 16)
+        n /= 2;
+    return n;
+}
+
+/* The table's bytes at a budget (a scaled allocation, budget.h). */
+static size_t table_bytes_for_budget(size_t budget)
+{
+    return table_slots_for_budget(budget) * sizeof(struct iolens_stdio_stream);
+}
+
+/* -------------------------------------------------------- opening -- */
+
+static int is_append_mode(const char *mode)
+{
+    return mode != NULL && strchr(mode, 'a') != NULL;
+}
+
+static void count_open(stdio_rec *r, double t0, double t1)
+{
+    int held = lock_rec(r);
+    r->disk.counters[STDIO_OPENS]++;
+    iolens_note_first(&r->disk.fcounters[STDIO_F_OPEN_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[STDIO_F_OPEN_END_TIMESTAMP], t1);
+    add_meta_time(r, t0, t1);
+    unlock_rec(r, held);
+}
+
+static void open_on_file(FILE *stream, struct iolens_file *file, int64_t pos, int append,
+                         double t0, double t1)
+{
+    struct iolens_stdio_stream *slot = track_stream(stream, file, pos, append);
+    if (slot == &overflow_slot && file != overflow_slot.file)
+        iolens_file_note_folded(iolens_path_hash(file->name, file->name_len), file->name_len,
+                                IOLENS_LAYER_STDIO, 1); /* its own record stays unused */
+    if (slot != NULL)
+        count_open(slot->rec, t0, t1);
+}
+
+void iolens_stdio_open(FILE *stream, const char *path, const char *mode, double t0, double t1)
+{
+    char abspath[PATH_MAX];
+    long len = iolens_posix_resolve(AT_FDCWD, path, abspath, sizeof abspath);
+    struct iolens_file *file = len >= 0 ? file_for_path(abspath, (size_t)len) : NULL;
+    if (file == NULL) {
+        untrack_stream(stream); /* forget a stale entry of the same FILE */
+        return;
+    }
+    open_on_file(stream, file, 0, is_append_mode(mode), t0, t1);
+}
+
+/* The file a descriptor is on: the one the POSIX layer tracks it on (so
+ * <STDOUT> stays <STDOUT>), else the name the kernel gives. */
+static struct iolens_file *file_of_fd(int fd)
+{
+    struct iolens_ofd *ofd = iolens_fd_lookup(fd);
+    if (ofd != NULL && ofd->file != NULL)
+        return ofd->file;
+    char abspath[PATH_MAX];
+    long len = iolens_posix_fd_path(fd, abspath, sizeof abspath);
+    return len >= 0 ? file_for_path(abspath, (size_t)len) : NULL;
+}
+
+void iolens_stdio_fdopen(FILE *stream, int fd, const char *mode, double t0, double t1)
+{
+    struct iolens_file *file = file_of_fd(fd);
+    if (file == NULL) {
+        untrack_stream(stream);
+        return;
+    }
+    off_t (*real_lseek)(int, off_t, int) = IOLENS_REAL(lseek);
+    off_t pos = real_lseek != NULL ? real_lseek(fd, 0, SEEK_CUR) : -1;
+    open_on_file(stream, file, pos > 0 ? pos : 0, is_append_mode(mode), t0, t1);
+}
+
+void iolens_stdio_reopen(stdio_rec *old_rec, FILE *ret, const char *path, const char *mode,
+                         double t0, double t1)
+{
+    iolens_stdio_close_end(old_rec, t0, t1);
+    if (ret == NULL)
+        return;
+    if (path != NULL)
+        iolens_stdio_open(ret, path, mode, t0, t1);
+    else if (old_rec != NULL)
+        open_on_file(ret, old_rec->file, 0, is_append_mode(mode), t0, t1);
+}
+
+stdio_rec *iolens_stdio_close_begin(FILE *stream)
+{
+    iolens_stdio_catch_up_file(stream); /* before fclose flushes the buffer */
+    int (*real_fileno)(FILE *) = IOLENS_REAL(fileno);
+    int fd = real_fileno != NULL && stream != NULL ? real_fileno(stream) : -1;
+    if (fd >= 0)
+        iolens_fd_close(fd);
+    return untrack_stream(stream);
+}
+
+void iolens_stdio_close_end(stdio_rec *r, double t0, double t1)
+{
+    if (r == NULL)
+        return;
+    int held = lock_rec(r);
+    iolens_note_first(&r->disk.fcounters[STDIO_F_CLOSE_START_TIMESTAMP], t0);
+    iolens_note_last(&r->disk.fcounters[STDIO_F_CLOSE_END_TIMESTAMP], t1);
+    add_meta_time(r, t0, t1);
+    unlock_rec(r, held);
+}
+
+/* ---------------------------------------------------- read, write -- */
+
+struct rw_ids {
+    int ops, bytes, max_byte, f_start, f_end, f_time;
+};
+
+static const struct rw_ids read_ids = {
+    STDIO_READS, STDIO_BYTES_READ, STDIO_MAX_BYTE_READ,
+    STDIO_F_READ_START_TIMESTAMP, STDIO_F_READ_END_TIMESTAMP, STDIO_F_READ_TIME,
+};
+
+static const struct rw_ids write_ids = {
+    STDIO_WRITES, STDIO_BYTES_WRITTEN, STDIO_MAX_BYTE_WRITTEN,
+    STDIO_F_WRITE_START_TIMESTAMP, STDIO_F_WRITE_END_TIMESTAMP, STDIO_F_WRITE_TIME,
+};
+
+/* Where an append-mode write landed: the true position after it, else
+ * -1.  ftello may make a system call, so it is asked before the record
+ * lock is taken; errno is kept, as the read/write path promises. */
+static __attribute__((noinline)) int64_t append_position(FILE *stream)
+{
+    off_t (*real_ftello)(FILE *) = IOLENS_REAL(ftello);
+    if (real_ftello == NULL)
+        return -1;
+    int saved = errno;
+    int64_t pos = real_ftello(stream);
+    errno = saved;
+    return pos;
+}
+
+/* Under the record lock: where the access started; advances the tracked
+ * position.  Positions change only under the lock of the stream's record,
+ * so a plain load and store suffice. */
+static inline int64_t access_start(struct iolens_stdio_stream *slot, int64_t bytes,
+                                   int64_t append_pos)
+{
+    int64_t start = append_pos >= bytes ? append_pos - bytes
+                                        : atomic_load_explicit(&slot->pos, memory_order_relaxed);
+    atomic_store_explicit(&slot->pos, start + bytes, memory_order_relaxed);
+    return start;
+}
+
+/* Inlined into the entry points below, so that k->... are constants; no
+ * call on the way, so the compiler needs to save no registers.
+ * append_pos: where an append-mode write landed (append_position), or -1. */
+static inline __attribute__((always_inline)) void
+count_access(struct iolens_stdio_stream *slot, int64_t bytes, double t0, double t1,
+             const struct rw_ids *k, int64_t append_pos)
+{
+    stdio_rec *r = slot->rec;
+    int64_t *c = r->disk.counters;
+    double *f = r->disk.fcounters;
+
+    int held = lock_rec(r);
+    int64_t start = access_start(slot, bytes, append_pos);
+    c[k->ops]++;
+    c[k->bytes] += bytes;
+    if (bytes > 0 && start + bytes - 1 > c[k->max_byte])
+        c[k->max_byte] = start + bytes - 1;
+    iolens_note_first(&f[k->f_start], t0);
+    /* F_*_END_TIMESTAMP is also where non-overlapping time resumes (see
+     * the POSIX layer's count_timing). */
+    f[k->f_time] = iolens_time_add_nonoverlap(f[k->f_time], &f[k->f_end], t0, t1);
+    unlock_rec(r, held);
+}
+
+/* A write to a stream opened in an "a" mode (out of line: it asks ftello). */
+static __attribute__((noinline)) void count_append_write(struct iolens_stdio_stream *slot,
+                                                         FILE *stream, int64_t bytes,
+                                                         double t0, double t1)
+{
+    count_access(slot, bytes, t0, t1, &write_ids, append_position(stream));
+}
+
+struct iolens_stdio_stream *iolens_stdio_stream_of(FILE *stream)
+{
+    return find_slot(stream);
+}
+
+/* ------------------------------------------------ buffer accounting -- */
+
+/* Bytes inline code moved through the buffer: bytes and the furthest
+ * byte, at the tracked position, which they advance.  Not a call: the
+ * call counts, timestamps and times stay as they are, and no access
+ * interval is added (no call made, so no time to place it at). */
+static void count_buffered(struct iolens_stdio_stream *slot, int64_t bytes,
+                           const struct rw_ids *k)
+{
+    stdio_rec *r = slot->rec;
+    int64_t *c = r->disk.counters;
+    int held = lock_rec(r);
+    int64_t start = access_start(slot, bytes, -1);
+    c[k->bytes] += bytes;
+    if (start + bytes - 1 > c[k->max_byte])
+        c[k->max_byte] = start + bytes - 1;
+    unlock_rec(r, held);
+}
+
+/* Out of line: on the hot path the pointers have usually not moved. */
+static __attribute__((noinline)) void catch_up_moved(struct iolens_stdio_stream *s,
+                                                     const struct iolens_stdio_marks *now)
+{
+    int64_t read = iolens_stdio_marks_read_since(&s->seen, now);
+    int64_t written = iolens_stdio_marks_written_since(&s->seen, now);
+    s->seen = *now;
+    if (read > 0)
+        count_buffered(s, read, &read_ids);
+    if (written > 0)
+        count_buffered(s, written, &write_ids);
+}
+
+/* Counting needs a process with one thread.  With several, another
+ * thread's call could move the pointers between the end of its real call
+ * and its resync, and a catch-up in that window would count its bytes
+ * twice (or a resync skip inline bytes); holding the stream's lock across
+ * the real call would close the window but leave the stream locked for
+ * ever when a thread is cancelled inside that call.  So from the first
+ * pthread_create on (glibc never goes back to one thread) the pointers
+ * are only noted, and inline bytes are not counted, as before buffer
+ * accounting: a miss, never a byte counted twice. */
+static inline int accounting_on(void)
+{
+#ifdef IOLENS_HAVE_LIBC_SINGLE_THREADED
+    return __libc_single_threaded;
+#else
+    return 0;
+#endif
+}
+
+void iolens_stdio_catch_up(struct iolens_stdio_stream *s, FILE *stream)
+{
+    if (__builtin_expect(s == &overflow_slot, 0) || !accounting_on())
+        return;
+    struct iolens_stdio_marks now;
+    iolens_stdio_marks_take(&now, stream);
+    if (!iolens_stdio_marks_same(&s->seen, &now))
+        catch_up_moved(s, &now);
+}
+
+void iolens_stdio_resync(struct iolens_stdio_stream *s, FILE *stream)
+{
+    if (__builtin_expect(s != &overflow_slot, 1))
+        iolens_stdio_marks_take(&s->seen, stream);
+}
+
+void iolens_stdio_catch_up_file(FILE *stream)
+{
+    struct iolens_stdio_stream *s = find_slot(stream);
+    if (s != NULL)
+        iolens_stdio_catch_up(s, stream);
+}
+
+void iolens_stdio_resync_file(FILE *stream)
+{
+    struct iolens_stdio_stream *s = find_slot(stream);
+    if (s != NULL)
+        iolens_stdio_resync(s, stream);
+}
+
+/* Every stream in the table (not the overflow slot: no marks there).
+ * The key is read once: a stream closing meanwhile leaves the table
+ * before libc frees it (iolens_stdio_close_begin). */
+static void for_each_tracked(void (*fn)(struct iolens_stdio_stream *, FILE *))
+{
+    if (slots == NULL)
+        return;
+    for (size_t i = 0; i < nslots(); i++) {
+        uintptr_t key = atomic_load_explicit(&slots[i].key, memory_order_acquire);
+        if (key != SLOT_EMPTY && key != SLOT_TOMB)
+            fn(&slots[i], (FILE *)key);
+    }
+}
+
+void iolens_stdio_catch_up_all(void)
+{
+    for_each_tracked(iolens_stdio_catch_up);
+}
+
+void iolens_stdio_resync_all(void)
+{
+    for_each_tracked(iolens_stdio_resync);
+}
+
+/* The access interval (layer_intervals.h) goes in last, after the record
+ * lock is released. */
+void iolens_stdio_read_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
+                              double t0, double t1)
+{
+    iolens_stdio_resync(s, stream);
+    count_access(s, bytes, t0, t1, &read_ids, -1);
+    iolens_intervals_add(IOLENS_LAYER_STDIO, t0, t1, s->rec->disk.id, bytes, IOLENS_IV_READ);
+}
+
+void iolens_stdio_write_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
+                               double t0, double t1)
+{
+    iolens_stdio_resync(s, stream);
+    if (__builtin_expect(s->append, 0))
+        count_append_write(s, stream, bytes, t0, t1);
+    else
+        count_access(s, bytes, t0, t1, &write_ids, -1);
+    iolens_intervals_add(IOLENS_LAYER_STDIO, t0, t1, s->rec->disk.id, bytes, IOLENS_IV_WRITE);
+}
+
+void iolens_stdio_failed_access(struct iolens_stdio_stream *s, int64_t requested, int is_write,
+                                double t0, double t1)
+{
+    uint32_t flags = IOLENS_IV_FAILED | (is_write ? IOLENS_IV_WRITE : IOLENS_IV_READ);
+    iolens_intervals_add(IOLENS_LAYER_STDIO, t0, t1, s->rec->disk.id, requested, flags);
+}
+
+void iolens_stdio_read(FILE *stream, int64_t bytes, double t0, double t1)
+{
+    struct iolens_stdio_stream *s = find_slot(stream);
+    if (s != NULL)
+        iolens_stdio_read_stream(s, stream, bytes, t0, t1);
+}
+
+void iolens_stdio_write(FILE *stream, int64_t bytes, double t0, double t1)
+{
+    struct iolens_stdio_stream *s = find_slot(stream);
+    if (s != NULL)
+        iolens_stdio_write_stream(s, stream, bytes, t0, t1);
+}
+
+/* ------------------------------------------------ seek, tell, flush -- */
+
+void iolens_stdio_unget(struct iolens_stdio_stream *s, FILE *stream)
+{
+    iolens_stdio_resync(s, stream);
+    int held = lock_rec(s->rec);
+    int64_t pos = atomic_load_explicit(&s->pos, memory_order_relaxed);
+    if (pos > 0)
+        atomic_store_explicit(&s->pos, pos - 1, memory_order_relaxed);
+    unlock_rec(s->rec, held);
+}
+
+void iolens_stdio_seek(FILE *stream, int64_t new_offset, double t0, double t1)
+{
+    struct iolens_stdio_stream *slot = find_slot(stream);
+    if (slot == NULL)
+        return;
+    stdio_rec *r = slot->rec;
+    int held = lock_rec(r);
+    if (new_offset >= 0)
+        atomic_store_explicit(&slot->pos, new_offset, memory_order_relaxed);
+    r->disk.counters[STDIO_SEEKS]++;
+    add_meta_time(r, t0, t1);
+    unlock_rec(r, held);
+}
+
+void iolens_stdio_tell(FILE *stream, int64_t offset)
+{
+    struct iolens_stdio_stream *slot = find_slot(stream);
+    if (slot == NULL || offset < 0)
+        return;
+    int held = lock_rec(slot->rec);
+    atomic_store_explicit(&slot->pos, offset, memory_order_relaxed);
+    unlock_rec(slot->rec, held);
+}
+
+void iolens_stdio_flush(FILE *stream, double t0, double t1)
+{
+    struct iolens_stdio_stream *slot = find_slot(stream);
+    if (slot == NULL)
+        return;
+    stdio_rec *r = slot->rec;
+    int held = lock_rec(r);
+    r->disk.counters[STDIO_FLUSHES]++;
+    add_meta_time(r, t0, t1);
+    unlock_rec(r, held);
+}
+
+void iolens_stdio_fileno(FILE *stream, int fd)
+{
+    if (iolens_layers_off & (1u << IOLENS_LAYER_POSIX))
+        return; /* nobody would count what the descriptor does */
+    struct iolens_stdio_stream *slot = find_slot(stream);
+    if (slot != NULL && fd >= 0)
+        iolens_posix_adopt_fd(fd, slot->file);
+}
+
+int iolens_stdio_is_traced(FILE *stream)
+{
+    return find_slot(stream) != NULL;
+}
+
+/* -------------------------------------------------------- start-up -- */
+
+static void bind_std_stream(FILE *stream, int fd)
+{
+    struct iolens_file *file = iolens_file_std(fd);
+    if (stream != NULL && file != NULL)
+        track_stream(stream, file, 0, 0);
+}
+
+void iolens_stdio_layer_init(void)
+{
+    size_t n = table_slots_for_budget(iolens_budget_size());
+    slots = iolens_budget_alloc_scaled(table_bytes_for_budget);
+    if (slots == NULL)
+        return; /* no stream is tracked; the layer stays silent */
+    slot_bits = 0;
+    while (((size_t)1 << slot_bits) < n)
+        slot_bits++;
+    slot_mask = n - 1;
+    /* Made now so that folding never needs memory; streams the table
+     * cannot hold count into it too (see find_overflow). */
+    overflow_slot.file = iolens_file_other();
+    overflow_slot.rec = overflow_slot.file != NULL ? record_of(overflow_slot.file) : NULL;
+    bind_std_stream(stdin, 0);
+    bind_std_stream(stdout, 1);
+    bind_std_stream(stderr, 2);
+}
+
+/* -------------------------------------------------------- emission -- */
+
+static int has_activity(const struct iolens_stdio_record *d)
+{
+    return d->counters[STDIO_OPENS] > 0 || d->counters[STDIO_READS] > 0 ||
+           d->counters[STDIO_WRITES] > 0 || d->counters[STDIO_SEEKS] > 0 ||
+           d->counters[STDIO_FLUSHES] > 0 || d->counters[STDIO_BYTES_READ] > 0 ||
+           d->counters[STDIO_BYTES_WRITTEN] > 0;
+}
+
+struct emit_ctx {
+    iolens_stdio_emit_fn fn;
+    void *arg;
+};
+
+static void emit_file(struct iolens_file *file, void *arg)
+{
+    struct emit_ctx *ctx = arg;
+    stdio_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_STDIO],
+                                        memory_order_acquire);
+    if (r == NULL)
+        return;
+    struct iolens_stdio_record out;
+    int held = lock_rec(r);
+    out = r->disk;
+    unlock_rec(r, held);
+    if (!has_activity(&out))
+        return;
+    out.id = file->id;
+    iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_STDIO), &out,
+                              iolens_clock_seconds_per_unit());
+    ctx->fn(&out, ctx->arg);
+}
+
+void iolens_stdio_foreach_record(iolens_stdio_emit_fn fn, void *arg)
+{
+    struct emit_ctx ctx = {fn, arg};
+    /* Bytes inline code left in the buffers since the last call (exit
+     * runs this before libc's final flush). */
+    iolens_stdio_catch_up_all();
+    iolens_file_foreach(emit_file, &ctx);
+}
+
+static void reset_file(struct iolens_file *file, void *arg)
+{
+    (void)arg;
+    stdio_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_STDIO],
+                                        memory_order_acquire);
+    if (r == NULL)
+        return;
+    atomic_store(&r->lock, 0); /* see iolens_posix_reset */
+    clear_counters(r);
+}
+
+static void release_file_lock(struct iolens_file *file, void *arg)
+{
+    (void)arg;
+    stdio_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_STDIO], memory_order_acquire);
+    if (r != NULL)
+        atomic_store(&r->lock, 0);
+}
+
+void iolens_stdio_release_locks(void)
+{
+    atomic_flag_clear(&table_lock);
+    iolens_file_foreach(release_file_lock, NULL);
+}
+
+void iolens_stdio_reset(void)
+{
+    atomic_flag_clear(&table_lock);
+    iolens_file_foreach(reset_file, NULL);
+    /* What the buffers held at the fork the parent put there and counts
+     * itself (at its next look): the child starts from here. */
+    iolens_stdio_resync_all();
+}

@@ -1,0 +1,1896 @@
+/* The log reader (util/reader/reader.c) and the writer's file format side
+ * (lib/log/log_writer.c: iolens_log_write_file, iolens_log_default_name).
+ *
+ * Logs are assembled here byte by byte, so that every kind of damage can
+ * be made on purpose, with CRCs recomputed when a test wants the damage to
+ * get past them. */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "core/budget.h"
+#include "core/file_table.h"
+#include "iolens/log_format.h"
+#include "log/log_regions.h"
+#include "log/log_writer.h"
+#include "reader/reader.h"
+#include "format/record_merge.h"
+
+#define ID_A 0x1111111111111111ull
+#define ID_B 0x2222222222222222ull
+#define ID_C 0x3333333333333333ull
+#define HDR sizeof(struct iolens_file_header)
+#define DESC sizeof(struct iolens_region_desc)
+
+/* ------------------------------------------------------------ buffers -- */
+
+struct bytes {
+    unsigned char *p;
+    size_t len, cap;
+};
+
+static void put(struct bytes *b, const void *data, size_t n)
+{
+    if (n == 0)
+        return;   /* b->p and data may be NULL then */
+    if (b->len + n > b->cap) {
+        b->cap = (b->len + n) * 2 + 64;
+        b->p = realloc(b->p, b->cap);
+        ck_assert_ptr_nonnull(b->p);
+    }
+    memcpy(b->p + b->len, data, n);
+    b->len += n;
+}
+
+static void put_u32(struct bytes *b, uint32_t v) { put(b, &v, 4); }
+static void put_u64(struct bytes *b, uint64_t v) { put(b, &v, 8); }
+static void put_str(struct bytes *b, const char *s, size_t n)
+{
+    put_u32(b, (uint32_t)n);
+    put(b, s, n);
+}
+static void put_cstr(struct bytes *b, const char *s) { put_str(b, s, strlen(s)); }
+
+/* NAMES entries (log_format.h): uint32 len << 1 | explicit, the id if
+ * explicit, the name. */
+static void put_name(struct bytes *b, uint64_t id, const char *name)
+{
+    put_u32(b, (uint32_t)strlen(name) << 1 | 1u);
+    put_u64(b, id);
+    put(b, name, strlen(name));
+}
+
+static void put_hashed_name(struct bytes *b, const char *name)
+{
+    put_u32(b, (uint32_t)strlen(name) << 1);
+    put(b, name, strlen(name));
+}
+
+/* The id a NAMES entry without an explicit id implies, computed here from
+ * the format's definition (XXH3 64-bit of the name, ids 0..15 moved off
+ * by xor with 0x9e3779b97f4a7c15), not with format/path_hash.h. */
+static uint64_t implied_id(const char *name)
+{
+    uint64_t h = XXH3_64bits(name, strlen(name));
+    return h <= IOLENS_ID_RESERVED_MAX ? h ^ 0x9e3779b97f4a7c15ull : h;
+}
+
+/* The layer body layout of log_format.h, written out independently of
+ * the runtime's encoder: n records of ncols 8-byte values, row-major in
+ * rows, become column after column, each as 8 byte-planes. */
+static void put_columns(struct bytes *b, const void *rows, size_t n, size_t ncols)
+{
+    const unsigned char *src = rows;
+    for (size_t c = 0; c < ncols; c++)
+        for (size_t plane = 0; plane < 8; plane++)
+            for (size_t i = 0; i < n; i++)
+                put(b, &src[(i * ncols + c) * 8 + plane], 1);
+}
+
+/* A layer region: head, then the records in column layout. */
+static void put_layer(struct bytes *b, uint32_t cc, uint32_t fc, const void *rows, size_t n)
+{
+    struct iolens_layer_head h = {cc, fc, n};
+    put(b, &h, sizeof h);
+    put_columns(b, rows, n, 2 + (size_t)cc + fc);
+}
+
+/* ------------------------------------------------------- log building -- */
+
+struct region {
+    uint32_t kind, version;
+    struct bytes raw;
+};
+
+enum { R_JOB, R_MOUNTS, R_UNKNOWN, R_NAMES, R_POSIX, R_STDIO, NREGIONS_STD };
+#define NREGIONS 12     /* room for tests that add regions */
+
+struct content {
+    struct region r[NREGIONS];
+    unsigned n;
+};
+
+static void build_job(struct bytes *b)
+{
+    struct iolens_job_fixed j = {
+        .uid = 1000, .start_time_sec = 1700000000, .start_time_nsec = 5,
+        .end_time_sec = 1700000010, .end_time_nsec = 6, .run_time = 10.0,
+        .nprocs = 1, .nnodes = 1, .pid = 77, .parent_pid = 0,
+        .budget_bytes = 65536, .budget_used = 1234, .budget_needed = 5678,
+        .folded_opens = 9, .folded_files = 3, .string_count = IOLENS_JOB_NSTRINGS,
+    };
+    put(b, &j, sizeof j);
+    put_cstr(b, "job.1");
+    put_cstr(b, "bob");
+    put_cstr(b, "/bin/prog");
+    put_str(b, "a\0b c", 5);
+    put_cstr(b, "h1");
+    put_cstr(b, "9.9");
+    put_cstr(b, "");   /* not an MPI job */
+}
+
+static void build_mounts(struct bytes *b)
+{
+    put_u32(b, 3);
+    put_u64(b, 4096);
+    put_cstr(b, "/");
+    put_cstr(b, "ext4");
+    put_u64(b, 1 << 20);
+    put_cstr(b, "/data");
+    put_cstr(b, "lustre");
+    put_u64(b, 512);
+    put_cstr(b, "/data/sub");
+    put_cstr(b, "xfs");
+}
+
+static void build_names(struct bytes *b)
+{
+    put_u32(b, 3);
+    put_name(b, ID_C, "/data/subdir/c"); /* deliberately unsorted */
+    put_name(b, ID_A, "/data/sub/a");
+    put_name(b, ID_B, "<STDOUT>");
+}
+
+static void standard_posix_records(struct iolens_posix_record r[2])
+{
+    memset(r, 0, 2 * sizeof *r);
+    r[0].id = ID_A;
+    r[0].rank = 0;
+    r[0].counters[POSIX_WRITES] = 1000;
+    r[0].counters[POSIX_BYTES_WRITTEN] = 4096000;
+    r[0].fcounters[POSIX_F_WRITE_TIME] = 1.5;
+    r[1] = r[0];
+    r[1].id = ID_B;
+    r[1].rank = -1;
+    r[1].counters[POSIX_WRITES] = 3;
+    r[1].counters[POSIX_MAX_WRITE_TIME_SIZE] = 42;
+    r[1].fcounters[POSIX_F_MAX_WRITE_TIME] = 0.25;
+}
+
+static void build_posix(struct bytes *b)
+{
+    struct iolens_posix_record r[2];
+    standard_posix_records(r);
+    put_layer(b, POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, r, 2);
+}
+
+static void build_stdio(struct bytes *b)
+{
+    struct iolens_stdio_record r;
+    memset(&r, 0, sizeof r);
+    r.id = ID_C;
+    r.rank = 0;
+    r.counters[STDIO_READS] = 7;
+    r.fcounters[STDIO_F_META_TIME] = 0.125;
+    put_layer(b, STDIO_NUM_COUNTERS, STDIO_F_NUM_COUNTERS, &r, 1);
+}
+
+static void standard_content(struct content *c)
+{
+    memset(c, 0, sizeof *c);
+    c->n = NREGIONS_STD;
+    c->r[R_JOB] = (struct region){IOLENS_REGION_JOB, IOLENS_JOB_VERSION, {0}};
+    c->r[R_MOUNTS] = (struct region){IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, {0}};
+    c->r[R_UNKNOWN] = (struct region){99, 1, {0}};
+    c->r[R_NAMES] = (struct region){IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, {0}};
+    c->r[R_POSIX] = (struct region){IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, {0}};
+    c->r[R_STDIO] = (struct region){IOLENS_REGION_STDIO, IOLENS_STDIO_VERSION, {0}};
+    build_job(&c->r[R_JOB].raw);
+    build_mounts(&c->r[R_MOUNTS].raw);
+    put(&c->r[R_UNKNOWN].raw, "future", 6);
+    build_names(&c->r[R_NAMES].raw);
+    build_posix(&c->r[R_POSIX].raw);
+    build_stdio(&c->r[R_STDIO].raw);
+}
+
+static void free_content(struct content *c)
+{
+    for (unsigned i = 0; i < NREGIONS; i++)
+        free(c->r[i].raw.p);
+}
+
+static struct iolens_region_desc *table_of(struct bytes *file)
+{
+    return (struct iolens_region_desc *)(file->p + HDR);
+}
+
+static struct iolens_file_header *header_of(struct bytes *file)
+{
+    return (struct iolens_file_header *)file->p;
+}
+
+/* Recomputes the header CRC (after a deliberate header or table edit). */
+static void reseal(struct bytes *file)
+{
+    struct iolens_file_header *h = header_of(file);
+    h->header_crc = 0;
+    uLong crc = crc32(0, (const Bytef *)h, HDR);
+    crc = crc32(crc, file->p + HDR, h->region_count * DESC);
+    h->header_crc = (uint32_t)crc;
+}
+
+/* Recomputes region i's CRC (after an edit of its stored bytes). */
+static void reseal_region(struct bytes *file, unsigned i)
+{
+    struct iolens_region_desc *d = &table_of(file)[i];
+    d->crc32 = (uint32_t)crc32(0, file->p + d->offset, (uInt)d->stored_size);
+    reseal(file);
+}
+
+/* Header, table and zlib-compressed regions, as the writer lays them out. */
+static struct bytes assemble(const struct content *c)
+{
+    struct bytes file = {0};
+    struct iolens_file_header h = {0};
+    memcpy(h.magic, IOLENS_MAGIC, IOLENS_MAGIC_LEN);
+    h.version = IOLENS_FORMAT_VERSION;
+    h.byte_order = IOLENS_BYTE_ORDER_MARK;
+    h.header_size = HDR;
+    h.region_count = c->n;
+    put(&file, &h, sizeof h);
+    struct iolens_region_desc table[NREGIONS];
+    struct bytes packed[NREGIONS];
+    uint64_t offset = HDR + c->n * DESC;
+    for (unsigned i = 0; i < c->n; i++) {
+        uLongf len = compressBound(c->r[i].raw.len);
+        packed[i].p = malloc(len);
+        ck_assert_int_eq(compress2(packed[i].p, &len, c->r[i].raw.p ? c->r[i].raw.p : (Bytef *)"",
+                                   c->r[i].raw.len, 6),
+                         Z_OK);
+        packed[i].len = len;
+        table[i] = (struct iolens_region_desc){
+            .kind = c->r[i].kind, .version = c->r[i].version, .offset = offset,
+            .stored_size = len, .raw_size = c->r[i].raw.len,
+            .crc32 = (uint32_t)crc32(0, packed[i].p, (uInt)len),
+            .compression = IOLENS_COMPRESS_ZLIB,
+        };
+        offset += len;
+    }
+    put(&file, table, c->n * DESC);
+    for (unsigned i = 0; i < c->n; i++) {
+        put(&file, packed[i].p, packed[i].len);
+        free(packed[i].p);
+    }
+    reseal(&file);
+    return file;
+}
+
+static struct bytes standard_file(void)
+{
+    struct content c;
+    standard_content(&c);
+    struct bytes file = assemble(&c);
+    free_content(&c);
+    return file;
+}
+
+/* Reads a buffer; checks that a failure leaves the log empty and says why. */
+static enum iolens_read_status read_bytes(const void *p, size_t n, struct iolens_log *log)
+{
+    char err[256];
+    enum iolens_read_status st = iolens_log_read_buffer(p, n, log, err, sizeof err);
+    if (st != IOLENS_READ_OK) {
+        ck_assert_msg(err[0] != '\0', "no reason given for status %d", st);
+        ck_assert_ptr_null(log->layers);
+        ck_assert_ptr_null(log->names);
+        ck_assert_ptr_null(log->jobstr[0]);
+    }
+    return st;
+}
+
+static enum iolens_read_status status_of(struct bytes *file)
+{
+    struct iolens_log log;
+    enum iolens_read_status st = read_bytes(file->p, file->len, &log);
+    iolens_log_free(&log);
+    return st;
+}
+
+/* Builds the standard content with one region's raw bytes replaced. */
+static enum iolens_read_status status_with_region(unsigned which, const struct bytes *raw)
+{
+    struct content c;
+    standard_content(&c);
+    free(c.r[which].raw.p);
+    c.r[which].raw = (struct bytes){0};
+    if (raw->len > 0)
+        put(&c.r[which].raw, raw->p, raw->len);
+    struct bytes file = assemble(&c);
+    free_content(&c);
+    enum iolens_read_status st = status_of(&file);
+    free(file.p);
+    return st;
+}
+
+/* --------------------------------------------------------- round trip -- */
+
+static void check_standard_log(const struct iolens_log *log)
+{
+    ck_assert_uint_eq(log->version, 1);
+    ck_assert_uint_eq(log->job.uid, 1000);
+    ck_assert_int_eq(log->job.start_time_sec, 1700000000);
+    ck_assert_int_eq(log->job.end_time_nsec, 6);
+    ck_assert_int_eq(log->job.pid, 77);
+    ck_assert_uint_eq(log->job.budget_needed, 5678);
+    ck_assert_uint_eq(log->job.folded_opens, 9);
+    ck_assert_uint_eq(log->job.folded_files, 3);
+    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_JOBID], "job.1");
+    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_USER], "bob");
+    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_EXE], "/bin/prog");
+    ck_assert_uint_eq(log->jobstr_len[IOLENS_JOBSTR_ARGS], 5);
+    ck_assert_int_eq(memcmp(log->jobstr[IOLENS_JOBSTR_ARGS], "a\0b c", 6), 0);
+    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_HOSTS], "h1");
+    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_VERSION], "9.9");
+    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_MPI_VERSION], "");
+    ck_assert_uint_eq(log->nranks, 0);
+    ck_assert_ptr_null(log->ranks);
+
+    ck_assert_uint_eq(log->nmounts, 3);
+    ck_assert_str_eq(log->mounts[1].point, "/data");
+    ck_assert_str_eq(log->mounts[1].fstype, "lustre");
+    ck_assert_int_eq(log->mounts[1].block_size, 1 << 20);
+
+    ck_assert_uint_eq(log->nnames, 3);
+    ck_assert_uint_eq(log->names[0].id, ID_A); /* sorted */
+    ck_assert_uint_eq(log->names[2].id, ID_C);
+    ck_assert_str_eq(iolens_log_name_of(log, ID_A), "/data/sub/a");
+    ck_assert_str_eq(iolens_log_name_of(log, ID_B), "<STDOUT>");
+    ck_assert_str_eq(iolens_log_name_of(log, ID_C), "/data/subdir/c");
+    ck_assert_ptr_null(iolens_log_name_of(log, 12345));
+
+    ck_assert_uint_eq(log->unknown_regions, 1);
+    ck_assert_uint_eq(log->nlayers, 2);
+    const struct iolens_log_layer *p = &log->layers[0], *s = &log->layers[1];
+    ck_assert_uint_eq(p->kind, IOLENS_REGION_POSIX);
+    ck_assert_uint_eq(p->record_count, 2);
+    ck_assert_uint_eq(p->counter_count, POSIX_NUM_COUNTERS);
+    ck_assert_uint_eq(p->id[1], ID_B);
+    ck_assert_int_eq(p->rank[1], -1);
+    ck_assert_int_eq(p->counters[POSIX_BYTES_WRITTEN], 4096000);
+    ck_assert_int_eq(p->counters[POSIX_WRITES], 1000);
+    ck_assert_int_eq(p->counters[POSIX_NUM_COUNTERS + POSIX_BYTES_WRITTEN], 4096000);
+    ck_assert_int_eq(p->counters[POSIX_NUM_COUNTERS + POSIX_WRITES], 3);
+    ck_assert_int_eq(p->counters[POSIX_NUM_COUNTERS + POSIX_MAX_WRITE_TIME_SIZE], 42);
+    ck_assert_double_eq(p->fcounters[POSIX_F_WRITE_TIME], 1.5);
+    ck_assert_double_eq(p->fcounters[POSIX_F_NUM_COUNTERS + POSIX_F_MAX_WRITE_TIME], 0.25);
+    ck_assert_uint_eq(s->kind, IOLENS_REGION_STDIO);
+    ck_assert_uint_eq(s->record_count, 1);
+    ck_assert_int_eq(s->counters[STDIO_READS], 7);
+    ck_assert_double_eq(s->fcounters[STDIO_F_META_TIME], 0.125);
+}
+
+START_TEST(round_trip_buffer)
+{
+    struct bytes file = standard_file();
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    check_standard_log(&log);
+    iolens_log_free(&log);
+    iolens_log_free(&log); /* freeing twice is harmless: free zeroes the log */
+    free(file.p);
+}
+END_TEST
+
+/* The real writer to a real file, read back by path. */
+START_TEST(round_trip_writer_file)
+{
+    struct content c;
+    standard_content(&c);
+    struct iolens_region_src src[NREGIONS_STD];
+    for (unsigned i = 0; i < NREGIONS_STD; i++)
+        src[i] = (struct iolens_region_src){c.r[i].kind, c.r[i].version, c.r[i].raw.p,
+                                            c.r[i].raw.len};
+    char dir[] = "/tmp/iolens-test-reader-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[PATH_MAX], err[256] = "";
+    snprintf(path, sizeof path, "%s/x.iolens", dir);
+    ck_assert_int_eq(iolens_log_write_file(path, IOLENS_FLAG_PARTIAL, src, NREGIONS_STD, err,
+                                           sizeof err), 0);
+    free_content(&c);
+
+    struct stat sb;
+    ck_assert_int_eq(stat(path, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 07777, 0400);
+    struct iolens_log log;
+    ck_assert_int_eq(iolens_log_read(path, &log, err, sizeof err), IOLENS_READ_OK);
+    check_standard_log(&log);
+    ck_assert_uint_eq(log.flags, IOLENS_FLAG_PARTIAL);
+    iolens_log_free(&log);
+
+    /* The temporary name is gone; only the log is left. */
+    char tmp[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+    ck_assert_int_eq(access(tmp, F_OK), -1);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+START_TEST(writer_reports_failure_and_leaves_nothing)
+{
+    struct iolens_region_src src = {IOLENS_REGION_JOB, 1, "x", 1};
+    char err[256] = "";
+    ck_assert_int_eq(iolens_log_write_file("/nonexistent-dir-iolens/x.iolens", 0, &src, 1, err,
+                                           sizeof err), -1);
+    ck_assert_str_eq(err, strerror(ENOENT));
+
+    /* A stale file where the old fixed temporary name was: the writer's
+     * temporary names are random (O_EXCL, retried), so it blocks nothing,
+     * and it is not the writer's to remove. */
+    char dir[] = "/tmp/iolens-test-reader-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[PATH_MAX], tmp[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/y.iolens", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+    int fd = open(tmp, O_CREAT | O_WRONLY, 0600);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(iolens_log_write_file(path, 0, &src, 1, err, sizeof err), 0);
+    ck_assert_int_eq(access(path, F_OK), 0);
+    ck_assert_int_eq(access(tmp, F_OK), 0);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(unlink(tmp), 0);
+    ck_assert_int_eq(rmdir(dir), 0);
+
+    struct iolens_region_src *many = calloc(IOLENS_MAX_REGIONS + 1, sizeof *many);
+    ck_assert_ptr_nonnull(many);
+    for (unsigned i = 0; i <= IOLENS_MAX_REGIONS; i++)
+        many[i] = src;
+    ck_assert_int_eq(iolens_log_write_file("/tmp/never", 0, many, IOLENS_MAX_REGIONS + 1, err,
+                                           sizeof err), -1);
+    ck_assert_str_eq(err, "too many regions");
+    free(many);
+}
+END_TEST
+
+START_TEST(default_name)
+{
+    setenv("TZ", "UTC", 1);
+    tzset();
+    char out[PATH_MAX];
+    ck_assert_int_eq(iolens_log_default_name(out, sizeof out, "/logs", "alice", "/usr/bin/my prog",
+                                             "123.server", 1700000000, "0a1b2c3d", 4321), 0);
+    ck_assert_str_eq(out, "/logs/alice_my-prog_123.server_20231114-221320_0a1b2c3d_4321.iolens");
+    /* '/' inside a component, empty components. */
+    ck_assert_int_eq(iolens_log_default_name(out, sizeof out, "/l", "", "", "a/b", 0, "t", 1), 0);
+    ck_assert_str_eq(out, "/l/-_-_a-b_19700101-000000_t_1.iolens");
+    /* Too small a buffer is an error, not a truncated name. */
+    ck_assert_int_eq(iolens_log_default_name(out, 20, "/logs", "alice", "prog", "1", 0, "t", 1), -1);
+}
+END_TEST
+
+/* --------------------------------------------------------- corruption -- */
+
+START_TEST(every_truncation_is_truncated)
+{
+    struct bytes file = standard_file();
+    for (size_t len = 0; len < file.len; len++) {
+        /* A fresh copy of exactly len bytes, so ASan sees any over-read. */
+        unsigned char *copy = malloc(len ? len : 1);
+        memcpy(copy, file.p, len);
+        struct iolens_log log;
+        enum iolens_read_status st = read_bytes(copy, len, &log);
+        ck_assert_msg(st == IOLENS_READ_TRUNCATED, "length %zu gave status %d", len, st);
+        iolens_log_free(&log);
+        free(copy);
+    }
+    free(file.p);
+}
+END_TEST
+
+START_TEST(every_byte_flip_is_caught)
+{
+    static const unsigned char masks[] = {0x01, 0x80, 0xff};
+    struct bytes file = standard_file();
+    for (size_t i = 0; i < file.len; i++) {
+        for (size_t m = 0; m < sizeof masks; m++) {
+            file.p[i] ^= masks[m];
+            enum iolens_read_status st = status_of(&file);
+            file.p[i] ^= masks[m];
+            if (i < HDR)
+                ck_assert_msg(st != IOLENS_READ_OK, "flip at header byte %zu accepted", i);
+            else
+                ck_assert_msg(st == IOLENS_READ_CRC, "flip at byte %zu gave status %d", i, st);
+        }
+    }
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_OK);
+    free(file.p);
+}
+END_TEST
+
+START_TEST(not_an_iolens_log)
+{
+    struct iolens_log log;
+    const char text[] = "hello, this is a text file and not a log at all\n";
+    ck_assert_int_eq(read_bytes(text, sizeof text - 1, &log), IOLENS_READ_NOT_IOLENS);
+    ck_assert_int_eq(read_bytes("X", 1, &log), IOLENS_READ_NOT_IOLENS);
+    ck_assert_int_eq(read_bytes("IOL", 3, &log), IOLENS_READ_TRUNCATED);
+    ck_assert_int_eq(read_bytes(NULL, 0, &log), IOLENS_READ_TRUNCATED);
+    struct bytes file = standard_file();
+    file.p[0] = 'i';
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_NOT_IOLENS);
+    char err[256];
+    ck_assert_int_eq(iolens_log_read_buffer(file.p, file.len, &log, err, sizeof err),
+                     IOLENS_READ_NOT_IOLENS);
+    ck_assert_str_eq(err, "not an iolens log");
+    free(file.p);
+}
+END_TEST
+
+START_TEST(version_and_byte_order)
+{
+    struct bytes file = standard_file();
+    header_of(&file)->version = 2;
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_VERSION); /* before the CRC check */
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_VERSION);
+    header_of(&file)->version = IOLENS_FORMAT_VERSION;
+    header_of(&file)->byte_order = __builtin_bswap32(IOLENS_BYTE_ORDER_MARK);
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_VERSION);
+    free(file.p);
+}
+END_TEST
+
+START_TEST(bad_header_fields)
+{
+    struct bytes file = standard_file();
+    header_of(&file)->header_size = HDR + 8;
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    header_of(&file)->header_size = HDR;
+    header_of(&file)->region_count = IOLENS_MAX_REGIONS + 1;
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    header_of(&file)->region_count = IOLENS_MAX_REGIONS; /* table ends past the file */
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_TRUNCATED);
+    free(file.p);
+}
+END_TEST
+
+START_TEST(region_offsets_and_sizes)
+{
+    struct bytes file = standard_file();
+    struct iolens_region_desc *t = table_of(&file);
+    struct iolens_region_desc saved = t[R_POSIX];
+
+    t[R_POSIX].offset = file.len + 1; /* past EOF */
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_TRUNCATED);
+    t[R_POSIX].offset = UINT64_MAX - 2; /* offset + size would wrap */
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_TRUNCATED);
+    t[R_POSIX] = saved;
+    t[R_POSIX].stored_size = UINT64_MAX;
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_TRUNCATED);
+    t[R_POSIX] = saved;
+    t[R_POSIX].offset = 8; /* inside the header */
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+
+    t[R_POSIX] = saved;
+    t[R_POSIX].raw_size = 1ull << 40;
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    t[R_POSIX].raw_size = saved.raw_size * 1000000; /* under the cap, impossible ratio */
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    t[R_POSIX].raw_size = saved.raw_size + 1;
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    t[R_POSIX].raw_size = saved.raw_size - 1;
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    t[R_POSIX] = saved;
+    t[R_POSIX].compression = 7;
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    t[R_POSIX] = saved;
+    reseal(&file);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_OK);
+    free(file.p);
+}
+END_TEST
+
+START_TEST(bad_compressed_bytes_with_valid_crc)
+{
+    struct bytes file = standard_file();
+    struct iolens_region_desc *t = table_of(&file);
+    /* Garbage that is not a zlib stream. */
+    memset(file.p + t[R_NAMES].offset, 0x55, t[R_NAMES].stored_size);
+    reseal_region(&file, R_NAMES);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    free(file.p);
+
+    /* A valid stream followed by extra stored bytes. */
+    file = standard_file();
+    t = table_of(&file);
+    put(&file, "", 1); /* STDIO is the last region: one byte after it */
+    t = table_of(&file);
+    t[R_STDIO].stored_size += 1;
+    reseal_region(&file, R_STDIO);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    free(file.p);
+}
+END_TEST
+
+/* The zlib header, the trailer's presence and the raw size are checked;
+ * the Adler-32 in the trailer is not (the region's CRC-32 covers it). */
+START_TEST(zlib_framing_with_valid_crc)
+{
+    static const struct {
+        unsigned char cmf, flg;
+        enum iolens_read_status want;
+    } heads[] = {
+        {0x78, 0x9c, IOLENS_READ_OK},      /* what compress2 writes, level 6 */
+        {0x78, 0x9d, IOLENS_READ_CORRUPT}, /* FCHECK wrong */
+        {0x77, 0x85, IOLENS_READ_CORRUPT}, /* CM 7 (FCHECK right) */
+        {0x88, 0x98, IOLENS_READ_CORRUPT}, /* CINFO 8: a 64 KiB window (FCHECK right) */
+        {0x78, 0xbb, IOLENS_READ_CORRUPT}, /* FDICT set (FCHECK right) */
+    };
+    for (size_t k = 0; k < sizeof heads / sizeof heads[0]; k++) {
+        ck_assert_int_eq((heads[k].cmf * 256 + heads[k].flg) % 31 == 0, k != 1);
+        struct bytes file = standard_file();
+        struct iolens_region_desc *t = table_of(&file);
+        ck_assert_uint_eq(file.p[t[R_NAMES].offset], 0x78);
+        file.p[t[R_NAMES].offset] = heads[k].cmf;
+        file.p[t[R_NAMES].offset + 1] = heads[k].flg;
+        reseal_region(&file, R_NAMES);
+        ck_assert_int_eq(status_of(&file), heads[k].want);
+        free(file.p);
+    }
+
+    /* The Adler-32 trailer changed, the CRC-32 made to match: accepted. */
+    struct bytes file = standard_file();
+    struct iolens_region_desc *t = table_of(&file);
+    file.p[t[R_NAMES].offset + t[R_NAMES].stored_size - 1] ^= 0x5a;
+    reseal_region(&file, R_NAMES);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_OK);
+    free(file.p);
+
+    /* The trailer cut off (the deflate body is whole): refused. */
+    file = standard_file();
+    t = table_of(&file);
+    t[R_STDIO].stored_size -= 4; /* STDIO is the last region */
+    file.len -= 4;
+    reseal_region(&file, R_STDIO);
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+    free(file.p);
+
+    /* A raw size one byte short or one byte long: refused. */
+    for (int delta = -1; delta <= 1; delta += 2) {
+        file = standard_file();
+        t = table_of(&file);
+        t[R_NAMES].raw_size += (uint64_t)(int64_t)delta;
+        reseal(&file);
+        ck_assert_int_eq(status_of(&file), IOLENS_READ_CORRUPT);
+        free(file.p);
+    }
+}
+END_TEST
+
+START_TEST(layer_counts_must_match_raw_size)
+{
+    struct bytes raw = {0};
+    struct iolens_posix_record rec;
+    memset(&rec, 0, sizeof rec);
+    struct iolens_layer_head heads[] = {
+        {POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, 3},        /* one record too many */
+        {POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, 1},        /* one too few */
+        {POSIX_NUM_COUNTERS + 1, POSIX_F_NUM_COUNTERS, 2},    /* wrong stride */
+        {POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, UINT64_MAX / 8}, /* overflows */
+        {UINT32_MAX, UINT32_MAX, UINT64_MAX},
+        {0, 0, UINT64_MAX / 16 + 1},
+    };
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++) {
+        raw.len = 0;
+        put(&raw, &heads[i], sizeof heads[i]);
+        put(&raw, &rec, sizeof rec);
+        put(&raw, &rec, sizeof rec);
+        ck_assert_msg(status_with_region(R_POSIX, &raw) == IOLENS_READ_CORRUPT, "head %zu", i);
+    }
+    /* No head at all, and a record cut short. */
+    raw.len = 0;
+    put(&raw, "abc", 3);
+    ck_assert_int_eq(status_with_region(R_POSIX, &raw), IOLENS_READ_CORRUPT);
+    raw.len = 0;
+    put(&raw, &heads[1], sizeof heads[1]);
+    put(&raw, &rec, sizeof rec - 8);
+    ck_assert_int_eq(status_with_region(R_POSIX, &raw), IOLENS_READ_CORRUPT);
+    free(raw.p);
+}
+END_TEST
+
+/* A writer with more or fewer counters than this reader still reads. */
+START_TEST(layer_with_other_counter_counts)
+{
+    struct bytes raw = {0};
+    int64_t rec[2][2 + 2 + 1] = {{ID_A, 0, 5, 6, 0}, {ID_B, 0, 7, 6, 0}};
+    put_layer(&raw, 2, 1, rec, 2);
+    struct content c;
+    standard_content(&c);
+    free(c.r[R_POSIX].raw.p);
+    c.r[R_POSIX].raw = raw;
+    struct bytes file = assemble(&c);
+    free_content(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.layers[0].counter_count, 2);
+    ck_assert_uint_eq(log.layers[0].fcounter_count, 1);
+    ck_assert_int_eq(log.layers[0].counters[2], 7);
+    ck_assert_int_eq(log.layers[0].counters[1], 6);
+    iolens_log_free(&log);
+    free(file.p);
+
+    /* An empty layer. */
+    raw = (struct bytes){0};
+    struct iolens_layer_head h = {POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, 0};
+    put(&raw, &h, sizeof h);
+    ck_assert_int_eq(status_with_region(R_POSIX, &raw), IOLENS_READ_OK);
+    free(raw.p);
+}
+END_TEST
+
+START_TEST(bad_job_region)
+{
+    struct bytes raw = {0};
+    struct iolens_job_fixed j = {.nprocs = 1, .string_count = IOLENS_JOB_NSTRINGS};
+    put(&raw, &j, sizeof j - 1);
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* a job of no processes */
+    j.nprocs = 0;
+    put(&raw, &j, sizeof j);
+    for (int i = 0; i < IOLENS_JOB_NSTRINGS; i++)
+        put_cstr(&raw, "s");
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_CORRUPT);
+    j.nprocs = 1;
+
+    raw.len = 0; /* too few strings */
+    j.string_count = IOLENS_JOB_NSTRINGS - 1;
+    put(&raw, &j, sizeof j);
+    for (int i = 0; i < IOLENS_JOB_NSTRINGS - 1; i++)
+        put_cstr(&raw, "s");
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* a string longer than the region */
+    j.string_count = IOLENS_JOB_NSTRINGS;
+    put(&raw, &j, sizeof j);
+    put_u32(&raw, 1000);
+    put(&raw, "abc", 3);
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* a NUL inside the user name */
+    put(&raw, &j, sizeof j);
+    put_cstr(&raw, "1");
+    put_str(&raw, "a\0b", 3);
+    for (int i = 2; i < IOLENS_JOB_NSTRINGS; i++)
+        put_cstr(&raw, "s");
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* extra strings from a later writer are skipped */
+    j.string_count = IOLENS_JOB_NSTRINGS + 2;
+    put(&raw, &j, sizeof j);
+    for (int i = 0; i < IOLENS_JOB_NSTRINGS + 2; i++)
+        put_cstr(&raw, "s");
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_OK);
+    put(&raw, "x", 1); /* ... but trailing bytes are not */
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* a huge string count cannot make the reader loop long */
+    j.string_count = UINT64_MAX;
+    put(&raw, &j, sizeof j);
+    for (int i = 0; i < IOLENS_JOB_NSTRINGS; i++)
+        put_cstr(&raw, "s");
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_CORRUPT);
+    free(raw.p);
+}
+END_TEST
+
+START_TEST(bad_mounts_and_names)
+{
+    struct bytes raw = {0};
+    put_u32(&raw, 0x7fffffff); /* count far beyond the bytes */
+    ck_assert_int_eq(status_with_region(R_MOUNTS, &raw), IOLENS_READ_CORRUPT);
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* second mount cut short */
+    put_u32(&raw, 2);
+    put_u64(&raw, 4096);
+    put_cstr(&raw, "/");
+    put_cstr(&raw, "ext4");
+    put_u64(&raw, 4096);
+    put_cstr(&raw, "/x");
+    put_u32(&raw, 4);
+    put(&raw, "xf", 2);
+    ck_assert_int_eq(status_with_region(R_MOUNTS, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* a NUL inside a mount point */
+    put_u32(&raw, 1);
+    put_u64(&raw, 4096);
+    put_str(&raw, "/a\0b", 4);
+    put_cstr(&raw, "ext4");
+    ck_assert_int_eq(status_with_region(R_MOUNTS, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* one id named twice */
+    put_u32(&raw, 2);
+    put_name(&raw, ID_A, "/a");
+    put_name(&raw, ID_A, "/b");
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* empty tables are fine */
+    put_u32(&raw, 0);
+    ck_assert_int_eq(status_with_region(R_MOUNTS, &raw), IOLENS_READ_OK);
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_OK);
+    raw.len = 0; /* an empty region is not */
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_CORRUPT);
+    free(raw.p);
+}
+END_TEST
+
+START_TEST(unknown_regions_are_skipped)
+{
+    struct content c;
+    standard_content(&c);
+    c.r[R_STDIO].version = IOLENS_STDIO_VERSION + 1; /* a layer version this reader does not know */
+    c.r[R_UNKNOWN].kind = 0xffffffffu;
+    struct bytes file = assemble(&c);
+    free_content(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.unknown_regions, 2);
+    ck_assert_uint_eq(log.nlayers, 1);
+    ck_assert_uint_eq(log.layers[0].kind, IOLENS_REGION_POSIX);
+    iolens_log_free(&log);
+    free(file.p);
+
+    /* A skipped region is still CRC-checked. */
+    file = standard_file();
+    file.p[table_of(&file)[R_UNKNOWN].offset] ^= 1;
+    ck_assert_int_eq(status_of(&file), IOLENS_READ_CRC);
+    free(file.p);
+}
+END_TEST
+
+/* Adds a region (a copy of raw) to c. */
+static void add_region(struct content *c, uint32_t kind, uint32_t version, const struct bytes *raw)
+{
+    ck_assert_uint_lt(c->n, NREGIONS);
+    struct region *r = &c->r[c->n++];
+    *r = (struct region){kind, version, {0}};
+    put(&r->raw, raw->p, raw->len);
+}
+
+static enum iolens_read_status status_of_content(const struct content *c)
+{
+    struct bytes file = assemble(c);
+    enum iolens_read_status st = status_of(&file);
+    free(file.p);
+    return st;
+}
+
+START_TEST(required_and_duplicate_regions)
+{
+    struct content c;
+    standard_content(&c);
+    c.r[R_JOB].kind = 98; /* no job region left */
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    c.r[R_JOB].kind = IOLENS_REGION_JOB;
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_OK);
+    /* JOB, MOUNTS and RANKS at most once */
+    add_region(&c, IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, &c.r[R_MOUNTS].raw);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    c.r[c.n - 1].kind = IOLENS_REGION_JOB;
+    c.r[c.n - 1].version = IOLENS_JOB_VERSION;
+    free(c.r[c.n - 1].raw.p);
+    c.r[c.n - 1].raw = (struct bytes){0};
+    put(&c.r[c.n - 1].raw, c.r[R_JOB].raw.p, c.r[R_JOB].raw.len);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    free_content(&c);
+}
+END_TEST
+
+/* The ranks region of a 3-process job on 2 hosts. */
+static void build_ranks(struct bytes *b, uint32_t n, uint32_t bad_host_rank)
+{
+    put_u32(b, n);
+    for (uint32_t r = 0; r < n; r++) {
+        struct iolens_rank_info ri = {1700000000.5 + r, 1700000009.25 + r, r == 2, 0};
+        if (r == bad_host_rank)
+            ri.host_index = 2;
+        put(b, &ri, sizeof ri);
+    }
+}
+
+/* The standard content as a 3-rank MPI job: hosts "h1" and "h2". */
+static void mpi_content(struct content *c)
+{
+    standard_content(c);
+    struct bytes *job = &c->r[R_JOB].raw;
+    job->len = 0;
+    struct iolens_job_fixed j = {.nprocs = 3, .nnodes = 2, .string_count = IOLENS_JOB_NSTRINGS};
+    put(job, &j, sizeof j);
+    put_cstr(job, "job.1");
+    put_cstr(job, "bob");
+    put_cstr(job, "/bin/prog");
+    put_cstr(job, "");
+    put_str(job, "h1\0h2", 5);
+    put_cstr(job, "9.9");
+    put_cstr(job, "MPICH Version: 4.1.2\nMPICH Release date: today");
+    struct bytes ranks = {0};
+    build_ranks(&ranks, 3, UINT32_MAX);
+    add_region(c, IOLENS_REGION_RANKS, IOLENS_RANKS_VERSION, &ranks);
+    free(ranks.p);
+}
+
+START_TEST(ranks_region)
+{
+    struct content c;
+    mpi_content(&c);
+    struct bytes file = assemble(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.nranks, 3);
+    ck_assert_double_eq(log.ranks[0].start_time, 1700000000.5);
+    ck_assert_double_eq(log.ranks[2].end_time, 1700000011.25);
+    ck_assert_uint_eq(log.ranks[1].host_index, 0);
+    ck_assert_uint_eq(log.ranks[2].host_index, 1);
+    ck_assert_str_eq(log.jobstr[IOLENS_JOBSTR_MPI_VERSION],
+                     "MPICH Version: 4.1.2\nMPICH Release date: today");
+    iolens_log_free(&log);
+    ck_assert_ptr_null(log.ranks);
+    free(file.p);
+
+    struct bytes *raw = &c.r[c.n - 1].raw;
+    raw->len = 0; /* a host index past the host list */
+    build_ranks(raw, 3, 1);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    raw->len = 0; /* fewer ranks than the job's processes */
+    build_ranks(raw, 2, UINT32_MAX);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    raw->len = 0; /* no ranks at all */
+    put_u32(raw, 0);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    raw->len = 0; /* a count that does not match the bytes */
+    build_ranks(raw, 3, UINT32_MAX);
+    raw->len -= 1;
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    raw->len += 1;
+    uint32_t huge = 0xffffffffu;
+    memcpy(raw->p, &huge, 4);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    raw->len = 0; /* twice */
+    build_ranks(raw, 3, UINT32_MAX);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_OK);
+    struct bytes copy = {0};
+    put(&copy, raw->p, raw->len);
+    add_region(&c, IOLENS_REGION_RANKS, IOLENS_RANKS_VERSION, &copy);
+    free(copy.p);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    free_content(&c);
+}
+END_TEST
+
+/* A record's rank must be a rank of the job or -1 (reduced). */
+START_TEST(record_ranks_are_checked)
+{
+    struct content c;
+    mpi_content(&c);
+    struct iolens_posix_record r[2];
+    standard_posix_records(r);
+    int64_t ranks[] = {2, -1, 3, -2, INT64_MIN, INT64_MAX};
+    enum iolens_read_status want[] = {IOLENS_READ_OK, IOLENS_READ_OK, IOLENS_READ_CORRUPT,
+                                      IOLENS_READ_CORRUPT, IOLENS_READ_CORRUPT,
+                                      IOLENS_READ_CORRUPT};
+    for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++) {
+        r[0].rank = ranks[i];
+        c.r[R_POSIX].raw.len = 0;
+        put_layer(&c.r[R_POSIX].raw, POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, r, 2);
+        ck_assert_msg(status_of_content(&c) == want[i], "rank %lld", (long long)ranks[i]);
+    }
+    free_content(&c);
+    /* in a non-MPI log (nprocs 1) only 0 and -1 */
+    standard_content(&c);
+    r[0].rank = 1;
+    c.r[R_POSIX].raw.len = 0;
+    put_layer(&c.r[R_POSIX].raw, POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, r, 2);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    free_content(&c);
+}
+END_TEST
+
+/* NAMES and layer regions repeat (one per rank) and are concatenated. */
+START_TEST(repeated_regions_concatenate)
+{
+    struct content c;
+    standard_content(&c);
+    struct bytes names = {0}, posix = {0}, mpiio = {0};
+    put_u32(&names, 2);
+    put_name(&names, 77, "/rank1/file");
+    put_name(&names, 78, "/rank1/other");
+    add_region(&c, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &names);
+    struct iolens_posix_record r[3];
+    memset(r, 0, sizeof r);
+    for (int i = 0; i < 3; i++) {
+        r[i].id = 77 + (uint64_t)i;
+        r[i].counters[POSIX_OPENS] = 10 + i;
+        r[i].counters[POSIX_NUM_COUNTERS - 1] = 100 + i;
+        r[i].fcounters[POSIX_F_META_TIME] = 0.5 * i;
+        r[i].fcounters[POSIX_F_NUM_COUNTERS - 1] = 1000.0 + i;
+    }
+    put_layer(&posix, POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, r, 3);
+    add_region(&c, IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, &posix);
+    struct iolens_mpiio_record m;
+    memset(&m, 0, sizeof m);
+    m.id = ID_A;
+    m.counters[MPIIO_COLL_WRITES] = 4;
+    m.fcounters[MPIIO_F_VARIANCE_RANK_BYTES] = 2.5;
+    put_layer(&mpiio, MPIIO_NUM_COUNTERS, MPIIO_F_NUM_COUNTERS, &m, 1);
+    add_region(&c, IOLENS_REGION_MPIIO, IOLENS_MPIIO_VERSION, &mpiio);
+    /* an empty layer region of a kind seen before adds nothing */
+    struct bytes empty = {0};
+    put_layer(&empty, STDIO_NUM_COUNTERS, STDIO_F_NUM_COUNTERS, NULL, 0);
+    add_region(&c, IOLENS_REGION_STDIO, IOLENS_STDIO_VERSION, &empty);
+
+    struct bytes file = assemble(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.nnames, 5);
+    ck_assert_str_eq(iolens_log_name_of(&log, 78), "/rank1/other");
+    ck_assert_str_eq(iolens_log_name_of(&log, ID_C), "/data/subdir/c");
+    ck_assert_uint_eq(log.nlayers, 3);
+    const struct iolens_log_layer *p = &log.layers[0];
+    ck_assert_uint_eq(p->kind, IOLENS_REGION_POSIX);
+    ck_assert_uint_eq(p->record_count, 5);
+    ck_assert_uint_eq(p->id[0], ID_A);
+    ck_assert_uint_eq(p->id[1], ID_B);
+    ck_assert_uint_eq(p->id[4], 79);
+    ck_assert_int_eq(p->counters[POSIX_WRITES], 1000);
+    ck_assert_int_eq(p->counters[3 * POSIX_NUM_COUNTERS + POSIX_OPENS], 11);
+    ck_assert_int_eq(p->counters[5 * POSIX_NUM_COUNTERS - 1], 102);
+    ck_assert_double_eq(p->fcounters[4 * POSIX_F_NUM_COUNTERS + POSIX_F_META_TIME], 1.0);
+    ck_assert_double_eq(p->fcounters[5 * POSIX_F_NUM_COUNTERS - 1], 1002.0);
+    ck_assert_uint_eq(log.layers[1].kind, IOLENS_REGION_STDIO);
+    ck_assert_uint_eq(log.layers[1].record_count, 1);
+    const struct iolens_log_layer *mp = &log.layers[2];
+    ck_assert_uint_eq(mp->kind, IOLENS_REGION_MPIIO);
+    ck_assert_uint_eq(mp->record_count, 1);
+    ck_assert_int_eq(mp->counters[MPIIO_COLL_WRITES], 4);
+    ck_assert_double_eq(mp->fcounters[MPIIO_F_VARIANCE_RANK_BYTES], 2.5);
+    iolens_log_free(&log);
+    free(file.p);
+
+    /* an id named in two regions */
+    names.len = 0;
+    put_u32(&names, 1);
+    put_name(&names, ID_B, "/again");
+    add_region(&c, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &names);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    c.n--;
+    free(c.r[c.n].raw.p);
+    /* a region of one kind with other counter counts than the first */
+    posix.len = 0;
+    int64_t small[2 + 2 + 1] = {80, 0, 1, 2, 0};
+    put_layer(&posix, 2, 1, small, 1);
+    add_region(&c, IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, &posix);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    free(names.p);
+    free(posix.p);
+    free(mpiio.p);
+    free(empty.p);
+    free_content(&c);
+}
+END_TEST
+
+/* The runtime's encoder writes exactly the layout above, with times
+ * rounded to 2^-30 s and everything else bit for bit. */
+START_TEST(encoder_layout_and_time_grid)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(IOLENS_REGION_POSIX);
+    struct iolens_posix_record r[3];
+    memset(r, 0, sizeof r);
+    for (int i = 0; i < 3; i++) {
+        r[i].id = 0x0102030405060708ull * (uint64_t)(i + 1);
+        r[i].rank = i - 1;
+        for (int k = 0; k < POSIX_NUM_COUNTERS; k++)
+            r[i].counters[k] = (int64_t)(k * 1000003 + i) * (i == 1 ? -1 : 1);
+        for (int k = 0; k < POSIX_F_NUM_COUNTERS; k++)
+            r[i].fcounters[k] = 0.5 * k + 0.25 * i;   /* on the grid already */
+    }
+    struct iolens_buf out = {0};
+    ck_assert_int_eq(iolens_region_layer(&out, d, r, 3), 0);
+    struct bytes want = {0};
+    put_layer(&want, POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, r, 3);
+    ck_assert_uint_eq(out.len, want.len);
+    ck_assert_int_eq(memcmp(out.data, want.p, want.len), 0);
+    iolens_buf_free(&out);
+    free(want.p);
+
+    /* Off-grid times are rounded to the nearest multiple of 2^-30 s; the
+     * variances (not seconds) are kept as they are. */
+    double third = 1.0 / 3.0, tiny = 1e-12;
+    r[0].fcounters[POSIX_F_READ_TIME] = third;
+    r[0].fcounters[POSIX_F_OPEN_START_TIMESTAMP] = tiny;            /* rounds to 0 */
+    r[0].fcounters[POSIX_F_SLOWEST_RANK_TIME] = 7e-10;             /* 0.75 * 2^-30: up to 2^-30 */
+    r[0].fcounters[POSIX_F_VARIANCE_RANK_TIME] = tiny;
+    r[0].fcounters[POSIX_F_VARIANCE_RANK_BYTES] = third;
+    ck_assert_int_eq(iolens_region_layer(&out, d, r, 1), 0);
+    struct content c;
+    standard_content(&c);
+    c.r[R_POSIX].raw.len = 0;
+    put(&c.r[R_POSIX].raw, out.data, out.len);
+    iolens_buf_free(&out);
+    struct bytes file = assemble(&c);
+    free_content(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    const double *f = log.layers[0].fcounters;
+    double grid = 1.0 / 1073741824.0;
+    ck_assert_double_eq(f[POSIX_F_READ_TIME], 357913941.0 * grid);   /* 2^30 / 3 = 357913941.33 */
+    ck_assert_double_eq(f[POSIX_F_OPEN_START_TIMESTAMP], 0.0);
+    ck_assert_double_eq(f[POSIX_F_SLOWEST_RANK_TIME], grid);
+    ck_assert_double_eq(f[POSIX_F_VARIANCE_RANK_TIME], tiny);
+    ck_assert_double_eq(f[POSIX_F_VARIANCE_RANK_BYTES], third);
+    ck_assert_double_eq(f[POSIX_F_META_TIME], 0.5 * POSIX_F_META_TIME);
+    ck_assert_int_eq(log.layers[0].rank[0], -1);
+    ck_assert_int_eq(log.layers[0].counters[POSIX_MODE], POSIX_MODE * 1000003);
+    iolens_log_free(&log);
+    free(file.p);
+}
+END_TEST
+
+/* NAMES entries without an explicit id get the hash of their name; an
+ * explicit id is taken as it is, even when it is not the name's hash. */
+START_TEST(names_with_implied_ids)
+{
+    struct content c;
+    standard_content(&c);
+    struct bytes names = {0};
+    put_u32(&names, 3);
+    put_hashed_name(&names, "/data/h1");
+    put_name(&names, 0x7777777777777777ull, "/data/h2"); /* not its hash */
+    put_hashed_name(&names, "");                          /* empty name */
+    add_region(&c, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &names);
+    struct bytes file = assemble(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.nnames, 6);
+    ck_assert_uint_eq(implied_id("/data/h1"), 0x75eefd7dc3791cc4ull); /* XXH3, pinned */
+    ck_assert_str_eq(iolens_log_name_of(&log, 0x75eefd7dc3791cc4ull), "/data/h1");
+    ck_assert_str_eq(iolens_log_name_of(&log, 0x7777777777777777ull), "/data/h2");
+    ck_assert_ptr_null(iolens_log_name_of(&log, implied_id("/data/h2")));
+    ck_assert_str_eq(iolens_log_name_of(&log, implied_id("")), "");
+    ck_assert_str_eq(iolens_log_name_of(&log, ID_A), "/data/sub/a");
+    iolens_log_free(&log);
+    free(file.p);
+    c.n--;
+    free(c.r[c.n].raw.p);
+
+    /* An explicit id equal to another entry's implied id: named twice. */
+    names.len = 0;
+    put_u32(&names, 2);
+    put_hashed_name(&names, "/data/h1");
+    put_name(&names, implied_id("/data/h1"), "/data/other");
+    add_region(&c, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &names);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    c.n--;
+    free(c.r[c.n].raw.p);
+
+    /* A version 1 NAMES region (ids always stored) is not read: skipped as
+     * unknown, like any region version this reader does not know. */
+    names.len = 0;
+    put_u32(&names, 1);
+    put_u64(&names, 99);
+    put_cstr(&names, "/old");
+    add_region(&c, IOLENS_REGION_NAMES, 1, &names);
+    file = assemble(&c);
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.unknown_regions, 2);
+    ck_assert_uint_eq(log.nnames, 3);
+    ck_assert_ptr_null(iolens_log_name_of(&log, 99));
+    iolens_log_free(&log);
+    free(file.p);
+    free(names.p);
+    free_content(&c);
+
+    struct bytes raw = {0};
+    /* explicit id cut short */
+    put_u32(&raw, 1);
+    put_u32(&raw, 3u << 1 | 1u);
+    put_u32(&raw, 0x12345678);
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_CORRUPT);
+    /* the same entry with its id and name whole is fine */
+    raw.len = 0;
+    put_u32(&raw, 1);
+    put_name(&raw, 5555, "/ab");
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_OK);
+    /* name longer than what is left */
+    raw.len = 0;
+    put_u32(&raw, 1);
+    put_u32(&raw, 9u << 1);
+    put(&raw, "/abc", 4);
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_CORRUPT);
+    /* a NUL inside a name */
+    raw.len = 0;
+    put_u32(&raw, 1);
+    put_u32(&raw, 3u << 1);
+    put(&raw, "/\0b", 3);
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_CORRUPT);
+    /* more entries than 4-byte minimum entries fit */
+    raw.len = 0;
+    put_u32(&raw, 3);
+    put_hashed_name(&raw, "");
+    put_hashed_name(&raw, "/x");
+    ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_CORRUPT);
+    free(raw.p);
+}
+END_TEST
+
+/* Byte b of value i of column col of a layer region body with n records. */
+static uint64_t stored_value(const struct iolens_buf *region, size_t n, size_t col, size_t i)
+{
+    const unsigned char *body = region->data + sizeof(struct iolens_layer_head);
+    uint64_t v = 0;
+    for (unsigned b = 0; b < 8; b++)
+        v |= (uint64_t)body[(col * 8 + b) * n + i] << (8 * b);
+    return v;
+}
+
+static uint64_t real_hash_of_a(const char *path, size_t len)
+{
+    (void)path;
+    (void)len;
+    return XXH3_64bits("/w/a", 4);
+}
+
+/* The runtime's NAMES encoder: entries sorted by name, explicit ids only
+ * where the id is not the name's hash (reserved names, an id re-derived
+ * after a collision); layer records stored in the same name order. */
+START_TEST(writer_names_and_record_order)
+{
+    ck_assert_int_eq(iolens_budget_init(1 << 20), 0);
+    ck_assert_int_eq(iolens_file_table_init(64), 0);
+    struct iolens_file *b = iolens_file_get("/w/b", 4);
+    struct iolens_file *a = iolens_file_get("/w/a", 4);
+    iolens_file_table_set_hash_for_test(real_hash_of_a); /* "/w/z" collides with "/w/a" */
+    struct iolens_file *z = iolens_file_get("/w/z", 4);
+    iolens_file_table_set_hash_for_test(NULL);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_ptr_nonnull(z);
+    ck_assert_uint_eq(a->id, implied_id("/w/a"));
+    ck_assert_uint_eq(b->id, implied_id("/w/b"));
+    ck_assert_uint_ne(z->id, a->id);
+    ck_assert_uint_ne(z->id, implied_id("/w/z"));
+
+    /* ids in any order, with repeats and one id the table does not hold;
+     * "/w/b" is in the table but not asked for. */
+    uint64_t ids[] = {z->id, IOLENS_ID_STDOUT, a->id, 424242, z->id};
+    struct iolens_buf out = {0};
+    ck_assert_int_eq(iolens_region_names(&out, ids, 5), 0);
+    struct bytes want = {0};
+    put_u32(&want, 3);
+    put_hashed_name(&want, "/w/a");
+    put_name(&want, z->id, "/w/z");
+    put_name(&want, IOLENS_ID_STDOUT, "<STDOUT>");
+    ck_assert_uint_eq(out.len, want.len);
+    ck_assert_int_eq(memcmp(out.data, want.p, want.len), 0);
+
+    /* Read back in a log: every id finds its name. */
+    struct content c;
+    standard_content(&c);
+    c.r[R_NAMES].raw.len = 0;
+    put(&c.r[R_NAMES].raw, out.data, out.len);
+    struct bytes file = assemble(&c);
+    free_content(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.nnames, 3);
+    ck_assert_str_eq(iolens_log_name_of(&log, a->id), "/w/a");
+    ck_assert_str_eq(iolens_log_name_of(&log, z->id), "/w/z");
+    ck_assert_str_eq(iolens_log_name_of(&log, IOLENS_ID_STDOUT), "<STDOUT>");
+    iolens_log_free(&log);
+    free(file.p);
+    iolens_buf_free(&out);
+
+    /* Layer records: by name, records of ids without a name last (by id). */
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(IOLENS_REGION_POSIX);
+    struct iolens_posix_record r[5];
+    memset(r, 0, sizeof r);
+    uint64_t in_ids[5] = {900, z->id, IOLENS_ID_STDOUT, 800, a->id};
+    for (int i = 0; i < 5; i++) {
+        r[i].id = in_ids[i];
+        r[i].counters[POSIX_OPENS] = i;
+    }
+    ck_assert_int_eq(iolens_region_layer(&out, d, r, 5), 0);
+    uint64_t want_ids[5] = {a->id, z->id, IOLENS_ID_STDOUT, 800, 900};
+    int64_t want_opens[5] = {4, 1, 2, 3, 0};
+    for (size_t i = 0; i < 5; i++) {
+        ck_assert_uint_eq(stored_value(&out, 5, 0, i), want_ids[i]);
+        ck_assert_uint_eq(stored_value(&out, 5, 2 + POSIX_OPENS, i), (uint64_t)want_opens[i]);
+    }
+    iolens_buf_free(&out);
+    free(want.p);
+    iolens_budget_fini();
+}
+END_TEST
+
+/* iolens_log_header_build: the header the reader accepts, CRC over header
+ * and table. */
+START_TEST(header_build)
+{
+    struct iolens_region_desc t[2] = {
+        {IOLENS_REGION_JOB, 1, 120, 10, 20, 0xabcd, IOLENS_COMPRESS_ZLIB},
+        {IOLENS_REGION_NAMES, 1, 130, 5, 4, 0x1234, IOLENS_COMPRESS_ZLIB},
+    };
+    struct iolens_file_header h;
+    memset(&h, 0x5a, sizeof h);
+    iolens_log_header_build(&h, IOLENS_FLAG_PARTIAL, t, 2);
+    ck_assert_int_eq(memcmp(h.magic, IOLENS_MAGIC, IOLENS_MAGIC_LEN), 0);
+    ck_assert_uint_eq(h.version, IOLENS_FORMAT_VERSION);
+    ck_assert_uint_eq(h.byte_order, IOLENS_BYTE_ORDER_MARK);
+    ck_assert_uint_eq(h.flags, IOLENS_FLAG_PARTIAL);
+    ck_assert_uint_eq(h.header_size, HDR);
+    ck_assert_uint_eq(h.region_count, 2);
+    ck_assert_uint_eq(h.reserved, 0);
+    struct iolens_file_header z = h;
+    z.header_crc = 0;
+    uLong crc = crc32(0, (const Bytef *)&z, HDR);
+    crc = crc32(crc, (const Bytef *)t, sizeof t);
+    ck_assert_uint_eq(h.header_crc, (uint32_t)crc);
+    iolens_log_header_build(&h, 0, t, 1);   /* the table is covered */
+    ck_assert_uint_ne(h.header_crc, (uint32_t)crc);
+    ck_assert_uint_eq(iolens_crc32(t, sizeof t), (uint32_t)crc32(0, (const Bytef *)t, sizeof t));
+}
+END_TEST
+
+START_TEST(read_from_path_errors)
+{
+    struct iolens_log log;
+    char err[256];
+    ck_assert_int_eq(iolens_log_read("/nonexistent/iolens.log", &log, err, sizeof err),
+                     IOLENS_READ_IO);
+    ck_assert_str_eq(err, strerror(ENOENT));
+    ck_assert_int_eq(iolens_log_read("/", &log, err, sizeof err), IOLENS_READ_IO);
+    ck_assert_str_eq(err, strerror(EISDIR));
+    ck_assert_int_eq(iolens_log_read("/dev/null", &log, err, sizeof err), IOLENS_READ_TRUNCATED);
+}
+END_TEST
+
+START_TEST(mount_lookup)
+{
+    struct bytes file = standard_file();
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_str_eq(iolens_log_mount_of(&log, "/data/sub/a")->point, "/data/sub");
+    ck_assert_str_eq(iolens_log_mount_of(&log, "/data/sub")->point, "/data/sub");
+    ck_assert_str_eq(iolens_log_mount_of(&log, "/data/subdir/c")->point, "/data");
+    ck_assert_str_eq(iolens_log_mount_of(&log, "/datax")->point, "/");
+    ck_assert_str_eq(iolens_log_mount_of(&log, "/")->point, "/");
+    ck_assert_ptr_null(iolens_log_mount_of(&log, "<STDOUT>"));
+    ck_assert_ptr_null(iolens_log_mount_of(&log, NULL));
+    iolens_log_free(&log);
+    free(file.p);
+}
+END_TEST
+
+START_TEST(counter_tables)
+{
+    ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_POSIX), "POSIX");
+    ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_STDIO), "STDIO");
+    ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_MPIIO), "MPIIO");
+    ck_assert_uint_eq(iolens_counter_known(IOLENS_REGION_MPIIO), MPIIO_NUM_COUNTERS);
+    ck_assert_uint_eq(iolens_fcounter_known(IOLENS_REGION_MPIIO), MPIIO_F_NUM_COUNTERS);
+    ck_assert_str_eq(iolens_counter_name(IOLENS_REGION_MPIIO, MPIIO_COLL_OPENS), "MPIIO_COLL_OPENS");
+    ck_assert_str_eq(iolens_fcounter_desc(IOLENS_REGION_MPIIO, MPIIO_F_MAX_READ_TIME),
+                     "duration of the slowest read");
+    ck_assert_ptr_null(iolens_layer_name(IOLENS_REGION_RANKS));
+    ck_assert_ptr_null(iolens_layer_name(99));
+    ck_assert_uint_eq(iolens_counter_known(IOLENS_REGION_POSIX), POSIX_NUM_COUNTERS);
+    ck_assert_uint_eq(iolens_fcounter_known(IOLENS_REGION_STDIO), STDIO_F_NUM_COUNTERS);
+    ck_assert_uint_eq(iolens_counter_known(99), 0);
+    ck_assert_str_eq(iolens_counter_name(IOLENS_REGION_POSIX, POSIX_BYTES_WRITTEN),
+                     "POSIX_BYTES_WRITTEN");
+    ck_assert_str_eq(iolens_counter_name(IOLENS_REGION_POSIX, POSIX_MAX_WRITE_TIME_SIZE),
+                     "POSIX_MAX_WRITE_TIME_SIZE");
+    ck_assert_str_eq(iolens_fcounter_name(IOLENS_REGION_STDIO, STDIO_F_META_TIME),
+                     "STDIO_F_META_TIME");
+    ck_assert_str_eq(iolens_counter_desc(IOLENS_REGION_POSIX, POSIX_FSYNCS), "fsync");
+    ck_assert_ptr_null(iolens_counter_name(IOLENS_REGION_POSIX, POSIX_NUM_COUNTERS));
+    ck_assert_ptr_null(iolens_fcounter_name(IOLENS_REGION_POSIX, POSIX_F_NUM_COUNTERS));
+    ck_assert_ptr_null(iolens_fcounter_desc(99, 0));
+}
+END_TEST
+
+/* The HDF5 layers: named by the tables, and their regions read like the
+ * others (an H5F region and two H5D regions, concatenated). */
+START_TEST(hdf5_layers)
+{
+    ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_H5F), "H5F");
+    ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_H5D), "H5D");
+    ck_assert_uint_eq(iolens_counter_known(IOLENS_REGION_H5F), H5F_NUM_COUNTERS);
+    ck_assert_uint_eq(iolens_fcounter_known(IOLENS_REGION_H5F), H5F_F_NUM_COUNTERS);
+    ck_assert_uint_eq(iolens_counter_known(IOLENS_REGION_H5D), H5D_NUM_COUNTERS);
+    ck_assert_uint_eq(iolens_fcounter_known(IOLENS_REGION_H5D), H5D_F_NUM_COUNTERS);
+    ck_assert_str_eq(iolens_counter_name(IOLENS_REGION_H5D, H5D_ACCESS4_LENGTH_D5),
+                     "H5D_ACCESS4_LENGTH_D5");
+    ck_assert_str_eq(iolens_fcounter_name(IOLENS_REGION_H5F, H5F_F_META_TIME), "H5F_F_META_TIME");
+    ck_assert_str_eq(iolens_counter_desc(IOLENS_REGION_H5F, H5F_OPENS),
+                     "H5Fcreate and H5Fopen (as Darshan)");
+    ck_assert_ptr_null(iolens_counter_name(IOLENS_REGION_H5D, H5D_NUM_COUNTERS));
+    ck_assert_ptr_null(iolens_layer_name(IOLENS_REGION_H5D + 1));
+
+    struct content c;
+    standard_content(&c);
+    struct bytes names = {0}, h5f = {0}, h5d1 = {0}, h5d2 = {0};
+    put_u32(&names, 2);
+    put_name(&names, 90, "/data/f.h5");
+    put_name(&names, 91, "/data/f.h5:/grid/temp");
+    add_region(&c, IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, &names);
+    struct iolens_h5f_record f;
+    memset(&f, 0, sizeof f);
+    f.id = 90;
+    f.counters[H5F_CREATES] = 1;
+    f.counters[H5F_USE_MPIIO] = 1;
+    f.fcounters[H5F_F_META_TIME] = 0.75;
+    put_layer(&h5f, H5F_NUM_COUNTERS, H5F_F_NUM_COUNTERS, &f, 1);
+    add_region(&c, IOLENS_REGION_H5F, IOLENS_H5F_VERSION, &h5f);
+    struct iolens_h5d_record d;
+    memset(&d, 0, sizeof d);
+    d.id = 91;
+    d.counters[H5D_WRITES] = 2;
+    d.counters[H5D_BYTES_WRITTEN] = 3200;
+    d.counters[H5D_ACCESS1_LENGTH_D2] = 20;
+    d.counters[H5D_FILE_REC_ID] = 90;
+    d.fcounters[H5D_F_VARIANCE_RANK_BYTES] = 4.5;
+    put_layer(&h5d1, H5D_NUM_COUNTERS, H5D_F_NUM_COUNTERS, &d, 1);
+    add_region(&c, IOLENS_REGION_H5D, IOLENS_H5D_VERSION, &h5d1);
+    d.rank = IOLENS_RANK_ALL; /* a serial log: ranks 0 and -1 only */
+    d.counters[H5D_WRITES] = 3;
+    put_layer(&h5d2, H5D_NUM_COUNTERS, H5D_F_NUM_COUNTERS, &d, 1);
+    add_region(&c, IOLENS_REGION_H5D, IOLENS_H5D_VERSION, &h5d2);
+
+    struct bytes file = assemble(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.nlayers, 4);
+    const struct iolens_log_layer *lf = &log.layers[2], *ld = &log.layers[3];
+    ck_assert_uint_eq(lf->kind, IOLENS_REGION_H5F);
+    ck_assert_uint_eq(lf->version, IOLENS_H5F_VERSION);
+    ck_assert_uint_eq(lf->counter_count, H5F_NUM_COUNTERS);
+    ck_assert_uint_eq(lf->record_count, 1);
+    ck_assert_int_eq(lf->counters[H5F_USE_MPIIO], 1);
+    ck_assert_double_eq(lf->fcounters[H5F_F_META_TIME], 0.75);
+    ck_assert_uint_eq(ld->kind, IOLENS_REGION_H5D);
+    ck_assert_uint_eq(ld->record_count, 2);
+    ck_assert_uint_eq(ld->id[1], 91);
+    ck_assert_int_eq(ld->rank[1], IOLENS_RANK_ALL);
+    ck_assert_int_eq(ld->counters[H5D_WRITES], 2);
+    ck_assert_int_eq(ld->counters[H5D_NUM_COUNTERS + H5D_WRITES], 3);
+    ck_assert_int_eq(ld->counters[H5D_NUM_COUNTERS + H5D_ACCESS1_LENGTH_D2], 20);
+    ck_assert_int_eq(ld->counters[H5D_NUM_COUNTERS + H5D_FILE_REC_ID], 90);
+    ck_assert_double_eq(ld->fcounters[H5D_F_NUM_COUNTERS + H5D_F_VARIANCE_RANK_BYTES], 4.5);
+    ck_assert_str_eq(iolens_log_name_of(&log, ld->id[0]), "/data/f.h5:/grid/temp");
+    iolens_log_free(&log);
+    free(file.p);
+
+    /* an H5D region whose records are one counter short of its head */
+    h5d2.len = 0;
+    struct iolens_layer_head h = {H5D_NUM_COUNTERS, H5D_F_NUM_COUNTERS, 1};
+    put(&h5d2, &h, sizeof h);
+    unsigned char zeros[sizeof d - 8] = {0};
+    put(&h5d2, zeros, sizeof zeros);
+    c.n--;
+    free(c.r[c.n].raw.p);
+    add_region(&c, IOLENS_REGION_H5D, IOLENS_H5D_VERSION, &h5d2);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    free(names.p);
+    free(h5f.p);
+    free(h5d1.p);
+    free(h5d2.p);
+    free_content(&c);
+}
+END_TEST
+
+/* ------------------------------------------------- intervals region -- */
+
+/* One hand-made interval of the format (log_format.h), in ns. */
+struct hand_iv {
+    int64_t start_ns, dur_ns, bytes;
+    uint64_t file_id;
+    uint32_t accesses, flags;
+    int64_t busy_ns;
+};
+
+/* An intervals layer written from the format's definition: head, then the
+ * seven columns (version 1: the head without overlap, six columns, no
+ * busy), starts as differences from the previous start. */
+static void put_hand_layer_version(struct bytes *b, uint32_t version, uint32_t kind,
+                                   uint64_t count, double bound, uint64_t accesses,
+                                   int64_t bytes, double sum_dur, double overlap,
+                                   const struct hand_iv *iv, size_t n)
+{
+    struct iolens_intervals_layer L = {kind, 0, count, bound, accesses, bytes, sum_dur, overlap};
+    put(b, &L, version == IOLENS_INTERVALS_VERSION_1 ? IOLENS_INTERVALS_LAYER_SIZE_V1 : sizeof L);
+    int64_t prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        put_u64(b, (uint64_t)(iv[i].start_ns - prev));
+        prev = iv[i].start_ns;
+    }
+    for (size_t i = 0; i < n; i++)
+        put_u64(b, (uint64_t)iv[i].dur_ns);
+    for (size_t i = 0; i < n && version != IOLENS_INTERVALS_VERSION_1; i++)
+        put_u64(b, (uint64_t)iv[i].busy_ns);
+    for (size_t i = 0; i < n; i++)
+        put_u64(b, (uint64_t)iv[i].bytes);
+    for (size_t i = 0; i < n; i++)
+        put_u64(b, iv[i].file_id);
+    for (size_t i = 0; i < n; i++)
+        put_u32(b, iv[i].accesses);
+    for (size_t i = 0; i < n; i++)
+        put_u32(b, iv[i].flags);
+}
+
+static void put_hand_layer(struct bytes *b, uint32_t kind, uint64_t count, double bound,
+                           uint64_t accesses, int64_t bytes, double sum_dur,
+                           const struct hand_iv *iv, size_t n)
+{
+    put_hand_layer_version(b, IOLENS_INTERVALS_VERSION, kind, count, bound, accesses, bytes,
+                           sum_dur, 0, iv, n);
+}
+
+static void put_hand_head(struct bytes *b, int64_t rank, double offset, double unc,
+                          uint32_t nlayers)
+{
+    struct iolens_intervals_head h = {rank, offset, unc, nlayers, 0};
+    put(b, &h, sizeof h);
+}
+
+/* The expected bytes of rank 1's region in intervals_round_trip. */
+static const struct hand_iv RANK1_POSIX[3] = {
+    {250000000, 500000000, 4096, ID_A, 1, IOLENS_IV_WRITE, 500000000},
+    {500000000, 1000000000, 8192, ID_B, 2, IOLENS_IV_WRITE | IOLENS_IV_READ, 750000000},
+    {2000000000, 0, 100, ID_A, 1, IOLENS_IV_READ | IOLENS_IV_FAILED, 0},
+};
+static const struct hand_iv RANK1_FUTURE[1] = {{0, 1, 1, 1, 1, 0, 1}};
+static const struct hand_iv RANK1_STDIO[1] = {{0, 125000000, 10, ID_C, 1, IOLENS_IV_READ,
+                                               125000000}};
+
+static void hand_rank1_region(struct bytes *b)
+{
+    put_hand_head(b, 1, -0.5, 0.25, 3);
+    put_hand_layer(b, IOLENS_REGION_POSIX, 3, 0.125, 5, 20000, 1.75, RANK1_POSIX, 3);
+    put_hand_layer(b, 99, 1, 0, 1, 1, 0, RANK1_FUTURE, 1);
+    put_hand_layer(b, IOLENS_REGION_STDIO, 1, 0, 1, 10, 0.125, RANK1_STDIO, 1);
+}
+
+/* The runtime's encoder: the same region from seconds, given unsorted. */
+static void encode_rank1_region(struct iolens_buf *out)
+{
+    struct iolens_interval posix[3] = {
+        {2.0, 1.5 /* end before start: empty */, ID_A, 100, 1, IOLENS_IV_READ | IOLENS_IV_FAILED,
+         0},
+        {0.25, 0.75, ID_A, 4096, 1, IOLENS_IV_WRITE, 0.5},
+        {0.5, 1.5, ID_B, 8192, 2, IOLENS_IV_WRITE | IOLENS_IV_READ, 0.75},
+    };
+    struct iolens_interval future = {0, 1e-9, 1, 1, 1, 0, 1e-9};
+    struct iolens_interval stdio_iv = {-1.0 /* before the job start */, 0.125, ID_C, 10, 1,
+                                       IOLENS_IV_READ, 0.125};
+    struct iolens_intervals_layer_in layers[3] = {
+        {IOLENS_REGION_POSIX, posix, 3, 0.125, 5, 20000, 1.75},
+        {99, &future, 1, 0, 1, 1, 0},
+        {IOLENS_REGION_STDIO, &stdio_iv, 1, 0, 1, 10, 0.125},
+    };
+    struct iolens_intervals_rank in = {1, -0.5, 0.25, layers, 3};
+    ck_assert_int_eq(iolens_region_intervals(out, &in), 0);
+}
+
+START_TEST(intervals_round_trip)
+{
+    struct iolens_buf enc = {0};
+    encode_rank1_region(&enc);
+    struct bytes hand = {0};
+    hand_rank1_region(&hand);
+    ck_assert_uint_eq(enc.len, hand.len);
+    ck_assert_int_eq(memcmp(enc.data, hand.p, hand.len), 0);
+
+    struct content c;
+    mpi_content(&c);
+    add_region(&c, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, &hand);
+    struct bytes r0 = {0};  /* rank 0: one empty POSIX layer, written after rank 1 */
+    put_hand_head(&r0, 0, 0.0, 0.0, 1);
+    put_hand_layer(&r0, IOLENS_REGION_POSIX, 0, 0, 0, 0, 0, NULL, 0);
+    add_region(&c, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, &r0);
+    struct bytes file = assemble(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.ninterval_sets, 3);   /* the unknown kind 99 is skipped */
+    const struct iolens_log_intervals *s0 = &log.intervals[0], *p = &log.intervals[1];
+    ck_assert_int_eq(s0->rank, 0);
+    ck_assert_uint_eq(s0->count, 0);
+    ck_assert_int_eq(p->rank, 1);
+    ck_assert_uint_eq(p->kind, IOLENS_REGION_POSIX);
+    ck_assert_double_eq(p->clock_offset, -0.5);
+    ck_assert_double_eq(p->clock_uncertainty, 0.25);
+    ck_assert_double_eq(p->error_bound, 0.125);
+    ck_assert_uint_eq(p->total_accesses, 5);
+    ck_assert_int_eq(p->total_bytes, 20000);
+    ck_assert_double_eq(p->sum_duration, 1.75);
+    ck_assert_uint_eq(p->count, 3);
+    ck_assert_double_eq(p->overlap, 0);
+    double starts[3] = {0.25, 0.5, 2.0}, ends[3] = {0.75, 1.5, 2.0}, busy[3] = {0.5, 0.75, 0};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_double_eq(p->start[i], starts[i]);
+        ck_assert_double_eq(p->end[i], ends[i]);
+        ck_assert_double_eq(p->busy[i], busy[i]);
+        ck_assert_int_eq(p->bytes[i], RANK1_POSIX[i].bytes);
+        ck_assert_uint_eq(p->file_id[i], RANK1_POSIX[i].file_id);
+        ck_assert_uint_eq(p->accesses[i], RANK1_POSIX[i].accesses);
+        ck_assert_uint_eq(p->flags[i], RANK1_POSIX[i].flags);
+    }
+    const struct iolens_log_intervals *st = &log.intervals[2];
+    ck_assert_uint_eq(st->kind, IOLENS_REGION_STDIO);
+    ck_assert_double_eq(st->start[0], 0.0);
+    ck_assert_double_eq(st->end[0], 0.125);
+    ck_assert_double_eq(st->clock_offset, -0.5);
+    iolens_log_free(&log);
+    ck_assert_ptr_null(log.intervals);
+    free(file.p);
+    free(r0.p);
+    free(hand.p);
+    iolens_buf_free(&enc);
+    free_content(&c);
+}
+END_TEST
+
+/* A version 1 region (no busy column, no overlap field) is still read:
+ * busy is then the span, and overlap the whole sum_duration (nothing is
+ * known of the accesses' overlaps). */
+START_TEST(intervals_version_1)
+{
+    struct bytes b = {0};
+    put_hand_head(&b, 1, 0, 0, 1);
+    put_hand_layer_version(&b, IOLENS_INTERVALS_VERSION_1, IOLENS_REGION_POSIX, 3, 0.125, 5,
+                           20000, 1.75, 0, RANK1_POSIX, 3);
+    struct content c;
+    mpi_content(&c);
+    add_region(&c, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION_1, &b);
+    struct bytes file = assemble(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.unknown_regions, 1);   /* the standard content's own */
+    ck_assert_uint_eq(log.ninterval_sets, 1);
+    const struct iolens_log_intervals *p = &log.intervals[0];
+    ck_assert_uint_eq(p->count, 3);
+    ck_assert_double_eq(p->sum_duration, 1.75);
+    ck_assert_double_eq(p->overlap, 1.75);
+    double spans[3] = {0.5, 1.0, 0};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_double_eq(p->busy[i], spans[i]);
+        ck_assert_int_eq(p->bytes[i], RANK1_POSIX[i].bytes);
+        ck_assert_uint_eq(p->file_id[i], RANK1_POSIX[i].file_id);
+        ck_assert_uint_eq(p->flags[i], RANK1_POSIX[i].flags);
+    }
+    iolens_log_free(&log);
+    free(file.p);
+    free(b.p);
+    free_content(&c);
+}
+END_TEST
+
+/* The status of the 3-rank job with one intervals region of raw bytes b. */
+static enum iolens_read_status intervals_status(const struct bytes *b)
+{
+    struct content c;
+    mpi_content(&c);
+    add_region(&c, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, b);
+    enum iolens_read_status st = status_of_content(&c);
+    free_content(&c);
+    return st;
+}
+
+/* A one-layer region of rank 1 with one interval iv and layer totals. */
+static enum iolens_read_status one_interval_status(struct hand_iv iv, uint64_t count,
+                                                   double bound, uint64_t accesses,
+                                                   int64_t bytes, double sum_dur)
+{
+    struct bytes b = {0};
+    put_hand_head(&b, 1, 0, 0, 1);
+    put_hand_layer(&b, IOLENS_REGION_POSIX, count, bound, accesses, bytes, sum_dur, &iv, 1);
+    enum iolens_read_status st = intervals_status(&b);
+    free(b.p);
+    return st;
+}
+
+START_TEST(intervals_corrupt_values)
+{
+    struct hand_iv ok = {10, 20, 30, ID_A, 2, IOLENS_IV_WRITE};
+    ck_assert_int_eq(one_interval_status(ok, 1, 0, 2, 30, 1e-8), IOLENS_READ_OK);
+    struct hand_iv bad = ok;
+    bad.start_ns = -1;                               /* negative time */
+    ck_assert_int_eq(one_interval_status(bad, 1, 0, 2, 30, 0), IOLENS_READ_CORRUPT);
+    bad = ok;
+    bad.dur_ns = -1;                                 /* negative duration */
+    ck_assert_int_eq(one_interval_status(bad, 1, 0, 2, 30, 0), IOLENS_READ_CORRUPT);
+    bad = ok;
+    bad.start_ns = INT64_MAX;                        /* the end overflows */
+    ck_assert_int_eq(one_interval_status(bad, 1, 0, 2, 30, 0), IOLENS_READ_CORRUPT);
+    bad.dur_ns = 0;
+    ck_assert_int_eq(one_interval_status(bad, 1, 0, 2, 30, 0), IOLENS_READ_OK);
+    bad = ok;
+    bad.bytes = -5;
+    ck_assert_int_eq(one_interval_status(bad, 1, 0, 2, 30, 0), IOLENS_READ_CORRUPT);
+    bad = ok;
+    bad.busy_ns = -1;                                /* negative busy time */
+    ck_assert_int_eq(one_interval_status(bad, 1, 0, 2, 30, 0), IOLENS_READ_CORRUPT);
+    bad = ok;
+    bad.accesses = 0;
+    ck_assert_int_eq(one_interval_status(bad, 1, 0, 2, 30, 0), IOLENS_READ_CORRUPT);
+    /* more accesses in the intervals than the layer counted */
+    ck_assert_int_eq(one_interval_status(ok, 1, 0, 1, 30, 0), IOLENS_READ_CORRUPT);
+    ck_assert_int_eq(one_interval_status(ok, 1, -1.0, 2, 30, 0), IOLENS_READ_CORRUPT);
+    ck_assert_int_eq(one_interval_status(ok, 1, NAN, 2, 30, 0), IOLENS_READ_CORRUPT);
+    ck_assert_int_eq(one_interval_status(ok, 1, 0, 2, 30, INFINITY), IOLENS_READ_CORRUPT);
+    ck_assert_int_eq(one_interval_status(ok, 1, 0, 2, -30, 0), IOLENS_READ_CORRUPT);
+}
+END_TEST
+
+START_TEST(intervals_corrupt_counts)
+{
+    struct hand_iv two[2] = {{10, 20, 30, ID_A, 1, 0}, {15, 5, 1, ID_B, 1, 0}};
+    uint64_t counts[] = {1, 3, UINT64_MAX, UINT64_MAX / IOLENS_INTERVAL_DISK_SIZE + 1,
+                         UINT64_MAX / IOLENS_INTERVAL_DISK_SIZE_V1 + 1,
+                         (1ull << 63) / 5};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        struct bytes b = {0};
+        put_hand_head(&b, 1, 0, 0, 1);
+        put_hand_layer(&b, IOLENS_REGION_POSIX, counts[i], 0, 2, 31, 0, two, 2);
+        ck_assert_msg(intervals_status(&b) == IOLENS_READ_CORRUPT, "count %llu",
+                      (unsigned long long)counts[i]);
+        free(b.p);
+    }
+    /* a delta after the first that goes back in time */
+    struct hand_iv back[2] = {{10, 20, 30, ID_A, 1, 0}, {5, 5, 1, ID_B, 1, 0}};
+    struct bytes b = {0};
+    put_hand_head(&b, 1, 0, 0, 1);
+    put_hand_layer(&b, IOLENS_REGION_POSIX, 2, 0, 2, 31, 0, back, 2);
+    ck_assert_int_eq(intervals_status(&b), IOLENS_READ_CORRUPT);
+    /* every truncation of a valid region, and a layer count beyond it */
+    b.len = 0;
+    hand_rank1_region(&b);
+    ck_assert_int_eq(intervals_status(&b), IOLENS_READ_OK);
+    size_t full = b.len;
+    for (b.len = 0; b.len < full; b.len++)
+        ck_assert_msg(intervals_status(&b) == IOLENS_READ_CORRUPT, "cut at %zu", b.len);
+    uint32_t nlayers = 4;
+    memcpy(b.p + offsetof(struct iolens_intervals_head, nlayers), &nlayers, 4);
+    ck_assert_int_eq(intervals_status(&b), IOLENS_READ_CORRUPT);
+    nlayers = UINT32_MAX;
+    memcpy(b.p + offsetof(struct iolens_intervals_head, nlayers), &nlayers, 4);
+    ck_assert_int_eq(intervals_status(&b), IOLENS_READ_CORRUPT);
+    free(b.p);
+}
+END_TEST
+
+START_TEST(intervals_ranks_and_clock)
+{
+    struct hand_iv ok = {10, 20, 30, ID_A, 1, 0};
+    int64_t ranks[] = {0, 2, 3, -1, INT64_MIN};
+    enum iolens_read_status want[] = {IOLENS_READ_OK, IOLENS_READ_OK, IOLENS_READ_CORRUPT,
+                                      IOLENS_READ_CORRUPT, IOLENS_READ_CORRUPT};
+    for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++) {
+        struct bytes b = {0};
+        put_hand_head(&b, ranks[i], 0, 0, 1);
+        put_hand_layer(&b, IOLENS_REGION_POSIX, 1, 0, 1, 30, 0, &ok, 1);
+        ck_assert_msg(intervals_status(&b) == want[i], "rank %lld", (long long)ranks[i]);
+        free(b.p);
+    }
+    double offsets[] = {NAN, INFINITY}, uncs[] = {-1e-9, NAN};
+    for (int i = 0; i < 2; i++) {
+        struct bytes b = {0};
+        put_hand_head(&b, 1, offsets[i], 0, 0);
+        ck_assert_int_eq(intervals_status(&b), IOLENS_READ_CORRUPT);
+        b.len = 0;
+        put_hand_head(&b, 1, 0, uncs[i], 0);
+        ck_assert_int_eq(intervals_status(&b), IOLENS_READ_CORRUPT);
+        free(b.p);
+    }
+    /* one rank with two POSIX sets (two regions of the same rank) */
+    struct content c;
+    mpi_content(&c);
+    struct bytes b = {0};
+    put_hand_head(&b, 2, 0, 0, 1);
+    put_hand_layer(&b, IOLENS_REGION_POSIX, 1, 0, 1, 30, 0, &ok, 1);
+    add_region(&c, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, &b);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_OK);
+    add_region(&c, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, &b);
+    ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
+    free(b.p);
+    free_content(&c);
+}
+END_TEST
+
+static Suite *reader_suite(void)
+{
+    Suite *s = suite_create("reader");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, round_trip_buffer);
+    tcase_add_test(tc, round_trip_writer_file);
+    tcase_add_test(tc, writer_reports_failure_and_leaves_nothing);
+    tcase_add_test(tc, default_name);
+    tcase_add_test(tc, every_truncation_is_truncated);
+    tcase_add_test(tc, every_byte_flip_is_caught);
+    tcase_add_test(tc, not_an_iolens_log);
+    tcase_add_test(tc, version_and_byte_order);
+    tcase_add_test(tc, bad_header_fields);
+    tcase_add_test(tc, region_offsets_and_sizes);
+    tcase_add_test(tc, bad_compressed_bytes_with_valid_crc);
+    tcase_add_test(tc, zlib_framing_with_valid_crc);
+    tcase_add_test(tc, layer_counts_must_match_raw_size);
+    tcase_add_test(tc, layer_with_other_counter_counts);
+    tcase_add_test(tc, bad_job_region);
+    tcase_add_test(tc, bad_mounts_and_names);
+    tcase_add_test(tc, unknown_regions_are_skipped);
+    tcase_add_test(tc, required_and_duplicate_regions);
+    tcase_add_test(tc, ranks_region);
+    tcase_add_test(tc, record_ranks_are_checked);
+    tcase_add_test(tc, repeated_regions_concatenate);
+    tcase_add_test(tc, encoder_layout_and_time_grid);
+    tcase_add_test(tc, names_with_implied_ids);
+    tcase_add_test(tc, writer_names_and_record_order);
+    tcase_add_test(tc, header_build);
+    tcase_add_test(tc, read_from_path_errors);
+    tcase_add_test(tc, mount_lookup);
+    tcase_add_test(tc, counter_tables);
+    tcase_add_test(tc, hdf5_layers);
+    tcase_add_test(tc, intervals_round_trip);
+    tcase_add_test(tc, intervals_version_1);
+    tcase_add_test(tc, intervals_corrupt_values);
+    tcase_add_test(tc, intervals_corrupt_counts);
+    tcase_add_test(tc, intervals_ranks_and_clock);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(reader_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,1352 @@
+/*
+ * The log reader: validates a whole log held in memory and decodes it.
+ *
+ * Order of checks (each failure is reported, nothing is trusted before it
+ * is checked):
+ *   1. size and magic, byte order, format version, header size;
+ *   2. the region table fits in the file and the header CRC matches;
+ *   3. every region lies inside the file and its stored-bytes CRC matches;
+ *   4. each known region decompresses to exactly its raw size and is then
+ *      parsed with a bounds-checked cursor that must consume it exactly;
+ *      NAMES regions and the regions of one layer kind are concatenated
+ *      (an MPI job writes one per rank), JOB, MOUNTS and RANKS may appear
+ *      only once;
+ *   5. across regions: a job region exists, no id is named twice, the
+ *      ranks region has one entry per process with a valid host index, and
+ *      every record's rank is a rank of the job or IOLENS_RANK_ALL.
+ * Region kinds (or region versions) this reader does not know are skipped
+ * after step 3 and counted in log->unknown_regions.
+ */
+#include "reader/reader.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "format/path_hash.h"
+#include "reader/reader_internal.h"
+#include "format/record_merge.h"
+
+/* ------------------------------------------------------ counter tables -- */
+
+/* Names and descriptions come from the layer descriptors of
+ * format/record_merge.c, themselves generated from the X-macro tables. */
+
+const char *iolens_layer_name(uint32_t kind)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d ? d->name : NULL;
+}
+
+const char *iolens_counter_name(uint32_t kind, uint32_t index)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d && index < d->ncounters ? d->counter_names[index] : NULL;
+}
+
+const char *iolens_fcounter_name(uint32_t kind, uint32_t index)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d && index < d->nfcounters ? d->fcounter_names[index] : NULL;
+}
+
+const char *iolens_counter_desc(uint32_t kind, uint32_t index)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d && index < d->ncounters ? d->counter_descs[index] : NULL;
+}
+
+const char *iolens_fcounter_desc(uint32_t kind, uint32_t index)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d && index < d->nfcounters ? d->fcounter_descs[index] : NULL;
+}
+
+uint32_t iolens_counter_known(uint32_t kind)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d ? d->ncounters : 0;
+}
+
+uint32_t iolens_fcounter_known(uint32_t kind)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d ? d->nfcounters : 0;
+}
+
+/* Name of a region kind for error messages. */
+static const char *region_label(uint32_t kind, char *buf, size_t bufsz)
+{
+    switch (kind) {
+    case IOLENS_REGION_JOB: return "job";
+    case IOLENS_REGION_MOUNTS: return "mounts";
+    case IOLENS_REGION_NAMES: return "names";
+    case IOLENS_REGION_RANKS: return "ranks";
+    case IOLENS_REGION_INTERVALS: return "intervals";
+    default: break;
+    }
+    const char *layer = iolens_layer_name(kind);
+    if (layer != NULL)
+        return layer;
+    snprintf(buf, bufsz, "kind %u", (unsigned)kind);
+    return buf;
+}
+
+/* ------------------------------------------------------------ errors -- */
+
+enum iolens_read_status rd_fail(struct reader *r, enum iolens_read_status st,
+                                    const char *fmt, ...)
+{
+    if (r->err != NULL && r->errsz > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->err, r->errsz, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+/* ------------------------------------------------------------ cursor -- */
+
+static bool take(struct cursor *c, void *out, size_t n)
+{
+    if (c->left < n) {
+        c->left = 0;
+        return false;
+    }
+    memcpy(out, c->p, n);
+    c->p += n;
+    c->left -= n;
+    return true;
+}
+
+static bool take_u32(struct cursor *c, uint32_t *v) { return take(c, v, sizeof *v); }
+static bool take_u64(struct cursor *c, uint64_t *v) { return take(c, v, sizeof *v); }
+
+/* A uint32 length followed by that many bytes, copied into a new
+ * NUL-terminated string.  allow_nul: the string is a NUL-separated list;
+ * otherwise an embedded NUL makes it corrupt. */
+static enum iolens_read_status take_string(struct cursor *c, bool allow_nul, char **out,
+                                           size_t *len_out)
+{
+    uint32_t len;
+    if (!take_u32(c, &len) || len > c->left)
+        return IOLENS_READ_CORRUPT;
+    if (!allow_nul && memchr(c->p, '\0', len) != NULL)
+        return IOLENS_READ_CORRUPT;
+    char *s = malloc((size_t)len + 1);
+    if (s == NULL)
+        return IOLENS_READ_NOMEM;
+    memcpy(s, c->p, len);
+    s[len] = '\0';
+    c->p += len;
+    c->left -= len;
+    *out = s;
+    if (len_out != NULL)
+        *len_out = len;
+    return IOLENS_READ_OK;
+}
+
+static bool skip_string(struct cursor *c)
+{
+    uint32_t len;
+    if (!take_u32(c, &len) || len > c->left)
+        return false;
+    c->p += len;
+    c->left -= len;
+    return true;
+}
+
+/* ------------------------------------------------------- job region -- */
+
+static enum iolens_read_status parse_job(struct reader *r, struct cursor *c)
+{
+    struct iolens_log *log = r->log;
+    if (!take(c, &log->job, sizeof log->job))
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt job region: shorter than its fixed part");
+    if (log->job.nprocs == 0)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt job region: no processes");
+    if (log->job.string_count < IOLENS_JOB_NSTRINGS)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt job region: %llu strings, %d expected",
+                    (unsigned long long)log->job.string_count, IOLENS_JOB_NSTRINGS);
+    for (int i = 0; i < IOLENS_JOB_NSTRINGS; i++) {
+        bool list = i == IOLENS_JOBSTR_ARGS || i == IOLENS_JOBSTR_HOSTS;
+        enum iolens_read_status st = take_string(c, list, &log->jobstr[i], &log->jobstr_len[i]);
+        if (st == IOLENS_READ_NOMEM)
+            return rd_fail(r, st, "out of memory");
+        if (st != IOLENS_READ_OK)
+            return rd_fail(r, st, "corrupt job region: bad string %d", i);
+    }
+    /* Strings added by later writers: skipped, but they must be well formed.
+     * Each takes at least 4 bytes, so the loop ends with the region. */
+    for (uint64_t i = IOLENS_JOB_NSTRINGS; i < log->job.string_count; i++)
+        if (!skip_string(c))
+            return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt job region: bad extra string");
+    return IOLENS_READ_OK;
+}
+
+/* ---------------------------------------------------- mounts region -- */
+
+/* Smallest encoding of one mount entry: block size and two lengths. */
+#define MOUNT_ENTRY_MIN (8 + 4 + 4)
+
+static enum iolens_read_status parse_mounts(struct reader *r, struct cursor *c)
+{
+    struct iolens_log *log = r->log;
+    uint32_t count;
+    if (!take_u32(c, &count) || count > c->left / MOUNT_ENTRY_MIN)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt mounts region: bad count");
+    if (count == 0)
+        return IOLENS_READ_OK;
+    log->mounts = calloc(count, sizeof *log->mounts);
+    if (log->mounts == NULL)
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < count; i++) {
+        struct iolens_log_mount *m = &log->mounts[i];
+        uint64_t bsize;
+        if (!take_u64(c, &bsize))
+            return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt mounts region: entry %u", (unsigned)i);
+        m->block_size = (int64_t)bsize;
+        log->nmounts = i + 1; /* from here on its strings are freed with the log */
+        enum iolens_read_status st = take_string(c, false, &m->point, NULL);
+        if (st == IOLENS_READ_OK)
+            st = take_string(c, false, &m->fstype, NULL);
+        if (st == IOLENS_READ_NOMEM)
+            return rd_fail(r, st, "out of memory");
+        if (st != IOLENS_READ_OK)
+            return rd_fail(r, st, "corrupt mounts region: entry %u", (unsigned)i);
+    }
+    return IOLENS_READ_OK;
+}
+
+/* ----------------------------------------------------- names region -- */
+
+/* Smallest entry: the length word of an empty name with an implied id. */
+#define NAME_ENTRY_MIN 4
+
+int rd_compare_names(const void *a, const void *b)
+{
+    uint64_t x = ((const struct iolens_log_name *)a)->id;
+    uint64_t y = ((const struct iolens_log_name *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+/* Grows *arr (of elem-sized entries, *cap allocated) to hold need. */
+bool rd_grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    size_t n = *cap > 0 ? *cap : 16;
+    while (n < need) {
+        if (n > SIZE_MAX / 2 / elem)
+            return false;
+        n *= 2;
+    }
+    void *p = realloc(*arr, n * elem);
+    if (p == NULL)
+        return false;
+    *arr = p;
+    *cap = n;
+    return true;
+}
+
+/* One entry (log_format.h): uint32 len << 1 | explicit_id, the uint64 id
+ * if explicit, the name.  An implied id is the hash of the name, as the
+ * runtime computed it (format/path_hash.h). */
+static enum iolens_read_status take_name_entry(struct cursor *c, struct iolens_log_name *n)
+{
+    uint32_t word;
+    if (!take_u32(c, &word))
+        return IOLENS_READ_CORRUPT;
+    uint32_t len = word >> 1;
+    bool explicit_id = word & 1u;
+    if (explicit_id && !take_u64(c, &n->id))
+        return IOLENS_READ_CORRUPT;
+    if (len > c->left || memchr(c->p, '\0', len) != NULL)
+        return IOLENS_READ_CORRUPT;
+    n->name = malloc((size_t)len + 1);
+    if (n->name == NULL)
+        return IOLENS_READ_NOMEM;
+    memcpy(n->name, c->p, len);
+    n->name[len] = '\0';
+    c->p += len;
+    c->left -= len;
+    if (!explicit_id)
+        n->id = iolens_name_id(n->name, len);
+    return IOLENS_READ_OK;
+}
+
+/* Appends a names region's entries; sorting and the duplicate check wait
+ * until every names region is in (finish_names). */
+static enum iolens_read_status parse_names(struct reader *r, struct cursor *c)
+{
+    struct iolens_log *log = r->log;
+    uint32_t count;
+    if (!take_u32(c, &count) || count > c->left / NAME_ENTRY_MIN)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt names region: bad count");
+    if (count == 0)
+        return IOLENS_READ_OK;
+    if (!rd_grow((void **)&log->names, &r->names_cap, log->nnames + count, sizeof *log->names))
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < count; i++) {
+        struct iolens_log_name *n = &log->names[log->nnames];
+        n->name = NULL;
+        log->nnames++; /* from here on its name is freed with the log */
+        enum iolens_read_status st = take_name_entry(c, n);
+        if (st == IOLENS_READ_NOMEM)
+            return rd_fail(r, st, "out of memory");
+        if (st != IOLENS_READ_OK)
+            return rd_fail(r, st, "corrupt names region: entry %u", (unsigned)i);
+    }
+    return IOLENS_READ_OK;
+}
+
+enum iolens_read_status rd_name_twice(struct reader *r, uint64_t id)
+{
+    return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt names region: id %llu named twice",
+                   (unsigned long long)id);
+}
+
+static enum iolens_read_status finish_names(struct reader *r)
+{
+    struct iolens_log *log = r->log;
+    if (log->nnames > 1)
+        qsort(log->names, log->nnames, sizeof *log->names, rd_compare_names);
+    for (size_t i = 1; i < log->nnames; i++)
+        if (log->names[i].id == log->names[i - 1].id)
+            return rd_name_twice(r, log->names[i].id);
+    return IOLENS_READ_OK;
+}
+
+/* ----------------------------------------------------- ranks region -- */
+
+static enum iolens_read_status parse_ranks(struct reader *r, struct cursor *c)
+{
+    struct iolens_log *log = r->log;
+    uint32_t count;
+    if (!take_u32(c, &count) || (uint64_t)count * sizeof(struct iolens_rank_info) != c->left)
+        return rd_fail(r, IOLENS_READ_CORRUPT,
+                    "corrupt ranks region: the count does not match its size");
+    if (count == 0)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt ranks region: no ranks");
+    log->ranks = malloc((size_t)count * sizeof *log->ranks);
+    if (log->ranks == NULL)
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    log->nranks = count;
+    take(c, log->ranks, (size_t)count * sizeof *log->ranks);
+    return IOLENS_READ_OK;
+}
+
+/* Number of entries of a NUL-separated list of len bytes ("" has none). */
+static size_t list_entries(const char *s, size_t len)
+{
+    if (len == 0)
+        return 0;
+    size_t n = 1;
+    for (size_t i = 0; i < len; i++)
+        n += s[i] == '\0';
+    return n;
+}
+
+/* Cross-region check, once every region is in: the ranks region matches
+ * the job. */
+enum iolens_read_status rd_check_ranks_region(struct reader *r)
+{
+    struct iolens_log *log = r->log;
+    if (log->nranks > 0) {
+        if (log->nranks != log->job.nprocs)
+            return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt ranks region: %zu ranks, job has %u",
+                        log->nranks, (unsigned)log->job.nprocs);
+        size_t hosts = list_entries(log->jobstr[IOLENS_JOBSTR_HOSTS],
+                                    log->jobstr_len[IOLENS_JOBSTR_HOSTS]);
+        for (size_t i = 0; i < log->nranks; i++)
+            if (log->ranks[i].host_index >= hosts)
+                return rd_fail(r, IOLENS_READ_CORRUPT,
+                            "corrupt ranks region: rank %zu has host %u of %zu", i,
+                            (unsigned)log->ranks[i].host_index, hosts);
+    }
+    return IOLENS_READ_OK;
+}
+
+bool rd_rank_valid(const struct iolens_log *log, int64_t rank)
+{
+    return rank >= IOLENS_RANK_ALL && rank < (int64_t)log->job.nprocs;
+}
+
+enum iolens_read_status rd_bad_record_rank(struct reader *r, uint32_t kind, uint64_t record,
+                                           int64_t rank)
+{
+    return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt %s region: record %llu has rank %lld of %u",
+                   iolens_layer_name(kind), (unsigned long long)record, (long long)rank,
+                   (unsigned)r->log->job.nprocs);
+}
+
+/* Cross-region checks, once every region is in: the ranks region matches
+ * the job, and every record's rank is a rank of the job or IOLENS_RANK_ALL. */
+static enum iolens_read_status check_ranks(struct reader *r)
+{
+    struct iolens_log *log = r->log;
+    enum iolens_read_status st = rd_check_ranks_region(r);
+    if (st != IOLENS_READ_OK)
+        return st;
+    for (size_t l = 0; l < log->nlayers; l++) {
+        const struct iolens_log_layer *L = &log->layers[l];
+        for (uint64_t i = 0; i < L->record_count; i++)
+            if (!rd_rank_valid(log, L->rank[i]))
+                return rd_bad_record_rank(r, L->kind, i, L->rank[i]);
+    }
+    return IOLENS_READ_OK;
+}
+
+/* ----------------------------------------------------- layer region -- */
+
+/* The decoded layer of this kind, created empty on first sight (so the
+ * layers keep the order their kinds first appear in). */
+static struct iolens_log_layer *layer_of_kind(struct reader *r, uint32_t kind, uint32_t version,
+                                              const struct iolens_layer_head *head, size_t *index)
+{
+    struct iolens_log *log = r->log;
+    for (size_t i = 0; i < log->nlayers; i++)
+        if (log->layers[i].kind == kind) {
+            *index = i;
+            return &log->layers[i];
+        }
+    if (log->nlayers >= MAX_LAYER_KINDS)
+        return NULL;
+    struct iolens_log_layer *grown = realloc(log->layers, (log->nlayers + 1) * sizeof *grown);
+    if (grown == NULL)
+        return NULL;
+    log->layers = grown;
+    *index = log->nlayers;
+    struct iolens_log_layer *L = &log->layers[log->nlayers++];
+    memset(L, 0, sizeof *L);
+    L->kind = kind;
+    L->version = version;
+    L->counter_count = head->counter_count;
+    L->fcounter_count = head->fcounter_count;
+    r->layer_cap[*index] = 0;
+    return L;
+}
+
+/* Makes room for need records in every array of L. */
+static bool grow_layer(struct reader *r, size_t index, struct iolens_log_layer *L, uint64_t need)
+{
+    uint64_t cap = r->layer_cap[index];
+    if (need <= cap)
+        return true;
+    uint64_t n = cap > 0 ? cap : 16;
+    while (n < need)
+        n *= 2;   /* need is bounded by the region sizes: no overflow */
+    size_t cc = L->counter_count, fc = L->fcounter_count;
+    /* n records of 16 + 8 * (cc + fc) bytes must be addressable. */
+    if (n > SIZE_MAX / 8 / (2 + cc + fc))
+        return false;
+    void *p;
+    if ((p = realloc(L->id, (size_t)n * sizeof *L->id)) == NULL)
+        return false;
+    L->id = p;
+    if ((p = realloc(L->rank, (size_t)n * sizeof *L->rank)) == NULL)
+        return false;
+    L->rank = p;
+    if (cc > 0) {
+        if ((p = realloc(L->counters, (size_t)n * cc * sizeof *L->counters)) == NULL)
+            return false;
+        L->counters = p;
+    }
+    if (fc > 0) {
+        if ((p = realloc(L->fcounters, (size_t)n * fc * sizeof *L->fcounters)) == NULL)
+            return false;
+        L->fcounters = p;
+    }
+    r->layer_cap[index] = n;
+    return true;
+}
+
+/* Records decoded a block at a time: a column's values of a block are
+ * gathered plane by plane (a loop the compiler vectorizes), then stored. */
+#define DECODE_BLOCK 512
+
+/* Values [i0, i0 + m) of a byte-shuffled column: byte b of value i is at
+ * planes[b * n + i]. */
+static void column_block(const unsigned char *planes, uint64_t n, uint64_t i0, size_t m,
+                         uint64_t *v)
+{
+    const unsigned char *p[8];
+    for (unsigned b = 0; b < 8; b++)
+        p[b] = planes + b * n + i0;
+    size_t i = 0;
+#if defined(__SSE2__)
+    /* 16 values at a time: the 8 planes' bytes interleaved 8, 16 and 32
+     * bits at a time give the values whole (x86 is little-endian, as the
+     * format is). */
+    for (; i + 16 <= m; i += 16) {
+        __m128i x[8];
+        for (unsigned b = 0; b < 8; b++)
+            x[b] = _mm_loadu_si128((const __m128i *)(const void *)(p[b] + i));
+        __m128i lo[4], hi[4];
+        for (unsigned b = 0; b < 4; b++) {
+            lo[b] = _mm_unpacklo_epi8(x[2 * b], x[2 * b + 1]);
+            hi[b] = _mm_unpackhi_epi8(x[2 * b], x[2 * b + 1]);
+        }
+        /* q[g]: values 4g .. 4g + 3, bytes 0-3 (w) and 4-7 (z). */
+        __m128i w[4] = {_mm_unpacklo_epi16(lo[0], lo[1]), _mm_unpackhi_epi16(lo[0], lo[1]),
+                        _mm_unpacklo_epi16(hi[0], hi[1]), _mm_unpackhi_epi16(hi[0], hi[1])};
+        __m128i z[4] = {_mm_unpacklo_epi16(lo[2], lo[3]), _mm_unpackhi_epi16(lo[2], lo[3]),
+                        _mm_unpacklo_epi16(hi[2], hi[3]), _mm_unpackhi_epi16(hi[2], hi[3])};
+        for (unsigned g = 0; g < 4; g++) {
+            _mm_storeu_si128((__m128i *)(void *)(v + i + 4 * g), _mm_unpacklo_epi32(w[g], z[g]));
+            _mm_storeu_si128((__m128i *)(void *)(v + i + 4 * g + 2),
+                             _mm_unpackhi_epi32(w[g], z[g]));
+        }
+    }
+#endif
+    for (; i < m; i++) {
+        uint64_t x = 0;
+        for (unsigned b = 0; b < 8; b++)
+            x |= (uint64_t)p[b][i] << (8 * b);
+        v[i] = x;
+    }
+}
+
+/* Records [from, from + count) of the n of a column-major, byte-shuffled
+ * body (layout in log_format.h; its size was checked against the region)
+ * decoded into L from record first on. */
+static void decode_range(const unsigned char *body, uint64_t n, uint64_t from, uint64_t count,
+                         struct iolens_log_layer *L, uint64_t first)
+{
+    size_t cc = L->counter_count, fc = L->fcounter_count;
+    uint64_t v[DECODE_BLOCK];
+    for (uint64_t done = 0; done < count; done += DECODE_BLOCK) {
+        uint64_t i0 = from + done, at = first + done;
+        size_t m = count - done < DECODE_BLOCK ? (size_t)(count - done) : DECODE_BLOCK;
+        const unsigned char *col = body;
+        column_block(col, n, i0, m, v);
+        memcpy(&L->id[at], v, m * sizeof *v);
+        col += 8 * n;
+        column_block(col, n, i0, m, v);
+        memcpy(&L->rank[at], v, m * sizeof *v);
+        col += 8 * n;
+        for (size_t k = 0; k < cc; k++, col += 8 * n) {
+            column_block(col, n, i0, m, v);
+            int64_t *dst = &L->counters[at * cc + k];
+            for (size_t i = 0; i < m; i++)
+                dst[i * cc] = (int64_t)v[i];
+        }
+        for (size_t k = 0; k < fc; k++, col += 8 * n) {
+            column_block(col, n, i0, m, v);
+            double *dst = &L->fcounters[at * fc + k];
+            for (size_t i = 0; i < m; i++)
+                memcpy(&dst[i * fc], &v[i], sizeof v[i]);
+        }
+    }
+}
+
+/* The cursor moved past the n records of L's layout. */
+static void skip_records(struct cursor *c, const struct iolens_log_layer *L, uint64_t n)
+{
+    size_t used = (size_t)(16 + 8 * (L->counter_count + L->fcounter_count)) * (size_t)n;
+    c->p += used;
+    c->left -= used;
+}
+
+bool rd_decode_deferred(struct reader *r, uint64_t from, size_t m)
+{
+    size_t index = r->deferred.layer;
+    struct iolens_log_layer *L = &r->log->layers[index];
+    if (!grow_layer(r, index, L, m))
+        return false;
+    decode_range(r->deferred.body, r->deferred.n, from, m, L, 0);
+    L->record_count = m;
+    return true;
+}
+
+enum iolens_read_status rd_counts_differ(struct reader *r, uint32_t kind, uint32_t cc, uint32_t fc,
+                                         uint32_t earlier_cc, uint32_t earlier_fc)
+{
+    return rd_fail(r, IOLENS_READ_CORRUPT,
+                   "corrupt %s region: %u+%u counters where an earlier one has %u+%u",
+                   iolens_layer_name(kind), (unsigned)cc, (unsigned)fc, (unsigned)earlier_cc,
+                   (unsigned)earlier_fc);
+}
+
+/* A layer region's records are appended to the layer of its kind; all
+ * regions of one kind must agree on the counter counts. */
+/* A negative value of a counter that is a sum (a count of operations or
+ * bytes) is damage: it is refused here rather than summed by the tools.
+ * Only the sign planes are read (byte 7 of each value of the column), so
+ * the check costs a byte a record a counter, and it runs before the
+ * streaming reader defers the records, so both readers give one verdict. */
+static enum iolens_read_status check_sums_not_negative(struct reader *r, const unsigned char *body,
+                                                       const struct iolens_layer_head *head,
+                                                       uint32_t kind)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    uint64_t n = head->record_count;
+    uint32_t known = head->counter_count < d->ncounters ? head->counter_count : d->ncounters;
+    for (uint32_t k = 0; k < known; k++) {
+        if (d->agg[k] != IOLENS_AGG_SUM)
+            continue;
+        const unsigned char *sign = body + ((2 + (uint64_t)k) * 8 + 7) * n;
+        for (uint64_t i = 0; i < n; i++)
+            if (sign[i] & 0x80)
+                return rd_fail(r, IOLENS_READ_CORRUPT,
+                               "corrupt %s region: record %llu: %s is negative", d->name,
+                               (unsigned long long)i, d->counter_names[k]);
+    }
+    return IOLENS_READ_OK;
+}
+
+static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, uint32_t kind,
+                                           uint32_t version)
+{
+    const char *lname = iolens_layer_name(kind);
+    struct iolens_layer_head head;
+    if (!take(c, &head, sizeof head))
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt %s region: no layer head", lname);
+
+    /* The record count must account for the region exactly.  cc and fc are
+     * 32-bit, so the record size fits in 64 bits; the product is checked. */
+    uint64_t rec_size = 16 + 8 * ((uint64_t)head.counter_count + head.fcounter_count);
+    uint64_t body;
+    if (__builtin_mul_overflow(head.record_count, rec_size, &body) || body != c->left)
+        return rd_fail(r, IOLENS_READ_CORRUPT,
+                    "corrupt %s region: %llu records of %llu bytes do not fill %llu bytes", lname,
+                    (unsigned long long)head.record_count, (unsigned long long)rec_size,
+                    (unsigned long long)c->left);
+
+    enum iolens_read_status st = check_sums_not_negative(r, c->p, &head, kind);
+    if (st != IOLENS_READ_OK)
+        return st;
+    size_t index;
+    struct iolens_log_layer *L = layer_of_kind(r, kind, version, &head, &index);
+    if (L == NULL)
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    if (L->counter_count != head.counter_count || L->fcounter_count != head.fcounter_count)
+        return rd_counts_differ(r, kind, head.counter_count, head.fcounter_count,
+                                L->counter_count, L->fcounter_count);
+    uint64_t n = head.record_count, first = L->record_count;
+    if (r->defer_records) {
+        r->deferred.body = c->p;
+        r->deferred.n = n;
+        r->deferred.layer = index;
+        skip_records(c, L, n);
+        return IOLENS_READ_OK;
+    }
+    if (n == 0)
+        return IOLENS_READ_OK;
+    if (!grow_layer(r, index, L, first + n))
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    decode_range(c->p, n, 0, n, L, first);
+    skip_records(c, L, n);
+    L->record_count = first + n;
+    return IOLENS_READ_OK;
+}
+
+/* ------------------------------------------------- intervals region -- */
+
+static bool is_layer_kind(uint32_t kind) { return iolens_layer_desc_by_kind(kind) != NULL; }
+
+static bool finite_non_negative(double x) { return x >= 0 && x <= 1e300; }
+static bool is_finite(double x) { return x >= -1e300 && x <= 1e300; }
+
+void rd_free_interval_set(struct iolens_log_intervals *set)
+{
+    free(set->start);
+    free(set->end);
+    free(set->busy);
+    free(set->bytes);
+    free(set->file_id);
+    free(set->accesses);
+    free(set->flags);
+}
+
+static bool alloc_interval_set(struct iolens_log_intervals *set, uint64_t n)
+{
+    size_t m = n > 0 ? (size_t)n : 1;
+    set->start = malloc(m * sizeof *set->start);
+    set->end = malloc(m * sizeof *set->end);
+    set->busy = malloc(m * sizeof *set->busy);
+    set->bytes = malloc(m * sizeof *set->bytes);
+    set->file_id = malloc(m * sizeof *set->file_id);
+    set->accesses = malloc(m * sizeof *set->accesses);
+    set->flags = malloc(m * sizeof *set->flags);
+    return set->start && set->end && set->busy && set->bytes && set->file_id && set->accesses && set->flags;
+}
+
+/* Start and duration columns (int64 ns): starts delta-encoded.  Every
+ * start and end must be >= 0 and fit in int64. */
+static bool decode_interval_times(struct cursor *c, struct iolens_log_intervals *set)
+{
+    int64_t t = 0;
+    for (uint64_t i = 0; i < set->count; i++) {
+        int64_t delta = 0;
+        take(c, &delta, sizeof delta);
+        if (delta < 0 || __builtin_add_overflow(t, delta, &t))
+            return false;
+        set->start[i] = (double)t / 1e9;
+    }
+    const unsigned char *starts = c->p - set->count * 8;
+    t = 0;
+    for (uint64_t i = 0; i < set->count; i++) {
+        int64_t delta, dur = 0, end;
+        memcpy(&delta, starts + 8 * i, sizeof delta);
+        t += delta;   /* checked above */
+        take(c, &dur, sizeof dur);
+        if (dur < 0 || __builtin_add_overflow(t, dur, &end))
+            return false;
+        set->end[i] = (double)end / 1e9;
+    }
+    return true;
+}
+
+/* The busy column (version 2 on): int64 ns >= 0.  A version 1 log has
+ * none: each interval counts as busy throughout, as that version's
+ * readers took it. */
+static bool decode_interval_busy(struct cursor *c, struct iolens_log_intervals *set,
+                                 uint32_t version)
+{
+    for (uint64_t i = 0; i < set->count; i++) {
+        if (version == IOLENS_INTERVALS_VERSION_1) {
+            set->busy[i] = set->end[i] - set->start[i];
+            continue;
+        }
+        int64_t ns = 0;
+        if (!take(c, &ns, sizeof ns) || ns < 0)
+            return false;
+        set->busy[i] = (double)ns / 1e9;
+    }
+    return true;
+}
+
+/* bytes, file_id, accesses and flags columns; bytes >= 0, accesses >= 1,
+ * and the intervals hold no more accesses than the layer counted. */
+static bool decode_interval_values(struct cursor *c, struct iolens_log_intervals *set)
+{
+    uint64_t n = set->count, accesses = 0;
+    for (uint64_t i = 0; i < n; i++)
+        if (!take(c, &set->bytes[i], 8) || set->bytes[i] < 0)
+            return false;
+    for (uint64_t i = 0; i < n; i++)
+        take(c, &set->file_id[i], 8);
+    for (uint64_t i = 0; i < n; i++) {
+        if (!take_u32(c, &set->accesses[i]) || set->accesses[i] == 0)
+            return false;
+        accesses += set->accesses[i];   /* n < 2^27: cannot overflow */
+    }
+    for (uint64_t i = 0; i < n; i++)
+        take_u32(c, &set->flags[i]);
+    return accesses <= set->total_accesses;
+}
+
+static bool layer_totals_valid(const struct iolens_intervals_layer *L)
+{
+    return finite_non_negative(L->error_bound) && finite_non_negative(L->sum_duration) &&
+           finite_non_negative(L->overlap) && L->bytes >= 0;
+}
+
+/* A new entry of log->intervals, zeroed; NULL when memory is short. */
+static struct iolens_log_intervals *new_interval_set(struct reader *r)
+{
+    struct iolens_log *log = r->log;
+    if (!rd_grow((void **)&log->intervals, &r->intervals_cap, log->ninterval_sets + 1,
+              sizeof *log->intervals))
+        return NULL;
+    struct iolens_log_intervals *set = &log->intervals[log->ninterval_sets++];
+    memset(set, 0, sizeof *set);
+    return set;
+}
+
+/* One layer of an intervals region: its head and columns.  Layers this
+ * reader does not know are skipped. */
+static enum iolens_read_status parse_interval_layer(struct reader *r, struct cursor *c,
+                                                    const struct iolens_intervals_head *h,
+                                                    uint32_t version)
+{
+    struct iolens_intervals_layer L = {0};
+    int v1 = version == IOLENS_INTERVALS_VERSION_1;
+    size_t iv_size = v1 ? IOLENS_INTERVAL_DISK_SIZE_V1 : IOLENS_INTERVAL_DISK_SIZE;
+    if (!take(c, &L, v1 ? IOLENS_INTERVALS_LAYER_SIZE_V1 : sizeof L))
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: layer head missing");
+    if (v1)
+        L.overlap = L.sum_duration;   /* nothing known: no lower bound from it */
+    if (L.count > c->left / iv_size)
+        return rd_fail(r, IOLENS_READ_CORRUPT,
+                    "corrupt intervals region: %llu intervals do not fit in %zu bytes",
+                    (unsigned long long)L.count, c->left);
+    if (!layer_totals_valid(&L))
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad layer totals");
+    if (!is_layer_kind(L.kind)) {
+        c->p += L.count * iv_size;
+        c->left -= L.count * iv_size;
+        return IOLENS_READ_OK;
+    }
+    struct iolens_log_intervals *set = new_interval_set(r);
+    if (set == NULL)
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    *set = (struct iolens_log_intervals){
+        .rank = h->rank, .kind = L.kind, .clock_offset = h->clock_offset,
+        .clock_uncertainty = h->clock_uncertainty, .error_bound = L.error_bound,
+        .total_accesses = L.accesses, .total_bytes = L.bytes,
+        .sum_duration = L.sum_duration, .overlap = L.overlap, .count = L.count,
+    };
+    if (!alloc_interval_set(set, L.count))
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    if (!decode_interval_times(c, set) || !decode_interval_busy(c, set, version) ||
+        !decode_interval_values(c, set))
+        return rd_fail(r, IOLENS_READ_CORRUPT,
+                    "corrupt intervals region: bad interval of rank %lld (%s)",
+                    (long long)h->rank, iolens_layer_name(L.kind));
+    return IOLENS_READ_OK;
+}
+
+static enum iolens_read_status parse_intervals(struct reader *r, struct cursor *c,
+                                               uint32_t version)
+{
+    struct iolens_intervals_head h;
+    if (!take(c, &h, sizeof h))
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: no head");
+    if (!is_finite(h.clock_offset) || !finite_non_negative(h.clock_uncertainty))
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad clock offset");
+    if (h.nlayers > c->left / IOLENS_INTERVALS_LAYER_SIZE_V1)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad layer count");
+    for (uint32_t l = 0; l < h.nlayers; l++) {
+        enum iolens_read_status st = parse_interval_layer(r, c, &h, version);
+        if (st != IOLENS_READ_OK)
+            return st;
+    }
+    return IOLENS_READ_OK;
+}
+
+static int compare_interval_sets(const void *a, const void *b)
+{
+    const struct iolens_log_intervals *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return x->kind < y->kind ? -1 : x->kind > y->kind;
+}
+
+/* Once every region is in: the sets are sorted by rank and layer, each
+ * rank is a rank of the job, and no rank has two sets of one layer. */
+enum iolens_read_status rd_check_interval_ranks(struct reader *r)
+{
+    struct iolens_log *log = r->log;
+    if (log->ninterval_sets > 1)
+        qsort(log->intervals, log->ninterval_sets, sizeof *log->intervals,
+              compare_interval_sets);
+    for (size_t i = 0; i < log->ninterval_sets; i++) {
+        const struct iolens_log_intervals *a = &log->intervals[i];
+        if (a->rank < 0 || a->rank >= (int64_t)log->job.nprocs)
+            return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: rank %lld of %u",
+                        (long long)a->rank, (unsigned)log->job.nprocs);
+        if (i > 0 && compare_interval_sets(a - 1, a) == 0)
+            return rd_fail(r, IOLENS_READ_CORRUPT,
+                        "corrupt intervals region: rank %lld has two %s sets",
+                        (long long)a->rank, iolens_layer_name(a->kind));
+    }
+    return IOLENS_READ_OK;
+}
+
+/* ---------------------------------------------------------- regions -- */
+
+bool iolens_region_readable(uint32_t kind, uint32_t version)
+{
+    uint32_t v = iolens_region_known_version(kind);
+    if (kind == IOLENS_REGION_INTERVALS && version == IOLENS_INTERVALS_VERSION_1)
+        return true;
+    return v != 0 && v == version;
+}
+
+uint32_t iolens_region_known_version(uint32_t kind)
+{
+    switch (kind) {
+    case IOLENS_REGION_JOB: return IOLENS_JOB_VERSION;
+    case IOLENS_REGION_MOUNTS: return IOLENS_MOUNTS_VERSION;
+    case IOLENS_REGION_NAMES: return IOLENS_NAMES_VERSION;
+    case IOLENS_REGION_RANKS: return IOLENS_RANKS_VERSION;
+    case IOLENS_REGION_INTERVALS: return IOLENS_INTERVALS_VERSION;
+    default: break;
+    }
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d ? d->version : 0;
+}
+
+/* JOB, MOUNTS and RANKS appear at most once; NAMES and layer regions may
+ * repeat.  Returns false for a second sight of a once-only kind. */
+static bool first_sight(struct reader *r, uint32_t kind)
+{
+    bool *seen = kind == IOLENS_REGION_JOB      ? &r->seen_job
+                 : kind == IOLENS_REGION_MOUNTS ? &r->seen_mounts
+                 : kind == IOLENS_REGION_RANKS  ? &r->seen_ranks
+                                                : NULL;
+    if (seen == NULL)
+        return true;
+    if (*seen)
+        return false;
+    *seen = true;
+    return true;
+}
+
+/* Checks that region i lies inside the file. */
+enum iolens_read_status rd_check_region_bounds(struct reader *r, unsigned i,
+                                               const struct iolens_region_desc *d,
+                                               size_t data_start)
+{
+    char kb[32];
+    const char *label = region_label(d->kind, kb, sizeof kb);
+    if (d->offset < data_start)
+        return rd_fail(r, IOLENS_READ_CORRUPT,
+                    "corrupt region table: region %u (%s) overlaps the header", i, label);
+    if (d->offset > r->size || d->stored_size > r->size - d->offset)
+        return rd_fail(r, IOLENS_READ_TRUNCATED,
+                    "truncated: region %u (%s) ends past the end of the file (%zu bytes)", i, label,
+                    r->size);
+    return IOLENS_READ_OK;
+}
+
+/* Checks that the stored bytes of region i (d->stored_size at stored)
+ * match its CRC. */
+enum iolens_read_status rd_check_region_crc(struct reader *r, unsigned i,
+                                            const struct iolens_region_desc *d,
+                                            const unsigned char *stored)
+{
+    /* zlib's crc32 takes a uInt length; feed it in pieces. */
+    uLong crc = crc32(0L, Z_NULL, 0);
+    const unsigned char *p = stored;
+    for (uint64_t left = d->stored_size; left > 0;) {
+        uInt n = left > (1u << 30) ? (1u << 30) : (uInt)left;
+        crc = crc32(crc, p, n);
+        p += n;
+        left -= n;
+    }
+    char kb[32];
+    if ((uint32_t)crc != d->crc32)
+        return rd_fail(r, IOLENS_READ_CRC, "CRC mismatch in region %u (%s)", i,
+                       region_label(d->kind, kb, sizeof kb));
+    return IOLENS_READ_OK;
+}
+
+/* Checks that region i lies inside the file and that its CRC matches. */
+static enum iolens_read_status check_region_bytes(struct reader *r, unsigned i,
+                                                  const struct iolens_region_desc *d,
+                                                  size_t data_start)
+{
+    enum iolens_read_status st = rd_check_region_bounds(r, i, d, data_start);
+    return st != IOLENS_READ_OK ? st : rd_check_region_crc(r, i, d, r->data + d->offset);
+}
+
+/* A zlib stream (RFC 1950) of exactly inlen bytes inflated into exactly
+ * outlen bytes: Z_OK, Z_MEM_ERROR, or Z_DATA_ERROR for anything else.
+ * The deflate body is inflated raw and the Adler-32 trailer is not
+ * recomputed: every stored byte, the trailer included, is covered by the
+ * region's CRC-32, which the reader checks before it parses a region, and
+ * the Adler-32 alone took a fifth of the time of iolens-parser --total. */
+static int inflate_zlib(const unsigned char *in, uint64_t inlen, unsigned char *out,
+                        uint64_t outlen)
+{
+    enum { HEAD = 2, TRAILER = 4 };
+    if (inlen < HEAD + TRAILER || inlen > UINT_MAX || outlen > UINT_MAX)
+        return Z_DATA_ERROR;
+    unsigned cmf = in[0], flg = in[1];
+    bool deflate32k = (cmf & 0x0f) == Z_DEFLATED && (cmf >> 4) <= 7;
+    bool preset_dict = (flg & 0x20) != 0;
+    if (!deflate32k || preset_dict || (cmf * 256 + flg) % 31 != 0)
+        return Z_DATA_ERROR;
+    z_stream z = {0};
+    int zr = inflateInit2(&z, -MAX_WBITS);
+    if (zr != Z_OK)
+        return zr == Z_MEM_ERROR ? Z_MEM_ERROR : Z_DATA_ERROR;
+    z.next_in = (Bytef *)(uintptr_t)(in + HEAD); /* zlib's input is not const */
+    z.avail_in = (uInt)(inlen - HEAD - TRAILER);
+    z.next_out = out;
+    z.avail_out = (uInt)outlen;
+    zr = inflate(&z, Z_FINISH);
+    bool exact = zr == Z_STREAM_END && z.avail_in == 0 && z.avail_out == 0;
+    inflateEnd(&z);
+    if (zr == Z_MEM_ERROR)
+        return Z_MEM_ERROR;
+    return exact ? Z_OK : Z_DATA_ERROR;
+}
+
+/* deflate cannot shrink data by more than about 1032:1, so a larger claim
+ * is corrupt; this also bounds the allocation by the input. */
+bool rd_raw_size_possible(const struct iolens_region_desc *d)
+{
+    return d->raw_size <= IOLENS_READER_MAX_RAW_SIZE && d->raw_size / 1032 <= d->stored_size + 64;
+}
+
+static enum iolens_read_status inflate_region(struct reader *r, unsigned i,
+                                              const struct iolens_region_desc *d,
+                                              const unsigned char *stored, unsigned char **out)
+{
+    char kb[32];
+    const char *label = region_label(d->kind, kb, sizeof kb);
+    *out = NULL;
+    if (d->compression != IOLENS_COMPRESS_ZLIB)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt region %u (%s): unknown compression %u", i,
+                    label, (unsigned)d->compression);
+    if (d->raw_size > IOLENS_READER_MAX_RAW_SIZE)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt region %u (%s): raw size %llu is too large", i,
+                    label, (unsigned long long)d->raw_size);
+    if (!rd_raw_size_possible(d))
+        return rd_fail(r, IOLENS_READ_CORRUPT,
+                    "corrupt region %u (%s): raw size %llu is impossible for %llu stored bytes", i,
+                    label, (unsigned long long)d->raw_size, (unsigned long long)d->stored_size);
+    /* One buffer reused region after region: a fresh one for each was a
+     * page fault every 4 KiB, a third of the time of a log of few, large
+     * regions. */
+    size_t need = d->raw_size > 0 ? (size_t)d->raw_size : 1;
+    if (need > r->raw_cap) {
+        free(r->raw);
+        r->raw_cap = 0;
+        if ((r->raw = malloc(need)) == NULL)
+            return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+        r->raw_cap = need;
+    }
+    unsigned char *raw = r->raw;
+    int zr = inflate_zlib(stored, d->stored_size, raw, d->raw_size);
+    if (zr == Z_MEM_ERROR)
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    if (zr != Z_OK)
+        return rd_fail(r, IOLENS_READ_CORRUPT,
+                       "corrupt region %u (%s): does not decompress to its %llu bytes", i, label,
+                       (unsigned long long)d->raw_size);
+    *out = raw;
+    return IOLENS_READ_OK;
+}
+
+enum iolens_read_status rd_parse_region(struct reader *r, unsigned i,
+                                        const struct iolens_region_desc *d,
+                                        const unsigned char *stored)
+{
+    if (!iolens_region_readable(d->kind, d->version)) {
+        r->log->unknown_regions++;
+        return IOLENS_READ_OK;
+    }
+    char kb[32];
+    const char *label = region_label(d->kind, kb, sizeof kb);
+    if (!first_sight(r, d->kind))
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt: %s region appears twice", label);
+
+    unsigned char *raw;
+    enum iolens_read_status st = inflate_region(r, i, d, stored, &raw);
+    if (st != IOLENS_READ_OK)
+        return st;
+    struct cursor c = {raw, (size_t)d->raw_size};
+    if (d->kind == IOLENS_REGION_JOB)
+        st = parse_job(r, &c);
+    else if (d->kind == IOLENS_REGION_MOUNTS)
+        st = parse_mounts(r, &c);
+    else if (d->kind == IOLENS_REGION_NAMES)
+        st = parse_names(r, &c);
+    else if (d->kind == IOLENS_REGION_RANKS)
+        st = parse_ranks(r, &c);
+    else if (d->kind == IOLENS_REGION_INTERVALS)
+        st = parse_intervals(r, &c, d->version);
+    else if (is_layer_kind(d->kind))
+        st = parse_layer(r, &c, d->kind, d->version);
+    if (st == IOLENS_READ_OK && c.left != 0)
+        st = rd_fail(r, IOLENS_READ_CORRUPT, "corrupt %s region: %zu trailing bytes", label, c.left);
+    return st;
+}
+
+/* ----------------------------------------------------------- header -- */
+
+enum iolens_read_status rd_check_header(struct reader *r, struct iolens_file_header *h)
+{
+    size_t n = r->size < IOLENS_MAGIC_LEN ? r->size : IOLENS_MAGIC_LEN;
+    if (memcmp(r->data, IOLENS_MAGIC, n) != 0)
+        return rd_fail(r, IOLENS_READ_NOT_IOLENS, "not an iolens log");
+    if (r->size == 0)
+        return rd_fail(r, IOLENS_READ_TRUNCATED, "truncated: empty file");
+    if (r->size < sizeof *h)
+        return rd_fail(r, IOLENS_READ_TRUNCATED, "truncated: %zu bytes, shorter than the header",
+                    r->size);
+    memcpy(h, r->data, sizeof *h);
+    if (h->byte_order != IOLENS_BYTE_ORDER_MARK)
+        return rd_fail(r, IOLENS_READ_VERSION, "unsupported byte order (mark 0x%08x)",
+                    (unsigned)h->byte_order);
+    if (h->version != IOLENS_FORMAT_VERSION)
+        return rd_fail(r, IOLENS_READ_VERSION, "unsupported format version %u (this reader knows %u)",
+                    (unsigned)h->version, IOLENS_FORMAT_VERSION);
+    if (h->header_size != sizeof *h)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt header: header size %u, expected %zu",
+                    (unsigned)h->header_size, sizeof *h);
+    if (h->region_count > IOLENS_MAX_REGIONS)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt header: %u regions (at most %u)",
+                    (unsigned)h->region_count, IOLENS_MAX_REGIONS);
+    size_t table = (size_t)h->region_count * sizeof(struct iolens_region_desc);
+    if (r->size - sizeof *h < table)
+        return rd_fail(r, IOLENS_READ_TRUNCATED,
+                    "truncated: the region table ends past the end of the file");
+
+    struct iolens_file_header zeroed = *h;
+    zeroed.header_crc = 0;
+    uLong crc = crc32(0L, Z_NULL, 0);
+    crc = crc32(crc, (const Bytef *)&zeroed, sizeof zeroed);
+    crc = crc32(crc, r->data + sizeof *h, (uInt)table);
+    if ((uint32_t)crc != h->header_crc)
+        return rd_fail(r, IOLENS_READ_CRC, "CRC mismatch in the header");
+    return IOLENS_READ_OK;
+}
+
+static enum iolens_read_status read_all(struct reader *r)
+{
+    struct iolens_file_header h;
+    enum iolens_read_status st = rd_check_header(r, &h);
+    if (st != IOLENS_READ_OK)
+        return st;
+    r->log->version = h.version;
+    r->log->flags = h.flags;
+
+    size_t data_start = sizeof h + (size_t)h.region_count * sizeof(struct iolens_region_desc);
+    /* A copy: the table in the buffer need not be aligned. */
+    struct iolens_region_desc *table = malloc(((size_t)h.region_count + 1) * sizeof *table);
+    if (table == NULL)
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    memcpy(table, r->data + sizeof h, (size_t)h.region_count * sizeof table[0]);
+    st = rd_check_log_size(r, table, h.region_count);
+
+    /* All bounds and CRCs first, so a damaged file reports damage rather
+     * than whatever a half-parsed region happens to say. */
+    for (unsigned i = 0; i < h.region_count && st == IOLENS_READ_OK; i++)
+        st = check_region_bytes(r, i, &table[i], data_start);
+    for (unsigned i = 0; i < h.region_count && st == IOLENS_READ_OK; i++)
+        st = rd_parse_region(r, i, &table[i], r->data + table[i].offset);
+    free(table);
+    if (st != IOLENS_READ_OK)
+        return st;
+    if (!r->seen_job)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt: no job region");
+    if ((st = finish_names(r)) != IOLENS_READ_OK)
+        return st;
+    if ((st = rd_check_interval_ranks(r)) != IOLENS_READ_OK)
+        return st;
+    return check_ranks(r);
+}
+
+enum iolens_read_status iolens_log_read_buffer(const void *data, size_t size,
+                                               struct iolens_log *out, char *err, size_t errsz)
+{
+    memset(out, 0, sizeof *out);
+    if (err != NULL && errsz > 0)
+        err[0] = '\0';
+    struct reader r = {.data = data, .size = size, .log = out, .err = err, .errsz = errsz};
+    if (data == NULL && size > 0)
+        return rd_fail(&r, IOLENS_READ_IO, "no data");
+    static const unsigned char empty[1];
+    if (data == NULL)
+        r.data = empty;
+    enum iolens_read_status st = read_all(&r);
+    rd_reader_release(&r);
+    if (st != IOLENS_READ_OK)
+        iolens_log_free(out);
+    return st;
+}
+
+/* -------------------------------------------------------------- file -- */
+
+/* Reads all of fd into a malloc'd buffer.  Returns 0 or an errno value. */
+int rd_slurp(int fd, unsigned char **out, size_t *outsz)
+{
+    struct stat sb;
+    size_t cap = 64 * 1024;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+        (unsigned long long)sb.st_size < SIZE_MAX / 2)
+        cap = (size_t)sb.st_size + 1; /* +1: reach EOF without growing */
+    unsigned char *buf = malloc(cap);
+    size_t len = 0;
+    if (buf == NULL)
+        return ENOMEM;
+    for (;;) {
+        if (len == cap) {
+            if (cap > SIZE_MAX / 2) {
+                free(buf);
+                return EFBIG;
+            }
+            unsigned char *grown = realloc(buf, cap * 2);
+            if (grown == NULL) {
+                free(buf);
+                return ENOMEM;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+        ssize_t n = read(fd, buf + len, cap - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int e = errno;
+            free(buf);
+            return e;
+        }
+        if (n == 0)
+            break;
+        len += (size_t)n;
+    }
+    *out = buf;
+    *outsz = len;
+    return 0;
+}
+
+enum iolens_read_status iolens_log_read(const char *path, struct iolens_log *out, char *err,
+                                        size_t errsz)
+{
+    memset(out, 0, sizeof *out);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int e = 0;
+    unsigned char *buf = NULL;
+    size_t size = 0;
+    if (fd < 0) {
+        e = errno;
+    } else {
+        e = rd_slurp(fd, &buf, &size);
+        close(fd);
+    }
+    if (e != 0) {
+        if (err != NULL && errsz > 0)
+            snprintf(err, errsz, "%s", strerror(e));
+        return e == ENOMEM ? IOLENS_READ_NOMEM : IOLENS_READ_IO;
+    }
+    enum iolens_read_status st = iolens_log_read_buffer(buf, size, out, err, errsz);
+    free(buf);
+    return st;
+}
+
+void iolens_log_free(struct iolens_log *log)
+{
+    for (int i = 0; i < IOLENS_JOB_NSTRINGS; i++)
+        free(log->jobstr[i]);
+    for (size_t i = 0; i < log->nmounts; i++) {
+        free(log->mounts[i].point);
+        free(log->mounts[i].fstype);
+    }
+    free(log->mounts);
+    for (size_t i = 0; i < log->nnames; i++)
+        free(log->names[i].name);
+    free(log->names);
+    for (size_t i = 0; i < log->nlayers; i++) {
+        free(log->layers[i].id);
+        free(log->layers[i].rank);
+        free(log->layers[i].counters);
+        free(log->layers[i].fcounters);
+    }
+    free(log->layers);
+    for (size_t i = 0; i < log->ninterval_sets; i++)
+        rd_free_interval_set(&log->intervals[i]);
+    free(log->intervals);
+    free(log->ranks);
+    memset(log, 0, sizeof *log);
+}
+
+/* ----------------------------------------------------------- lookups -- */
+
+const char *iolens_log_name_of(const struct iolens_log *log, uint64_t id)
+{
+    size_t lo = 0, hi = log->nnames;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (log->names[mid].id < id)
+            lo = mid + 1;
+        else if (log->names[mid].id > id)
+            hi = mid;
+        else
+            return log->names[mid].name;
+    }
+    return NULL;
+}
+
+/* 1 if point is name or a parent directory of it ("/a" covers "/a/b",
+ * not "/ab"). */
+static bool covers(const char *point, const char *name)
+{
+    size_t len = strlen(point);
+    while (len > 1 && point[len - 1] == '/')
+        len--;
+    if (len == 1 && point[0] == '/')
+        return name[0] == '/';
+    return strncmp(point, name, len) == 0 && (name[len] == '/' || name[len] == '\0');
+}
+
+const struct iolens_log_mount *iolens_log_mount_of(const struct iolens_log *log, const char *name)
+{
+    const struct iolens_log_mount *best = NULL;
+    size_t best_len = 0;
+    if (name == NULL)
+        return NULL;
+    for (size_t i = 0; i < log->nmounts; i++) {
+        const struct iolens_log_mount *m = &log->mounts[i];
+        size_t len = strlen(m->point);
+        /* >=: a later mount on the same point hides the earlier one. */
+        if (covers(m->point, name) && (best == NULL || len >= best_len)) {
+            best = m;
+            best_len = len;
+        }
+    }
+    return best;
+}
+
+void rd_reader_release(struct reader *r)
+{
+    free(r->raw);
+    r->raw = NULL;
+    r->raw_cap = 0;
+}
+
+void rd_clear_scratch(struct iolens_log *log)
+{
+    for (size_t i = 0; i < log->nnames; i++)
+        free(log->names[i].name);
+    log->nnames = 0;
+    for (size_t l = 0; l < log->nlayers; l++)
+        log->layers[l].record_count = 0;
+}
+
+void iolens_log_record_load(const struct iolens_log_layer *L, uint64_t r,
+                            const struct iolens_layer_desc *d, void *rec)
+{
+    uint32_t nc = L->counter_count < d->ncounters ? L->counter_count : d->ncounters;
+    uint32_t nf = L->fcounter_count < d->nfcounters ? L->fcounter_count : d->nfcounters;
+    if (nc < d->ncounters || nf < d->nfcounters) /* an older layout: the rest is 0 */
+        memset(rec, 0, d->record_size);
+    memcpy(rec, &L->id[r], 8);
+    memcpy((char *)rec + 8, &L->rank[r], 8);
+    if (nc > 0)
+        memcpy(iolens_rec_counters(rec), &L->counters[r * L->counter_count], 8 * (size_t)nc);
+    if (nf > 0)
+        memcpy(iolens_rec_fcounters(d, rec), &L->fcounters[r * L->fcounter_count],
+               8 * (size_t)nf);
+}
+
+const struct iolens_log_layer *iolens_log_layer_of(const struct iolens_log *log, uint32_t kind)
+{
+    for (size_t l = 0; l < log->nlayers; l++)
+        if (log->layers[l].kind == kind)
+            return &log->layers[l];
+    return NULL;
+}
+
+int64_t iolens_log_counter(const struct iolens_log_layer *L, uint64_t r, int i)
+{
+    if (i < 0 || (uint32_t)i >= L->counter_count)
+        return 0;
+    return L->counters[r * L->counter_count + (uint32_t)i];
+}
+
+double iolens_log_fcounter(const struct iolens_log_layer *L, uint64_t r, int i)
+{
+    if (i < 0 || (uint32_t)i >= L->fcounter_count)
+        return 0.0;
+    return L->fcounters[r * L->fcounter_count + (uint32_t)i];
+}

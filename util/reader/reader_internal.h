@@ -1,0 +1,103 @@
+/* The whole-log reader's internals shared with the streaming reader
+ * (reader.c, reader_stream.c): not part of the reader's API. */
+#ifndef IOLENS_READER_INTERNAL_H
+#define IOLENS_READER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reader/reader.h"
+
+/* Layer kinds one log can hold (the reader's descriptors). */
+#define MAX_LAYER_KINDS 8
+
+/* data/size: the log (the streaming reader holds only the header and the
+ * region table at data, and size is the file's size). */
+struct reader {
+    const unsigned char *data;
+    size_t size;
+    struct iolens_log *log;
+    char *err;
+    size_t errsz;
+    bool seen_job, seen_mounts, seen_ranks;   /* kinds that appear at most once */
+    size_t names_cap;                         /* allocated entries of log->names */
+    uint64_t layer_cap[MAX_LAYER_KINDS];      /* allocated records of log->layers[i] */
+    size_t intervals_cap;                     /* allocated entries of log->intervals */
+    unsigned char *raw;                       /* a region inflated, reused by the next */
+    size_t raw_cap;
+    /* Set by the streaming reader for a huge region: a layer region's head
+     * is checked but its records are left in raw (deferred), to be decoded
+     * a chunk at a time with rd_decode_deferred. */
+    bool defer_records;
+    struct {
+        const unsigned char *body;            /* the records' columns, in raw */
+        uint64_t n;
+        size_t layer;                         /* index in log->layers */
+    } deferred;
+};
+
+/* Records [from, from + m) of the deferred layer region decoded into its
+ * layer, which then holds those m records alone.  False: out of memory. */
+bool rd_decode_deferred(struct reader *r, uint64_t from, size_t m);
+
+/* Frees what a reader keeps between regions (not its log). */
+void rd_reader_release(struct reader *r);
+
+/* Reads from a decompressed region; every read is checked against what is
+ * left, and a failed read leaves the cursor unusable (left = 0). */
+struct cursor {
+    const unsigned char *p;
+    size_t left;
+};
+
+/* Writes the one-line reason into r->err; returns st. */
+__attribute__((format(printf, 3, 4)))
+enum iolens_read_status rd_fail(struct reader *r, enum iolens_read_status st, const char *fmt,
+                                ...);
+/* A region's raw size is one deflate could give from its stored bytes,
+ * and within IOLENS_READER_MAX_RAW_SIZE (else the region is corrupt). */
+bool rd_raw_size_possible(const struct iolens_region_desc *d);
+/* Step 2 of reader.c: the sum of the known regions' raw sizes is within
+ * the limit (reader_limit.c); a region whose claim is impossible is left
+ * out, to be reported as the damage it is. */
+enum iolens_read_status rd_check_log_size(struct reader *r, const struct iolens_region_desc *table,
+                                          unsigned count);
+/* Step 1 of reader.c: magic, byte order, version, sizes, header CRC. */
+enum iolens_read_status rd_check_header(struct reader *r, struct iolens_file_header *h);
+/* Step 3, in two parts: region i lies inside the file; its stored bytes
+ * match its CRC. */
+enum iolens_read_status rd_check_region_bounds(struct reader *r, unsigned i,
+                                               const struct iolens_region_desc *d,
+                                               size_t data_start);
+enum iolens_read_status rd_check_region_crc(struct reader *r, unsigned i,
+                                            const struct iolens_region_desc *d,
+                                            const unsigned char *stored);
+/* Step 4 for region i whose stored bytes are at stored: decompressed and
+ * parsed into r->log (NAMES appended, layer records appended to the layer
+ * of their kind, intervals appended). */
+enum iolens_read_status rd_parse_region(struct reader *r, unsigned i,
+                                        const struct iolens_region_desc *d,
+                                        const unsigned char *stored);
+/* Step 5 pieces. */
+enum iolens_read_status rd_check_interval_ranks(struct reader *r);
+enum iolens_read_status rd_check_ranks_region(struct reader *r);
+bool rd_rank_valid(const struct iolens_log *log, int64_t rank);
+enum iolens_read_status rd_bad_record_rank(struct reader *r, uint32_t kind, uint64_t record,
+                                           int64_t rank);
+enum iolens_read_status rd_name_twice(struct reader *r, uint64_t id);
+/* A region of kind with cc+fc counters after one with earlier_cc+earlier_fc. */
+enum iolens_read_status rd_counts_differ(struct reader *r, uint32_t kind, uint32_t cc, uint32_t fc,
+                                         uint32_t earlier_cc, uint32_t earlier_fc);
+/* Reads all of fd into a malloc'd buffer.  Returns 0 or an errno value. */
+int rd_slurp(int fd, unsigned char **out, size_t *outsz);
+/* qsort comparator of struct iolens_log_name by id. */
+int rd_compare_names(const void *a, const void *b);
+/* Grows *arr (of elem-sized entries, *cap allocated) to hold need. */
+bool rd_grow(void **arr, size_t *cap, size_t need, size_t elem);
+void rd_free_interval_set(struct iolens_log_intervals *set);
+/* Empties a scratch log for the next region: no names, and no records in
+ * its layers (their arrays and counter counts are kept). */
+void rd_clear_scratch(struct iolens_log *log);
+
+#endif

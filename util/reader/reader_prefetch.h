@@ -1,0 +1,38 @@
+/* Layer regions decoded ahead of the streaming reader (reader_stream.c)
+ * on a second thread: while the reader checks one layer region and hands
+ * it to its caller, the thread reads the next one, checks its CRC,
+ * inflates it and un-shuffles its columns.  Two slots taken strictly in
+ * table order, so the caller sees the same regions, and the same first
+ * error, as without it; at most two decoded layer regions are alive.
+ * Not part of the reader's API. */
+#ifndef IOLENS_READER_PREFETCH_H
+#define IOLENS_READER_PREFETCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reader/reader_internal.h"
+#include "reader/reader_source.h"
+
+struct rd_prefetch;
+
+/* Starts decoding regions[0 .. n) (layer regions, in table order) with
+ * readers like proto (size, error buffer size).  NULL when the thread
+ * cannot be made: the caller then decodes on its own. */
+struct rd_prefetch *rd_prefetch_start(const struct rd_source *src, const unsigned *regions,
+                                      size_t n, const struct reader *proto);
+
+/* Waits for the next region in the order given (which must be region)
+ * and returns its status; on success *log is the scratch log it was
+ * decoded into (its records are the layer of its kind),
+ * valid until rd_prefetch_release.  On error the reason is written into r. */
+enum iolens_read_status rd_prefetch_take(struct rd_prefetch *p, unsigned region,
+                                         struct reader *r, const struct iolens_log **log);
+
+/* Gives the slot of the region last taken back to the thread. */
+void rd_prefetch_release(struct rd_prefetch *p);
+
+/* Stops the thread (whatever it is doing) and frees everything. */
+void rd_prefetch_stop(struct rd_prefetch *p);
+
+#endif

@@ -1,0 +1,98 @@
+/*
+ * --summary: one tab-separated row per job, for many logs at once, after
+ * one header line.  Bytes and bandwidths are the whole job's (perf.h:
+ * POSIX + STDIO); bps is the BPS of the POSIX layer's access intervals, or
+ * when the log has none there, of the first layer that has some (STDIO,
+ * MPIIO, H5D), named in bps_layer ("-" and "-" without intervals).  Text
+ * fields are escaped as in the other text modes (control characters and
+ * backslash as \ooo); an undefined figure prints "-".
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "analysis/bps.h"
+#include "analysis/perf.h"
+#include "report/report.h"
+#include "analysis/sharing.h"
+
+static void put_escaped(FILE *out, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch < 0x20 || ch == 0x7f || ch == '\\')
+            fprintf(out, "\\%03o", ch);
+        else
+            fputc(ch, out);
+    }
+}
+
+static void put_real(FILE *out, double v)
+{
+    if (isnan(v))
+        fputs("\t-", out);
+    else if (isinf(v))
+        fputs("\tinf", out);
+    else
+        fprintf(out, "\t%.6f", v);
+}
+
+int iolens_report_summary_header(FILE *out)
+{
+    fputs("#<log>\t<exe>\t<jobid>\t<nprocs>\t<nnodes>\t<runtime>\t<bytes>\t<agg_mib_s>"
+          "\t<mib_s_per_cn>\t<union_mib_s>\t<bps>\t<bps_layer>\t<sharing>\n",
+          out);
+    return 0;
+}
+
+/* The BPS row summary reports, or NULL. */
+static const struct iolens_bps *main_bps(const struct iolens_bps_report *r)
+{
+    static const uint32_t order[] = {IOLENS_REGION_POSIX, IOLENS_REGION_STDIO,
+                                     IOLENS_REGION_MPIIO, IOLENS_REGION_H5D};
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+        for (size_t i = 0; i < r->n; i++)
+            if (r->rows[i].file_id == 0 && r->rows[i].kind == order[k])
+                return &r->rows[i];
+    return NULL;
+}
+
+static void put_bps(FILE *out, const struct iolens_log *log, const struct iolens_bps *b,
+                    uint64_t block_size)
+{
+    if (b == NULL) {
+        fputs("\t-\t-", out);
+        return;
+    }
+    struct iolens_bps_figures f;
+    iolens_bps_derive(b, block_size, log->job.run_time, &f);
+    put_real(out, f.bps);
+    fprintf(out, "\t%s", iolens_layer_name(b->kind));
+}
+
+int iolens_report_summary_row(FILE *out, const struct iolens_log *log, const char *path,
+                              uint64_t block_size)
+{
+    struct iolens_perf p;
+    struct iolens_bps_report r;
+    struct iolens_sharing sh;
+    if (iolens_perf_compute(log, &p) != 0 || iolens_sharing_of_job(log, &sh) != 0)
+        return -1;
+    if (iolens_bps_compute(log, &r) != 0)
+        return -1;
+    put_escaped(out, path, strlen(path));
+    fputc('\t', out);
+    put_escaped(out, log->jobstr[IOLENS_JOBSTR_EXE], log->jobstr_len[IOLENS_JOBSTR_EXE]);
+    fputc('\t', out);
+    put_escaped(out, log->jobstr[IOLENS_JOBSTR_JOBID], log->jobstr_len[IOLENS_JOBSTR_JOBID]);
+    fprintf(out, "\t%" PRIu32 "\t%" PRIu32, log->job.nprocs, p.compute_nodes);
+    put_real(out, log->job.run_time);
+    fprintf(out, "\t%" PRId64, p.job.bytes);
+    put_real(out, p.job.agg_mib_s);
+    put_real(out, p.job.mib_s_per_cn);
+    put_real(out, p.job.union_mib_s);
+    put_bps(out, log, main_bps(&r), block_size);
+    fprintf(out, "\t%s\n", iolens_sharing_name(sh.cls));
+    iolens_bps_report_free(&r);
+    return 0;
+}
