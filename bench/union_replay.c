@@ -9,7 +9,7 @@
  * again, in order of their end (the order the runtime adds them in), to
  * an interval store (lib/layers/interval_store.c) of INTERVALS_PER_STORE entries
  * (IOLENS_MEMORY / 4 / 3 layers / 48 bytes: 455 for 256K), and the union
- * is estimated from what that store keeps (format/interval_bounds.c), as
+ * is estimated from what that store keeps (analysis/interval_bounds.c), as
  * iolens-parser --bps would.  Ranks are taken as on one node (no clock
  * offsets), as the parser does for ranks sharing a host.  Prints the exact
  * union, the estimate, its bounds and the estimate's error. */
@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "format/interval_bounds.h"
+#include "analysis/interval_bounds.h"
 #include "layers/interval_store.h"
 #include "reader/reader.h"
 

@@ -19,7 +19,7 @@
 #include "layers/layer_intervals.h"
 #include "log/log_place.h"
 #include "log/log_writer.h"
-#include "log/mounts.h"
+#include "core/mounts.h"
 #include "layers/posix_layer.h"
 #include "core/real_calls.h"
 #include "core/stderr_copy.h"

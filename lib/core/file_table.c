@@ -21,7 +21,7 @@
 
 #include "core/budget.h"
 #include "iolens/log_format.h"
-#include "log/mounts.h"
+#include "core/mounts.h"
 #include "format/path_hash.h"
 
 /* A re-derived id chain longer than this means a broken hash; the file is

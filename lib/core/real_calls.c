@@ -5,7 +5,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/stderr_copy.h"
 #include "core/symbol_lookup.h"
 
 #define IOLENS_REAL_DEFINE(name, ret, params) ret(*iolens_real_##name) params;
@@ -38,11 +37,4 @@ void iolens_real_calls_resolve(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, resolve_all);
-}
-
-void iolens_real_say(const char *line)
-{
-    int fd = iolens_stderr_fd(); /* 2, or the runtime's copy once 2 is closed */
-    if (IOLENS_REAL(write) != NULL && fd >= 0)
-        (void)!iolens_real_write(fd, line, strlen(line));
 }

@@ -203,9 +203,4 @@ void iolens_real_calls_resolve(void);
     (__builtin_expect(iolens_real_##name != NULL, 1) ? iolens_real_##name \
                                                      : (iolens_real_calls_resolve(), iolens_real_##name))
 
-/* Writes line (one whole message, newline included) to standard error
- * (or the runtime's copy of it, stderr_copy.h) through the real write: how every runtime message goes out, never
- * through the wrappers.  Nothing if write cannot be resolved. */
-void iolens_real_say(const char *line);
-
 #endif

@@ -1,7 +1,10 @@
 /* The runtime's own copy of standard error (stderr_copy.h). */
 #include "core/stderr_copy.h"
 
+#include "core/real_calls.h"
+
 #include <fcntl.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -24,9 +27,9 @@ static int first_free_from(void)
 void iolens_stderr_copy_take(void)
 {
     struct stat st;
-    if (copy_fd >= 0 || fstat(2, &st) != 0 || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+    if (copy_fd >= 0 || IOLENS_REAL(fstat)(2, &st) != 0 || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
         return;
-    int fd = fcntl(2, F_DUPFD_CLOEXEC, first_free_from());
+    int fd = IOLENS_REAL(fcntl)(2, F_DUPFD_CLOEXEC, first_free_from());
     if (fd < 0)
         return;
     copy_dev = st.st_dev;
@@ -36,12 +39,19 @@ void iolens_stderr_copy_take(void)
 
 int iolens_stderr_fd(void)
 {
-    if (fcntl(2, F_GETFD) != -1)
+    if (IOLENS_REAL(fcntl)(2, F_GETFD) != -1)
         return 2;
     struct stat st;
     /* Never write to a descriptor the program has made its own since. */
-    if (copy_fd >= 0 && fstat(copy_fd, &st) == 0 && st.st_dev == copy_dev &&
+    if (copy_fd >= 0 && IOLENS_REAL(fstat)(copy_fd, &st) == 0 && st.st_dev == copy_dev &&
         st.st_ino == copy_ino)
         return copy_fd;
     return -1;
+}
+
+void iolens_real_say(const char *line)
+{
+    int fd = iolens_stderr_fd(); /* 2, or the runtime's copy once 2 is closed */
+    if (IOLENS_REAL(write) != NULL && fd >= 0)
+        (void)!iolens_real_write(fd, line, strlen(line));
 }

@@ -16,4 +16,10 @@ void iolens_stderr_copy_take(void);
  * have closed it or put another file at its number), else -1. */
 int iolens_stderr_fd(void);
 
+/* Writes line (one whole message, newline included) to standard error,
+ * or to the copy of it, through the real write: how every runtime message
+ * goes out, never through the wrappers.  Nothing if write cannot be
+ * resolved or neither descriptor is there. */
+void iolens_real_say(const char *line);
+
 #endif

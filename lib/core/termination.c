@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "core/real_calls.h"
+#include "core/stderr_copy.h"
 #include "core/state.h"
 
 #define TICK_NS 1000000L /* 1 ms between looks at the snapshot copy */

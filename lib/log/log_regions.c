@@ -14,7 +14,7 @@
 
 #include "core/file_table.h"
 #include "layers/layer_intervals.h"
-#include "log/mounts.h"
+#include "core/mounts.h"
 #include "format/path_hash.h"
 #include "layers/posix_layer.h"
 #include "layers/stdio_layer.h"

@@ -22,7 +22,7 @@ void iolens_buf_free(struct iolens_buf *b);
 /* Job region.  strings[i]/lens[i] for i < IOLENS_JOB_NSTRINGS. */
 int iolens_region_job(struct iolens_buf *out, const struct iolens_job_fixed *fixed,
                       const char *const *strings, const size_t *lens);
-/* Mount region from the runtime's mount table (lib/log/mounts.h). */
+/* Mount region from the runtime's mount table (lib/core/mounts.h). */
 int iolens_region_mounts(struct iolens_buf *out);
 /* Ranks region (MPI jobs). */
 int iolens_region_ranks(struct iolens_buf *out, const struct iolens_rank_info *ranks, uint32_t n);

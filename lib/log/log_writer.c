@@ -36,6 +36,7 @@
 #include "log/log_place.h"
 #include "log/log_regions.h"
 #include "core/real_calls.h"
+#include "core/stderr_copy.h"
 #include "core/state.h"
 #include "iolens/text_escape.h"
 

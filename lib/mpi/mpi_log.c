@@ -32,6 +32,7 @@
 #include "log/log_writer.h"
 #include "mpi/mpi_calls.h"
 #include "core/real_calls.h"
+#include "core/stderr_copy.h"
 #include "core/state.h"
 
 #define JOB_REGIONS 3                 /* JOB, MOUNTS, RANKS: rank 0 only */

@@ -34,6 +34,7 @@
 #include "mpi/mpi_calls.h"
 #include "mpi/mpi_log.h"
 #include "core/real_calls.h"
+#include "core/stderr_copy.h"
 #include "format/record_merge.h"
 #include "core/state.h"
 #include "mpi/shared_reduce.h"

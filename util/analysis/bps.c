@@ -8,7 +8,7 @@
  * (clock_offset_of below).  Once a store compacted, an interval stands for
  * several accesses and the idle gaps between them; it keeps their summed
  * durations (busy), and each rank's layer says whether its accesses
- * overlapped each other.  format/interval_bounds.h turns that into bounds
+ * overlapped each other.  analysis/interval_bounds.h turns that into bounds
  * that always hold (T never above the summed access time nor the time
  * from the first access to the last) and an estimate between them, exact
  * for one serial process and for ranks whose intervals do not overlap.
@@ -28,7 +28,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "format/interval_bounds.h"
+#include "analysis/interval_bounds.h"
 #include "format/interval_union.h"
 #include "format/record_merge.h"
 
@@ -113,7 +113,7 @@ static bool kind_in(uint32_t kind, const uint32_t *kinds, size_t nkinds)
     return false;
 }
 
-/* The groups of format/interval_bounds.h: one per interval set (a rank's
+/* The groups of analysis/interval_bounds.h: one per interval set (a rank's
  * layer).  whole: the items will be all of each set's intervals, so the
  * set's own floor (sum_duration - overlap) holds; else a subset, floor 0. */
 static struct iolens_union_group *set_groups(const struct iolens_log *log, bool whole)

@@ -21,7 +21,7 @@ struct iolens_bps {
     uint64_t accesses;        /* accesses they stand for */
     int64_t bytes;            /* bytes requested (failed accesses too) */
     double time;              /* T: the union of the access times, as estimated
-                              * from the stored intervals (format/interval_bounds.h);
+                              * from the stored intervals (analysis/interval_bounds.h);
                               * exact when time_lower == time_upper */
     double time_lower, time_upper;   /* the true union lies within these, and so does T */
     double error_bound;       /* the union of the stored spans exceeds the true

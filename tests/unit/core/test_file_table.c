@@ -12,7 +12,7 @@
 #include "core/budget.h"
 #include "core/file_table.h"
 #include "iolens/log_format.h"
-#include "log/mounts.h"
+#include "core/mounts.h"
 
 /* Test double for the mount table: one mount at /fake_mnt with a block
  * size of 1234, so that fs_block_size can be checked exactly.  The test

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "core/budget.h"
-#include "format/interval_bounds.h"
+#include "analysis/interval_bounds.h"
 #include "layers/interval_store.h"
 #include "format/interval_union.h"
 #include "layers/layer_intervals.h"
@@ -953,7 +953,7 @@ END_TEST
 
 /* ------------------------------------------------------------ bounds -- */
 
-/* The stores' intervals as items of format/interval_bounds.h, store k being
+/* The stores' intervals as items of analysis/interval_bounds.h, store k being
  * group k (disjoint when its accesses never overlapped, with the floor
  * sum_duration - overlap), and their bounds. */
 static struct iolens_union_bounds bounds_of_stores(const struct iolens_interval_store *st,

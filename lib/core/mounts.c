@@ -18,7 +18,7 @@
  * automount being triggered).  Those get block size 0, which disables the
  * file-alignment check for their files.
  */
-#include "log/mounts.h"
+#include "core/mounts.h"
 
 #include <fcntl.h>
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /* Bounds of the union of access time (see interval_bounds.h): two sorts
  * (starts, ends), a counting sort by group and three sweeps, O(n log n). */
-#include "format/interval_bounds.h"
+#include "analysis/interval_bounds.h"
 
 #include <math.h>
 #include <stdlib.h>
