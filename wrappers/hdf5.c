@@ -1,6 +1,6 @@
 /* HDF5 interposition: H5F and H5D calls.  Each wrapper:
  *   1. gets the real function (resolved in the running process with dlsym,
- *      lib/layers/hdf5_calls.h: libiolens is never linked to libhdf5), from the
+ *      lib/core/hdf5_calls.h: libiolens is never linked to libhdf5), from the
  *      HDF5 library its caller is bound to; a missing one fails the call
  *      as HDF5 would (a negative id or herr_t);
  *   2. if that library is not the traced one, its layer is not tracing
@@ -20,7 +20,7 @@
 
 #include "core/clock.h"
 #include "core/file_table.h"
-#include "layers/hdf5_calls.h"
+#include "core/hdf5_calls.h"
 #include "layers/hdf5_layer.h"
 #include "core/state.h"
 #include "wrapper.h"

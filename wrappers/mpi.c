@@ -7,7 +7,7 @@
  * not traced. */
 #include <mpi.h>
 
-#include "mpi/mpi_calls.h"
+#include "core/mpi_calls.h"
 #include "mpi/mpi_runtime.h"
 #include "runtime.h"
 #include "wrapper.h"

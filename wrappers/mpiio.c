@@ -1,7 +1,7 @@
 /* MPI-IO interposition through the profiling interface (PMPI).  As in
  * wrappers/posix.c, each wrapper:
  *   1. gets the PMPI function (resolved in the running process, see
- *      lib/mpi/mpi_calls.h; MPI_ERR_UNSUPPORTED_OPERATION if the MPI library
+ *      lib/core/mpi_calls.h; MPI_ERR_UNSUPPORTED_OPERATION if the MPI library
  *      lacks it);
  *   2. if the MPI-IO layer is not tracing, or the handle is not tracked,
  *      calls it straight away;
@@ -24,7 +24,7 @@
 
 #include "core/clock.h"
 #include "core/file_table.h"
-#include "mpi/mpi_calls.h"
+#include "core/mpi_calls.h"
 #include "layers/mpiio_layer.h"
 #include "core/state.h"
 #include "wrapper.h"

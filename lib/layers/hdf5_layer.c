@@ -21,7 +21,7 @@
 #include "core/budget.h"
 #include "core/clock.h"
 #include "core/file_table.h"
-#include "layers/hdf5_calls.h"
+#include "core/hdf5_calls.h"
 #include "layers/layer_intervals.h"
 #include "layers/posix_layer.h"
 #include "format/record_merge.h"

@@ -1,7 +1,7 @@
 /* Bookkeeping of the HDF5 layers, H5F (files) and H5D (datasets), fed by
  * wrappers/hdf5.c.  The wrappers time a call, make it, and hand the facts
  * here when it succeeded, with its start and end time (iolens_now(),
- * clock units).  The layer asks HDF5 itself (lib/layers/hdf5_calls.h) about the
+ * clock units).  The layer asks HDF5 itself (lib/core/hdf5_calls.h) about the
  * objects, with HDF5's error printing off; the wrappers call it with the
  * runtime guard set, so none of that is traced.
  *

@@ -12,7 +12,7 @@
 #include "iolens/log_format.h"
 #include "core/state.h"
 #ifdef IOLENS_HAVE_MPI
-#include "mpi/mpi_calls.h"
+#include "core/mpi_calls.h"
 #endif
 
 struct iolens_interval_store iolens_layer_intervals[IOLENS_NLAYERS];

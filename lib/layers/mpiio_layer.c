@@ -25,7 +25,7 @@
 #include "core/clock.h"
 #include "core/file_table.h"
 #include "layers/layer_intervals.h"
-#include "mpi/mpi_calls.h"
+#include "core/mpi_calls.h"
 #include "layers/posix_layer.h"
 #include "format/record_merge.h"
 #include "core/state.h"

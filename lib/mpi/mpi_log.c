@@ -30,7 +30,7 @@
 #include "log/log_place.h"
 #include "log/log_regions.h"
 #include "log/log_writer.h"
-#include "mpi/mpi_calls.h"
+#include "core/mpi_calls.h"
 #include "core/real_calls.h"
 #include "core/stderr_copy.h"
 #include "core/state.h"

@@ -31,7 +31,7 @@
 #include "log/log_place.h"
 #include "log/log_writer.h"
 #include "log/log_regions.h"
-#include "mpi/mpi_calls.h"
+#include "core/mpi_calls.h"
 #include "mpi/mpi_log.h"
 #include "core/real_calls.h"
 #include "core/stderr_copy.h"

@@ -1,7 +1,7 @@
 /* The MPI job's life cycle as the runtime sees it.  Called from the
  * MPI_Init/MPI_Finalize wrappers (wrappers/mpi.c) and from runtime.c.
  * libiolens never links libmpi: every MPI function is reached through
- * lib/mpi/mpi_calls.h, resolved in the running process. */
+ * lib/core/mpi_calls.h, resolved in the running process. */
 #ifndef IOLENS_MPI_RUNTIME_H
 #define IOLENS_MPI_RUNTIME_H
 

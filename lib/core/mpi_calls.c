@@ -1,4 +1,4 @@
-#include "mpi/mpi_calls.h"
+#include "core/mpi_calls.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

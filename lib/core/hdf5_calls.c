@@ -1,4 +1,4 @@
-#include "layers/hdf5_calls.h"
+#include "core/hdf5_calls.h"
 
 #include <dlfcn.h>
 #include <link.h>
