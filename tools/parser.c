@@ -16,7 +16,7 @@
  *   --advice          tuning findings with evidence and fix (util/analysis/advice.c)
  *   --list-counters   every counter this parser knows, with its meaning
  *
- * The analysis modes live in util/report_*.c (report.h).  Several LOG
+ * The analysis modes live in util/report/report_*.c (report.h).  Several LOG
  * arguments are read one after the other: a log that cannot be read gets
  * its line on stderr and the others are still processed.
  *
