@@ -10,7 +10,7 @@
 #
 # NFILES (default 100000), NOPS (default 10000000), MEMORY (the budget,
 # default 2M, the runtime's default), RUNS (default 5; the median is
-# printed).  The sizes of the issue, NFILES=1000000 NOPS=100000000, take
+# printed).  The full sizes, NFILES=1000000 NOPS=100000000, take
 # some minutes.  The files go to a scratch directory under TMPDIR (/tmp).
 # A figure, not a test.
 set -eu

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The budget under stress at full size (issue 9, section 6): 10^6 files and
+# The budget under stress at full size: 10^6 files and
 # 10^8 one-byte pwrites (10^8 access intervals offered to the store) under
 # a 2 MiB budget, with the exact checks of
 # tests/integration/test_budget_stress.sh (which runs 10^5 files and 10^6

@@ -1,6 +1,7 @@
 /* The union of 10^7 random access intervals (format/interval_union.c), as
- * iolens-parser --bps computes it: the figure issue 5 asks for is under
- * 2 s.  A figure, not a test: nothing here passes or fails.
+ * iolens-parser --bps computes it; the target is under 2 s (5x10^6
+ * intervals per second).  A figure, not a test: nothing here passes or
+ * fails.
  *
  *   union [N]      (default 10000000) */
 #include <stdint.h>

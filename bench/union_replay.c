@@ -1,5 +1,5 @@
 /* The BPS union of a log's intervals as a smaller budget would have
- * reported it: a figure for issue 15 (section 3), not a test.
+ * reported it: how far compaction moves the estimate; a figure, not a test.
  *
  *   union_replay LOG INTERVALS_PER_STORE
  *

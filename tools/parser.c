@@ -16,7 +16,7 @@
  *   --advice          tuning findings with evidence and fix (util/analysis/advice.c)
  *   --list-counters   every counter this parser knows, with its meaning
  *
- * The analysis modes live in util/report_*.c (report.h).  Several LOG
+ * The analysis modes live in util/report/report_*.c (report.h).  Several LOG
  * arguments are read one after the other: a log that cannot be read gets
  * its line on stderr and the others are still processed.
  *
@@ -357,7 +357,7 @@ static int top_acc_add(struct top_acc *a, const struct iolens_log_layer *L)
         for (uint32_t j = 0; j < t->k; j++)
             has |= counter_in_row(row, cc, t->count[j]) > 0;
         /* Whether the union has more values than the table is settled
-         * at the end (top_acc_state): 0 distinct values here. */
+         * at the end (print_kind_total): 0 distinct values here. */
         a->state = iolens_top_state_merge(a->state, a->has, counter_in_row(row, cc, t->state),
                                           has, 0, t->k);
         a->has |= has;

@@ -2,7 +2,7 @@
  * iolens log format, version 1.
  *
  * This is the only definition of the on-disk format.  The runtime (lib/)
- * writes it and the reader (util/) parses it; neither keeps a private copy.
+ * writes it and the reader (util/reader/) parses it; neither keeps a private copy.
  * The counter tables below are X-macros: each one feeds the counter enum,
  * the printed counter names and the generated documentation.
  *
@@ -404,7 +404,10 @@ enum iolens_agg {
     X(L##_F_VARIANCE_RANK_BYTES, IOLENS_AGG_RANK_STAT, "population variance of per-rank bytes read and written")
 
 /*
- * POSIX layer counters.  X(name, IOLENS_AGG_SUM, description).
+ * POSIX layer counters.  X(name, AGG, description), each with its own
+ * merge rule: this table uses nine, SUM, MAX, SAME, SLOWEST_SIZE,
+ * TOP_STATE, TOP_VALUE and TOP_COUNT, and through the pattern and sharing
+ * counters it includes, AGREE and RANK_STAT.
  * Integer counters; -1 never appears except where a description says so.
  */
 #define IOLENS_POSIX_VERSION 2u

@@ -97,7 +97,8 @@ static double realtime_now(void)
  * Clock offsets, measured once at MPI_Init.  Ranks on different nodes have
  * different clocks, and the BPS union of access intervals (iolens-parser
  * --bps) merges the intervals of every rank on one time axis: each rank's
- * offset to rank 0 is stored with its intervals (issue 5 asks for it).
+ * offset to rank 0 is stored with its intervals, so the union spans the
+ * job on one clock.
  *
  * Every rank r > 0 does PING_ROUNDS ping-pong rounds with rank 0, which
  * serves the ranks in order: r notes t_send, sends, rank 0 answers with

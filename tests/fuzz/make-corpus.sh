@@ -13,7 +13,7 @@
 #   truncated-table.iolens   the first 100 bytes (header, part of the table)
 #   truncated-header.iolens  the first 30 bytes
 #   text.txt                 not a log (kept as it is)
-# and the regression seeds of issue 16 (tests/fuzz/make_hostile_log):
+# and the hostile logs' regression seeds (tests/fuzz/make_hostile_log):
 #   shared-ids.iolens        2000 per-rank records of one file (once
 #                            quadratic in --json, --csv, iolens-report)
 #   huge-nprocs.iolens       a job claiming 1414750021 ranks (once 11 GB)

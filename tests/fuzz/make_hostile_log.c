@@ -1,7 +1,7 @@
 /*
- * Writes the hostile logs of issue 16 (tests/fuzz/test_hostile_logs.sh
- * times every mode on them; tests/fuzz/make-corpus.sh keeps small ones as
- * fuzz seeds), through the runtime's own region encoder and log writer:
+ * Writes hostile logs (tests/fuzz/test_hostile_logs.sh times every mode
+ * on them; tests/fuzz/make-corpus.sh keeps small ones as fuzz seeds),
+ * through the runtime's own region encoder and log writer:
  *
  *   make_hostile_log shared-ids N OUTPUT
  *       N per-rank POSIX records of one file (one id), ranks 0..N-1 of a

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Replays the fuzz corpus (tests/fuzz/corpus: a valid log from
 # make_test_log plus truncated and bit-flipped copies, a text file and
-# issue 16's hostile logs: make-corpus.sh lists them)
+# the hostile logs of make_hostile_log: make-corpus.sh lists them)
 # through the fuzz target, then 5000 deterministic mutations of it, half
 # of them structure-aware (damage inside a region with every CRC fixed).
 # The target must survive all of them, and the streaming reader (on a
@@ -34,7 +34,7 @@ else
 fi
 echo "corpus:    $summary"
 check_eq 12 "$(verdict inputs)" "corpus inputs"
-# valid, shared-ids, huge-nprocs and extreme-counters (issue 16's seeds)
+# valid, shared-ids, huge-nprocs and extreme-counters (the hostile seeds)
 check_eq 4 "$(verdict ok)" "valid corpus logs"
 check_eq 1 "$(verdict not_iolens)" "corpus inputs that are not logs"
 check_eq 3 "$(verdict truncated)" "truncated corpus logs"

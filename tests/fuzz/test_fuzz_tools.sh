@@ -1,6 +1,7 @@
 #!/bin/sh
 # The structure-aware fuzzer over every parser mode and every tool that
-# reads logs (issue 16): fuzz_reader derives mutations of the seed corpus
+# reads logs, so that no log the reader accepts can crash one: fuzz_reader
+# derives mutations of the seed corpus
 # (tests/fuzz/corpus, the regression seeds included, and make_test_log's
 # variants), keeps those the reader accepts (--save), and every mode of
 # iolens-parser, iolens-report, iolens-export (--item-extract, --sqlite),

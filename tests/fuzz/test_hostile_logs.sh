@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every mode of iolens-parser and every tool that reads logs, timed and
-# measured (peak RSS, /usr/bin/time) on the hostile logs of issue 16
+# measured (peak RSS, /usr/bin/time) on hostile logs, so none of them
+# costs time or memory out of proportion to its size
 # (tests/fuzz/make_hostile_log):
 #   shared-ids   150000 per-rank records of one file: the per-record
 #                sharing once walked every record of the same id for each

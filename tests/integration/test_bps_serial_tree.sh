@@ -1,7 +1,7 @@
 #!/bin/sh
-# The BPS union of a serial program whose interval store compacts (issue
-# 15, section 3): tar over a tree of 6000 small files made here, traced
-# at the default IOLENS_MEMORY and at 64M.
+# The BPS union of a serial program whose interval store compacts stays
+# exact: tar over a tree of 6000 small files made here, traced at the
+# default IOLENS_MEMORY and at 64M.
 #
 # tar is one thread making blocking calls, so no two of its accesses
 # overlap and the true union of their times is their summed duration,

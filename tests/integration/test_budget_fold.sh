@@ -51,7 +51,7 @@ check_eq 65536 "$(header "$log" "memory budget")" "memory budget"
 check_le "$(header "$log" "memory used")" 65536 "memory used within the budget"
 check_gt "$(header "$log" "memory needed")" 65536 "memory needed beyond the budget"
 
-# Issue 15 section 2, the minimal repro: 6,000 files fill the default
+# Descriptors beyond the budget: 6,000 files fill the default
 # budget, then 200 files are held open at once and get 1,000 bytes each.
 # Their descriptors need state the budget cannot hold; every write must
 # still be counted (it used to be 6,001 writes).  With 400 held, the

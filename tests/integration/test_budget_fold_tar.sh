@@ -1,5 +1,5 @@
 #!/bin/sh
-# Folding keeps totals exact, checked against strace (issue 15 section 2).
+# Folding keeps totals exact, checked against strace.
 # tar archives a tree of 10,180 small files of known sizes under budgets
 # that fold most of them (the default 2M, 256K and 64K); in the same run
 # strace -f -y sees every system call.  iolens traces only the tree

@@ -1,13 +1,14 @@
 #!/bin/sh
-# iolens-export --sqlite: a fixture of 11 jobs (make_test_log's 4 variants,
-# bench/make_big_log's jobs of 1, 8 and 1024 ranks) goes into a database;
-# the sqlite3 CLI then checks rows per table, exact job, layer and file
-# values (against make_test_log's documented content and iolens-parser's
-# --summary, --perf and --csv), names with odd bytes, the README's Intrepid
-# queries (exact output), idempotent re-import, a log replacing an older
-# log of the same job, bad logs (exit 2, the others imported), the ways
-# the database can fail (exit 3, one line, the failed batch rolled back,
-# the batches before it kept) and two imports into one database at once.
+# iolens-export --sqlite: a fixture of 11 jobs (make_test_log's 4
+# variants, bench/make_big_log's jobs of 1, 8 and 1024 ranks) goes into a
+# database; the sqlite3 CLI then checks rows per table, exact job, layer
+# and file values (against make_test_log's documented content and
+# iolens-parser's --summary, --perf and --csv), names with odd bytes, the
+# Intrepid queries of iolens-export(1) (exact output), idempotent
+# re-import, a log replacing an older log of the same job, bad logs (exit
+# 2, the others imported), the ways the database can fail (exit 3, one
+# line, the failed batch rolled back, the batches before it kept) and two
+# imports into one database at once.
 . "$(dirname "$0")/common.sh"
 
 for var in IOLENS_PARSER IOLENS_TESTBIN IOLENS_BUILDDIR IOLENS_SRCDIR; do
@@ -164,37 +165,39 @@ check_eq 1 "$(q "SELECT COUNT(*) FROM files
     WHERE path = X'2F736372617463682F72756E2F626164FFFE22715C2C780A2E646174'")" \
     "a BLOB literal finds the odd name"
 
-# ---------------------------------------------------- README's queries --
-# The sql blocks of README.md's "Many jobs in one database" section, in order.
+# ------------------------------------------- the Intrepid study's queries --
+# The example blocks of iolens-export(1)'s "The Intrepid study's queries",
+# in order, with the page's escapes (\-, \(aq, \e) undone.
 awk -v dir="$T" '
-    /^### Many jobs in one database/ { on = 1; next }
-    on && /^### / { on = 0 }
-    on && /^```sql/ { n++; inb = 1; next }
-    inb && /^```/ { inb = 0; next }
-    inb { print > (dir "/readme" n ".sql") }' "$IOLENS_SRCDIR/README.md"
-readme_query() {
-    if [ -r "$T/readme$1.sql" ]; then
-        sqlite3 -separator '|' "$DB" <"$T/readme$1.sql" 2>&1
+    /^\.SS "The Intrepid study.s queries"/ { on = 1; next }
+    on && /^\.S[HS] / { on = 0 }
+    on && /^\.EX/ { n++; inb = 1; next }
+    inb && /^\.EE/ { inb = 0; next }
+    inb { gsub(/\\-/, "-"); gsub(/\\\(aq/, "\047"); gsub(/\\e/, "\\")
+          print > (dir "/query" n ".sql") }' "$IOLENS_SRCDIR/man/iolens-export.1"
+man_query() {
+    if [ -r "$T/query$1.sql" ]; then
+        sqlite3 -separator '|' "$DB" <"$T/query$1.sql" 2>&1
     else
-        echo "README.md has no sql block $1"
+        echo "man/iolens-export.1 has no query $1"
     fi
 }
 check_eq "/bench/app0|3|0.000|1061.670
 /bench/app1|2|0.000|1061.343
 /bench/app2|1|0.000|16.335
 /bench/app3|1|0.000|16.335
-/opt/app/bin/sim|4|0.044|15.614" "$(readme_query 1)" "README: top producers and consumers"
+/opt/app/bin/sim|4|0.044|15.614" "$(man_query 1)" "iolens-export(1): top producers and consumers"
 check_eq "1|H5D|1|0.004
 1|H5F|1|0.000
 1|MPIIO|4|16.005
 1|POSIX|9|81.326
 1|STDIO|4|0.001
-1024|POSIX|2|2090.015" "$(readme_query 2)" "README: interfaces by job size"
+1024|POSIX|2|2090.015" "$(man_query 2)" "iolens-export(1): interfaces by job size"
 check_eq "1|N:N|5|65.669
 1|rank-0|4|15.659
-1024|N:N|2|2090.015" "$(readme_query 3)" "README: sharing class by job size"
+1024|N:N|2|2090.015" "$(man_query 3)" "iolens-export(1): sharing class by job size"
 check_eq "app0|1|4041.641|4041.641|4041.641
-app1|1|4041.641|4041.641|4041.641" "$(readme_query 4)" "README: MiB/s/CN by executable"
+app1|1|4041.641|4041.641|4041.641" "$(man_query 4)" "iolens-export(1): MiB/s/CN by executable"
 
 # ---------------------------------------------------------- idempotent --
 dump() {

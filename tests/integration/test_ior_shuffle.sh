@@ -1,13 +1,13 @@
 #!/bin/sh
-# Issue 15, sections 7 and 8: the IOR -z access order (16 transfers of
-# 64 KiB in a shuffled order within each 1 MiB block, written with lseek +
-# write, read back with pread), traced by iolens and by strace in the same
-# run.  From strace's calls alone this script works out, by Darshan's
-# rules, the consecutive and sequential counts, the highest bytes, and the
-# exact histograms of access sizes and strides; iolens's POSIX counters
-# must equal them, top four included, and say they are exact.  Then more
-# distinct sizes than iolens keeps: the tables say they estimate, in the
-# record, in --total and in --patterns.
+# Darshan's counter meanings and exact top-4 tables: the IOR -z access
+# order (16 transfers of 64 KiB in a shuffled order within each 1 MiB
+# block, written with lseek + write, read back with pread), traced by
+# iolens and by strace in the same run.  From strace's calls alone this
+# script works out, by Darshan's rules, the consecutive and sequential
+# counts, the highest bytes, and the exact histograms of access sizes and
+# strides; iolens's POSIX counters must equal them, top four included, and
+# say they are exact.  Then more distinct sizes than iolens keeps: the
+# tables say they estimate, in the record, in --total and in --patterns.
 . "$(dirname "$0")/common.sh"
 iolens_setup
 if ! command -v strace >/dev/null 2>&1; then

@@ -108,7 +108,7 @@ else
     echo "(no tmpfs mount here: the full file system case is skipped)"
 fi
 
-# ------------------------------- a program that closes stderr (issue 16.5) --
+# --------------------------------------- a program that closes stderr --
 # cat closes its standard error in an atexit handler, before the log is
 # written: the one line still comes, through the runtime's own copy.
 catfs=$T/catfs

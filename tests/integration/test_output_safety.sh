@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every tool that writes a file (iolens-report -o, iolens-export
 # --item-extract -o, --hdf5 and --sqlite, iolens-anonymize OUT) writes it
-# through util/output/out_file.c (issue 16):
+# through util/output/out_file.c, so it never follows a planted link:
 #   - a symlink planted at the temporary name the tool once used
 #     (OUT.tmp.PID) is not followed: its target is untouched;
 #   - strace (an oracle not ours) shows the temporary created with

@@ -1,5 +1,5 @@
 #!/bin/sh
-# A setuid program linked with libiolens (issue 16.1; iolens(7),
+# A setuid program linked with libiolens (iolens(7),
 # SECURITY): run by an unprivileged user, it is not traced at all, whatever
 # the IOLENS_* variables say, so that the user cannot make it write or
 # replace a file as root.  The positive control is the same program run

@@ -108,7 +108,7 @@ check_all_ranks() {
 run exit
 check_all_ranks exit
 # Rank 0 says, once, that the job has no log and where its rank log is
-# (issue 16.12; iolens(7), MPI JOBS).
+# (iolens(7), MPI JOBS).
 check_eq "iolens: rank 0 exited without MPI_Finalize: no job log; each rank that ended so wrote its own incomplete log, like $(ls "$DIR/logs"/*.rank0.incomplete.iolens)" \
     "$(grep '^iolens:' "$DIR/err")" "stderr line of rank 0 after exit without MPI_Finalize"
 

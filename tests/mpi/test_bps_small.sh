@@ -1,6 +1,6 @@
 #!/bin/sh
 # BPS of 4 ranks each making 10^6 small accesses at once
-# (tests/mpi/bps_small_prog.c), issue 15 section 3.
+# (tests/mpi/bps_small_prog.c), whose interval stores compact.
 #
 # At IOLENS_MEMORY=256K every rank's POSIX store holds 455 intervals, so
 # it compacts thousands of times.  The figures must keep their promises:

@@ -1,4 +1,4 @@
-# Shared part of the oracle tests (issue 15, section 9): a real program
+# Shared part of the oracle tests: a real program
 # runs traced by iolens under `strace -f` in the same run, and
 # strace_oracle.py compares iolens's counters with the system calls strace
 # saw (the rules are in its header).  Sourced after

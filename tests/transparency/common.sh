@@ -1,4 +1,4 @@
-# Shared part of the transparency tests (issue 9, section 1): a real,
+# Shared part of the transparency tests: a real,
 # unmodified program must behave the same traced and untraced.  Sourced
 # after tests/integration/common.sh by test_*.sh here.
 #

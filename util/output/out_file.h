@@ -1,5 +1,6 @@
 /* Writing a tool's output file safely (every tool that writes a file
- * goes through this; issue 16).  A regular file, or a name that does not
+ * goes through this, so no tool can be led to overwrite a file it was not
+ * asked to).  A regular file, or a name that does not
  * exist yet, is written to a new temporary file beside it, created with
  * O_CREAT|O_EXCL|O_NOFOLLOW under an unguessable name, and renamed onto
  * the name only when complete: a planted symlink is never followed, and a

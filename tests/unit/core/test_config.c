@@ -127,7 +127,7 @@ START_TEST(empty_exclude_traces_everything_but_the_logs)
 }
 END_TEST
 
-/* Issue 16.6: a value that is ignored gives way to the default, as for
+/* A value that is ignored gives way to the default, as for
  * an unset one: the log is not lost. */
 START_TEST(too_long_logdir_falls_back_to_the_default)
 {
@@ -143,7 +143,7 @@ START_TEST(too_long_logdir_falls_back_to_the_default)
 }
 END_TEST
 
-/* Issue 16.11: a bad value is shown escaped (\ooo) in the one stderr
+/* A bad value is shown escaped (\ooo) in the one stderr
  * line, never raw: no escape sequence reaches the terminal. */
 START_TEST(bad_values_are_shown_escaped)
 {

@@ -16,7 +16,7 @@
 
 /* Test double for the mount table: one mount at /fake_mnt with a block
  * size of 1234, so that fs_block_size can be checked exactly.  The test
- * program defines the symbol, so lib/mounts.o is not linked in. */
+ * program defines the symbol, so lib/log/mounts.c is not linked in. */
 static const struct iolens_mount fake_mount = { "/fake_mnt", "fakefs", 1234 };
 const struct iolens_mount *iolens_mounts_find(const char *abspath)
 {

@@ -982,7 +982,7 @@ static struct iolens_union_bounds bounds_of_stores(const struct iolens_interval_
     return b;
 }
 
-/* The invariants the issue asks for, against the true union of the raw
+/* The invariants the bounds promise, against the true union of the raw
  * accesses: lower <= truth <= upper, lower <= estimate <= upper, and the
  * upper bound never above the summed access time nor last end - first
  * start. */

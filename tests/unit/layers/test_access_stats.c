@@ -239,7 +239,7 @@ START_TEST(common_eviction_inherits_min_count)
 }
 END_TEST
 
-/* Issue 15 section 8: with few distinct values (here 31 strides, as an
+/* Exact top-4 tables: with few distinct values (here 31 strides, as an
  * IOR -z run of 16 transfers per block has), in a shuffled order, every
  * count is exact and said to be; the old 8-slot table inflated some
  * counts to 4 (truth 2) and dropped others.  The truth is counted here
