@@ -29,37 +29,9 @@
 #include "layers/posix_layer.h"
 #include "core/real_calls.h"
 #include "core/state.h"
+#define IOLENS_WRAPPER_LAYER IOLENS_LAYER_POSIX
 #include "wrapper.h"
 #include "core/clock.h"
-
-/* Declares fn as the real function; returns errval with errno ENOSYS if
- * the C library does not have it. */
-#define REAL_OR_FAIL(fn, name, errval)                     \
-    __typeof__(iolens_real_##name) fn = IOLENS_REAL(name); \
-    if (__builtin_expect(fn == NULL, 0)) {                 \
-        errno = ENOSYS;                                    \
-        return errval;                                     \
-    }
-
-static inline int tracing(void)
-{
-    return iolens_tracing(IOLENS_LAYER_POSIX);
-}
-
-/* The read/write path's lighter guard: iolens_posix_read and
- * iolens_posix_write keep errno themselves, so only the per-thread guard
- * is set around them. */
-static inline void guard_on(void)
-{
-    iolens_in_runtime = 1;
-    atomic_signal_fence(memory_order_seq_cst);
-}
-
-static inline void guard_off(void)
-{
-    atomic_signal_fence(memory_order_seq_cst);
-    iolens_in_runtime = 0;
-}
 
 /* Calls on a descriptor the layer does not track (a socket, a pipe, an
  * excluded file) are passed straight through, untimed.  Inline: a range
@@ -320,82 +292,84 @@ IOLENS_EXPORT int creat64(const char *path, mode_t mode)
 
 /* mkstemp and its siblings open the file they name inside the C library,
  * out of the wrappers' sight: the open is counted from the name the
- * template holds afterwards, with the flags the C library used. */
-static int after_mkstemp(char *tmpl, int flags, int fd, double t0)
+ * template holds afterwards, with the flags the C library used.  Their
+ * real functions come in three signatures, one union member each. */
+union temp_real {
+    int (*tmpl)(char *);                   /* mkstemp */
+    int (*tmpl_int)(char *, int);          /* mkostemp (flags), mkstemps (suffix length) */
+    int (*tmpl_int_int)(char *, int, int); /* mkostemps */
+};
+
+enum temp_form { TEMP_PLAIN, TEMP_FLAGS, TEMP_SUFFIX, TEMP_BOTH };
+
+static int call_temp(union temp_real real, enum temp_form form, char *tmpl, int suffixlen,
+                     int flags)
 {
+    switch (form) {
+    case TEMP_PLAIN: return real.tmpl(tmpl);
+    case TEMP_FLAGS: return real.tmpl_int(tmpl, flags);
+    case TEMP_SUFFIX: return real.tmpl_int(tmpl, suffixlen);
+    case TEMP_BOTH: break;
+    }
+    return real.tmpl_int_int(tmpl, suffixlen, flags);
+}
+
+static int make_temp(union temp_real real, enum temp_form form, char *tmpl, int suffixlen,
+                     int flags)
+{
+    if (!tracing())
+        return call_temp(real, form, tmpl, suffixlen, flags);
+    double t0 = iolens_now();
+    int fd = call_temp(real, form, tmpl, suffixlen, flags);
     return after_open(AT_FDCWD, tmpl, O_RDWR | O_CREAT | O_EXCL | flags, 0600, fd, t0);
 }
 
 IOLENS_EXPORT int mkstemp(char *tmpl)
 {
     REAL_OR_FAIL(real, mkstemp, -1);
-    if (!tracing())
-        return real(tmpl);
-    double t0 = iolens_now();
-    return after_mkstemp(tmpl, 0, real(tmpl), t0);
+    return make_temp((union temp_real){.tmpl = real}, TEMP_PLAIN, tmpl, 0, 0);
 }
 
 IOLENS_EXPORT int mkstemp64(char *tmpl)
 {
     REAL_OR_FAIL(real, mkstemp64, -1);
-    if (!tracing())
-        return real(tmpl);
-    double t0 = iolens_now();
-    return after_mkstemp(tmpl, 0, real(tmpl), t0);
+    return make_temp((union temp_real){.tmpl = real}, TEMP_PLAIN, tmpl, 0, 0);
 }
 
 IOLENS_EXPORT int mkostemp(char *tmpl, int flags)
 {
     REAL_OR_FAIL(real, mkostemp, -1);
-    if (!tracing())
-        return real(tmpl, flags);
-    double t0 = iolens_now();
-    return after_mkstemp(tmpl, flags, real(tmpl, flags), t0);
+    return make_temp((union temp_real){.tmpl_int = real}, TEMP_FLAGS, tmpl, 0, flags);
 }
 
 IOLENS_EXPORT int mkostemp64(char *tmpl, int flags)
 {
     REAL_OR_FAIL(real, mkostemp64, -1);
-    if (!tracing())
-        return real(tmpl, flags);
-    double t0 = iolens_now();
-    return after_mkstemp(tmpl, flags, real(tmpl, flags), t0);
+    return make_temp((union temp_real){.tmpl_int = real}, TEMP_FLAGS, tmpl, 0, flags);
 }
 
 IOLENS_EXPORT int mkstemps(char *tmpl, int suffixlen)
 {
     REAL_OR_FAIL(real, mkstemps, -1);
-    if (!tracing())
-        return real(tmpl, suffixlen);
-    double t0 = iolens_now();
-    return after_mkstemp(tmpl, 0, real(tmpl, suffixlen), t0);
+    return make_temp((union temp_real){.tmpl_int = real}, TEMP_SUFFIX, tmpl, suffixlen, 0);
 }
 
 IOLENS_EXPORT int mkstemps64(char *tmpl, int suffixlen)
 {
     REAL_OR_FAIL(real, mkstemps64, -1);
-    if (!tracing())
-        return real(tmpl, suffixlen);
-    double t0 = iolens_now();
-    return after_mkstemp(tmpl, 0, real(tmpl, suffixlen), t0);
+    return make_temp((union temp_real){.tmpl_int = real}, TEMP_SUFFIX, tmpl, suffixlen, 0);
 }
 
 IOLENS_EXPORT int mkostemps(char *tmpl, int suffixlen, int flags)
 {
     REAL_OR_FAIL(real, mkostemps, -1);
-    if (!tracing())
-        return real(tmpl, suffixlen, flags);
-    double t0 = iolens_now();
-    return after_mkstemp(tmpl, flags, real(tmpl, suffixlen, flags), t0);
+    return make_temp((union temp_real){.tmpl_int_int = real}, TEMP_BOTH, tmpl, suffixlen, flags);
 }
 
 IOLENS_EXPORT int mkostemps64(char *tmpl, int suffixlen, int flags)
 {
     REAL_OR_FAIL(real, mkostemps64, -1);
-    if (!tracing())
-        return real(tmpl, suffixlen, flags);
-    double t0 = iolens_now();
-    return after_mkstemp(tmpl, flags, real(tmpl, suffixlen, flags), t0);
+    return make_temp((union temp_real){.tmpl_int_int = real}, TEMP_BOTH, tmpl, suffixlen, flags);
 }
 
 /* The fortified opens: the compiler emits them when it cannot prove the
@@ -443,23 +417,35 @@ IOLENS_EXPORT int __openat64_2(int dirfd, const char *path, int flags)
     return openat_2_common(real, dirfd, path, flags);
 }
 
+/* close: the layer takes the record out of its tables before the real
+ * call, and charges it the close if the call succeeded. */
+static struct iolens_posix_rec *before_close(int fd)
+{
+    int saved = enter();
+    struct iolens_posix_rec *rec = iolens_posix_close_begin(fd);
+    leave(saved);
+    return rec;
+}
+
+static int after_close(struct iolens_posix_rec *rec, int ret, double t0)
+{
+    double t1 = iolens_now();
+    if (ret == 0) {
+        int saved = enter();
+        iolens_posix_close_end(rec, t0, t1);
+        leave(saved);
+    }
+    return ret;
+}
+
 IOLENS_EXPORT int close(int fd)
 {
     REAL_OR_FAIL(real, close, -1);
     if (!tracing())
         return real(fd);
-    int saved = enter();
-    struct iolens_posix_rec *rec = iolens_posix_close_begin(fd);
-    leave(saved);
+    struct iolens_posix_rec *rec = before_close(fd);
     double t0 = iolens_now();
-    int ret = real(fd);
-    double t1 = iolens_now();
-    if (ret == 0) {
-        saved = enter();
-        iolens_posix_close_end(rec, t0, t1);
-        leave(saved);
-    }
-    return ret;
+    return after_close(rec, real(fd), t0);
 }
 
 /* ------------------------------------------------ reading, writing -- */
