@@ -510,120 +510,118 @@ IOLENS_EXPORT ssize_t pwrite64(int fd, const void *buf, size_t count, off64_t of
     return after_write(ofd, fd, buf, offset, real(fd, buf, count, offset), t0, req(count));
 }
 
+/* The vector calls come in three signatures: at the file position
+ * (readv, writev), at an offset (preadv, pwritev and their 64 forms), at
+ * an offset with flags (preadv2, pwritev2 and their 64 forms; an offset
+ * of -1 means "at the file position", which is also how the layer reads
+ * -1).  off_t and off64_t are the same 64-bit type in this file (see the
+ * top), so one member serves both. */
+union vector_real {
+    ssize_t (*at_position)(int, const struct iovec *, int);
+    ssize_t (*at_offset)(int, const struct iovec *, int, off64_t);
+    ssize_t (*with_flags)(int, const struct iovec *, int, off64_t, int);
+};
+
+enum vector_form { VEC_POSITION, VEC_OFFSET, VEC_FLAGS };
+
+static ssize_t call_vector(union vector_real real, enum vector_form form, int fd,
+                           const struct iovec *iov, int iovcnt, off64_t offset, int flags)
+{
+    switch (form) {
+    case VEC_POSITION: return real.at_position(fd, iov, iovcnt);
+    case VEC_OFFSET: return real.at_offset(fd, iov, iovcnt, offset);
+    case VEC_FLAGS: break;
+    }
+    return real.with_flags(fd, iov, iovcnt, offset, flags);
+}
+
+/* offset: -1 for the file position. */
+static ssize_t vector_io(union vector_real real, enum vector_form form, int is_write, int fd,
+                         const struct iovec *iov, int iovcnt, off64_t offset, int flags)
+{
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
+        return call_vector(real, form, fd, iov, iovcnt, offset, flags);
+    double t0 = iolens_now();
+    ssize_t ret = call_vector(real, form, fd, iov, iovcnt, offset, flags);
+    if (is_write)
+        return after_write(ofd, fd, first_base(iov, iovcnt), offset, ret, t0,
+                           iov_total(iov, iovcnt));
+    return after_read(ofd, fd, first_base(iov, iovcnt), offset, ret, t0, iov_total(iov, iovcnt));
+}
+
 IOLENS_EXPORT ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
 {
     REAL_OR_FAIL(real, readv, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt);
-    double t0 = iolens_now();
-    return after_read(ofd, fd, first_base(iov, iovcnt), -1, real(fd, iov, iovcnt),
-                      t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.at_position = real}, VEC_POSITION, 0,
+                     fd, iov, iovcnt, -1, 0);
 }
 
 IOLENS_EXPORT ssize_t writev(int fd, const struct iovec *iov, int iovcnt)
 {
     REAL_OR_FAIL(real, writev, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt);
-    double t0 = iolens_now();
-    return after_write(ofd, fd, first_base(iov, iovcnt), -1, real(fd, iov, iovcnt),
-                       t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.at_position = real}, VEC_POSITION, 1,
+                     fd, iov, iovcnt, -1, 0);
 }
 
 IOLENS_EXPORT ssize_t preadv(int fd, const struct iovec *iov, int iovcnt, off_t offset)
 {
     REAL_OR_FAIL(real, preadv, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt, offset);
-    double t0 = iolens_now();
-    return after_read(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset),
-                      t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.at_offset = real}, VEC_OFFSET, 0,
+                     fd, iov, iovcnt, offset, 0);
 }
 
 IOLENS_EXPORT ssize_t pwritev(int fd, const struct iovec *iov, int iovcnt, off_t offset)
 {
     REAL_OR_FAIL(real, pwritev, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt, offset);
-    double t0 = iolens_now();
-    return after_write(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset),
-                       t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.at_offset = real}, VEC_OFFSET, 1,
+                     fd, iov, iovcnt, offset, 0);
 }
 
 IOLENS_EXPORT ssize_t preadv64(int fd, const struct iovec *iov, int iovcnt, off64_t offset)
 {
     REAL_OR_FAIL(real, preadv64, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt, offset);
-    double t0 = iolens_now();
-    return after_read(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset),
-                      t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.at_offset = real}, VEC_OFFSET, 0,
+                     fd, iov, iovcnt, offset, 0);
 }
 
 IOLENS_EXPORT ssize_t pwritev64(int fd, const struct iovec *iov, int iovcnt, off64_t offset)
 {
     REAL_OR_FAIL(real, pwritev64, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt, offset);
-    double t0 = iolens_now();
-    return after_write(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset),
-                       t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.at_offset = real}, VEC_OFFSET, 1,
+                     fd, iov, iovcnt, offset, 0);
 }
 
-/* preadv2/pwritev2: an offset of -1 means "at the file position", which
- * is also how the layer reads -1. */
 IOLENS_EXPORT ssize_t preadv2(int fd, const struct iovec *iov, int iovcnt, off_t offset,
                               int flags)
 {
     REAL_OR_FAIL(real, preadv2, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt, offset, flags);
-    double t0 = iolens_now();
-    ssize_t ret = real(fd, iov, iovcnt, offset, flags);
-    return after_read(ofd, fd, first_base(iov, iovcnt), offset, ret, t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.with_flags = real}, VEC_FLAGS, 0,
+                     fd, iov, iovcnt, offset, flags);
 }
 
 IOLENS_EXPORT ssize_t pwritev2(int fd, const struct iovec *iov, int iovcnt, off_t offset,
                                int flags)
 {
     REAL_OR_FAIL(real, pwritev2, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt, offset, flags);
-    double t0 = iolens_now();
-    ssize_t ret = real(fd, iov, iovcnt, offset, flags);
-    return after_write(ofd, fd, first_base(iov, iovcnt), offset, ret, t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.with_flags = real}, VEC_FLAGS, 1,
+                     fd, iov, iovcnt, offset, flags);
 }
 
 IOLENS_EXPORT ssize_t preadv64v2(int fd, const struct iovec *iov, int iovcnt, off64_t offset,
                                  int flags)
 {
     REAL_OR_FAIL(real, preadv64v2, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt, offset, flags);
-    double t0 = iolens_now();
-    ssize_t ret = real(fd, iov, iovcnt, offset, flags);
-    return after_read(ofd, fd, first_base(iov, iovcnt), offset, ret, t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.with_flags = real}, VEC_FLAGS, 0,
+                     fd, iov, iovcnt, offset, flags);
 }
 
 IOLENS_EXPORT ssize_t pwritev64v2(int fd, const struct iovec *iov, int iovcnt, off64_t offset,
                                   int flags)
 {
     REAL_OR_FAIL(real, pwritev64v2, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt, offset, flags);
-    double t0 = iolens_now();
-    ssize_t ret = real(fd, iov, iovcnt, offset, flags);
-    return after_write(ofd, fd, first_base(iov, iovcnt), offset, ret, t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.with_flags = real}, VEC_FLAGS, 1,
+                     fd, iov, iovcnt, offset, flags);
 }
 
 /* Fortified reads (-D_FORTIFY_SOURCE): the real ones check buflen. */
