@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "format/sat_math.h"
+
 #define X_NAME(name, agg, desc) #name,
 #define X_AGG(name, agg, desc) (uint8_t)(agg),
 #define X_DESC(name, agg, desc) desc,
@@ -328,15 +330,6 @@ int iolens_record_top_pair(const struct iolens_layer_desc *d, int value_counter)
 
 /* --------------------------------------------------------- accessors -- */
 
-/* Counts never wrap: a sum that overflows sticks at the limit. */
-static int64_t sat_add(int64_t a, int64_t b)
-{
-    int64_t r;
-    if (!__builtin_add_overflow(a, b, &r))
-        return r;
-    return b > 0 ? INT64_MAX : INT64_MIN;
-}
-
 static const int64_t *counters_of(const void *rec)
 {
     return (const int64_t *)((const char *)rec + 16);
@@ -369,7 +362,7 @@ static int64_t sum_ops(const int ops[4], const void *rec)
     int64_t n = 0;
     for (unsigned i = 0; i < 4; i++)
         if (ops[i] >= 0 && c[ops[i]] > 0)
-            n = sat_add(n, c[ops[i]]);
+            n = iolens_sat_add(n, c[ops[i]]);
     return n;
 }
 
@@ -407,7 +400,7 @@ double iolens_record_io_time(const struct iolens_layer_desc *d, const void *rec)
 
 int64_t iolens_record_io_bytes(const struct iolens_layer_desc *d, const void *rec)
 {
-    return sat_add(counter_or_0(rec, d->bytes_read), counter_or_0(rec, d->bytes_written));
+    return iolens_sat_add(counter_or_0(rec, d->bytes_read), counter_or_0(rec, d->bytes_written));
 }
 
 /* ------------------------------------------------------------- merge -- */
@@ -422,7 +415,7 @@ static int64_t merge_counter(uint8_t agg, int64_t a, int64_t b)
 {
     switch (agg) {
     case IOLENS_AGG_SUM:
-        return sat_add(a, b);
+        return iolens_sat_add(a, b);
     case IOLENS_AGG_MAX:
         return b > a ? b : a;
     case IOLENS_AGG_MIN_NONZERO:
@@ -476,7 +469,7 @@ size_t iolens_top_entries_combine_sorted(struct iolens_top_entry *e, size_t n)
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         if (m > 0 && iolens_top_entry_cmp_tuple(&e[m - 1], &e[i]) == 0)
-            e[m - 1].count = sat_add(e[m - 1].count, e[i].count);
+            e[m - 1].count = iolens_sat_add(e[m - 1].count, e[i].count);
         else
             e[m++] = e[i];
     }
@@ -620,7 +613,7 @@ static void merge_counter_run(struct agg_run run, int64_t *a, const int64_t *b)
     b += run.first;
     if (run.agg == IOLENS_AGG_SUM) {
         for (unsigned i = 0; i < run.count; i++)
-            a[i] = sat_add(a[i], b[i]);
+            a[i] = iolens_sat_add(a[i], b[i]);
     } else if (run.agg == IOLENS_AGG_MAX) {
         for (unsigned i = 0; i < run.count; i++)
             a[i] = b[i] > a[i] ? b[i] : a[i];

@@ -1,6 +1,6 @@
-/* Saturating arithmetic on counters: the tools' sums of a log's counters
- * stop at INT64_MAX (and INT64_MIN) instead of overflowing, as
- * iolens-parser(1) documents; one helper for every tool. */
+/* Saturating arithmetic on counters: sums of a log's counters stop at
+ * INT64_MAX (and INT64_MIN) instead of overflowing, as iolens-parser(1)
+ * documents; the one copy for the record merge and every tool. */
 #ifndef IOLENS_SAT_MATH_H
 #define IOLENS_SAT_MATH_H
 

@@ -40,9 +40,11 @@
 #include "analysis/bps.h"
 #include "report/dump_base.h"
 #include "report/report.h"
+#include "output/real_text.h"
 #include "output/text_escape.h"
 #include "reader/reader.h"
 #include "reader/reader_stream.h"
+#include "format/compare.h"
 #include "format/record_merge.h"
 #include "format/sat_math.h"
 
@@ -522,12 +524,6 @@ static int by_id(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int compare_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Appends the uses of the records of L whose file is not in seen[0..nseen)
  * (sorted), then adds L's ids to seen. */
 static int add_layer_files(const struct iolens_log_layer *L, struct file_use *f, size_t *n,
@@ -539,12 +535,12 @@ static int add_layer_files(const struct iolens_log_layer *L, struct file_use *f,
         return d == NULL ? 0 : -1;
     size_t before = *nseen;
     for (uint64_t r = 0; r < L->record_count; r++) {
-        if (bsearch(&L->id[r], seen, before, sizeof *seen, compare_u64) == NULL)
+        if (bsearch(&L->id[r], seen, before, sizeof *seen, iolens_compare_u64) == NULL)
             f[(*n)++] = file_use_of(L, r, d, rec);
         seen[(*nseen)++] = L->id[r];
     }
     free(rec);
-    qsort(seen, *nseen, sizeof *seen, compare_u64);
+    qsort(seen, *nseen, sizeof *seen, iolens_compare_u64);
     return 0;
 }
 
@@ -811,16 +807,6 @@ static int print_stack(const struct iolens_log *log)
  * unbounded one "inf".
  */
 
-static void put_real(double v)
-{
-    if (isnan(v))
-        putchar('-');
-    else if (isinf(v))
-        fputs("inf", stdout);
-    else
-        printf("%.6f", v);
-}
-
 static void bps_line_start(const struct iolens_log *log, const struct iolens_bps *b,
                            const char *metric)
 {
@@ -837,7 +823,7 @@ static void bps_real(const struct iolens_log *log, const struct iolens_bps *b,
                      const char *metric, double v)
 {
     bps_line_start(log, b, metric);
-    put_real(v);
+    iolens_put_real(stdout, v);
     putchar('\n');
 }
 

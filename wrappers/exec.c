@@ -79,10 +79,14 @@ IOLENS_EXPORT int execveat(int dirfd, const char *path, char *const argv[], char
 }
 
 /* execl, execle and execlp take their arguments as a list ending with a
- * null pointer: gathered into argv, then the vector form runs.  Returns
- * the count, or -1 if more than EXECL_MAX_ARGS. */
-static int gather_args(const char *arg0, va_list ap, char **argv)
+ * null pointer (execle then an environment): gathered into argv, then
+ * the vector form runs, through its wrapper.  More than EXECL_MAX_ARGS
+ * fails with E2BIG. */
+enum list_exec { EXEC_PATH, EXEC_SEARCH, EXEC_WITH_ENV };
+
+static int exec_list(enum list_exec form, const char *file, const char *arg0, va_list ap)
 {
+    char *argv[EXECL_MAX_ARGS];
     int n = 0;
     argv[n++] = (char *)arg0;
     while (argv[n - 1] != NULL) {
@@ -92,36 +96,37 @@ static int gather_args(const char *arg0, va_list ap, char **argv)
         }
         argv[n++] = va_arg(ap, char *);
     }
-    return n;
+    switch (form) {
+    case EXEC_PATH: return execv(file, argv);
+    case EXEC_SEARCH: return execvp(file, argv);
+    case EXEC_WITH_ENV: break;
+    }
+    return execve(file, argv, va_arg(ap, char *const *));
 }
 
 IOLENS_EXPORT int execl(const char *path, const char *arg, ...)
 {
-    char *argv[EXECL_MAX_ARGS];
     va_list ap;
     va_start(ap, arg);
-    int n = gather_args(arg, ap, argv);
+    int rc = exec_list(EXEC_PATH, path, arg, ap);
     va_end(ap);
-    return n < 0 ? -1 : execv(path, argv);
+    return rc;
 }
 
 IOLENS_EXPORT int execlp(const char *file, const char *arg, ...)
 {
-    char *argv[EXECL_MAX_ARGS];
     va_list ap;
     va_start(ap, arg);
-    int n = gather_args(arg, ap, argv);
+    int rc = exec_list(EXEC_SEARCH, file, arg, ap);
     va_end(ap);
-    return n < 0 ? -1 : execvp(file, argv);
+    return rc;
 }
 
 IOLENS_EXPORT int execle(const char *path, const char *arg, ...)
 {
-    char *argv[EXECL_MAX_ARGS];
     va_list ap;
     va_start(ap, arg);
-    int n = gather_args(arg, ap, argv);
-    char *const *envp = n < 0 ? NULL : va_arg(ap, char *const *);
+    int rc = exec_list(EXEC_WITH_ENV, path, arg, ap);
     va_end(ap);
-    return n < 0 ? -1 : execve(path, argv, envp);
+    return rc;
 }

@@ -30,10 +30,10 @@
  * for another HDF5 library in the process passes through untraced); fails
  * the call if there is none.  Never libiolens's own function: calling it
  * would recurse without end. */
-#define REAL_OR_FAIL(fn, name)                                                  \
-    int ours = 0;                                                               \
+#define H5_REAL_OR_FAIL(fn, name)                                                           \
+    int ours = 0;                                                                           \
     __typeof__(iolens_h5_##name) fn = IOLENS_H5_REAL(name, __builtin_return_address(0), &ours); \
-    if (__builtin_expect(fn == NULL, 0))                                        \
+    if (__builtin_expect(fn == NULL, 0))                                                    \
         return -1;
 
 static inline int tracing_files(int ours)
@@ -88,6 +88,42 @@ static herr_t after_access(hid_t dset, enum iolens_h5d_dir dir, hid_t mem_type, 
     return rc;
 }
 
+/* H5Fflush and H5Dflush: report(id, t0, t1) is the layer function. */
+static herr_t after_flush(void (*report)(hid_t, double, double), hid_t id, herr_t rc, double t0)
+{
+    double t1 = iolens_now();
+    if (rc >= 0) {
+        int saved = enter();
+        report(id, t0, t1);
+        leave(saved);
+    }
+    return rc;
+}
+
+/* A close: the layer takes the record out of its tables before the real
+ * call and charges it the close if the call succeeded. */
+static herr_t after_file_close(struct iolens_h5f_rec *rec, herr_t rc, double t0)
+{
+    double t1 = iolens_now();
+    if (rc >= 0) {
+        int saved = enter();
+        iolens_h5f_close_end(rec, t0, t1);
+        leave(saved);
+    }
+    return rc;
+}
+
+static herr_t after_dataset_close(struct iolens_h5d_rec *rec, herr_t rc, double t0)
+{
+    double t1 = iolens_now();
+    if (rc >= 0) {
+        int saved = enter();
+        iolens_h5d_close_end(rec, t0, t1);
+        leave(saved);
+    }
+    return rc;
+}
+
 /* H5Dclose, and H5Oclose of a tracked dataset. */
 static herr_t close_dataset(herr_t (*real)(hid_t), hid_t dset)
 {
@@ -95,21 +131,14 @@ static herr_t close_dataset(herr_t (*real)(hid_t), hid_t dset)
     struct iolens_h5d_rec *rec = iolens_h5d_close_begin(dset);
     leave(saved);
     double t0 = iolens_now();
-    herr_t rc = real(dset);
-    double t1 = iolens_now();
-    if (rc >= 0) {
-        saved = enter();
-        iolens_h5d_close_end(rec, t0, t1);
-        leave(saved);
-    }
-    return rc;
+    return after_dataset_close(rec, real(dset), t0);
 }
 
 /* ------------------------------------------------------------ files -- */
 
 IOLENS_EXPORT hid_t H5Fcreate(const char *filename, unsigned flags, hid_t fcpl_id, hid_t fapl_id)
 {
-    REAL_OR_FAIL(real, H5Fcreate);
+    H5_REAL_OR_FAIL(real, H5Fcreate);
     if (!tracing_files(ours))
         return real(filename, flags, fcpl_id, fapl_id);
     double t0 = iolens_now();
@@ -118,7 +147,7 @@ IOLENS_EXPORT hid_t H5Fcreate(const char *filename, unsigned flags, hid_t fcpl_i
 
 IOLENS_EXPORT hid_t H5Fopen(const char *filename, unsigned flags, hid_t fapl_id)
 {
-    REAL_OR_FAIL(real, H5Fopen);
+    H5_REAL_OR_FAIL(real, H5Fopen);
     if (!tracing_files(ours))
         return real(filename, flags, fapl_id);
     double t0 = iolens_now();
@@ -127,23 +156,16 @@ IOLENS_EXPORT hid_t H5Fopen(const char *filename, unsigned flags, hid_t fapl_id)
 
 IOLENS_EXPORT herr_t H5Fflush(hid_t object_id, H5F_scope_t scope)
 {
-    REAL_OR_FAIL(real, H5Fflush);
+    H5_REAL_OR_FAIL(real, H5Fflush);
     if (!tracing_files(ours))
         return real(object_id, scope);
     double t0 = iolens_now();
-    herr_t rc = real(object_id, scope);
-    double t1 = iolens_now();
-    if (rc >= 0) {
-        int saved = enter();
-        iolens_h5f_flush(object_id, t0, t1);
-        leave(saved);
-    }
-    return rc;
+    return after_flush(iolens_h5f_flush, object_id, real(object_id, scope), t0);
 }
 
 IOLENS_EXPORT herr_t H5Fclose(hid_t file_id)
 {
-    REAL_OR_FAIL(real, H5Fclose);
+    H5_REAL_OR_FAIL(real, H5Fclose);
     if (!tracing_files(ours))
         return real(file_id);
     int saved = enter();
@@ -152,14 +174,7 @@ IOLENS_EXPORT herr_t H5Fclose(hid_t file_id)
     if (rec == NULL)
         return real(file_id);
     double t0 = iolens_now();
-    herr_t rc = real(file_id);
-    double t1 = iolens_now();
-    if (rc >= 0) {
-        saved = enter();
-        iolens_h5f_close_end(rec, t0, t1);
-        leave(saved);
-    }
-    return rc;
+    return after_file_close(rec, real(file_id), t0);
 }
 
 /* --------------------------------------------------------- datasets -- */
@@ -167,7 +182,7 @@ IOLENS_EXPORT herr_t H5Fclose(hid_t file_id)
 IOLENS_EXPORT hid_t H5Dcreate2(hid_t loc_id, const char *name, hid_t type_id, hid_t space_id,
                                hid_t lcpl_id, hid_t dcpl_id, hid_t dapl_id)
 {
-    REAL_OR_FAIL(real, H5Dcreate2);
+    H5_REAL_OR_FAIL(real, H5Dcreate2);
     if (!tracing_datasets(ours))
         return real(loc_id, name, type_id, space_id, lcpl_id, dcpl_id, dapl_id);
     double t0 = iolens_now();
@@ -178,7 +193,7 @@ IOLENS_EXPORT hid_t H5Dcreate2(hid_t loc_id, const char *name, hid_t type_id, hi
 IOLENS_EXPORT hid_t H5Dcreate_anon(hid_t loc_id, hid_t type_id, hid_t space_id, hid_t dcpl_id,
                                    hid_t dapl_id)
 {
-    REAL_OR_FAIL(real, H5Dcreate_anon);
+    H5_REAL_OR_FAIL(real, H5Dcreate_anon);
     if (!tracing_datasets(ours))
         return real(loc_id, type_id, space_id, dcpl_id, dapl_id);
     double t0 = iolens_now();
@@ -187,7 +202,7 @@ IOLENS_EXPORT hid_t H5Dcreate_anon(hid_t loc_id, hid_t type_id, hid_t space_id, 
 
 IOLENS_EXPORT hid_t H5Dopen2(hid_t loc_id, const char *name, hid_t dapl_id)
 {
-    REAL_OR_FAIL(real, H5Dopen2);
+    H5_REAL_OR_FAIL(real, H5Dopen2);
     if (!tracing_datasets(ours))
         return real(loc_id, name, dapl_id);
     double t0 = iolens_now();
@@ -198,7 +213,7 @@ IOLENS_EXPORT hid_t H5Dopen2(hid_t loc_id, const char *name, hid_t dapl_id)
 IOLENS_EXPORT hid_t H5Dcreate1(hid_t loc_id, const char *name, hid_t type_id, hid_t space_id,
                                hid_t dcpl_id)
 {
-    REAL_OR_FAIL(real, H5Dcreate1);
+    H5_REAL_OR_FAIL(real, H5Dcreate1);
     if (!tracing_datasets(ours))
         return real(loc_id, name, type_id, space_id, dcpl_id);
     double t0 = iolens_now();
@@ -207,7 +222,7 @@ IOLENS_EXPORT hid_t H5Dcreate1(hid_t loc_id, const char *name, hid_t type_id, hi
 
 IOLENS_EXPORT hid_t H5Dopen1(hid_t loc_id, const char *name)
 {
-    REAL_OR_FAIL(real, H5Dopen1);
+    H5_REAL_OR_FAIL(real, H5Dopen1);
     if (!tracing_datasets(ours))
         return real(loc_id, name);
     double t0 = iolens_now();
@@ -218,7 +233,7 @@ IOLENS_EXPORT hid_t H5Dopen1(hid_t loc_id, const char *name)
 IOLENS_EXPORT herr_t H5Dread(hid_t dset_id, hid_t mem_type_id, hid_t mem_space_id,
                              hid_t file_space_id, hid_t dxpl_id, void *buf)
 {
-    REAL_OR_FAIL(real, H5Dread);
+    H5_REAL_OR_FAIL(real, H5Dread);
     if (!traced(ours, dset_id))
         return real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
     double t0 = iolens_now();
@@ -230,7 +245,7 @@ IOLENS_EXPORT herr_t H5Dread(hid_t dset_id, hid_t mem_type_id, hid_t mem_space_i
 IOLENS_EXPORT herr_t H5Dwrite(hid_t dset_id, hid_t mem_type_id, hid_t mem_space_id,
                               hid_t file_space_id, hid_t dxpl_id, const void *buf)
 {
-    REAL_OR_FAIL(real, H5Dwrite);
+    H5_REAL_OR_FAIL(real, H5Dwrite);
     if (!traced(ours, dset_id))
         return real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
     double t0 = iolens_now();
@@ -241,23 +256,16 @@ IOLENS_EXPORT herr_t H5Dwrite(hid_t dset_id, hid_t mem_type_id, hid_t mem_space_
 
 IOLENS_EXPORT herr_t H5Dflush(hid_t dset_id)
 {
-    REAL_OR_FAIL(real, H5Dflush);
+    H5_REAL_OR_FAIL(real, H5Dflush);
     if (!traced(ours, dset_id))
         return real(dset_id);
     double t0 = iolens_now();
-    herr_t rc = real(dset_id);
-    double t1 = iolens_now();
-    if (rc >= 0) {
-        int saved = enter();
-        iolens_h5d_flush(dset_id, t0, t1);
-        leave(saved);
-    }
-    return rc;
+    return after_flush(iolens_h5d_flush, dset_id, real(dset_id), t0);
 }
 
 IOLENS_EXPORT herr_t H5Dclose(hid_t dset_id)
 {
-    REAL_OR_FAIL(real, H5Dclose);
+    H5_REAL_OR_FAIL(real, H5Dclose);
     if (!traced(ours, dset_id))
         return real(dset_id);
     return close_dataset(real, dset_id);
@@ -269,7 +277,7 @@ IOLENS_EXPORT herr_t H5Dclose(hid_t dset_id)
  * dataset is counted as a dataset open. */
 IOLENS_EXPORT hid_t H5Oopen(hid_t loc_id, const char *name, hid_t lapl_id)
 {
-    REAL_OR_FAIL(real, H5Oopen);
+    H5_REAL_OR_FAIL(real, H5Oopen);
     if (!tracing_datasets(ours))
         return real(loc_id, name, lapl_id);
     double t0 = iolens_now();
@@ -286,7 +294,7 @@ IOLENS_EXPORT hid_t H5Oopen(hid_t loc_id, const char *name, hid_t lapl_id)
 
 IOLENS_EXPORT herr_t H5Oclose(hid_t object_id)
 {
-    REAL_OR_FAIL(real, H5Oclose);
+    H5_REAL_OR_FAIL(real, H5Oclose);
     if (!traced(ours, object_id))
         return real(object_id);
     return close_dataset(real, object_id);

@@ -27,6 +27,7 @@
 #include "core/mpi_calls.h"
 #include "layers/mpiio_layer.h"
 #include "core/state.h"
+#define IOLENS_WRAPPER_LAYER IOLENS_LAYER_MPIIO
 #include "wrapper.h"
 
 /* Declares fn as the PMPI function name; fails the call if it is missing. */
@@ -34,11 +35,6 @@
     __typeof__(iolens_##name) fn = IOLENS_PMPI(name); \
     if (__builtin_expect(fn == NULL, 0))         \
         return MPI_ERR_UNSUPPORTED_OPERATION;
-
-static inline int tracing(void)
-{
-    return iolens_tracing(IOLENS_LAYER_MPIIO);
-}
 
 /* Calls on a handle the layer does not track (opened before tracing
  * started, or on an excluded path) are passed straight through. */
@@ -156,23 +152,35 @@ IOLENS_EXPORT int MPI_File_open(MPI_Comm comm, const char *filename, int amode, 
     return rc;
 }
 
+/* MPI_File_close: the layer takes the record out of its tables before
+ * the real call, and charges it the close if the call succeeded. */
+static struct iolens_mpiio_rec *before_close(MPI_File fh)
+{
+    int saved = enter();
+    struct iolens_mpiio_rec *rec = iolens_mpiio_close_begin(fh);
+    leave(saved);
+    return rec;
+}
+
+static int after_close(struct iolens_mpiio_rec *rec, int rc, double t0)
+{
+    double t1 = iolens_now();
+    if (rc == MPI_SUCCESS) {
+        int saved = enter();
+        iolens_mpiio_close_end(rec, t0, t1);
+        leave(saved);
+    }
+    return rc;
+}
+
 IOLENS_EXPORT int MPI_File_close(MPI_File *fh)
 {
     PMPI_OR_FAIL(real, PMPI_File_close);
     if (fh == NULL || !traced(*fh))
         return real(fh);
-    int saved = enter();
-    struct iolens_mpiio_rec *rec = iolens_mpiio_close_begin(*fh);
-    leave(saved);
+    struct iolens_mpiio_rec *rec = before_close(*fh);
     double t0 = iolens_now();
-    int rc = real(fh);
-    double t1 = iolens_now();
-    if (rc == MPI_SUCCESS) {
-        saved = enter();
-        iolens_mpiio_close_end(rec, t0, t1);
-        leave(saved);
-    }
-    return rc;
+    return after_close(rec, real(fh), t0);
 }
 
 IOLENS_EXPORT int MPI_File_sync(MPI_File fh)
@@ -230,175 +238,721 @@ IOLENS_EXPORT int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype e
 
 /* ---------------------------------------------------- reads, writes -- */
 
-/* Prototype shapes: explicit offset (AT) or file pointer (PTR), ending in
- * a status (blocking), a request (nonblocking) or nothing (_begin).  B is
- * the buffer type, C the count type (int, or MPI_Count for _c). */
-#define AT_STATUS(B, C) \
-    (MPI_File fh, MPI_Offset offset, B buf, C count, MPI_Datatype datatype, MPI_Status *status)
-#define AT_REQUEST(B, C) \
-    (MPI_File fh, MPI_Offset offset, B buf, C count, MPI_Datatype datatype, MPI_Request *request)
-#define AT_BEGIN(B, C) (MPI_File fh, MPI_Offset offset, B buf, C count, MPI_Datatype datatype)
-#define PTR_STATUS(B, C) (MPI_File fh, B buf, C count, MPI_Datatype datatype, MPI_Status *status)
-#define PTR_REQUEST(B, C) \
-    (MPI_File fh, B buf, C count, MPI_Datatype datatype, MPI_Request *request)
-#define PTR_BEGIN(B, C) (MPI_File fh, B buf, C count, MPI_Datatype datatype)
-#define END(B) (MPI_File fh, B buf, MPI_Status *status)
-
-#define ARGS_AT_STATUS (fh, offset, buf, count, datatype, status)
-#define ARGS_AT_REQUEST (fh, offset, buf, count, datatype, request)
-#define ARGS_AT_BEGIN (fh, offset, buf, count, datatype)
-#define ARGS_PTR_STATUS (fh, buf, count, datatype, status)
-#define ARGS_PTR_REQUEST (fh, buf, count, datatype, request)
-#define ARGS_PTR_BEGIN (fh, buf, count, datatype)
-#define ARGS_END (fh, buf, status)
-
-/* Where an access starts (the "at" of mpiio_layer.h), evaluated before
- * the call: the explicit offset, the individual file pointer, or unknown
- * (shared file pointer). */
-#define AT_OFFSET offset
-#define AT_POINTER pointer_position(fh)
-#define AT_SHARED IOLENS_MPIIO_AT_UNKNOWN
-
-/* A blocking read or write of the given kind (INDEP or COLL). */
-#define BLOCKING(name, dir, kind, where, params, args)                                 \
-    IOLENS_EXPORT int name params                                                      \
-    {                                                                                  \
-        PMPI_OR_FAIL(real, P##name);                                                   \
-        if (!traced(fh))                                                               \
-            return real args;                                                          \
-        MPI_Offset at = AT_##where;                                                    \
-        double t0 = iolens_now();                                                      \
-        int rc = real args;                                                            \
-        return after_access(fh, IOLENS_MPIIO_##dir, IOLENS_MPIIO_##kind, datatype, count, \
-                            at, rc, t0);                                               \
-    }
-
-#define NONBLOCKING(name, dir, where, params, args)                                        \
-    IOLENS_EXPORT int name params                                                          \
-    {                                                                                      \
-        PMPI_OR_FAIL(real, P##name);                                                       \
-        if (!traced(fh))                                                                   \
-            return real args;                                                              \
-        MPI_Offset at = AT_##where;                                                        \
-        double t0 = iolens_now();                                                          \
-        int rc = real args;                                                                \
-        return after_issue(fh, IOLENS_MPIIO_##dir, datatype, count, at, request, rc, t0);  \
-    }
-
-#define SPLIT_BEGIN(name, dir, where, params, args)                                      \
-    IOLENS_EXPORT int name params                                                        \
-    {                                                                                    \
-        PMPI_OR_FAIL(real, P##name);                                                     \
-        if (!traced(fh))                                                                 \
-            return real args;                                                            \
-        MPI_Offset at = AT_##where;                                                      \
-        double t0 = iolens_now();                                                        \
-        int rc = real args;                                                              \
-        return after_split_begin(fh, IOLENS_MPIIO_##dir, datatype, count, at, rc, t0);   \
-    }
-
-#define SPLIT_END(name, params, args)      \
-    IOLENS_EXPORT int name params          \
-    {                                      \
-        PMPI_OR_FAIL(real, P##name);       \
-        if (!traced(fh))                   \
-            return real args;              \
-        int rc = real args;                \
-        return after_split_end(fh, rc);    \
-    }
-
 /* Explicit offset. */
-BLOCKING(MPI_File_read_at, READ, INDEP, OFFSET, AT_STATUS(void *, int), ARGS_AT_STATUS)
-BLOCKING(MPI_File_read_at_all, READ, COLL, OFFSET, AT_STATUS(void *, int), ARGS_AT_STATUS)
-BLOCKING(MPI_File_write_at, WRITE, INDEP, OFFSET, AT_STATUS(const void *, int), ARGS_AT_STATUS)
-BLOCKING(MPI_File_write_at_all, WRITE, COLL, OFFSET, AT_STATUS(const void *, int), ARGS_AT_STATUS)
-BLOCKING(MPI_File_read_at_c, READ, INDEP, OFFSET, AT_STATUS(void *, MPI_Count), ARGS_AT_STATUS)
-BLOCKING(MPI_File_read_at_all_c, READ, COLL, OFFSET, AT_STATUS(void *, MPI_Count), ARGS_AT_STATUS)
-BLOCKING(MPI_File_write_at_c, WRITE, INDEP, OFFSET, AT_STATUS(const void *, MPI_Count),
-         ARGS_AT_STATUS)
-BLOCKING(MPI_File_write_at_all_c, WRITE, COLL, OFFSET, AT_STATUS(const void *, MPI_Count),
-         ARGS_AT_STATUS)
+
+IOLENS_EXPORT int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                   MPI_Datatype datatype, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_at);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype, status);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_INDEP, datatype, count, offset, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                       MPI_Datatype datatype, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_at_all);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype, status);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_COLL, datatype, count, offset, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                    MPI_Datatype datatype, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_at);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype, status);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_INDEP, datatype, count, offset, rc,
+                        t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                        MPI_Datatype datatype, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_at_all);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype, status);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_COLL, datatype, count, offset, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                     MPI_Datatype datatype, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_at_c);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype, status);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_INDEP, datatype, count, offset, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf,
+                                         MPI_Count count, MPI_Datatype datatype,
+                                         MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_at_all_c);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype, status);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_COLL, datatype, count, offset, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf,
+                                      MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_at_c);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype, status);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_INDEP, datatype, count, offset, rc,
+                        t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf,
+                                          MPI_Count count, MPI_Datatype datatype,
+                                          MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_at_all_c);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype, status);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_COLL, datatype, count, offset, rc, t0);
+}
 
 /* Individual file pointer. */
-BLOCKING(MPI_File_read, READ, INDEP, POINTER, PTR_STATUS(void *, int), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_read_all, READ, COLL, POINTER, PTR_STATUS(void *, int), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_write, WRITE, INDEP, POINTER, PTR_STATUS(const void *, int), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_write_all, WRITE, COLL, POINTER, PTR_STATUS(const void *, int), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_read_c, READ, INDEP, POINTER, PTR_STATUS(void *, MPI_Count), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_read_all_c, READ, COLL, POINTER, PTR_STATUS(void *, MPI_Count), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_write_c, WRITE, INDEP, POINTER, PTR_STATUS(const void *, MPI_Count),
-         ARGS_PTR_STATUS)
-BLOCKING(MPI_File_write_all_c, WRITE, COLL, POINTER, PTR_STATUS(const void *, MPI_Count),
-         ARGS_PTR_STATUS)
+
+IOLENS_EXPORT int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, status);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_INDEP, datatype, count, at, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                    MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_all);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, status);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_COLL, datatype, count, at, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                 MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, status);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_INDEP, datatype, count, at, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_all(MPI_File fh, const void *buf, int count,
+                                     MPI_Datatype datatype, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_all);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, status);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_COLL, datatype, count, at, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                  MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, status);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_INDEP, datatype, count, at, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count,
+                                      MPI_Datatype datatype, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_all_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, status);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_COLL, datatype, count, at, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count,
+                                   MPI_Datatype datatype, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, status);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_INDEP, datatype, count, at, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count,
+                                       MPI_Datatype datatype, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_all_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, status);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_COLL, datatype, count, at, rc, t0);
+}
 
 /* Shared file pointer: _shared is independent, _ordered collective. */
-BLOCKING(MPI_File_read_shared, READ, INDEP, SHARED, PTR_STATUS(void *, int), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_write_shared, WRITE, INDEP, SHARED, PTR_STATUS(const void *, int),
-         ARGS_PTR_STATUS)
-BLOCKING(MPI_File_read_ordered, READ, COLL, SHARED, PTR_STATUS(void *, int), ARGS_PTR_STATUS)
-BLOCKING(MPI_File_write_ordered, WRITE, COLL, SHARED, PTR_STATUS(const void *, int),
-         ARGS_PTR_STATUS)
-BLOCKING(MPI_File_read_shared_c, READ, INDEP, SHARED, PTR_STATUS(void *, MPI_Count),
-         ARGS_PTR_STATUS)
-BLOCKING(MPI_File_write_shared_c, WRITE, INDEP, SHARED, PTR_STATUS(const void *, MPI_Count),
-         ARGS_PTR_STATUS)
-BLOCKING(MPI_File_read_ordered_c, READ, COLL, SHARED, PTR_STATUS(void *, MPI_Count),
-         ARGS_PTR_STATUS)
-BLOCKING(MPI_File_write_ordered_c, WRITE, COLL, SHARED, PTR_STATUS(const void *, MPI_Count),
-         ARGS_PTR_STATUS)
+
+IOLENS_EXPORT int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                       MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_shared);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, status);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_INDEP, datatype, count,
+                        IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_shared(MPI_File fh, const void *buf, int count,
+                                        MPI_Datatype datatype, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_shared);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, status);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_INDEP, datatype, count,
+                        IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                        MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_ordered);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, status);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_COLL, datatype, count,
+                        IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_ordered(MPI_File fh, const void *buf, int count,
+                                         MPI_Datatype datatype, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_ordered);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, status);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_COLL, datatype, count,
+                        IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count,
+                                         MPI_Datatype datatype, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_shared_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, status);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_INDEP, datatype, count,
+                        IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count,
+                                          MPI_Datatype datatype, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_shared_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, status);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_INDEP, datatype, count,
+                        IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count,
+                                          MPI_Datatype datatype, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_ordered_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, status);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_COLL, datatype, count,
+                        IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count,
+                                           MPI_Datatype datatype, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_ordered_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, status);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, status);
+    return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_COLL, datatype, count,
+                        IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
+}
 
 /* Nonblocking. */
-NONBLOCKING(MPI_File_iread_at, READ, OFFSET, AT_REQUEST(void *, int), ARGS_AT_REQUEST)
-NONBLOCKING(MPI_File_iwrite_at, WRITE, OFFSET, AT_REQUEST(const void *, int), ARGS_AT_REQUEST)
-NONBLOCKING(MPI_File_iread_at_all, READ, OFFSET, AT_REQUEST(void *, int), ARGS_AT_REQUEST)
-NONBLOCKING(MPI_File_iwrite_at_all, WRITE, OFFSET, AT_REQUEST(const void *, int), ARGS_AT_REQUEST)
-NONBLOCKING(MPI_File_iread, READ, POINTER, PTR_REQUEST(void *, int), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iwrite, WRITE, POINTER, PTR_REQUEST(const void *, int), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iread_all, READ, POINTER, PTR_REQUEST(void *, int), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iwrite_all, WRITE, POINTER, PTR_REQUEST(const void *, int), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iread_shared, READ, SHARED, PTR_REQUEST(void *, int), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iwrite_shared, WRITE, SHARED, PTR_REQUEST(const void *, int), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iread_at_c, READ, OFFSET, AT_REQUEST(void *, MPI_Count), ARGS_AT_REQUEST)
-NONBLOCKING(MPI_File_iwrite_at_c, WRITE, OFFSET, AT_REQUEST(const void *, MPI_Count),
-            ARGS_AT_REQUEST)
-NONBLOCKING(MPI_File_iread_at_all_c, READ, OFFSET, AT_REQUEST(void *, MPI_Count), ARGS_AT_REQUEST)
-NONBLOCKING(MPI_File_iwrite_at_all_c, WRITE, OFFSET, AT_REQUEST(const void *, MPI_Count),
-            ARGS_AT_REQUEST)
-NONBLOCKING(MPI_File_iread_c, READ, POINTER, PTR_REQUEST(void *, MPI_Count), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iwrite_c, WRITE, POINTER, PTR_REQUEST(const void *, MPI_Count),
-            ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iread_all_c, READ, POINTER, PTR_REQUEST(void *, MPI_Count), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iwrite_all_c, WRITE, POINTER, PTR_REQUEST(const void *, MPI_Count),
-            ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iread_shared_c, READ, SHARED, PTR_REQUEST(void *, MPI_Count), ARGS_PTR_REQUEST)
-NONBLOCKING(MPI_File_iwrite_shared_c, WRITE, SHARED, PTR_REQUEST(const void *, MPI_Count),
-            ARGS_PTR_REQUEST)
 
-/* Split collective. */
-SPLIT_BEGIN(MPI_File_read_at_all_begin, READ, OFFSET, AT_BEGIN(void *, int), ARGS_AT_BEGIN)
-SPLIT_BEGIN(MPI_File_write_at_all_begin, WRITE, OFFSET, AT_BEGIN(const void *, int), ARGS_AT_BEGIN)
-SPLIT_BEGIN(MPI_File_read_all_begin, READ, POINTER, PTR_BEGIN(void *, int), ARGS_PTR_BEGIN)
-SPLIT_BEGIN(MPI_File_write_all_begin, WRITE, POINTER, PTR_BEGIN(const void *, int), ARGS_PTR_BEGIN)
-SPLIT_BEGIN(MPI_File_read_ordered_begin, READ, SHARED, PTR_BEGIN(void *, int), ARGS_PTR_BEGIN)
-SPLIT_BEGIN(MPI_File_write_ordered_begin, WRITE, SHARED, PTR_BEGIN(const void *, int),
-            ARGS_PTR_BEGIN)
-SPLIT_BEGIN(MPI_File_read_at_all_begin_c, READ, OFFSET, AT_BEGIN(void *, MPI_Count), ARGS_AT_BEGIN)
-SPLIT_BEGIN(MPI_File_write_at_all_begin_c, WRITE, OFFSET, AT_BEGIN(const void *, MPI_Count),
-            ARGS_AT_BEGIN)
-SPLIT_BEGIN(MPI_File_read_all_begin_c, READ, POINTER, PTR_BEGIN(void *, MPI_Count), ARGS_PTR_BEGIN)
-SPLIT_BEGIN(MPI_File_write_all_begin_c, WRITE, POINTER, PTR_BEGIN(const void *, MPI_Count),
-            ARGS_PTR_BEGIN)
-SPLIT_BEGIN(MPI_File_read_ordered_begin_c, READ, SHARED, PTR_BEGIN(void *, MPI_Count),
-            ARGS_PTR_BEGIN)
-SPLIT_BEGIN(MPI_File_write_ordered_begin_c, WRITE, SHARED, PTR_BEGIN(const void *, MPI_Count),
-            ARGS_PTR_BEGIN)
-SPLIT_END(MPI_File_read_at_all_end, END(void *), ARGS_END)
-SPLIT_END(MPI_File_write_at_all_end, END(const void *), ARGS_END)
-SPLIT_END(MPI_File_read_all_end, END(void *), ARGS_END)
-SPLIT_END(MPI_File_write_all_end, END(const void *), ARGS_END)
-SPLIT_END(MPI_File_read_ordered_end, END(void *), ARGS_END)
-SPLIT_END(MPI_File_write_ordered_end, END(const void *), ARGS_END)
+IOLENS_EXPORT int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                    MPI_Datatype datatype, MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iread_at);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype, request);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, offset, request, rc, t0);
+}
 
+IOLENS_EXPORT int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                     MPI_Datatype datatype, MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iwrite_at);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype, request);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, request, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                        MPI_Datatype datatype, MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iread_at_all);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype, request);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, offset, request, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
+                                         int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iwrite_at_all);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype, request);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, request, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                 MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iread);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, request);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, at, request, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                                  MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iwrite);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, request);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, at, request, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                     MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iread_all);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, request);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, at, request, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count,
+                                      MPI_Datatype datatype, MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iwrite_all);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, request);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, at, request, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                                        MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iread_shared);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, request);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, IOLENS_MPIIO_AT_UNKNOWN, request, rc,
+                       t0);
+}
+
+IOLENS_EXPORT int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count,
+                                         MPI_Datatype datatype, MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iwrite_shared);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, request);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, IOLENS_MPIIO_AT_UNKNOWN, request,
+                       rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+                                      MPI_Datatype datatype, MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iread_at_c);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype, request);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, offset, request, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf,
+                                       MPI_Count count, MPI_Datatype datatype,
+                                       MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iwrite_at_c);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype, request);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, request, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf,
+                                          MPI_Count count, MPI_Datatype datatype,
+                                          MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iread_at_all_c);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype, request);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, offset, request, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf,
+                                           MPI_Count count, MPI_Datatype datatype,
+                                           MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iwrite_at_all_c);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype, request);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, request, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+                                   MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iread_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, request);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, at, request, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count,
+                                    MPI_Datatype datatype, MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iwrite_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, request);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, at, request, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count,
+                                       MPI_Datatype datatype, MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iread_all_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, request);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, at, request, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count,
+                                        MPI_Datatype datatype, MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iwrite_all_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, request);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, at, request, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count,
+                                          MPI_Datatype datatype, MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iread_shared_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, request);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, IOLENS_MPIIO_AT_UNKNOWN, request, rc,
+                       t0);
+}
+
+IOLENS_EXPORT int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count,
+                                           MPI_Datatype datatype, MPI_Request *request)
+{
+    PMPI_OR_FAIL(real, PMPI_File_iwrite_shared_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype, request);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype, request);
+    return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, IOLENS_MPIIO_AT_UNKNOWN, request,
+                       rc, t0);
+}
+
+/* Split collective: timed from the start of _begin to the return of _end. */
+
+IOLENS_EXPORT int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                             MPI_Datatype datatype)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_at_all_begin);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype);
+    return after_split_begin(fh, IOLENS_MPIIO_READ, datatype, count, offset, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf,
+                                              int count, MPI_Datatype datatype)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_at_all_begin);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype);
+    return after_split_begin(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_all_begin);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype);
+    return after_split_begin(fh, IOLENS_MPIIO_READ, datatype, count, at, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count,
+                                           MPI_Datatype datatype)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_all_begin);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype);
+    return after_split_begin(fh, IOLENS_MPIIO_WRITE, datatype, count, at, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count,
+                                              MPI_Datatype datatype)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_ordered_begin);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype);
+    return after_split_begin(fh, IOLENS_MPIIO_READ, datatype, count, IOLENS_MPIIO_AT_UNKNOWN, rc,
+                             t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count,
+                                               MPI_Datatype datatype)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_ordered_begin);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype);
+    return after_split_begin(fh, IOLENS_MPIIO_WRITE, datatype, count, IOLENS_MPIIO_AT_UNKNOWN, rc,
+                             t0);
+}
+
+IOLENS_EXPORT int MPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf,
+                                               MPI_Count count, MPI_Datatype datatype)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_at_all_begin_c);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype);
+    return after_split_begin(fh, IOLENS_MPIIO_READ, datatype, count, offset, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf,
+                                                MPI_Count count, MPI_Datatype datatype)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_at_all_begin_c);
+    if (!traced(fh))
+        return real(fh, offset, buf, count, datatype);
+    double t0 = iolens_now();
+    int rc = real(fh, offset, buf, count, datatype);
+    return after_split_begin(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count,
+                                            MPI_Datatype datatype)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_all_begin_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype);
+    return after_split_begin(fh, IOLENS_MPIIO_READ, datatype, count, at, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count,
+                                             MPI_Datatype datatype)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_all_begin_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype);
+    MPI_Offset at = pointer_position(fh);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype);
+    return after_split_begin(fh, IOLENS_MPIIO_WRITE, datatype, count, at, rc, t0);
+}
+
+IOLENS_EXPORT int MPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count,
+                                                MPI_Datatype datatype)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_ordered_begin_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype);
+    return after_split_begin(fh, IOLENS_MPIIO_READ, datatype, count, IOLENS_MPIIO_AT_UNKNOWN, rc,
+                             t0);
+}
+
+IOLENS_EXPORT int MPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count,
+                                                 MPI_Datatype datatype)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_ordered_begin_c);
+    if (!traced(fh))
+        return real(fh, buf, count, datatype);
+    double t0 = iolens_now();
+    int rc = real(fh, buf, count, datatype);
+    return after_split_begin(fh, IOLENS_MPIIO_WRITE, datatype, count, IOLENS_MPIIO_AT_UNKNOWN, rc,
+                             t0);
+}
+
+IOLENS_EXPORT int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_at_all_end);
+    if (!traced(fh))
+        return real(fh, buf, status);
+    return after_split_end(fh, real(fh, buf, status));
+}
+
+IOLENS_EXPORT int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_at_all_end);
+    if (!traced(fh))
+        return real(fh, buf, status);
+    return after_split_end(fh, real(fh, buf, status));
+}
+
+IOLENS_EXPORT int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_all_end);
+    if (!traced(fh))
+        return real(fh, buf, status);
+    return after_split_end(fh, real(fh, buf, status));
+}
+
+IOLENS_EXPORT int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_all_end);
+    if (!traced(fh))
+        return real(fh, buf, status);
+    return after_split_end(fh, real(fh, buf, status));
+}
+
+IOLENS_EXPORT int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_read_ordered_end);
+    if (!traced(fh))
+        return real(fh, buf, status);
+    return after_split_end(fh, real(fh, buf, status));
+}
+
+IOLENS_EXPORT int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+    PMPI_OR_FAIL(real, PMPI_File_write_ordered_end);
+    if (!traced(fh))
+        return real(fh, buf, status);
+    return after_split_end(fh, real(fh, buf, status));
+}
 /* ------------------------------------------------ request completion -- */
 /* Fast path: no MPI-IO request pending, call PMPI at once.  Slow path
  * (out of line, it has a sizeable stack frame): note which of the given

@@ -29,37 +29,9 @@
 #include "layers/posix_layer.h"
 #include "core/real_calls.h"
 #include "core/state.h"
+#define IOLENS_WRAPPER_LAYER IOLENS_LAYER_POSIX
 #include "wrapper.h"
 #include "core/clock.h"
-
-/* Declares fn as the real function; returns errval with errno ENOSYS if
- * the C library does not have it. */
-#define REAL_OR_FAIL(fn, name, errval)                     \
-    __typeof__(iolens_real_##name) fn = IOLENS_REAL(name); \
-    if (__builtin_expect(fn == NULL, 0)) {                 \
-        errno = ENOSYS;                                    \
-        return errval;                                     \
-    }
-
-static inline int tracing(void)
-{
-    return iolens_tracing(IOLENS_LAYER_POSIX);
-}
-
-/* The read/write path's lighter guard: iolens_posix_read and
- * iolens_posix_write keep errno themselves, so only the per-thread guard
- * is set around them. */
-static inline void guard_on(void)
-{
-    iolens_in_runtime = 1;
-    atomic_signal_fence(memory_order_seq_cst);
-}
-
-static inline void guard_off(void)
-{
-    atomic_signal_fence(memory_order_seq_cst);
-    iolens_in_runtime = 0;
-}
 
 /* Calls on a descriptor the layer does not track (a socket, a pipe, an
  * excluded file) are passed straight through, untimed.  Inline: a range
@@ -320,82 +292,84 @@ IOLENS_EXPORT int creat64(const char *path, mode_t mode)
 
 /* mkstemp and its siblings open the file they name inside the C library,
  * out of the wrappers' sight: the open is counted from the name the
- * template holds afterwards, with the flags the C library used. */
-static int after_mkstemp(char *tmpl, int flags, int fd, double t0)
+ * template holds afterwards, with the flags the C library used.  Their
+ * real functions come in three signatures, one union member each. */
+union temp_real {
+    int (*tmpl)(char *);                   /* mkstemp */
+    int (*tmpl_int)(char *, int);          /* mkostemp (flags), mkstemps (suffix length) */
+    int (*tmpl_int_int)(char *, int, int); /* mkostemps */
+};
+
+enum temp_form { TEMP_PLAIN, TEMP_FLAGS, TEMP_SUFFIX, TEMP_BOTH };
+
+static int call_temp(union temp_real real, enum temp_form form, char *tmpl, int suffixlen,
+                     int flags)
 {
+    switch (form) {
+    case TEMP_PLAIN: return real.tmpl(tmpl);
+    case TEMP_FLAGS: return real.tmpl_int(tmpl, flags);
+    case TEMP_SUFFIX: return real.tmpl_int(tmpl, suffixlen);
+    case TEMP_BOTH: break;
+    }
+    return real.tmpl_int_int(tmpl, suffixlen, flags);
+}
+
+static int make_temp(union temp_real real, enum temp_form form, char *tmpl, int suffixlen,
+                     int flags)
+{
+    if (!tracing())
+        return call_temp(real, form, tmpl, suffixlen, flags);
+    double t0 = iolens_now();
+    int fd = call_temp(real, form, tmpl, suffixlen, flags);
     return after_open(AT_FDCWD, tmpl, O_RDWR | O_CREAT | O_EXCL | flags, 0600, fd, t0);
 }
 
 IOLENS_EXPORT int mkstemp(char *tmpl)
 {
     REAL_OR_FAIL(real, mkstemp, -1);
-    if (!tracing())
-        return real(tmpl);
-    double t0 = iolens_now();
-    return after_mkstemp(tmpl, 0, real(tmpl), t0);
+    return make_temp((union temp_real){.tmpl = real}, TEMP_PLAIN, tmpl, 0, 0);
 }
 
 IOLENS_EXPORT int mkstemp64(char *tmpl)
 {
     REAL_OR_FAIL(real, mkstemp64, -1);
-    if (!tracing())
-        return real(tmpl);
-    double t0 = iolens_now();
-    return after_mkstemp(tmpl, 0, real(tmpl), t0);
+    return make_temp((union temp_real){.tmpl = real}, TEMP_PLAIN, tmpl, 0, 0);
 }
 
 IOLENS_EXPORT int mkostemp(char *tmpl, int flags)
 {
     REAL_OR_FAIL(real, mkostemp, -1);
-    if (!tracing())
-        return real(tmpl, flags);
-    double t0 = iolens_now();
-    return after_mkstemp(tmpl, flags, real(tmpl, flags), t0);
+    return make_temp((union temp_real){.tmpl_int = real}, TEMP_FLAGS, tmpl, 0, flags);
 }
 
 IOLENS_EXPORT int mkostemp64(char *tmpl, int flags)
 {
     REAL_OR_FAIL(real, mkostemp64, -1);
-    if (!tracing())
-        return real(tmpl, flags);
-    double t0 = iolens_now();
-    return after_mkstemp(tmpl, flags, real(tmpl, flags), t0);
+    return make_temp((union temp_real){.tmpl_int = real}, TEMP_FLAGS, tmpl, 0, flags);
 }
 
 IOLENS_EXPORT int mkstemps(char *tmpl, int suffixlen)
 {
     REAL_OR_FAIL(real, mkstemps, -1);
-    if (!tracing())
-        return real(tmpl, suffixlen);
-    double t0 = iolens_now();
-    return after_mkstemp(tmpl, 0, real(tmpl, suffixlen), t0);
+    return make_temp((union temp_real){.tmpl_int = real}, TEMP_SUFFIX, tmpl, suffixlen, 0);
 }
 
 IOLENS_EXPORT int mkstemps64(char *tmpl, int suffixlen)
 {
     REAL_OR_FAIL(real, mkstemps64, -1);
-    if (!tracing())
-        return real(tmpl, suffixlen);
-    double t0 = iolens_now();
-    return after_mkstemp(tmpl, 0, real(tmpl, suffixlen), t0);
+    return make_temp((union temp_real){.tmpl_int = real}, TEMP_SUFFIX, tmpl, suffixlen, 0);
 }
 
 IOLENS_EXPORT int mkostemps(char *tmpl, int suffixlen, int flags)
 {
     REAL_OR_FAIL(real, mkostemps, -1);
-    if (!tracing())
-        return real(tmpl, suffixlen, flags);
-    double t0 = iolens_now();
-    return after_mkstemp(tmpl, flags, real(tmpl, suffixlen, flags), t0);
+    return make_temp((union temp_real){.tmpl_int_int = real}, TEMP_BOTH, tmpl, suffixlen, flags);
 }
 
 IOLENS_EXPORT int mkostemps64(char *tmpl, int suffixlen, int flags)
 {
     REAL_OR_FAIL(real, mkostemps64, -1);
-    if (!tracing())
-        return real(tmpl, suffixlen, flags);
-    double t0 = iolens_now();
-    return after_mkstemp(tmpl, flags, real(tmpl, suffixlen, flags), t0);
+    return make_temp((union temp_real){.tmpl_int_int = real}, TEMP_BOTH, tmpl, suffixlen, flags);
 }
 
 /* The fortified opens: the compiler emits them when it cannot prove the
@@ -443,23 +417,35 @@ IOLENS_EXPORT int __openat64_2(int dirfd, const char *path, int flags)
     return openat_2_common(real, dirfd, path, flags);
 }
 
+/* close: the layer takes the record out of its tables before the real
+ * call, and charges it the close if the call succeeded. */
+static struct iolens_posix_rec *before_close(int fd)
+{
+    int saved = enter();
+    struct iolens_posix_rec *rec = iolens_posix_close_begin(fd);
+    leave(saved);
+    return rec;
+}
+
+static int after_close(struct iolens_posix_rec *rec, int ret, double t0)
+{
+    double t1 = iolens_now();
+    if (ret == 0) {
+        int saved = enter();
+        iolens_posix_close_end(rec, t0, t1);
+        leave(saved);
+    }
+    return ret;
+}
+
 IOLENS_EXPORT int close(int fd)
 {
     REAL_OR_FAIL(real, close, -1);
     if (!tracing())
         return real(fd);
-    int saved = enter();
-    struct iolens_posix_rec *rec = iolens_posix_close_begin(fd);
-    leave(saved);
+    struct iolens_posix_rec *rec = before_close(fd);
     double t0 = iolens_now();
-    int ret = real(fd);
-    double t1 = iolens_now();
-    if (ret == 0) {
-        saved = enter();
-        iolens_posix_close_end(rec, t0, t1);
-        leave(saved);
-    }
-    return ret;
+    return after_close(rec, real(fd), t0);
 }
 
 /* ------------------------------------------------ reading, writing -- */
@@ -524,120 +510,118 @@ IOLENS_EXPORT ssize_t pwrite64(int fd, const void *buf, size_t count, off64_t of
     return after_write(ofd, fd, buf, offset, real(fd, buf, count, offset), t0, req(count));
 }
 
+/* The vector calls come in three signatures: at the file position
+ * (readv, writev), at an offset (preadv, pwritev and their 64 forms), at
+ * an offset with flags (preadv2, pwritev2 and their 64 forms; an offset
+ * of -1 means "at the file position", which is also how the layer reads
+ * -1).  off_t and off64_t are the same 64-bit type in this file (see the
+ * top), so one member serves both. */
+union vector_real {
+    ssize_t (*at_position)(int, const struct iovec *, int);
+    ssize_t (*at_offset)(int, const struct iovec *, int, off64_t);
+    ssize_t (*with_flags)(int, const struct iovec *, int, off64_t, int);
+};
+
+enum vector_form { VEC_POSITION, VEC_OFFSET, VEC_FLAGS };
+
+static ssize_t call_vector(union vector_real real, enum vector_form form, int fd,
+                           const struct iovec *iov, int iovcnt, off64_t offset, int flags)
+{
+    switch (form) {
+    case VEC_POSITION: return real.at_position(fd, iov, iovcnt);
+    case VEC_OFFSET: return real.at_offset(fd, iov, iovcnt, offset);
+    case VEC_FLAGS: break;
+    }
+    return real.with_flags(fd, iov, iovcnt, offset, flags);
+}
+
+/* offset: -1 for the file position. */
+static ssize_t vector_io(union vector_real real, enum vector_form form, int is_write, int fd,
+                         const struct iovec *iov, int iovcnt, off64_t offset, int flags)
+{
+    struct iolens_ofd *ofd = traced_ofd(fd);
+    if (ofd == NULL)
+        return call_vector(real, form, fd, iov, iovcnt, offset, flags);
+    double t0 = iolens_now();
+    ssize_t ret = call_vector(real, form, fd, iov, iovcnt, offset, flags);
+    if (is_write)
+        return after_write(ofd, fd, first_base(iov, iovcnt), offset, ret, t0,
+                           iov_total(iov, iovcnt));
+    return after_read(ofd, fd, first_base(iov, iovcnt), offset, ret, t0, iov_total(iov, iovcnt));
+}
+
 IOLENS_EXPORT ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
 {
     REAL_OR_FAIL(real, readv, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt);
-    double t0 = iolens_now();
-    return after_read(ofd, fd, first_base(iov, iovcnt), -1, real(fd, iov, iovcnt),
-                      t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.at_position = real}, VEC_POSITION, 0,
+                     fd, iov, iovcnt, -1, 0);
 }
 
 IOLENS_EXPORT ssize_t writev(int fd, const struct iovec *iov, int iovcnt)
 {
     REAL_OR_FAIL(real, writev, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt);
-    double t0 = iolens_now();
-    return after_write(ofd, fd, first_base(iov, iovcnt), -1, real(fd, iov, iovcnt),
-                       t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.at_position = real}, VEC_POSITION, 1,
+                     fd, iov, iovcnt, -1, 0);
 }
 
 IOLENS_EXPORT ssize_t preadv(int fd, const struct iovec *iov, int iovcnt, off_t offset)
 {
     REAL_OR_FAIL(real, preadv, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt, offset);
-    double t0 = iolens_now();
-    return after_read(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset),
-                      t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.at_offset = real}, VEC_OFFSET, 0,
+                     fd, iov, iovcnt, offset, 0);
 }
 
 IOLENS_EXPORT ssize_t pwritev(int fd, const struct iovec *iov, int iovcnt, off_t offset)
 {
     REAL_OR_FAIL(real, pwritev, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt, offset);
-    double t0 = iolens_now();
-    return after_write(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset),
-                       t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.at_offset = real}, VEC_OFFSET, 1,
+                     fd, iov, iovcnt, offset, 0);
 }
 
 IOLENS_EXPORT ssize_t preadv64(int fd, const struct iovec *iov, int iovcnt, off64_t offset)
 {
     REAL_OR_FAIL(real, preadv64, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt, offset);
-    double t0 = iolens_now();
-    return after_read(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset),
-                      t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.at_offset = real}, VEC_OFFSET, 0,
+                     fd, iov, iovcnt, offset, 0);
 }
 
 IOLENS_EXPORT ssize_t pwritev64(int fd, const struct iovec *iov, int iovcnt, off64_t offset)
 {
     REAL_OR_FAIL(real, pwritev64, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt, offset);
-    double t0 = iolens_now();
-    return after_write(ofd, fd, first_base(iov, iovcnt), offset, real(fd, iov, iovcnt, offset),
-                       t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.at_offset = real}, VEC_OFFSET, 1,
+                     fd, iov, iovcnt, offset, 0);
 }
 
-/* preadv2/pwritev2: an offset of -1 means "at the file position", which
- * is also how the layer reads -1. */
 IOLENS_EXPORT ssize_t preadv2(int fd, const struct iovec *iov, int iovcnt, off_t offset,
                               int flags)
 {
     REAL_OR_FAIL(real, preadv2, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt, offset, flags);
-    double t0 = iolens_now();
-    ssize_t ret = real(fd, iov, iovcnt, offset, flags);
-    return after_read(ofd, fd, first_base(iov, iovcnt), offset, ret, t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.with_flags = real}, VEC_FLAGS, 0,
+                     fd, iov, iovcnt, offset, flags);
 }
 
 IOLENS_EXPORT ssize_t pwritev2(int fd, const struct iovec *iov, int iovcnt, off_t offset,
                                int flags)
 {
     REAL_OR_FAIL(real, pwritev2, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt, offset, flags);
-    double t0 = iolens_now();
-    ssize_t ret = real(fd, iov, iovcnt, offset, flags);
-    return after_write(ofd, fd, first_base(iov, iovcnt), offset, ret, t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.with_flags = real}, VEC_FLAGS, 1,
+                     fd, iov, iovcnt, offset, flags);
 }
 
 IOLENS_EXPORT ssize_t preadv64v2(int fd, const struct iovec *iov, int iovcnt, off64_t offset,
                                  int flags)
 {
     REAL_OR_FAIL(real, preadv64v2, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt, offset, flags);
-    double t0 = iolens_now();
-    ssize_t ret = real(fd, iov, iovcnt, offset, flags);
-    return after_read(ofd, fd, first_base(iov, iovcnt), offset, ret, t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.with_flags = real}, VEC_FLAGS, 0,
+                     fd, iov, iovcnt, offset, flags);
 }
 
 IOLENS_EXPORT ssize_t pwritev64v2(int fd, const struct iovec *iov, int iovcnt, off64_t offset,
                                   int flags)
 {
     REAL_OR_FAIL(real, pwritev64v2, -1);
-    struct iolens_ofd *ofd = traced_ofd(fd);
-    if (ofd == NULL)
-        return real(fd, iov, iovcnt, offset, flags);
-    double t0 = iolens_now();
-    ssize_t ret = real(fd, iov, iovcnt, offset, flags);
-    return after_write(ofd, fd, first_base(iov, iovcnt), offset, ret, t0, iov_total(iov, iovcnt));
+    return vector_io((union vector_real){.with_flags = real}, VEC_FLAGS, 1,
+                     fd, iov, iovcnt, offset, flags);
 }
 
 /* Fortified reads (-D_FORTIFY_SOURCE): the real ones check buflen. */

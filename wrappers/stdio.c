@@ -20,6 +20,7 @@
 #include "core/file_table.h"
 #include "core/real_calls.h"
 #include "core/state.h"
+#define IOLENS_WRAPPER_LAYER IOLENS_LAYER_STDIO
 #include "wrapper.h"
 #include "layers/stdio_layer.h"
 
@@ -50,20 +51,6 @@ size_t __fread_unlocked_chk(void *ptr, size_t ptrlen, size_t size, size_t nmemb,
 char *__fgets_chk(char *s, size_t size, int n, FILE *stream);
 char *__fgets_unlocked_chk(char *s, size_t size, int n, FILE *stream);
 
-/* Declares fn as the real function; returns errval with errno ENOSYS if
- * the C library does not have it. */
-#define REAL_OR_FAIL(fn, name, errval)                     \
-    __typeof__(iolens_real_##name) fn = IOLENS_REAL(name); \
-    if (__builtin_expect(fn == NULL, 0)) {                 \
-        errno = ENOSYS;                                    \
-        return errval;                                     \
-    }
-
-static inline int tracing(void)
-{
-    return iolens_tracing(IOLENS_LAYER_STDIO);
-}
-
 /* ------------------------------------------- after the real call -- */
 
 static FILE *after_open(FILE *ret, const char *path, const char *mode, double t0)
@@ -75,20 +62,6 @@ static FILE *after_open(FILE *ret, const char *path, const char *mode, double t0
         leave(saved);
     }
     return ret;
-}
-
-/* The read/write path's lighter guard: the layer's read and write
- * functions keep errno themselves, so only the per-thread guard is set. */
-static inline void guard_on(void)
-{
-    iolens_in_runtime = 1;
-    atomic_signal_fence(memory_order_seq_cst);
-}
-
-static inline void guard_off(void)
-{
-    atomic_signal_fence(memory_order_seq_cst);
-    iolens_in_runtime = 0;
 }
 
 /* The stream's tracking entry when the call is to be traced, else NULL
@@ -237,18 +210,27 @@ IOLENS_EXPORT FILE *fdopen(int fd, const char *mode)
     return ret;
 }
 
+/* fclose and freopen: the layer takes the stream's record out of its
+ * tables before the real call; fclose charges it the close if the call
+ * succeeded, freopen the reopen. */
+static struct iolens_stdio_rec *before_close(FILE *stream)
+{
+    int saved = enter();
+    struct iolens_stdio_rec *rec = iolens_stdio_close_begin(stream);
+    leave(saved);
+    return rec;
+}
+
 static FILE *freopen_common(FILE *(*real)(const char *, const char *, FILE *), const char *path,
                             const char *mode, FILE *stream)
 {
     if (!tracing())
         return real(path, mode, stream);
-    int saved = enter();
-    struct iolens_stdio_rec *old = iolens_stdio_close_begin(stream);
-    leave(saved);
+    struct iolens_stdio_rec *old = before_close(stream);
     double t0 = iolens_now();
     FILE *ret = real(path, mode, stream);
     double t1 = iolens_now();
-    saved = enter();
+    int saved = enter();
     iolens_stdio_reopen(old, ret, path, mode, t0, t1);
     leave(saved);
     return ret;
@@ -266,78 +248,108 @@ IOLENS_EXPORT FILE *freopen64(const char *path, const char *mode, FILE *stream)
     return freopen_common(real, path, mode, stream);
 }
 
-IOLENS_EXPORT int fclose(FILE *stream)
+static int after_close(struct iolens_stdio_rec *rec, int ret, double t0)
 {
-    REAL_OR_FAIL(real, fclose, EOF);
-    if (!tracing())
-        return real(stream);
-    int saved = enter();
-    struct iolens_stdio_rec *rec = iolens_stdio_close_begin(stream);
-    leave(saved);
-    double t0 = iolens_now();
-    int ret = real(stream);
     double t1 = iolens_now();
     if (ret == 0) {
-        saved = enter();
+        int saved = enter();
         iolens_stdio_close_end(rec, t0, t1);
         leave(saved);
     }
     return ret;
 }
 
+IOLENS_EXPORT int fclose(FILE *stream)
+{
+    REAL_OR_FAIL(real, fclose, EOF);
+    if (!tracing())
+        return real(stream);
+    struct iolens_stdio_rec *rec = before_close(stream);
+    double t0 = iolens_now();
+    return after_close(rec, real(stream), t0);
+}
+
 /* ----------------------------------------------------------- reading -- */
+
+/* fread, fgets and their _unlocked forms, whose real functions also come
+ * fortified (_chk, taking the destination's size first): the one that is
+ * not NULL is called.  Inlined with a constant choice, so the plain fread
+ * path keeps no test. */
+struct fread_real {
+    size_t (*plain)(void *, size_t, size_t, FILE *);
+    size_t (*checked)(void *, size_t, size_t, size_t, FILE *);
+};
+
+struct fgets_real {
+    char *(*plain)(char *, int, FILE *);
+    char *(*checked)(char *, size_t, int, FILE *);
+};
+
+static inline __attribute__((always_inline)) size_t
+call_fread(struct fread_real real, void *ptr, size_t ptrlen, size_t size, size_t nmemb,
+           FILE *stream)
+{
+    if (real.checked != NULL)
+        return real.checked(ptr, ptrlen, size, nmemb, stream);
+    return real.plain(ptr, size, nmemb, stream);
+}
+
+static inline __attribute__((always_inline)) size_t
+read_items(struct fread_real real, void *ptr, size_t ptrlen, size_t size, size_t nmemb,
+           FILE *stream)
+{
+    struct iolens_stdio_stream *s = traced_stream(stream);
+    if (s == NULL)
+        return call_fread(real, ptr, ptrlen, size, nmemb, stream);
+    double t0 = iolens_now();
+    size_t ret = call_fread(real, ptr, ptrlen, size, nmemb, stream);
+    after_read(s, stream, fread_ok(ret, size, nmemb, stream), (int64_t)(ret * size), t0,
+               items_bytes(size, nmemb));
+    return ret;
+}
+
+static char *call_fgets(struct fgets_real real, char *s, size_t size, int n, FILE *stream)
+{
+    if (real.checked != NULL)
+        return real.checked(s, size, n, stream);
+    return real.plain(s, n, stream);
+}
+
+static char *read_line(struct fgets_real real, char *s, size_t size, int n, FILE *stream)
+{
+    struct iolens_stdio_stream *ts = traced_stream(stream);
+    if (ts == NULL)
+        return call_fgets(real, s, size, n, stream);
+    double t0 = iolens_now();
+    char *ret = call_fgets(real, s, size, n, stream);
+    after_read(ts, stream, ret != NULL || !ferror(stream), fgets_bytes(ret), t0,
+               n > 1 ? n - 1 : 0);
+    return ret;
+}
 
 IOLENS_EXPORT size_t fread(void *ptr, size_t size, size_t nmemb, FILE *stream)
 {
     REAL_OR_FAIL(real, fread, 0);
-    struct iolens_stdio_stream *s = traced_stream(stream);
-    if (s == NULL)
-        return real(ptr, size, nmemb, stream);
-    double t0 = iolens_now();
-    size_t ret = real(ptr, size, nmemb, stream);
-    after_read(s, stream, fread_ok(ret, size, nmemb, stream), (int64_t)(ret * size), t0,
-               items_bytes(size, nmemb));
-    return ret;
+    return read_items((struct fread_real){.plain = real}, ptr, 0, size, nmemb, stream);
 }
 
 IOLENS_EXPORT size_t __fread_chk(void *ptr, size_t ptrlen, size_t size, size_t nmemb,
                                  FILE *stream)
 {
     REAL_OR_FAIL(real, __fread_chk, 0);
-    struct iolens_stdio_stream *s = traced_stream(stream);
-    if (s == NULL)
-        return real(ptr, ptrlen, size, nmemb, stream);
-    double t0 = iolens_now();
-    size_t ret = real(ptr, ptrlen, size, nmemb, stream);
-    after_read(s, stream, fread_ok(ret, size, nmemb, stream), (int64_t)(ret * size), t0,
-               items_bytes(size, nmemb));
-    return ret;
+    return read_items((struct fread_real){.checked = real}, ptr, ptrlen, size, nmemb, stream);
 }
 
 IOLENS_EXPORT char *fgets(char *s, int n, FILE *stream)
 {
     REAL_OR_FAIL(real, fgets, NULL);
-    struct iolens_stdio_stream *ts = traced_stream(stream);
-    if (ts == NULL)
-        return real(s, n, stream);
-    double t0 = iolens_now();
-    char *ret = real(s, n, stream);
-    after_read(ts, stream, ret != NULL || !ferror(stream), fgets_bytes(ret), t0,
-               n > 1 ? n - 1 : 0);
-    return ret;
+    return read_line((struct fgets_real){.plain = real}, s, 0, n, stream);
 }
 
 IOLENS_EXPORT char *__fgets_chk(char *s, size_t size, int n, FILE *stream)
 {
     REAL_OR_FAIL(real, __fgets_chk, NULL);
-    struct iolens_stdio_stream *ts = traced_stream(stream);
-    if (ts == NULL)
-        return real(s, size, n, stream);
-    double t0 = iolens_now();
-    char *ret = real(s, size, n, stream);
-    after_read(ts, stream, ret != NULL || !ferror(stream), fgets_bytes(ret), t0,
-               n > 1 ? n - 1 : 0);
-    return ret;
+    return read_line((struct fgets_real){.checked = real}, s, size, n, stream);
 }
 
 /* The _unlocked forms count as the locked ones (the caller holds the
@@ -345,54 +357,26 @@ IOLENS_EXPORT char *__fgets_chk(char *s, size_t size, int n, FILE *stream)
 IOLENS_EXPORT size_t fread_unlocked(void *ptr, size_t size, size_t nmemb, FILE *stream)
 {
     REAL_OR_FAIL(real, fread_unlocked, 0);
-    struct iolens_stdio_stream *s = traced_stream(stream);
-    if (s == NULL)
-        return real(ptr, size, nmemb, stream);
-    double t0 = iolens_now();
-    size_t ret = real(ptr, size, nmemb, stream);
-    after_read(s, stream, fread_ok(ret, size, nmemb, stream), (int64_t)(ret * size), t0,
-               items_bytes(size, nmemb));
-    return ret;
+    return read_items((struct fread_real){.plain = real}, ptr, 0, size, nmemb, stream);
 }
 
 IOLENS_EXPORT size_t __fread_unlocked_chk(void *ptr, size_t ptrlen, size_t size, size_t nmemb,
                                           FILE *stream)
 {
     REAL_OR_FAIL(real, __fread_unlocked_chk, 0);
-    struct iolens_stdio_stream *s = traced_stream(stream);
-    if (s == NULL)
-        return real(ptr, ptrlen, size, nmemb, stream);
-    double t0 = iolens_now();
-    size_t ret = real(ptr, ptrlen, size, nmemb, stream);
-    after_read(s, stream, fread_ok(ret, size, nmemb, stream), (int64_t)(ret * size), t0,
-               items_bytes(size, nmemb));
-    return ret;
+    return read_items((struct fread_real){.checked = real}, ptr, ptrlen, size, nmemb, stream);
 }
 
 IOLENS_EXPORT char *fgets_unlocked(char *s, int n, FILE *stream)
 {
     REAL_OR_FAIL(real, fgets_unlocked, NULL);
-    struct iolens_stdio_stream *ts = traced_stream(stream);
-    if (ts == NULL)
-        return real(s, n, stream);
-    double t0 = iolens_now();
-    char *ret = real(s, n, stream);
-    after_read(ts, stream, ret != NULL || !ferror(stream), fgets_bytes(ret), t0,
-               n > 1 ? n - 1 : 0);
-    return ret;
+    return read_line((struct fgets_real){.plain = real}, s, 0, n, stream);
 }
 
 IOLENS_EXPORT char *__fgets_unlocked_chk(char *s, size_t size, int n, FILE *stream)
 {
     REAL_OR_FAIL(real, __fgets_unlocked_chk, NULL);
-    struct iolens_stdio_stream *ts = traced_stream(stream);
-    if (ts == NULL)
-        return real(s, size, n, stream);
-    double t0 = iolens_now();
-    char *ret = real(s, size, n, stream);
-    after_read(ts, stream, ret != NULL || !ferror(stream), fgets_bytes(ret), t0,
-               n > 1 ? n - 1 : 0);
-    return ret;
+    return read_line((struct fgets_real){.checked = real}, s, size, n, stream);
 }
 
 /* One character read (per-character calls: kept as cheap as fread's
@@ -620,9 +604,11 @@ IOLENS_EXPORT int __isoc99_fscanf(FILE *stream, const char *format, ...)
 
 /* ----------------------------------------------------------- writing -- */
 
-IOLENS_EXPORT size_t fwrite(const void *ptr, size_t size, size_t nmemb, FILE *stream)
+/* fwrite and fwrite_unlocked (the hot path: inlined). */
+static inline __attribute__((always_inline)) size_t
+write_items(size_t (*real)(const void *, size_t, size_t, FILE *), const void *ptr, size_t size,
+            size_t nmemb, FILE *stream)
 {
-    REAL_OR_FAIL(real, fwrite, 0);
     struct iolens_stdio_stream *s = traced_stream(stream);
     if (s == NULL)
         return real(ptr, size, nmemb, stream);
@@ -631,45 +617,43 @@ IOLENS_EXPORT size_t fwrite(const void *ptr, size_t size, size_t nmemb, FILE *st
     after_write(s, stream, fwrite_ok(ret, size, nmemb), (int64_t)(ret * size), t0,
                 items_bytes(size, nmemb));
     return ret;
+}
+
+/* fputs and fputs_unlocked. */
+static int write_string(int (*real)(const char *, FILE *), const char *s, FILE *stream)
+{
+    struct iolens_stdio_stream *ts = traced_stream(stream);
+    if (ts == NULL)
+        return real(s, stream);
+    double t0 = iolens_now();
+    int ret = real(s, stream);
+    int64_t len = (int64_t)strlen(s);
+    after_write(ts, stream, ret != EOF, len, t0, len);
+    return ret;
+}
+
+IOLENS_EXPORT size_t fwrite(const void *ptr, size_t size, size_t nmemb, FILE *stream)
+{
+    REAL_OR_FAIL(real, fwrite, 0);
+    return write_items(real, ptr, size, nmemb, stream);
 }
 
 IOLENS_EXPORT int fputs(const char *s, FILE *stream)
 {
     REAL_OR_FAIL(real, fputs, EOF);
-    struct iolens_stdio_stream *ts = traced_stream(stream);
-    if (ts == NULL)
-        return real(s, stream);
-    double t0 = iolens_now();
-    int ret = real(s, stream);
-    int64_t len = (int64_t)strlen(s);
-    after_write(ts, stream, ret != EOF, len, t0, len);
-    return ret;
+    return write_string(real, s, stream);
 }
 
 IOLENS_EXPORT size_t fwrite_unlocked(const void *ptr, size_t size, size_t nmemb, FILE *stream)
 {
     REAL_OR_FAIL(real, fwrite_unlocked, 0);
-    struct iolens_stdio_stream *s = traced_stream(stream);
-    if (s == NULL)
-        return real(ptr, size, nmemb, stream);
-    double t0 = iolens_now();
-    size_t ret = real(ptr, size, nmemb, stream);
-    after_write(s, stream, fwrite_ok(ret, size, nmemb), (int64_t)(ret * size), t0,
-                items_bytes(size, nmemb));
-    return ret;
+    return write_items(real, ptr, size, nmemb, stream);
 }
 
 IOLENS_EXPORT int fputs_unlocked(const char *s, FILE *stream)
 {
     REAL_OR_FAIL(real, fputs_unlocked, EOF);
-    struct iolens_stdio_stream *ts = traced_stream(stream);
-    if (ts == NULL)
-        return real(s, stream);
-    double t0 = iolens_now();
-    int ret = real(s, stream);
-    int64_t len = (int64_t)strlen(s);
-    after_write(ts, stream, ret != EOF, len, t0, len);
-    return ret;
+    return write_string(real, s, stream);
 }
 
 /* puts writes the string and a newline to stdout. */

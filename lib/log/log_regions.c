@@ -15,6 +15,7 @@
 #include "core/file_table.h"
 #include "layers/layer_intervals.h"
 #include "core/mounts.h"
+#include "format/compare.h"
 #include "format/path_hash.h"
 #include "layers/posix_layer.h"
 #include "layers/stdio_layer.h"
@@ -133,12 +134,6 @@ int iolens_region_ranks(struct iolens_buf *out, const struct iolens_rank_info *r
 
 /* ------------------------------------------------------------- names -- */
 
-static int compare_ids(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Byte order of the names; names hold no NUL. */
 static int compare_files_by_name(const void *a, const void *b)
 {
@@ -158,7 +153,7 @@ static void pick_named_file(struct iolens_file *file, void *arg)
 {
     struct names_ctx *ctx = arg;
     if (ctx->nfiles < ctx->nids &&
-        bsearch(&file->id, ctx->ids, ctx->nids, sizeof *ctx->ids, compare_ids) != NULL)
+        bsearch(&file->id, ctx->ids, ctx->nids, sizeof *ctx->ids, iolens_compare_u64) != NULL)
         ctx->files[ctx->nfiles++] = file;
 }
 
@@ -193,7 +188,7 @@ static long named_files(const uint64_t *ids, size_t n, struct iolens_file ***fil
         return -1;
     }
     memcpy(sorted, ids, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, compare_ids);
+    qsort(sorted, n, sizeof *sorted, iolens_compare_u64);
     ctx.ids = sorted;
     ctx.nids = n;
     iolens_file_foreach(pick_named_file, &ctx);
@@ -324,7 +319,7 @@ static void add_id_name(struct iolens_file *file, void *arg)
 
 static int compare_id_names(const void *a, const void *b)
 {
-    return compare_ids(&((const struct id_name *)a)->id, &((const struct id_name *)b)->id);
+    return iolens_compare_u64(&((const struct id_name *)a)->id, &((const struct id_name *)b)->id);
 }
 
 /* One record's sort key. */

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/compare.h"
+
 /* Bytes in front of each record in an exchange buffer: uint32 layer index
  * and uint32 0, which keeps the records 8-byte aligned. */
 #define ENTRY_HEAD 8
@@ -87,12 +89,6 @@ static unsigned writer_pick(uint64_t id, unsigned k)
     return (unsigned)(mix(id ^ 0x9e3779b97f4a7c15ull) % k);
 }
 
-static int compare_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 long iolens_share_distinct_ids(const struct iolens_record_set *s, uint64_t **ids)
 {
     size_t total = 0;
@@ -106,7 +102,7 @@ long iolens_share_distinct_ids(const struct iolens_record_set *s, uint64_t **ids
     for (unsigned l = 0; l < s->nlayers; l++)
         for (size_t i = 0; i < s->count[l]; i++)
             v[n++] = record_id(record_at(s, l, i));
-    qsort(v, n, sizeof *v, compare_u64);
+    qsort(v, n, sizeof *v, iolens_compare_u64);
     size_t distinct = 0;
     for (size_t i = 0; i < n; i++)
         if (distinct == 0 || v[distinct - 1] != v[i])

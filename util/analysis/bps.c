@@ -29,8 +29,10 @@
 #include <stdlib.h>
 
 #include "analysis/interval_bounds.h"
+#include "format/compare.h"
 #include "format/interval_union.h"
 #include "format/record_merge.h"
+#include "format/sat_math.h"
 
 /* The host of a rank (index into the job's host list), or -1 if unknown. */
 static int64_t host_of(const struct iolens_log *log, int64_t rank)
@@ -97,14 +99,6 @@ static bool has_kind(const struct iolens_log *log, uint32_t kind)
     return false;
 }
 
-static int64_t add_sat(int64_t a, int64_t b)
-{
-    int64_t s;
-    if (__builtin_add_overflow(a, b, &s))
-        return b > 0 ? INT64_MAX : INT64_MIN;
-    return s;
-}
-
 static bool kind_in(uint32_t kind, const uint32_t *kinds, size_t nkinds)
 {
     for (size_t k = 0; k < nkinds; k++)
@@ -165,7 +159,7 @@ int iolens_bps_union(const struct iolens_log *log, const uint32_t *kinds, size_t
         if (!kind_in(s->kind, kinds, nkinds))
             continue;
         row->accesses += s->total_accesses;
-        row->bytes = add_sat(row->bytes, s->total_bytes);
+        row->bytes = iolens_sat_add(row->bytes, s->total_bytes);
         row->error_bound += s->error_bound;
         row->access_time += s->sum_duration;
         double off = clock_offset_of(log, s);
@@ -210,7 +204,7 @@ int iolens_bps_direction(const struct iolens_log *log, uint32_t kind, uint32_t f
             } else if (s->flags[j] & flag) {
                 it[n++] = item_at(s, i, j, off);
                 out->accesses += s->accesses[j];
-                out->bytes = add_sat(out->bytes, s->bytes[j]);
+                out->bytes = iolens_sat_add(out->bytes, s->bytes[j]);
             }
         }
     }
@@ -244,12 +238,6 @@ static int by_id_rank(const void *a, const void *b)
     if (x->id != y->id)
         return x->id < y->id ? -1 : 1;
     return (x->rank > y->rank) - (x->rank < y->rank);
-}
-
-static int by_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
 }
 
 static uint64_t all_intervals(const struct iolens_log *log)
@@ -308,7 +296,7 @@ static int shared_ids(const struct iolens_log *log, uint64_t **ids, size_t *nids
     if (add_multi_rank_ids(log, *ids, nids) != 0)
         return -1;
     if (*nids > 0)
-        qsort(*ids, *nids, sizeof **ids, by_u64);
+        qsort(*ids, *nids, sizeof **ids, iolens_compare_u64);
     size_t m = 0;
     for (size_t i = 0; i < *nids; i++)
         if ((m == 0 || (*ids)[m - 1] != (*ids)[i]) && (*ids)[i] != IOLENS_ID_OTHER_FILES &&
@@ -352,7 +340,7 @@ static struct file_iv *shared_intervals(const struct iolens_log *log, uint32_t k
         double off = clock_offset_of(log, s);
         for (uint64_t j = 0; j < s->count; j++) {
             uint64_t id = s->file_id[j];
-            if (bsearch(&id, ids, nids, sizeof *ids, by_u64) == NULL)
+            if (bsearch(&id, ids, nids, sizeof *ids, iolens_compare_u64) == NULL)
                 continue;
             struct file_iv *e = &f[(*n)++];
             *e = (struct file_iv){id, item_at(s, i, j, off), s->bytes[j], s->accesses[j]};
@@ -386,7 +374,7 @@ static void file_row(const struct iolens_log *log, const struct iolens_bps *laye
     for (size_t i = 0; i < n; i++) {
         scratch[i] = f[i].item;
         row->accesses += f[i].accesses;
-        row->bytes = add_sat(row->bytes, f[i].bytes);
+        row->bytes = iolens_sat_add(row->bytes, f[i].bytes);
     }
     struct iolens_union_bounds b = {0};
     if (iolens_union_bounds(scratch, n, groups, log->ninterval_sets, layer->error_bound, &b) != 0)
@@ -643,9 +631,9 @@ static enum iolens_ts_status sum_pieces(const struct ts_piece *p, size_t n, uint
                                   .bin = p[i].bin};
         size_t j = i;
         for (; j < n && p[j].bin == p[i].bin && (whole_job || p[j].rank == p[i].rank); j++) {
-            b.bytes_read = add_sat(b.bytes_read, p[j].bytes[0]);
-            b.bytes_written = add_sat(b.bytes_written, p[j].bytes[1]);
-            b.bytes_rw = add_sat(b.bytes_rw, p[j].bytes[2]);
+            b.bytes_read = iolens_sat_add(b.bytes_read, p[j].bytes[0]);
+            b.bytes_written = iolens_sat_add(b.bytes_written, p[j].bytes[1]);
+            b.bytes_rw = iolens_sat_add(b.bytes_rw, p[j].bytes[2]);
             b.reads += p[j].ops[0];
             b.writes += p[j].ops[1];
             b.accesses_rw += p[j].ops[2];

@@ -11,12 +11,7 @@
 #include <stdlib.h>
 
 #include "analysis/sharing.h"
-
-static int by_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
+#include "format/compare.h"
 
 /* The first of the n sorted ids that is not below id (n if none). */
 static size_t first_not_below(const uint64_t *ids, size_t n, uint64_t id)
@@ -68,7 +63,7 @@ static int layer_rows(const struct iolens_log *log, const struct iolens_log_laye
         return -1;
     for (size_t r = 0; r < n; r++)
         ids[r] = L->id[r];
-    qsort(ids, n, sizeof *ids, by_u64);
+    qsort(ids, n, sizeof *ids, iolens_compare_u64);
     int rc = 0;
     for (size_t r = 0; r < n && rc == 0; r++) {
         struct iolens_file_row row = {

@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 
+#include "format/sat_math.h"
 #include "layers/access_pattern.h"
 
 const char *iolens_pattern_name(enum iolens_pattern_kind kind)
@@ -121,8 +122,8 @@ void iolens_pattern_of_record(const struct iolens_log_layer *L, uint64_t rec,
     const int64_t *c = &L->counters[rec * L->counter_count];
     int64_t accesses = 0;
     for (int i = 0; i < 8 && pl->ops[i] >= 0; i++)
-        if (c[pl->ops[i]] > 0 && __builtin_add_overflow(accesses, c[pl->ops[i]], &accesses))
-            accesses = INT64_MAX;
+        if (c[pl->ops[i]] > 0)
+            accesses = iolens_sat_add(accesses, c[pl->ops[i]]);
     out->accesses = accesses;
     out->access_size = c[pl->access1];
     /* Logs written before the detector have fewer counters: unknown. */

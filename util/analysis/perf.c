@@ -9,6 +9,7 @@
 
 #include "analysis/bps.h"
 #include "format/record_merge.h"
+#include "format/sat_math.h"
 
 static const uint32_t perf_kinds[IOLENS_PERF_NLAYERS] = {
     IOLENS_REGION_POSIX, IOLENS_REGION_STDIO, IOLENS_REGION_MPIIO, IOLENS_REGION_H5F,
@@ -29,14 +30,6 @@ static double ratio(double a, double b) { return b > 0 ? a / b : NAN; }
 static double runtime_share(double io_time, double run_time)
 {
     return ratio(fmin(io_time, run_time), run_time);
-}
-
-static int64_t add_sat(int64_t a, int64_t b)
-{
-    int64_t s;
-    if (__builtin_add_overflow(a, b, &s))
-        return b > 0 ? INT64_MAX : INT64_MIN;
-    return s;
 }
 
 /* ---------------------------------------------------------- records -- */
@@ -89,7 +82,7 @@ static void perf_record_of(const struct iolens_layer_desc *d, void *rec,
     out->bytes_written = counter_of(rec, d->bytes_written);
     out->reads = iolens_record_read_ops(d, rec);
     out->writes = iolens_record_write_ops(d, rec);
-    out->opens = add_sat(counter_of(rec, d->opens[0]), counter_of(rec, d->opens[1]));
+    out->opens = iolens_sat_add(counter_of(rec, d->opens[0]), counter_of(rec, d->opens[1]));
     out->time_read = fcounter_of(d, rec, d->read_time);
     out->time_write = fcounter_of(d, rec, d->write_time);
     out->time_meta = fcounter_of(d, rec, d->meta_time);
@@ -164,11 +157,11 @@ static void add_record(struct iolens_perf_layer *p, int64_t rank,
                        const struct iolens_perf_record *r, struct rank_time *t, size_t *nt)
 {
     p->records++;
-    p->bytes_read = add_sat(p->bytes_read, r->bytes_read);
-    p->bytes_written = add_sat(p->bytes_written, r->bytes_written);
-    p->reads = add_sat(p->reads, r->reads);
-    p->writes = add_sat(p->writes, r->writes);
-    p->opens = add_sat(p->opens, r->opens);
+    p->bytes_read = iolens_sat_add(p->bytes_read, r->bytes_read);
+    p->bytes_written = iolens_sat_add(p->bytes_written, r->bytes_written);
+    p->reads = iolens_sat_add(p->reads, r->reads);
+    p->writes = iolens_sat_add(p->writes, r->writes);
+    p->opens = iolens_sat_add(p->opens, r->opens);
     p->time_read += r->time_read;
     p->time_write += r->time_write;
     p->time_meta += r->time_meta;
@@ -186,7 +179,7 @@ static void add_record(struct iolens_perf_layer *p, int64_t rank,
 /* The figures derived from the sums. */
 static void derive(struct iolens_perf_layer *p, double run_time, uint32_t nodes)
 {
-    p->bytes = add_sat(p->bytes_read, p->bytes_written);
+    p->bytes = iolens_sat_add(p->bytes_read, p->bytes_written);
     p->slowest_time = p->unique_time + p->shared_slowest_time;
     p->fallback_time = p->unique_time + p->shared_open_to_last_io;
     double mib = (double)p->bytes / MIB;

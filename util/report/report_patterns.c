@@ -23,10 +23,12 @@
 
 #include "analysis/patterns.h"
 #include "analysis/perf.h"
+#include "format/compare.h"
 #include "format/record_merge.h"
 #include "report/report.h"
 #include "format/sat_math.h"
 #include "analysis/sharing.h"
+#include "output/real_text.h"
 #include "output/text_escape.h"
 
 static int is_std_stream(uint64_t id)
@@ -87,16 +89,10 @@ struct job_figures {
     int64_t sizes_state;   /* IOLENS_TOP_* of sizes */
 };
 
-static int by_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Distinct ids among ids[0..n), sorted in place. */
 static int64_t distinct(uint64_t *ids, size_t n)
 {
-    qsort(ids, n, sizeof *ids, by_u64);
+    qsort(ids, n, sizeof *ids, iolens_compare_u64);
     int64_t d = 0;
     for (size_t i = 0; i < n; i++)
         d += i == 0 || ids[i] != ids[i - 1];
@@ -191,12 +187,12 @@ static void put_int(FILE *out, const char *metric, int64_t v)
     fprintf(out, "job\t%s\t%" PRId64 "\n", metric, v);
 }
 
-static void put_real(FILE *out, const char *metric, double v)
+/* An unbounded figure prints "-" here, as an undefined one does. */
+static void put_real_line(FILE *out, const char *metric, double v)
 {
-    if (isnan(v) || isinf(v))
-        fprintf(out, "job\t%s\t-\n", metric);
-    else
-        fprintf(out, "job\t%s\t%.6f\n", metric, v);
+    fprintf(out, "job\t%s\t", metric);
+    iolens_put_real(out, isinf(v) ? NAN : v);
+    fputc('\n', out);
 }
 
 static double ratio(int64_t a, int64_t b)
@@ -217,23 +213,23 @@ static void print_job(FILE *out, const struct iolens_log *log, const struct iole
     put_int(out, "bytes_shared_by_all", sh->bytes_all);
     put_int(out, "bytes_shared_by_subset", sh->bytes_subset);
     put_int(out, "top_rank", sh->top_rank);
-    put_real(out, "top_rank_pct", sh->bytes > 0 ? 100.0 * sh->top_rank_share : NAN);
+    put_real_line(out, "top_rank_pct", sh->bytes > 0 ? 100.0 * sh->top_rank_share : NAN);
     put_int(out, "files", f->files);
-    put_real(out, "files_per_process", ratio(f->files, sh->nprocs));
+    put_real_line(out, "files_per_process", ratio(f->files, sh->nprocs));
     put_int(out, "files_created", f->files_created);
-    put_real(out, "files_created_per_process", ratio(f->files_created, sh->nprocs));
+    put_real_line(out, "files_created_per_process", ratio(f->files_created, sh->nprocs));
     put_int(out, "accesses", f->accesses);
-    put_real(out, "sequential_pct", 100.0 * ratio(f->seq, f->accesses));
-    put_real(out, "consecutive_pct", 100.0 * ratio(f->consec, f->accesses));
-    put_real(out, "aligned_pct", 100.0 * ratio(f->accesses - f->misaligned, f->accesses));
-    put_real(out, "data_per_process", ratio(sh->bytes, sh->nprocs));
+    put_real_line(out, "sequential_pct", 100.0 * ratio(f->seq, f->accesses));
+    put_real_line(out, "consecutive_pct", 100.0 * ratio(f->consec, f->accesses));
+    put_real_line(out, "aligned_pct", 100.0 * ratio(f->accesses - f->misaligned, f->accesses));
+    put_real_line(out, "data_per_process", ratio(sh->bytes, sh->nprocs));
     for (size_t i = 0; i < f->nsizes; i++)
         fprintf(out, "job\taccess_size_%zu\t%" PRId64 "\t%" PRId64 "\n", i + 1,
                 f->sizes[i].value[0], f->sizes[i].count);
     fprintf(out, "job\taccess_size_counts\t%s\n",
             f->sizes_state == IOLENS_TOP_ESTIMATE ? "estimate" : "exact");
-    put_real(out, "io_pct_of_runtime", 100.0 * perf->job.io_share);
-    put_real(out, "meta_pct_of_io_time", 100.0 * perf->job.meta_share);
+    put_real_line(out, "io_pct_of_runtime", 100.0 * perf->job.io_share);
+    put_real_line(out, "meta_pct_of_io_time", 100.0 * perf->job.meta_share);
     (void)log;
 }
 

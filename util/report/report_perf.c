@@ -8,17 +8,14 @@
 #include <math.h>
 
 #include "analysis/perf.h"
+#include "output/real_text.h"
 #include "report/report.h"
 
-static void put_real(FILE *out, const char *scope, const char *metric, double v)
+static void put_real_line(FILE *out, const char *scope, const char *metric, double v)
 {
     fprintf(out, "%s\t%s\t", scope, metric);
-    if (isnan(v))
-        fputs("-\n", out);
-    else if (isinf(v))
-        fputs("inf\n", out);
-    else
-        fprintf(out, "%.6f\n", v);
+    iolens_put_real(out, v);
+    fputc('\n', out);
 }
 
 static void put_int(FILE *out, const char *scope, const char *metric, int64_t v)
@@ -37,28 +34,28 @@ static void print_layer(FILE *out, const struct iolens_perf_layer *p)
     put_int(out, s, "reads", p->reads);
     put_int(out, s, "writes", p->writes);
     put_int(out, s, "opens", p->opens);
-    put_real(out, s, "time_read", p->time_read);
-    put_real(out, s, "time_write", p->time_write);
-    put_real(out, s, "time_meta", p->time_meta);
-    put_real(out, s, "unique_slowest_time", p->unique_time);
+    put_real_line(out, s, "time_read", p->time_read);
+    put_real_line(out, s, "time_write", p->time_write);
+    put_real_line(out, s, "time_meta", p->time_meta);
+    put_real_line(out, s, "unique_slowest_time", p->unique_time);
     put_int(out, s, "unique_slowest_rank", p->slowest_rank);
-    put_real(out, s, "shared_slowest_time", p->shared_slowest_time);
-    put_real(out, s, "slowest_time", p->slowest_time);
-    put_real(out, s, "agg_mib_s", p->agg_mib_s);
-    put_real(out, s, "mib_s_per_cn", p->mib_s_per_cn);
-    put_real(out, s, "shared_open_to_last_io", p->shared_open_to_last_io);
-    put_real(out, s, "fallback_time", p->fallback_time);
-    put_real(out, s, "fallback_mib_s", p->fallback_mib_s);
-    put_real(out, s, "union_time", p->union_time);
-    put_real(out, s, "union_time_lower", p->union_time_lower);
-    put_real(out, s, "union_time_upper", p->union_time_upper);
+    put_real_line(out, s, "shared_slowest_time", p->shared_slowest_time);
+    put_real_line(out, s, "slowest_time", p->slowest_time);
+    put_real_line(out, s, "agg_mib_s", p->agg_mib_s);
+    put_real_line(out, s, "mib_s_per_cn", p->mib_s_per_cn);
+    put_real_line(out, s, "shared_open_to_last_io", p->shared_open_to_last_io);
+    put_real_line(out, s, "fallback_time", p->fallback_time);
+    put_real_line(out, s, "fallback_mib_s", p->fallback_mib_s);
+    put_real_line(out, s, "union_time", p->union_time);
+    put_real_line(out, s, "union_time_lower", p->union_time_lower);
+    put_real_line(out, s, "union_time_upper", p->union_time_upper);
     fprintf(out, "%s\tunion_bounds\t%s\n", s, p->union_wide ? "wide" : "tight");
-    put_real(out, s, "union_error_bound", p->union_error_bound);
-    put_real(out, s, "union_mib_s", p->union_mib_s);
-    put_real(out, s, "union_mib_s_min", p->union_mib_s_min);
-    put_real(out, s, "union_mib_s_max", p->union_mib_s_max);
-    put_real(out, s, "io_pct_of_runtime", 100.0 * p->io_share);
-    put_real(out, s, "meta_pct_of_io_time", 100.0 * p->meta_share);
+    put_real_line(out, s, "union_error_bound", p->union_error_bound);
+    put_real_line(out, s, "union_mib_s", p->union_mib_s);
+    put_real_line(out, s, "union_mib_s_min", p->union_mib_s_min);
+    put_real_line(out, s, "union_mib_s_max", p->union_mib_s_max);
+    put_real_line(out, s, "io_pct_of_runtime", 100.0 * p->io_share);
+    put_real_line(out, s, "meta_pct_of_io_time", 100.0 * p->meta_share);
 }
 
 int iolens_report_perf(FILE *out, const struct iolens_log *log)

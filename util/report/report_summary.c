@@ -15,6 +15,7 @@
 #include "analysis/perf.h"
 #include "report/report.h"
 #include "analysis/sharing.h"
+#include "output/real_text.h"
 
 static void put_escaped(FILE *out, const char *s, size_t len)
 {
@@ -27,14 +28,10 @@ static void put_escaped(FILE *out, const char *s, size_t len)
     }
 }
 
-static void put_real(FILE *out, double v)
+static void put_real_cell(FILE *out, double v)
 {
-    if (isnan(v))
-        fputs("\t-", out);
-    else if (isinf(v))
-        fputs("\tinf", out);
-    else
-        fprintf(out, "\t%.6f", v);
+    fputc('\t', out);
+    iolens_put_real(out, v);
 }
 
 int iolens_report_summary_header(FILE *out)
@@ -66,7 +63,7 @@ static void put_bps(FILE *out, const struct iolens_log *log, const struct iolens
     }
     struct iolens_bps_figures f;
     iolens_bps_derive(b, block_size, log->job.run_time, &f);
-    put_real(out, f.bps);
+    put_real_cell(out, f.bps);
     fprintf(out, "\t%s", iolens_layer_name(b->kind));
 }
 
@@ -86,11 +83,11 @@ int iolens_report_summary_row(FILE *out, const struct iolens_log *log, const cha
     fputc('\t', out);
     put_escaped(out, log->jobstr[IOLENS_JOBSTR_JOBID], log->jobstr_len[IOLENS_JOBSTR_JOBID]);
     fprintf(out, "\t%" PRIu32 "\t%" PRIu32, log->job.nprocs, p.compute_nodes);
-    put_real(out, log->job.run_time);
+    put_real_cell(out, log->job.run_time);
     fprintf(out, "\t%" PRId64, p.job.bytes);
-    put_real(out, p.job.agg_mib_s);
-    put_real(out, p.job.mib_s_per_cn);
-    put_real(out, p.job.union_mib_s);
+    put_real_cell(out, p.job.agg_mib_s);
+    put_real_cell(out, p.job.mib_s_per_cn);
+    put_real_cell(out, p.job.union_mib_s);
     put_bps(out, log, main_bps(&r), block_size);
     fprintf(out, "\t%s\n", iolens_sharing_name(sh.cls));
     iolens_bps_report_free(&r);

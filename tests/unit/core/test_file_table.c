@@ -13,10 +13,11 @@
 #include "core/file_table.h"
 #include "iolens/log_format.h"
 #include "core/mounts.h"
+#include "format/compare.h"
 
 /* Test double for the mount table: one mount at /fake_mnt with a block
  * size of 1234, so that fs_block_size can be checked exactly.  The test
- * program defines the symbol, so lib/log/mounts.c is not linked in. */
+ * program defines the symbol, so lib/core/mounts.c is not linked in. */
 static const struct iolens_mount fake_mount = { "/fake_mnt", "fakefs", 1234 };
 const struct iolens_mount *iolens_mounts_find(const char *abspath)
 {
@@ -333,12 +334,6 @@ static void *insert_all(void *arg)
     return NULL;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static void run_inserters(void)
 {
     static struct inserter in[NTHREADS];
@@ -363,7 +358,7 @@ static void run_inserters(void)
         ck_assert_ptr_eq(find(path), f);
         ids[i] = f->id;
     }
-    qsort(ids, NPATHS, sizeof ids[0], cmp_u64);
+    qsort(ids, NPATHS, sizeof ids[0], iolens_compare_u64);
     for (int i = 1; i < NPATHS; i++)
         ck_assert_uint_ne(ids[i - 1], ids[i]);
     ck_assert_uint_gt(ids[0], IOLENS_ID_RESERVED_MAX);
