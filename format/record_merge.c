@@ -53,7 +53,8 @@ IOLENS_LAYERS(LAYER_TABLES)
     .read_ops[3] = -1, .write_ops[0] = -1, .write_ops[1] = -1, .write_ops[2] = -1,      \
     .write_ops[3] = -1, .max_byte_read = -1, .max_byte_written = -1,                    \
     .size_read_first = -1, .size_write_first = -1, .access_first = -1,                  \
-    .pattern_first = -1, .slowest_read_size = -1, .slowest_write_size = -1,             \
+    .pattern_first = -1, .file_rec_id = -1, .slowest_read_size = -1,                    \
+    .slowest_write_size = -1,                                                           \
     .f_open_start = -1, .f_open_end = -1, .f_read_start = -1, .f_read_end = -1,         \
     .f_write_start = -1, .f_write_end = -1, .f_close_start = -1, .f_close_end = -1,     \
     .read_time = -1, .write_time = -1, .meta_time = -1, .f_max_read_time = -1,          \

@@ -42,6 +42,8 @@ struct iolens_layer_desc {
     int size_read_first, size_write_first;   /* first of IOLENS_NSIZE_BINS bins */
     int access_first;            /* <L>_ACCESS1_ACCESS: the access-size top table */
     int pattern_first;           /* <L>_PAT_STEPS: first pattern counter */
+    int file_rec_id;             /* records are not files: the counter holding
+                                    the record id of their file's record (H5D) */
     int slowest_read_size, slowest_write_size;   /* <L>_MAX_*_TIME_SIZE */
     int ranks_opened;            /* first of the 6 sharing counters */
     /* roles: fcounter indexes */

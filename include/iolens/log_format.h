@@ -120,6 +120,15 @@ enum iolens_region_kind {
     IOLENS_LAYERS(IOLENS_X_REGION_KIND)   /* 16 and up */
 };
 
+/* The region kind of layer index layer, 0 past the last (the tools have
+ * the same in the descriptors: iolens_layer_desc_at(layer)->region_kind). */
+#define IOLENS_X_KIND_OF(NAME, lower, KIND, VERSION, C, F, ROLES, DATA, BASE) KIND,
+static inline uint32_t iolens_layer_region_kind(unsigned layer)
+{
+    static const uint32_t kinds[IOLENS_NLAYERS] = {IOLENS_LAYERS(IOLENS_X_KIND_OF)};
+    return layer < IOLENS_NLAYERS ? kinds[layer] : 0;
+}
+
 #define IOLENS_COMPRESS_ZLIB 1u
 
 struct iolens_region_desc {
@@ -834,7 +843,7 @@ enum iolens_agg {
     IOLENS_SHARING_FCOUNTERS(X, H5D)
 
 /* H5D roles (IOLENS_LAYERS): access_first starts the table of access
- * shapes. */
+ * shapes; a record is a dataset, file_rec_id names its file's record. */
 #define IOLENS_H5D_ROLES(R) \
     R(opens[0], H5D_OPENS) \
     R(reads, H5D_READS) \
@@ -846,6 +855,7 @@ enum iolens_agg {
     R(size_read_first, H5D_SIZE_READ_AGG_0_100) \
     R(size_write_first, H5D_SIZE_WRITE_AGG_0_100) \
     R(access_first, H5D_ACCESS1_ACCESS) \
+    R(file_rec_id, H5D_FILE_REC_ID) \
     R(slowest_read_size, H5D_MAX_READ_TIME_SIZE) \
     R(slowest_write_size, H5D_MAX_WRITE_TIME_SIZE) \
     R(f_open_start, H5D_F_OPEN_START_TIMESTAMP) \

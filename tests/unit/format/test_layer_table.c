@@ -48,6 +48,7 @@ START_TEST(layer_indexes_kinds_and_descriptors_agree)
         ck_assert_uint_eq(kind[i], expected[i].kind);
         ck_assert_ptr_eq(iolens_layer_desc_by_kind(kind[i]), d);
         ck_assert_uint_eq(iolens_layer_desc_index(d), i);
+        ck_assert_uint_eq(iolens_layer_region_kind(i), expected[i].kind);
         ck_assert_uint_eq(d->version, version[i]);
         ck_assert_uint_eq(d->record_size, size[i]);
         ck_assert_uint_eq(d->record_size, 16 + 8 * (size_t)(d->ncounters + d->nfcounters));
@@ -55,6 +56,7 @@ START_TEST(layer_indexes_kinds_and_descriptors_agree)
         ck_assert_int_eq(d->base, expected[i].base);
     }
     ck_assert_ptr_null(iolens_layer_desc_at(NEXPECTED));
+    ck_assert_uint_eq(iolens_layer_region_kind(NEXPECTED), 0);
     ck_assert_ptr_null(iolens_layer_desc_by_kind(IOLENS_REGION_INTERVALS));
     ck_assert_ptr_null(iolens_layer_desc_by_kind(21));
     /* the other region kinds keep their numbers */
@@ -166,6 +168,8 @@ START_TEST(roles_point_at_the_counters_of_their_meaning)
         ck_assert_str_eq(counter_at(d, d->size_write_first), e->size_write_first);
         ck_assert_str_eq(counter_at(d, d->access_first), e->access_first);
         ck_assert_str_eq(counter_at(d, d->pattern_first), e->pattern_first);
+        ck_assert_str_eq(counter_at(d, d->file_rec_id),
+                         strcmp(d->name, "H5D") == 0 ? "H5D_FILE_REC_ID" : "-");
         ck_assert_str_eq(counter_at(d, d->slowest_read_size), e->slowest_read_size);
         ck_assert_str_eq(counter_at(d, d->slowest_write_size), e->slowest_write_size);
         ck_assert_str_eq(counter_at(d, d->ranks_opened), e->ranks_opened);
