@@ -2,9 +2,10 @@
  * Layer descriptors and the AGG-driven merge of records (record_merge.h).
  *
  * The descriptor tables are generated from the X-macro counter tables of
- * include/iolens/log_format.h, so a counter added there is named, described
- * and merged without touching this file.  The few counters the sharing
- * statistics need are resolved here by enum.
+ * include/iolens/log_format.h, one descriptor per row of IOLENS_LAYERS, so a
+ * counter or a layer added there is named, described and merged without
+ * touching this file.  The counters of a meaning (the roles) come from
+ * each layer's ROLES in the same table.
  */
 #include "format/record_merge.h"
 
@@ -19,180 +20,81 @@
 #define X_DESC(name, agg, desc) desc,
 
 /* Names, AGG rules and descriptions of one layer's counters and fcounters,
- * with a compile-time check that each table has one entry per enum value. */
-#define LAYER_TABLES(lower, UPPER)                                                      \
-    static const char *const lower##_names[] = {IOLENS_##UPPER##_COUNTERS(X_NAME)};     \
-    static const char *const lower##_fnames[] = {IOLENS_##UPPER##_FCOUNTERS(X_NAME)};   \
-    static const uint8_t lower##_agg[] = {IOLENS_##UPPER##_COUNTERS(X_AGG)};            \
-    static const uint8_t lower##_fagg[] = {IOLENS_##UPPER##_FCOUNTERS(X_AGG)};          \
-    static const char *const lower##_descs[] = {IOLENS_##UPPER##_COUNTERS(X_DESC)};     \
-    static const char *const lower##_fdescs[] = {IOLENS_##UPPER##_FCOUNTERS(X_DESC)};   \
-    _Static_assert(sizeof lower##_names / sizeof lower##_names[0] == UPPER##_NUM_COUNTERS, \
-                   #UPPER " counter table");                                           \
-    _Static_assert(sizeof lower##_fnames / sizeof lower##_fnames[0] ==                  \
-                       UPPER##_F_NUM_COUNTERS, #UPPER " fcounter table")
-
-LAYER_TABLES(posix, POSIX);
-LAYER_TABLES(stdio, STDIO);
-LAYER_TABLES(mpiio, MPIIO);
-LAYER_TABLES(h5f, H5F);
-LAYER_TABLES(h5d, H5D);
-
+ * with a compile-time check that each table has one entry per enum value
+ * and that the record type has the layout the descriptor states. */
+#define RECORD_SIZE(NAME) (16 + 8 * (size_t)(NAME##_NUM_COUNTERS + NAME##_F_NUM_COUNTERS))
 /* Bound of any layer's counters or fcounters: the merge plans' size. */
 #define MAX_LAYER_COUNTERS 256
-#define FITS_PLAN(UPPER)                                                                 \
-    _Static_assert(UPPER##_NUM_COUNTERS <= MAX_LAYER_COUNTERS &&                          \
-                       UPPER##_F_NUM_COUNTERS <= MAX_LAYER_COUNTERS,                      \
-                   #UPPER " has more counters than a merge plan holds")
-FITS_PLAN(POSIX);
-FITS_PLAN(STDIO);
-FITS_PLAN(MPIIO);
-FITS_PLAN(H5F);
-FITS_PLAN(H5D);
 
-#define RECORD_SIZE(UPPER) (16 + 8 * (size_t)(UPPER##_NUM_COUNTERS + UPPER##_F_NUM_COUNTERS))
+#define LAYER_TABLES(NAME, lower, KIND, VERSION, COUNTERS, FCOUNTERS, ROLES, DATA, BASE) \
+    static const char *const lower##_names[] = {COUNTERS(X_NAME)};                      \
+    static const char *const lower##_fnames[] = {FCOUNTERS(X_NAME)};                    \
+    static const uint8_t lower##_agg[] = {COUNTERS(X_AGG)};                             \
+    static const uint8_t lower##_fagg[] = {FCOUNTERS(X_AGG)};                           \
+    static const char *const lower##_descs[] = {COUNTERS(X_DESC)};                      \
+    static const char *const lower##_fdescs[] = {FCOUNTERS(X_DESC)};                    \
+    _Static_assert(sizeof lower##_names / sizeof lower##_names[0] == NAME##_NUM_COUNTERS, \
+                   #NAME " counter table");                                             \
+    _Static_assert(sizeof lower##_fnames / sizeof lower##_fnames[0] ==                   \
+                       NAME##_F_NUM_COUNTERS, #NAME " fcounter table");                 \
+    _Static_assert(NAME##_NUM_COUNTERS <= MAX_LAYER_COUNTERS &&                          \
+                       NAME##_F_NUM_COUNTERS <= MAX_LAYER_COUNTERS,                      \
+                   #NAME " has more counters than a merge plan holds");                 \
+    _Static_assert(sizeof(struct iolens_##lower##_record) == RECORD_SIZE(NAME),          \
+                   #NAME " record layout");                                             \
+    _Static_assert(IOLENS_LAYER_##NAME < IOLENS_NLAYERS, #NAME " layer index");
 
-_Static_assert(sizeof(struct iolens_posix_record) == RECORD_SIZE(POSIX), "POSIX record layout");
-_Static_assert(sizeof(struct iolens_stdio_record) == RECORD_SIZE(STDIO), "STDIO record layout");
-_Static_assert(sizeof(struct iolens_mpiio_record) == RECORD_SIZE(MPIIO), "MPIIO record layout");
-_Static_assert(sizeof(struct iolens_h5f_record) == RECORD_SIZE(H5F), "H5F record layout");
-_Static_assert(sizeof(struct iolens_h5d_record) == RECORD_SIZE(H5D), "H5D record layout");
+IOLENS_LAYERS(LAYER_TABLES)
 
-#define DESC_TABLES(lower, UPPER)                                                       \
-    .ncounters = UPPER##_NUM_COUNTERS, .nfcounters = UPPER##_F_NUM_COUNTERS,            \
-    .agg = lower##_agg, .fagg = lower##_fagg, .counter_names = lower##_names,           \
-    .fcounter_names = lower##_fnames, .counter_descs = lower##_descs,                   \
-    .fcounter_descs = lower##_fdescs, .record_size = RECORD_SIZE(UPPER)
+/* Every role starts as -1 (the layer lacks it); the layer's ROLES then
+ * set the ones it has, overriding those initializers, which is what the
+ * override warning would flag. */
+#define NO_ROLES                                                                        \
+    .opens[0] = -1, .opens[1] = -1, .bytes_read = -1, .bytes_written = -1, .reads = -1, \
+    .writes = -1, .read_ops[0] = -1, .read_ops[1] = -1, .read_ops[2] = -1,              \
+    .read_ops[3] = -1, .write_ops[0] = -1, .write_ops[1] = -1, .write_ops[2] = -1,      \
+    .write_ops[3] = -1, .max_byte_read = -1, .max_byte_written = -1,                    \
+    .size_read_first = -1, .size_write_first = -1, .access_first = -1,                  \
+    .pattern_first = -1, .file_rec_id = -1, .slowest_read_size = -1,                    \
+    .slowest_write_size = -1,                                                           \
+    .f_open_start = -1, .f_open_end = -1, .f_read_start = -1, .f_read_end = -1,         \
+    .f_write_start = -1, .f_write_end = -1, .f_close_start = -1, .f_close_end = -1,     \
+    .read_time = -1, .write_time = -1, .meta_time = -1, .f_max_read_time = -1,          \
+    .f_max_write_time = -1
+#define ROLE(field, counter) .field = (counter),
 
-static const struct iolens_layer_desc layers[] = {
-    {
-        .region_kind = IOLENS_REGION_POSIX,
-        .version = IOLENS_POSIX_VERSION,
-        .name = "POSIX",
-        DESC_TABLES(posix, POSIX),
-        .opens = {POSIX_OPENS, -1},
-        .bytes_read = POSIX_BYTES_READ,
-        .bytes_written = POSIX_BYTES_WRITTEN,
-        .reads = POSIX_READS,
-        .writes = POSIX_WRITES,
-        .read_time = POSIX_F_READ_TIME,
-        .write_time = POSIX_F_WRITE_TIME,
-        .meta_time = POSIX_F_META_TIME,
-        .ranks_opened = POSIX_RANKS_OPENED,
-        .f_fastest_rank_time = POSIX_F_FASTEST_RANK_TIME,
+#define LAYER_DESC(NAME, lower, KIND, VERSION, COUNTERS, FCOUNTERS, ROLES, DATA, BASE) \
+    [IOLENS_LAYER_##NAME] = {                                                           \
+        .region_kind = IOLENS_REGION_##NAME,                                            \
+        .version = VERSION,                                                             \
+        .name = #NAME,                                                                  \
+        .ncounters = NAME##_NUM_COUNTERS,                                               \
+        .nfcounters = NAME##_F_NUM_COUNTERS,                                            \
+        .agg = lower##_agg,                                                             \
+        .fagg = lower##_fagg,                                                           \
+        .counter_names = lower##_names,                                                 \
+        .fcounter_names = lower##_fnames,                                               \
+        .counter_descs = lower##_descs,                                                 \
+        .fcounter_descs = lower##_fdescs,                                               \
+        .record_size = RECORD_SIZE(NAME),                                               \
+        .carries_data = (DATA),                                                         \
+        .base = (BASE),                                                                 \
+        .ranks_opened = NAME##_RANKS_OPENED,                                            \
+        .f_fastest_rank_time = NAME##_F_FASTEST_RANK_TIME,                              \
+        NO_ROLES,                                                                       \
+        ROLES(ROLE)                                                                     \
     },
-    {
-        .region_kind = IOLENS_REGION_STDIO,
-        .version = IOLENS_STDIO_VERSION,
-        .name = "STDIO",
-        DESC_TABLES(stdio, STDIO),
-        .opens = {STDIO_OPENS, -1},
-        .bytes_read = STDIO_BYTES_READ,
-        .bytes_written = STDIO_BYTES_WRITTEN,
-        .reads = STDIO_READS,
-        .writes = STDIO_WRITES,
-        .read_time = STDIO_F_READ_TIME,
-        .write_time = STDIO_F_WRITE_TIME,
-        .meta_time = STDIO_F_META_TIME,
-        .ranks_opened = STDIO_RANKS_OPENED,
-        .f_fastest_rank_time = STDIO_F_FASTEST_RANK_TIME,
-    },
-    {
-        .region_kind = IOLENS_REGION_MPIIO,
-        .version = IOLENS_MPIIO_VERSION,
-        .name = "MPIIO",
-        DESC_TABLES(mpiio, MPIIO),
-        .opens = {MPIIO_INDEP_OPENS, MPIIO_COLL_OPENS},
-        .bytes_read = MPIIO_BYTES_READ,
-        .bytes_written = MPIIO_BYTES_WRITTEN,
-        /* The independent forms; iolens_record_did_io counts every form. */
-        .reads = MPIIO_INDEP_READS,
-        .writes = MPIIO_INDEP_WRITES,
-        .read_time = MPIIO_F_READ_TIME,
-        .write_time = MPIIO_F_WRITE_TIME,
-        .meta_time = MPIIO_F_META_TIME,
-        .ranks_opened = MPIIO_RANKS_OPENED,
-        .f_fastest_rank_time = MPIIO_F_FASTEST_RANK_TIME,
-    },
-    {
-        /* A file's data moves through its datasets: H5F has only
-         * metadata time. */
-        .region_kind = IOLENS_REGION_H5F,
-        .version = IOLENS_H5F_VERSION,
-        .name = "H5F",
-        DESC_TABLES(h5f, H5F),
-        .opens = {H5F_OPENS, -1},   /* creates included */
-        .bytes_read = -1,
-        .bytes_written = -1,
-        .reads = -1,
-        .writes = -1,
-        .read_time = -1,
-        .write_time = -1,
-        .meta_time = H5F_F_META_TIME,
-        .ranks_opened = H5F_RANKS_OPENED,
-        .f_fastest_rank_time = H5F_F_FASTEST_RANK_TIME,
-    },
-    {
-        .region_kind = IOLENS_REGION_H5D,
-        .version = IOLENS_H5D_VERSION,
-        .name = "H5D",
-        DESC_TABLES(h5d, H5D),
-        .opens = {H5D_OPENS, -1},
-        .bytes_read = H5D_BYTES_READ,
-        .bytes_written = H5D_BYTES_WRITTEN,
-        .reads = H5D_READS,
-        .writes = H5D_WRITES,
-        .read_time = H5D_F_READ_TIME,
-        .write_time = H5D_F_WRITE_TIME,
-        .meta_time = H5D_F_META_TIME,
-        .ranks_opened = H5D_RANKS_OPENED,
-        .f_fastest_rank_time = H5D_F_FASTEST_RANK_TIME,
-    },
-};
 
-#define NLAYERS (sizeof layers / sizeof layers[0])
+#pragma GCC diagnostic push
+#if defined(__clang__)
+#pragma GCC diagnostic ignored "-Winitializer-overrides"
+#else
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
+static const struct iolens_layer_desc layers[IOLENS_NLAYERS] = {IOLENS_LAYERS(LAYER_DESC)};
+#pragma GCC diagnostic pop
 
-/* What the public descriptor does not carry: the counters that count
- * reads and writes (MPI-IO splits them four ways) and the SLOWEST_SIZE
- * counters with the F_MAX_*_TIME each one follows.  Same order as layers. */
-struct slowest_pair {
-    int size_counter, time_fcounter;
-};
-struct layer_extra {
-    int read_ops[4], write_ops[4];   /* -1: unused slot */
-    struct slowest_pair slowest[2];
-};
-
-static const struct layer_extra extras[NLAYERS] = {
-    {
-        .read_ops = {POSIX_READS, -1, -1, -1},
-        .write_ops = {POSIX_WRITES, -1, -1, -1},
-        .slowest = {{POSIX_MAX_READ_TIME_SIZE, POSIX_F_MAX_READ_TIME},
-                    {POSIX_MAX_WRITE_TIME_SIZE, POSIX_F_MAX_WRITE_TIME}},
-    },
-    {
-        .read_ops = {STDIO_READS, -1, -1, -1},
-        .write_ops = {STDIO_WRITES, -1, -1, -1},
-        .slowest = {{-1, -1}, {-1, -1}},
-    },
-    {
-        .read_ops = {MPIIO_INDEP_READS, MPIIO_COLL_READS, MPIIO_SPLIT_READS, MPIIO_NB_READS},
-        .write_ops = {MPIIO_INDEP_WRITES, MPIIO_COLL_WRITES, MPIIO_SPLIT_WRITES, MPIIO_NB_WRITES},
-        .slowest = {{MPIIO_MAX_READ_TIME_SIZE, MPIIO_F_MAX_READ_TIME},
-                    {MPIIO_MAX_WRITE_TIME_SIZE, MPIIO_F_MAX_WRITE_TIME}},
-    },
-    {
-        .read_ops = {-1, -1, -1, -1},
-        .write_ops = {-1, -1, -1, -1},
-        .slowest = {{-1, -1}, {-1, -1}},
-    },
-    {
-        .read_ops = {H5D_READS, -1, -1, -1},
-        .write_ops = {H5D_WRITES, -1, -1, -1},
-        .slowest = {{H5D_MAX_READ_TIME_SIZE, H5D_F_MAX_READ_TIME},
-                    {H5D_MAX_WRITE_TIME_SIZE, H5D_F_MAX_WRITE_TIME}},
-    },
-};
+#define NLAYERS ((unsigned)IOLENS_NLAYERS)
 
 /* ------------------------------------------------------- descriptors -- */
 
@@ -206,6 +108,30 @@ const struct iolens_layer_desc *iolens_layer_desc_at(unsigned i)
     return i < NLAYERS ? &layers[i] : NULL;
 }
 
+unsigned iolens_layer_desc_index(const struct iolens_layer_desc *d)
+{
+    return (unsigned)(d - layers);
+}
+
+const struct iolens_layer_desc *iolens_data_layer_at(unsigned i)
+{
+    for (unsigned l = 0; l < NLAYERS; l++)
+        if (layers[l].carries_data && i-- == 0)
+            return &layers[l];
+    return NULL;
+}
+
+int iolens_data_layer_index(uint32_t kind)
+{
+    int n = 0;
+    for (unsigned l = 0; l < NLAYERS; l++) {
+        if (layers[l].region_kind == kind)
+            return layers[l].carries_data ? n : -1;
+        n += layers[l].carries_data;
+    }
+    return -1;
+}
+
 const struct iolens_layer_desc *iolens_layer_desc_by_kind(uint32_t kind)
 {
     for (unsigned i = 0; i < NLAYERS; i++)
@@ -214,17 +140,14 @@ const struct iolens_layer_desc *iolens_layer_desc_by_kind(uint32_t kind)
     return NULL;
 }
 
-static const struct layer_extra *extra_of(const struct iolens_layer_desc *d)
-{
-    return &extras[d - layers];
-}
-
 int iolens_record_slowest_time_index(const struct iolens_layer_desc *d, int size_counter)
 {
-    const struct layer_extra *x = extra_of(d);
-    for (unsigned i = 0; i < 2; i++)
-        if (x->slowest[i].size_counter == size_counter && size_counter >= 0)
-            return x->slowest[i].time_fcounter;
+    if (size_counter < 0)
+        return -1;
+    if (size_counter == d->slowest_read_size)
+        return d->f_max_read_time;
+    if (size_counter == d->slowest_write_size)
+        return d->f_max_write_time;
     return -1;
 }
 
@@ -368,12 +291,12 @@ static int64_t sum_ops(const int ops[4], const void *rec)
 
 int64_t iolens_record_read_ops(const struct iolens_layer_desc *d, const void *rec)
 {
-    return sum_ops(extra_of(d)->read_ops, rec);
+    return sum_ops(d->read_ops, rec);
 }
 
 int64_t iolens_record_write_ops(const struct iolens_layer_desc *d, const void *rec)
 {
-    return sum_ops(extra_of(d)->write_ops, rec);
+    return sum_ops(d->write_ops, rec);
 }
 
 int iolens_record_did_io(const struct iolens_layer_desc *d, const void *rec)
@@ -551,13 +474,14 @@ static void merge_top_groups(const struct iolens_layer_desc *d, int64_t *acc, co
  * not depend on the order the records come in. */
 static void merge_slowest(const struct iolens_layer_desc *d, void *acc, const void *src)
 {
-    const struct layer_extra *x = extra_of(d);
+    const int sizes[2] = {d->slowest_read_size, d->slowest_write_size};
+    const int times[2] = {d->f_max_read_time, d->f_max_write_time};
     int64_t *ac = iolens_rec_counters(acc);
     const int64_t *sc = counters_of(src);
     const double *af = fcounters_of(d, acc), *sf = fcounters_of(d, src);
     for (unsigned i = 0; i < 2; i++) {
-        int s = x->slowest[i].size_counter, t = x->slowest[i].time_fcounter;
-        if (s < 0)
+        int s = sizes[i], t = times[i];
+        if (s < 0 || t < 0)
             continue;
         if (sf[t] > af[t] || (sf[t] == af[t] && sc[s] > ac[s]))
             ac[s] = sc[s];

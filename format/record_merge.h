@@ -6,14 +6,19 @@
 #ifndef IOLENS_RECORD_MERGE_H
 #define IOLENS_RECORD_MERGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "iolens/log_format.h"
 
-/* Static description of a layer.  All layers' on-disk records share one
- * shape: uint64 id, int64 rank, int64 counters[ncounters],
- * double fcounters[nfcounters]. */
+/* Static description of a layer, generated from its row of IOLENS_LAYERS
+ * (log_format.h).  All layers' on-disk records share one shape: uint64 id,
+ * int64 rank, int64 counters[ncounters], double fcounters[nfcounters].
+ *
+ * The role fields say where the counters of a meaning are, so that no
+ * tool looks a counter up by its name: counter indexes, fcounter indexes
+ * for the f_ and _time ones, -1 where the layer has no such counter. */
 struct iolens_layer_desc {
     uint32_t region_kind;        /* IOLENS_REGION_POSIX ... */
     uint32_t version;            /* IOLENS_POSIX_VERSION ... */
@@ -26,19 +31,42 @@ struct iolens_layer_desc {
     const char *const *counter_descs;
     const char *const *fcounter_descs;
     size_t record_size;          /* 16 + 8 * (ncounters + nfcounters) */
-    /* indexes used by the sharing statistics (-1 if the layer lacks one) */
+    bool carries_data;           /* reads and writes data: bytes, intervals, BPS */
+    bool base;                   /* its bytes are the job's (POSIX, STDIO) */
+    /* roles: counter indexes */
     int opens[2];                /* counters whose sum > 0 means "opened" */
     int bytes_read, bytes_written;
-    int reads, writes;
-    int read_time, write_time, meta_time;   /* fcounter indexes */
+    int reads, writes;           /* MPI-IO: the independent forms */
+    int read_ops[4], write_ops[4];   /* every form of read / write (MPI-IO: 4) */
+    int max_byte_read, max_byte_written;
+    int size_read_first, size_write_first;   /* first of IOLENS_NSIZE_BINS bins */
+    int access_first;            /* <L>_ACCESS1_ACCESS: the access-size top table */
+    int pattern_first;           /* <L>_PAT_STEPS: first pattern counter */
+    int file_rec_id;             /* records are not files: the counter holding
+                                    the record id of their file's record (H5D) */
+    int slowest_read_size, slowest_write_size;   /* <L>_MAX_*_TIME_SIZE */
     int ranks_opened;            /* first of the 6 sharing counters */
+    /* roles: fcounter indexes */
+    int f_open_start, f_open_end, f_read_start, f_read_end;
+    int f_write_start, f_write_end, f_close_start, f_close_end;
+    int read_time, write_time, meta_time;
+    int f_max_read_time, f_max_write_time;   /* followed by slowest_*_size */
     int f_fastest_rank_time;     /* first of the 4 sharing fcounters */
 };
 
 /* The known layers, in region-kind order; NULL/0 for an unknown kind. */
 const struct iolens_layer_desc *iolens_layer_desc_by_kind(uint32_t kind);
+/* Layer i (enum iolens_layer: the order of IOLENS_LAYERS), NULL past the
+ * last. */
 const struct iolens_layer_desc *iolens_layer_desc_at(unsigned i);
 unsigned iolens_layer_desc_count(void);
+/* The layer index of a descriptor (enum iolens_layer). */
+unsigned iolens_layer_desc_index(const struct iolens_layer_desc *d);
+/* The i-th layer that carries data, in table order (i < IOLENS_NDATA_LAYERS),
+ * NULL past the last; and the data index of a region kind, -1 if it is not
+ * a data layer's. */
+const struct iolens_layer_desc *iolens_data_layer_at(unsigned i);
+int iolens_data_layer_index(uint32_t kind);
 
 /* A record seen through its descriptor. */
 static inline int64_t *iolens_rec_counters(void *rec) { return (int64_t *)((char *)rec + 16); }

@@ -18,41 +18,28 @@ trap 'rm -rf "$tmp"' EXIT
 
 # Each X(name, agg, "description") becomes one line "name<TAB>description";
 # a description pasted from adjacent literals ("first" " most common ...",
-# IOLENS_H5D_ACCESS_SHAPE) is joined into one.
+# IOLENS_H5D_ACCESS_SHAPE, the size bins) is joined into one.  The sections
+# come from the layer table, IOLENS_LAYERS: an integer and a floating-point
+# section per layer, in table order.
 cat >"$tmp/counters.c" <<'C'
 #include "iolens/log_format.h"
 #define ROW(name, agg, desc) @ROW@ name @TAB@ desc
-@SECTION@ posix
-IOLENS_POSIX_COUNTERS(ROW)
-@SECTION@ posix_f
-IOLENS_POSIX_FCOUNTERS(ROW)
-@SECTION@ stdio
-IOLENS_STDIO_COUNTERS(ROW)
-@SECTION@ stdio_f
-IOLENS_STDIO_FCOUNTERS(ROW)
-@SECTION@ mpiio
-IOLENS_MPIIO_COUNTERS(ROW)
-@SECTION@ mpiio_f
-IOLENS_MPIIO_FCOUNTERS(ROW)
-@SECTION@ h5f
-IOLENS_H5F_COUNTERS(ROW)
-@SECTION@ h5f_f
-IOLENS_H5F_FCOUNTERS(ROW)
-@SECTION@ h5d
-IOLENS_H5D_COUNTERS(ROW)
-@SECTION@ h5d_f
-IOLENS_H5D_FCOUNTERS(ROW)
+#define SECTIONS(NAME, lower, KIND, VERSION, COUNTERS, FCOUNTERS, ROLES, DATA, BASE) \
+    @SECTION@ NAME @TAB@ int COUNTERS(ROW) @SECTION@ NAME @TAB@ float FCOUNTERS(ROW)
+IOLENS_LAYERS(SECTIONS)
 C
 "$CPP" -P -I"$SRC/include" "$tmp/counters.c" |
     sed -e 's/@ROW@/\n@ROW@/g' -e 's/@SECTION@/\n@SECTION@/g' |
     sed -e '/^@ROW@/s/" *"//g' |
     sed -n -e 's/^@ROW@ *\([A-Z0-9_]*\) *@TAB@ *"\(.*\)" *$/\1\t\2/p' \
-        -e 's/^@SECTION@ *\([a-z0-9_]*\) *$/@SECTION@\t\1/p' >"$tmp/rows"
+        -e 's/^@SECTION@ *\([A-Z0-9_]*\) *@TAB@ *\([a-z]*\) *$/@SECTION@\t\1\t\2/p' >"$tmp/rows"
 
 # Sanity: every counter named literally in the header must have come
-# through (the sharing counters are built by token pasting, so they are
-# checked against the page by tests/integration/test_counter_docs.sh).
-expected=$(sed -n 's/^ *X(\([A-Z][A-Z0-9_]*\),.*/\1/p' "$HEADER" | sort)
+# through (the sharing, pattern and size-bin counters are built by token
+# pasting, so they are checked against the page by
+# tests/integration/test_counter_docs.sh).  A counter name has a "_"; the
+# layer table's rows (X(POSIX, posix, ...)) have none.
+expected=$(sed -n 's/^ *X(\([A-Z][A-Z0-9]*_[A-Z0-9_]*\),.*/\1/p' "$HEADER" | sort)
 got=$(grep -v '^@SECTION@' "$tmp/rows" | cut -f1 | sort)
 for name in $expected; do
     if ! printf '%s\n' "$got" | grep -qxF "$name"; then
@@ -63,19 +50,11 @@ done
 expected=$got
 
 awk -F '\t' '
-function title(s) {
-    if (s == "posix")   return "POSIX integer counters"
-    if (s == "posix_f") return "POSIX floating-point counters (seconds)"
-    if (s == "stdio")   return "STDIO integer counters"
-    if (s == "stdio_f") return "STDIO floating-point counters (seconds)"
-    if (s == "mpiio")   return "MPIIO integer counters"
-    if (s == "mpiio_f") return "MPIIO floating-point counters (seconds)"
-    if (s == "h5f")     return "H5F integer counters"
-    if (s == "h5f_f")   return "H5F floating-point counters (seconds)"
-    if (s == "h5d")     return "H5D integer counters"
-    if (s == "h5d_f")   return "H5D floating-point counters (seconds)"
+function title(layer, type) {
+    if (type == "int") return layer " integer counters"
+    return layer " floating-point counters (seconds)"
 }
-$1 == "@SECTION@" { printf ".SS \"%s\"\n", title($2); next }
+$1 == "@SECTION@" { printf ".SS \"%s\"\n", title($2, $3); next }
 {
     desc = $2
     gsub(/\\/, "\\e", desc)   # a literal backslash prints as \e in groff

@@ -58,19 +58,76 @@ struct iolens_file_header {
     uint32_t reserved;
 };
 
+/*
+ * The layers, one row each, in region-kind order:
+ *
+ *   X(NAME, lower, KIND, VERSION, COUNTERS, FCOUNTERS, ROLES, DATA, BASE)
+ *
+ * NAME     the layer's name, the prefix of its counters (POSIX_OPENS), its
+ *          layer index (IOLENS_LAYER_POSIX) and region kind
+ *          (IOLENS_REGION_POSIX);
+ * lower    the name of its types: struct iolens_posix_record ...;
+ * KIND     the number of its region kind (stable: new layers only get new
+ *          numbers);
+ * VERSION  the version of its region's layout;
+ * COUNTERS, FCOUNTERS  its counter tables (below);
+ * ROLES    the counters tools find by what they mean, R(field, counter):
+ *          the fields of struct iolens_layer_desc (format/record_merge.h);
+ *          a role the layer lacks is left out;
+ * DATA     1 if the layer reads and writes data: it has bytes, access
+ *          intervals and BPS figures (H5F only creates, opens and closes
+ *          files: its data moves through H5D);
+ * BASE     1 if its calls reach the system without going through another
+ *          traced layer, so the job's bytes are its bytes, each once (the
+ *          bytes of MPI-IO and HDF5 go through POSIX again).
+ *
+ * Everything per layer is generated from this table: the layer enum, the
+ * region kinds, the counter enums, the record types, the layer
+ * descriptors (format/record_merge.c) and the sections of iolens-log(5)
+ * (scripts/gen-counter-man.sh).
+ */
+#define IOLENS_LAYERS(X) \
+    X(POSIX, posix, 16, IOLENS_POSIX_VERSION, IOLENS_POSIX_COUNTERS, IOLENS_POSIX_FCOUNTERS, \
+      IOLENS_POSIX_ROLES, 1, 1) \
+    X(STDIO, stdio, 17, IOLENS_STDIO_VERSION, IOLENS_STDIO_COUNTERS, IOLENS_STDIO_FCOUNTERS, \
+      IOLENS_STDIO_ROLES, 1, 1) \
+    X(MPIIO, mpiio, 18, IOLENS_MPIIO_VERSION, IOLENS_MPIIO_COUNTERS, IOLENS_MPIIO_FCOUNTERS, \
+      IOLENS_MPIIO_ROLES, 1, 0) \
+    X(H5F, h5f, 19, IOLENS_H5F_VERSION, IOLENS_H5F_COUNTERS, IOLENS_H5F_FCOUNTERS, \
+      IOLENS_H5F_ROLES, 0, 0) \
+    X(H5D, h5d, 20, IOLENS_H5D_VERSION, IOLENS_H5D_COUNTERS, IOLENS_H5D_FCOUNTERS, \
+      IOLENS_H5D_ROLES, 1, 0)
+
+/* Layer indexes, in table order: the runtime's per-file record slots and
+ * the descriptors' order (iolens_layer_desc_at). */
+#define IOLENS_X_LAYER_INDEX(NAME, lower, KIND, VERSION, C, F, ROLES, DATA, BASE) \
+    IOLENS_LAYER_##NAME,
+enum iolens_layer { IOLENS_LAYERS(IOLENS_X_LAYER_INDEX) IOLENS_NLAYERS };
+
+/* The layers that carry data (DATA 1). */
+#define IOLENS_X_LAYER_DATA(NAME, lower, KIND, VERSION, C, F, ROLES, DATA, BASE) +(DATA)
+enum { IOLENS_NDATA_LAYERS = 0 IOLENS_LAYERS(IOLENS_X_LAYER_DATA) };
+
 /* Region kinds.  Values are stable; new kinds only get new numbers. */
+#define IOLENS_X_REGION_KIND(NAME, lower, KIND, VERSION, C, F, ROLES, DATA, BASE) \
+    IOLENS_REGION_##NAME = KIND,
 enum iolens_region_kind {
     IOLENS_REGION_JOB = 1,
     IOLENS_REGION_MOUNTS = 2,
     IOLENS_REGION_NAMES = 3,
     IOLENS_REGION_RANKS = 4,
     IOLENS_REGION_INTERVALS = 5,   /* access intervals, one region per rank */
-    IOLENS_REGION_POSIX = 16,
-    IOLENS_REGION_STDIO = 17,
-    IOLENS_REGION_MPIIO = 18,
-    IOLENS_REGION_H5F = 19,
-    IOLENS_REGION_H5D = 20,
+    IOLENS_LAYERS(IOLENS_X_REGION_KIND)   /* 16 and up */
 };
+
+/* The region kind of layer index layer, 0 past the last (the tools have
+ * the same in the descriptors: iolens_layer_desc_at(layer)->region_kind). */
+#define IOLENS_X_KIND_OF(NAME, lower, KIND, VERSION, C, F, ROLES, DATA, BASE) KIND,
+static inline uint32_t iolens_layer_region_kind(unsigned layer)
+{
+    static const uint32_t kinds[IOLENS_NLAYERS] = {IOLENS_LAYERS(IOLENS_X_KIND_OF)};
+    return layer < IOLENS_NLAYERS ? kinds[layer] : 0;
+}
 
 #define IOLENS_COMPRESS_ZLIB 1u
 
@@ -299,21 +356,44 @@ struct iolens_layer_head {
 #define IOLENS_NAME_STDOUT "<STDOUT>"
 #define IOLENS_NAME_STDERR "<STDERR>"
 
-/* Access-size histogram bins shared by all layers (bytes, inclusive upper
- * bounds; K = 1024). */
-#define IOLENS_SIZE_BINS(X) \
-    X(0_100, 100) \
-    X(100_1K, 1024) \
-    X(1K_10K, 10240) \
-    X(10K_100K, 102400) \
-    X(100K_1M, 1048576) \
-    X(1M_4M, 4194304) \
-    X(4M_10M, 10485760) \
-    X(10M_100M, 104857600) \
-    X(100M_1G, 1073741824) \
-    X(1G_PLUS, INT64_MAX)
+/*
+ * Access-size histogram bins shared by all layers, in order:
+ * X(P, SUFFIX, upper bound in bytes (inclusive; K = 1024), the range as the
+ * counter descriptions say it, the range as chart labels say it).  P is
+ * passed through to X: the counter rows below carry their own X and name
+ * prefix in it.
+ */
+#define IOLENS_SIZE_BIN_TABLE(X, P) \
+    X(P, 0_100, 100, "of 0-100 bytes", "0-100 B") \
+    X(P, 100_1K, 1024, "of 101 bytes-1 KiB", "101 B-1 KiB") \
+    X(P, 1K_10K, 10240, "of 1-10 KiB", "1-10 KiB") \
+    X(P, 10K_100K, 102400, "of 10-100 KiB", "10-100 KiB") \
+    X(P, 100K_1M, 1048576, "of 100 KiB-1 MiB", "100 KiB-1 MiB") \
+    X(P, 1M_4M, 4194304, "of 1-4 MiB", "1-4 MiB") \
+    X(P, 4M_10M, 10485760, "of 4-10 MiB", "4-10 MiB") \
+    X(P, 10M_100M, 104857600, "of 10-100 MiB", "10-100 MiB") \
+    X(P, 100M_1G, 1073741824, "of 100 MiB-1 GiB", "100 MiB-1 GiB") \
+    X(P, 1G_PLUS, INT64_MAX, "over 1 GiB", "over 1 GiB")
 
-#define IOLENS_NSIZE_BINS 10
+/* The bins as X(SUFFIX, upper bound). */
+#define IOLENS_SIZE_BIN_SUFFIX_UPPER_(X, suffix, upper, range, label) X(suffix, upper)
+#define IOLENS_SIZE_BINS(X) IOLENS_SIZE_BIN_TABLE(IOLENS_SIZE_BIN_SUFFIX_UPPER_, X)
+
+#define IOLENS_SIZE_BIN_COUNT_(P, suffix, upper, range, label) +1
+enum { IOLENS_NSIZE_BINS = 0 IOLENS_SIZE_BIN_TABLE(IOLENS_SIZE_BIN_COUNT_, ~) };
+
+/* A layer's 20 size-bin counters (reads, then writes), for a counter table
+ * X: X(READ_PREFIX<SUFFIX>, IOLENS_AGG_SUM, "reads <range>") for every bin,
+ * then the same for the writes. */
+#define IOLENS_SIZE_COUNTERS(X, READ_PREFIX, WRITE_PREFIX) \
+    IOLENS_SIZE_BIN_TABLE(IOLENS_SIZE_COUNTER_, (X, READ_PREFIX, "reads ")) \
+    IOLENS_SIZE_BIN_TABLE(IOLENS_SIZE_COUNTER_, (X, WRITE_PREFIX, "writes "))
+#define IOLENS_SIZE_COUNTER_(P, suffix, upper, range, label) \
+    IOLENS_SIZE_COUNTER_ROW_(IOLENS_SIZE_UNPAREN_ P, suffix, range)
+#define IOLENS_SIZE_UNPAREN_(...) __VA_ARGS__
+#define IOLENS_SIZE_COUNTER_ROW_(...) IOLENS_SIZE_COUNTER_ROW2_(__VA_ARGS__)
+#define IOLENS_SIZE_COUNTER_ROW2_(X, prefix, verb, suffix, range) \
+    X(prefix##suffix, IOLENS_AGG_SUM, verb range)
 
 /*
  * Counter tables: X(NAME, AGG, "description").  AGG says how values of
@@ -439,26 +519,7 @@ enum iolens_agg {
     X(POSIX_MEM_ALIGNMENT, IOLENS_AGG_SAME, "memory alignment used, bytes") \
     X(POSIX_FILE_NOT_ALIGNED, IOLENS_AGG_SUM, "accesses whose file offset is not a multiple of POSIX_FILE_ALIGNMENT") \
     X(POSIX_FILE_ALIGNMENT, IOLENS_AGG_SAME, "file alignment used: the file system block size, bytes") \
-    X(POSIX_SIZE_READ_0_100, IOLENS_AGG_SUM, "reads of 0-100 bytes") \
-    X(POSIX_SIZE_READ_100_1K, IOLENS_AGG_SUM, "reads of 101 bytes-1 KiB") \
-    X(POSIX_SIZE_READ_1K_10K, IOLENS_AGG_SUM, "reads of 1-10 KiB") \
-    X(POSIX_SIZE_READ_10K_100K, IOLENS_AGG_SUM, "reads of 10-100 KiB") \
-    X(POSIX_SIZE_READ_100K_1M, IOLENS_AGG_SUM, "reads of 100 KiB-1 MiB") \
-    X(POSIX_SIZE_READ_1M_4M, IOLENS_AGG_SUM, "reads of 1-4 MiB") \
-    X(POSIX_SIZE_READ_4M_10M, IOLENS_AGG_SUM, "reads of 4-10 MiB") \
-    X(POSIX_SIZE_READ_10M_100M, IOLENS_AGG_SUM, "reads of 10-100 MiB") \
-    X(POSIX_SIZE_READ_100M_1G, IOLENS_AGG_SUM, "reads of 100 MiB-1 GiB") \
-    X(POSIX_SIZE_READ_1G_PLUS, IOLENS_AGG_SUM, "reads over 1 GiB") \
-    X(POSIX_SIZE_WRITE_0_100, IOLENS_AGG_SUM, "writes of 0-100 bytes") \
-    X(POSIX_SIZE_WRITE_100_1K, IOLENS_AGG_SUM, "writes of 101 bytes-1 KiB") \
-    X(POSIX_SIZE_WRITE_1K_10K, IOLENS_AGG_SUM, "writes of 1-10 KiB") \
-    X(POSIX_SIZE_WRITE_10K_100K, IOLENS_AGG_SUM, "writes of 10-100 KiB") \
-    X(POSIX_SIZE_WRITE_100K_1M, IOLENS_AGG_SUM, "writes of 100 KiB-1 MiB") \
-    X(POSIX_SIZE_WRITE_1M_4M, IOLENS_AGG_SUM, "writes of 1-4 MiB") \
-    X(POSIX_SIZE_WRITE_4M_10M, IOLENS_AGG_SUM, "writes of 4-10 MiB") \
-    X(POSIX_SIZE_WRITE_10M_100M, IOLENS_AGG_SUM, "writes of 10-100 MiB") \
-    X(POSIX_SIZE_WRITE_100M_1G, IOLENS_AGG_SUM, "writes of 100 MiB-1 GiB") \
-    X(POSIX_SIZE_WRITE_1G_PLUS, IOLENS_AGG_SUM, "writes over 1 GiB") \
+    IOLENS_SIZE_COUNTERS(X, POSIX_SIZE_READ_, POSIX_SIZE_WRITE_) \
     X(POSIX_STRIDE_TOP_STATE, IOLENS_AGG_TOP_STATE, "how exact the POSIX_STRIDE* table is: 0 exact, all strides listed; 1 exact, more strides exist; 2 estimated counts") \
     X(POSIX_STRIDE1_STRIDE, IOLENS_AGG_TOP_VALUE, "most common stride, as Darshan: the gap between the previous read's (write's) last byte and the start of a read (write) of the file, counted when it is positive and that last byte is not 0 (as POSIX_CONSEC_READS); 0 if none") \
     X(POSIX_STRIDE2_STRIDE, IOLENS_AGG_TOP_VALUE, "second most common stride") \
@@ -501,6 +562,37 @@ enum iolens_agg {
     X(POSIX_F_MAX_WRITE_TIME, IOLENS_AGG_MAX, "duration of the slowest write") \
     IOLENS_SHARING_FCOUNTERS(X, POSIX)
 
+/* POSIX roles (IOLENS_LAYERS). */
+#define IOLENS_POSIX_ROLES(R) \
+    R(opens[0], POSIX_OPENS) \
+    R(reads, POSIX_READS) \
+    R(writes, POSIX_WRITES) \
+    R(read_ops[0], POSIX_READS) \
+    R(write_ops[0], POSIX_WRITES) \
+    R(bytes_read, POSIX_BYTES_READ) \
+    R(bytes_written, POSIX_BYTES_WRITTEN) \
+    R(max_byte_read, POSIX_MAX_BYTE_READ) \
+    R(max_byte_written, POSIX_MAX_BYTE_WRITTEN) \
+    R(size_read_first, POSIX_SIZE_READ_0_100) \
+    R(size_write_first, POSIX_SIZE_WRITE_0_100) \
+    R(access_first, POSIX_ACCESS1_ACCESS) \
+    R(pattern_first, POSIX_PAT_STEPS) \
+    R(slowest_read_size, POSIX_MAX_READ_TIME_SIZE) \
+    R(slowest_write_size, POSIX_MAX_WRITE_TIME_SIZE) \
+    R(f_open_start, POSIX_F_OPEN_START_TIMESTAMP) \
+    R(f_open_end, POSIX_F_OPEN_END_TIMESTAMP) \
+    R(f_read_start, POSIX_F_READ_START_TIMESTAMP) \
+    R(f_read_end, POSIX_F_READ_END_TIMESTAMP) \
+    R(f_write_start, POSIX_F_WRITE_START_TIMESTAMP) \
+    R(f_write_end, POSIX_F_WRITE_END_TIMESTAMP) \
+    R(f_close_start, POSIX_F_CLOSE_START_TIMESTAMP) \
+    R(f_close_end, POSIX_F_CLOSE_END_TIMESTAMP) \
+    R(read_time, POSIX_F_READ_TIME) \
+    R(write_time, POSIX_F_WRITE_TIME) \
+    R(meta_time, POSIX_F_META_TIME) \
+    R(f_max_read_time, POSIX_F_MAX_READ_TIME) \
+    R(f_max_write_time, POSIX_F_MAX_WRITE_TIME)
+
 #define IOLENS_STDIO_VERSION 2u
 #define IOLENS_STDIO_COUNTERS(X) \
     X(STDIO_OPENS, IOLENS_AGG_SUM, "fopen, fopen64, fdopen and freopen") \
@@ -527,6 +619,30 @@ enum iolens_agg {
     X(STDIO_F_WRITE_TIME, IOLENS_AGG_SUM, "cumulative write time, overlap within the process counted once") \
     X(STDIO_F_META_TIME, IOLENS_AGG_SUM, "cumulative open, close, seek and flush time") \
     IOLENS_SHARING_FCOUNTERS(X, STDIO)
+
+/* STDIO roles (IOLENS_LAYERS): no size bins, top tables, patterns or
+ * slowest operation. */
+#define IOLENS_STDIO_ROLES(R) \
+    R(opens[0], STDIO_OPENS) \
+    R(reads, STDIO_READS) \
+    R(writes, STDIO_WRITES) \
+    R(read_ops[0], STDIO_READS) \
+    R(write_ops[0], STDIO_WRITES) \
+    R(bytes_read, STDIO_BYTES_READ) \
+    R(bytes_written, STDIO_BYTES_WRITTEN) \
+    R(max_byte_read, STDIO_MAX_BYTE_READ) \
+    R(max_byte_written, STDIO_MAX_BYTE_WRITTEN) \
+    R(f_open_start, STDIO_F_OPEN_START_TIMESTAMP) \
+    R(f_open_end, STDIO_F_OPEN_END_TIMESTAMP) \
+    R(f_read_start, STDIO_F_READ_START_TIMESTAMP) \
+    R(f_read_end, STDIO_F_READ_END_TIMESTAMP) \
+    R(f_write_start, STDIO_F_WRITE_START_TIMESTAMP) \
+    R(f_write_end, STDIO_F_WRITE_END_TIMESTAMP) \
+    R(f_close_start, STDIO_F_CLOSE_START_TIMESTAMP) \
+    R(f_close_end, STDIO_F_CLOSE_END_TIMESTAMP) \
+    R(read_time, STDIO_F_READ_TIME) \
+    R(write_time, STDIO_F_WRITE_TIME) \
+    R(meta_time, STDIO_F_META_TIME)
 
 /*
  * MPI-IO layer.  Bytes are datatype size x count.  Shared-pointer reads and
@@ -555,26 +671,7 @@ enum iolens_agg {
     X(MPIIO_RW_SWITCHES, IOLENS_AGG_SUM, "changes between reading and writing") \
     X(MPIIO_DERIVED_DATATYPES, IOLENS_AGG_SUM, "reads and writes whose memory datatype is derived (not predefined)") \
     X(MPIIO_DERIVED_VIEWS, IOLENS_AGG_SUM, "set_view calls whose filetype is derived") \
-    X(MPIIO_SIZE_READ_AGG_0_100, IOLENS_AGG_SUM, "reads of 0-100 bytes") \
-    X(MPIIO_SIZE_READ_AGG_100_1K, IOLENS_AGG_SUM, "reads of 101 bytes-1 KiB") \
-    X(MPIIO_SIZE_READ_AGG_1K_10K, IOLENS_AGG_SUM, "reads of 1-10 KiB") \
-    X(MPIIO_SIZE_READ_AGG_10K_100K, IOLENS_AGG_SUM, "reads of 10-100 KiB") \
-    X(MPIIO_SIZE_READ_AGG_100K_1M, IOLENS_AGG_SUM, "reads of 100 KiB-1 MiB") \
-    X(MPIIO_SIZE_READ_AGG_1M_4M, IOLENS_AGG_SUM, "reads of 1-4 MiB") \
-    X(MPIIO_SIZE_READ_AGG_4M_10M, IOLENS_AGG_SUM, "reads of 4-10 MiB") \
-    X(MPIIO_SIZE_READ_AGG_10M_100M, IOLENS_AGG_SUM, "reads of 10-100 MiB") \
-    X(MPIIO_SIZE_READ_AGG_100M_1G, IOLENS_AGG_SUM, "reads of 100 MiB-1 GiB") \
-    X(MPIIO_SIZE_READ_AGG_1G_PLUS, IOLENS_AGG_SUM, "reads over 1 GiB") \
-    X(MPIIO_SIZE_WRITE_AGG_0_100, IOLENS_AGG_SUM, "writes of 0-100 bytes") \
-    X(MPIIO_SIZE_WRITE_AGG_100_1K, IOLENS_AGG_SUM, "writes of 101 bytes-1 KiB") \
-    X(MPIIO_SIZE_WRITE_AGG_1K_10K, IOLENS_AGG_SUM, "writes of 1-10 KiB") \
-    X(MPIIO_SIZE_WRITE_AGG_10K_100K, IOLENS_AGG_SUM, "writes of 10-100 KiB") \
-    X(MPIIO_SIZE_WRITE_AGG_100K_1M, IOLENS_AGG_SUM, "writes of 100 KiB-1 MiB") \
-    X(MPIIO_SIZE_WRITE_AGG_1M_4M, IOLENS_AGG_SUM, "writes of 1-4 MiB") \
-    X(MPIIO_SIZE_WRITE_AGG_4M_10M, IOLENS_AGG_SUM, "writes of 4-10 MiB") \
-    X(MPIIO_SIZE_WRITE_AGG_10M_100M, IOLENS_AGG_SUM, "writes of 10-100 MiB") \
-    X(MPIIO_SIZE_WRITE_AGG_100M_1G, IOLENS_AGG_SUM, "writes of 100 MiB-1 GiB") \
-    X(MPIIO_SIZE_WRITE_AGG_1G_PLUS, IOLENS_AGG_SUM, "writes over 1 GiB") \
+    IOLENS_SIZE_COUNTERS(X, MPIIO_SIZE_READ_AGG_, MPIIO_SIZE_WRITE_AGG_) \
     X(MPIIO_ACCESS_TOP_STATE, IOLENS_AGG_TOP_STATE, "how exact the MPIIO_ACCESS* table is (as POSIX_STRIDE_TOP_STATE)") \
     X(MPIIO_ACCESS1_ACCESS, IOLENS_AGG_TOP_VALUE, "most common access size, bytes (accesses of 0 bytes are not counted, as Darshan)") \
     X(MPIIO_ACCESS2_ACCESS, IOLENS_AGG_TOP_VALUE, "second most common access size") \
@@ -605,6 +702,43 @@ enum iolens_agg {
     X(MPIIO_F_MAX_WRITE_TIME, IOLENS_AGG_MAX, "duration of the slowest write") \
     IOLENS_SHARING_FCOUNTERS(X, MPIIO)
 
+/* MPI-IO roles (IOLENS_LAYERS): reads and writes are the independent
+ * forms, read_ops and write_ops every form. */
+#define IOLENS_MPIIO_ROLES(R) \
+    R(opens[0], MPIIO_INDEP_OPENS) \
+    R(opens[1], MPIIO_COLL_OPENS) \
+    R(reads, MPIIO_INDEP_READS) \
+    R(writes, MPIIO_INDEP_WRITES) \
+    R(read_ops[0], MPIIO_INDEP_READS) \
+    R(read_ops[1], MPIIO_COLL_READS) \
+    R(read_ops[2], MPIIO_SPLIT_READS) \
+    R(read_ops[3], MPIIO_NB_READS) \
+    R(write_ops[0], MPIIO_INDEP_WRITES) \
+    R(write_ops[1], MPIIO_COLL_WRITES) \
+    R(write_ops[2], MPIIO_SPLIT_WRITES) \
+    R(write_ops[3], MPIIO_NB_WRITES) \
+    R(bytes_read, MPIIO_BYTES_READ) \
+    R(bytes_written, MPIIO_BYTES_WRITTEN) \
+    R(size_read_first, MPIIO_SIZE_READ_AGG_0_100) \
+    R(size_write_first, MPIIO_SIZE_WRITE_AGG_0_100) \
+    R(access_first, MPIIO_ACCESS1_ACCESS) \
+    R(pattern_first, MPIIO_PAT_STEPS) \
+    R(slowest_read_size, MPIIO_MAX_READ_TIME_SIZE) \
+    R(slowest_write_size, MPIIO_MAX_WRITE_TIME_SIZE) \
+    R(f_open_start, MPIIO_F_OPEN_START_TIMESTAMP) \
+    R(f_open_end, MPIIO_F_OPEN_END_TIMESTAMP) \
+    R(f_read_start, MPIIO_F_READ_START_TIMESTAMP) \
+    R(f_read_end, MPIIO_F_READ_END_TIMESTAMP) \
+    R(f_write_start, MPIIO_F_WRITE_START_TIMESTAMP) \
+    R(f_write_end, MPIIO_F_WRITE_END_TIMESTAMP) \
+    R(f_close_start, MPIIO_F_CLOSE_START_TIMESTAMP) \
+    R(f_close_end, MPIIO_F_CLOSE_END_TIMESTAMP) \
+    R(read_time, MPIIO_F_READ_TIME) \
+    R(write_time, MPIIO_F_WRITE_TIME) \
+    R(meta_time, MPIIO_F_META_TIME) \
+    R(f_max_read_time, MPIIO_F_MAX_READ_TIME) \
+    R(f_max_write_time, MPIIO_F_MAX_WRITE_TIME)
+
 /*
  * HDF5 file layer (H5F).  One record per HDF5 file, keyed by its path like
  * the POSIX record of the same file.
@@ -625,6 +759,16 @@ enum iolens_agg {
     X(H5F_F_CLOSE_END_TIMESTAMP, IOLENS_AGG_MAX, "end of the last close") \
     X(H5F_F_META_TIME, IOLENS_AGG_SUM, "cumulative create, open, flush and close time") \
     IOLENS_SHARING_FCOUNTERS(X, H5F)
+
+/* H5F roles (IOLENS_LAYERS): opens (creates included) and metadata time
+ * only; a file's data moves through its datasets. */
+#define IOLENS_H5F_ROLES(R) \
+    R(opens[0], H5F_OPENS) \
+    R(f_open_start, H5F_F_OPEN_START_TIMESTAMP) \
+    R(f_open_end, H5F_F_OPEN_END_TIMESTAMP) \
+    R(f_close_start, H5F_F_CLOSE_START_TIMESTAMP) \
+    R(f_close_end, H5F_F_CLOSE_END_TIMESTAMP) \
+    R(meta_time, H5F_F_META_TIME)
 
 /*
  * HDF5 dataset layer (H5D).  One record per dataset, named
@@ -660,26 +804,7 @@ enum iolens_agg {
     X(H5D_INDEP_ACCESSES, IOLENS_AGG_SUM, "reads and writes with an independent (or no) MPI-IO transfer") \
     X(H5D_MAX_READ_TIME_SIZE, IOLENS_AGG_SLOWEST_SIZE, "size of the slowest read, bytes") \
     X(H5D_MAX_WRITE_TIME_SIZE, IOLENS_AGG_SLOWEST_SIZE, "size of the slowest write, bytes") \
-    X(H5D_SIZE_READ_AGG_0_100, IOLENS_AGG_SUM, "reads of 0-100 bytes") \
-    X(H5D_SIZE_READ_AGG_100_1K, IOLENS_AGG_SUM, "reads of 101 bytes-1 KiB") \
-    X(H5D_SIZE_READ_AGG_1K_10K, IOLENS_AGG_SUM, "reads of 1-10 KiB") \
-    X(H5D_SIZE_READ_AGG_10K_100K, IOLENS_AGG_SUM, "reads of 10-100 KiB") \
-    X(H5D_SIZE_READ_AGG_100K_1M, IOLENS_AGG_SUM, "reads of 100 KiB-1 MiB") \
-    X(H5D_SIZE_READ_AGG_1M_4M, IOLENS_AGG_SUM, "reads of 1-4 MiB") \
-    X(H5D_SIZE_READ_AGG_4M_10M, IOLENS_AGG_SUM, "reads of 4-10 MiB") \
-    X(H5D_SIZE_READ_AGG_10M_100M, IOLENS_AGG_SUM, "reads of 10-100 MiB") \
-    X(H5D_SIZE_READ_AGG_100M_1G, IOLENS_AGG_SUM, "reads of 100 MiB-1 GiB") \
-    X(H5D_SIZE_READ_AGG_1G_PLUS, IOLENS_AGG_SUM, "reads over 1 GiB") \
-    X(H5D_SIZE_WRITE_AGG_0_100, IOLENS_AGG_SUM, "writes of 0-100 bytes") \
-    X(H5D_SIZE_WRITE_AGG_100_1K, IOLENS_AGG_SUM, "writes of 101 bytes-1 KiB") \
-    X(H5D_SIZE_WRITE_AGG_1K_10K, IOLENS_AGG_SUM, "writes of 1-10 KiB") \
-    X(H5D_SIZE_WRITE_AGG_10K_100K, IOLENS_AGG_SUM, "writes of 10-100 KiB") \
-    X(H5D_SIZE_WRITE_AGG_100K_1M, IOLENS_AGG_SUM, "writes of 100 KiB-1 MiB") \
-    X(H5D_SIZE_WRITE_AGG_1M_4M, IOLENS_AGG_SUM, "writes of 1-4 MiB") \
-    X(H5D_SIZE_WRITE_AGG_4M_10M, IOLENS_AGG_SUM, "writes of 4-10 MiB") \
-    X(H5D_SIZE_WRITE_AGG_10M_100M, IOLENS_AGG_SUM, "writes of 10-100 MiB") \
-    X(H5D_SIZE_WRITE_AGG_100M_1G, IOLENS_AGG_SUM, "writes of 100 MiB-1 GiB") \
-    X(H5D_SIZE_WRITE_AGG_1G_PLUS, IOLENS_AGG_SUM, "writes over 1 GiB") \
+    IOLENS_SIZE_COUNTERS(X, H5D_SIZE_READ_AGG_, H5D_SIZE_WRITE_AGG_) \
     X(H5D_ACCESS_TOP_STATE, IOLENS_AGG_TOP_STATE, "how exact the H5D_ACCESS* table is (as POSIX_STRIDE_TOP_STATE)") \
     IOLENS_H5D_ACCESS_SHAPE(X, 1, "first") \
     IOLENS_H5D_ACCESS_SHAPE(X, 2, "second") \
@@ -720,53 +845,50 @@ enum iolens_agg {
     X(H5D_F_MAX_WRITE_TIME, IOLENS_AGG_MAX, "duration of the slowest write") \
     IOLENS_SHARING_FCOUNTERS(X, H5D)
 
+/* H5D roles (IOLENS_LAYERS): access_first starts the table of access
+ * shapes; a record is a dataset, file_rec_id names its file's record. */
+#define IOLENS_H5D_ROLES(R) \
+    R(opens[0], H5D_OPENS) \
+    R(reads, H5D_READS) \
+    R(writes, H5D_WRITES) \
+    R(read_ops[0], H5D_READS) \
+    R(write_ops[0], H5D_WRITES) \
+    R(bytes_read, H5D_BYTES_READ) \
+    R(bytes_written, H5D_BYTES_WRITTEN) \
+    R(size_read_first, H5D_SIZE_READ_AGG_0_100) \
+    R(size_write_first, H5D_SIZE_WRITE_AGG_0_100) \
+    R(access_first, H5D_ACCESS1_ACCESS) \
+    R(file_rec_id, H5D_FILE_REC_ID) \
+    R(slowest_read_size, H5D_MAX_READ_TIME_SIZE) \
+    R(slowest_write_size, H5D_MAX_WRITE_TIME_SIZE) \
+    R(f_open_start, H5D_F_OPEN_START_TIMESTAMP) \
+    R(f_open_end, H5D_F_OPEN_END_TIMESTAMP) \
+    R(f_read_start, H5D_F_READ_START_TIMESTAMP) \
+    R(f_read_end, H5D_F_READ_END_TIMESTAMP) \
+    R(f_write_start, H5D_F_WRITE_START_TIMESTAMP) \
+    R(f_write_end, H5D_F_WRITE_END_TIMESTAMP) \
+    R(f_close_start, H5D_F_CLOSE_START_TIMESTAMP) \
+    R(f_close_end, H5D_F_CLOSE_END_TIMESTAMP) \
+    R(read_time, H5D_F_READ_TIME) \
+    R(write_time, H5D_F_WRITE_TIME) \
+    R(meta_time, H5D_F_META_TIME) \
+    R(f_max_read_time, H5D_F_MAX_READ_TIME) \
+    R(f_max_write_time, H5D_F_MAX_WRITE_TIME)
+
 #define IOLENS_X_ENUM(name, agg, desc) name,
 
-enum iolens_posix_counter { IOLENS_POSIX_COUNTERS(IOLENS_X_ENUM) POSIX_NUM_COUNTERS };
-enum iolens_posix_fcounter { IOLENS_POSIX_FCOUNTERS(IOLENS_X_ENUM) POSIX_F_NUM_COUNTERS };
-enum iolens_stdio_counter { IOLENS_STDIO_COUNTERS(IOLENS_X_ENUM) STDIO_NUM_COUNTERS };
-enum iolens_stdio_fcounter { IOLENS_STDIO_FCOUNTERS(IOLENS_X_ENUM) STDIO_F_NUM_COUNTERS };
-enum iolens_mpiio_counter { IOLENS_MPIIO_COUNTERS(IOLENS_X_ENUM) MPIIO_NUM_COUNTERS };
-enum iolens_mpiio_fcounter { IOLENS_MPIIO_FCOUNTERS(IOLENS_X_ENUM) MPIIO_F_NUM_COUNTERS };
-enum iolens_h5f_counter { IOLENS_H5F_COUNTERS(IOLENS_X_ENUM) H5F_NUM_COUNTERS };
-enum iolens_h5f_fcounter { IOLENS_H5F_FCOUNTERS(IOLENS_X_ENUM) H5F_F_NUM_COUNTERS };
-enum iolens_h5d_counter { IOLENS_H5D_COUNTERS(IOLENS_X_ENUM) H5D_NUM_COUNTERS };
-enum iolens_h5d_fcounter { IOLENS_H5D_FCOUNTERS(IOLENS_X_ENUM) H5D_F_NUM_COUNTERS };
-
-/* One record of a layer as it lies in the (decompressed) region. */
-struct iolens_posix_record {
-    uint64_t id;
-    int64_t rank;
-    int64_t counters[POSIX_NUM_COUNTERS];
-    double fcounters[POSIX_F_NUM_COUNTERS];
-};
-
-struct iolens_stdio_record {
-    uint64_t id;
-    int64_t rank;
-    int64_t counters[STDIO_NUM_COUNTERS];
-    double fcounters[STDIO_F_NUM_COUNTERS];
-};
-
-struct iolens_mpiio_record {
-    uint64_t id;
-    int64_t rank;
-    int64_t counters[MPIIO_NUM_COUNTERS];
-    double fcounters[MPIIO_F_NUM_COUNTERS];
-};
-
-struct iolens_h5f_record {
-    uint64_t id;
-    int64_t rank;
-    int64_t counters[H5F_NUM_COUNTERS];
-    double fcounters[H5F_F_NUM_COUNTERS];
-};
-
-struct iolens_h5d_record {
-    uint64_t id;
-    int64_t rank;
-    int64_t counters[H5D_NUM_COUNTERS];
-    double fcounters[H5D_F_NUM_COUNTERS];
-};
+/* Each layer's counter enums (ending with <NAME>_NUM_COUNTERS and
+ * <NAME>_F_NUM_COUNTERS) and its record as it lies in the (decompressed)
+ * region: struct iolens_<lower>_record. */
+#define IOLENS_X_LAYER_TYPES(NAME, lower, KIND, VERSION, C, F, ROLES, DATA, BASE) \
+    enum iolens_##lower##_counter { C(IOLENS_X_ENUM) NAME##_NUM_COUNTERS };         \
+    enum iolens_##lower##_fcounter { F(IOLENS_X_ENUM) NAME##_F_NUM_COUNTERS };      \
+    struct iolens_##lower##_record {                                                \
+        uint64_t id;                                                                \
+        int64_t rank;                                                               \
+        int64_t counters[NAME##_NUM_COUNTERS];                                      \
+        double fcounters[NAME##_F_NUM_COUNTERS];                                    \
+    };
+IOLENS_LAYERS(IOLENS_X_LAYER_TYPES)
 
 #endif /* IOLENS_LOG_FORMAT_H */

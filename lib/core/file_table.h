@@ -14,16 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "iolens/log_format.h"
-
-enum iolens_layer {
-    IOLENS_LAYER_POSIX,
-    IOLENS_LAYER_STDIO,
-    IOLENS_LAYER_MPIIO,
-    IOLENS_LAYER_H5F,
-    IOLENS_LAYER_H5D,
-    IOLENS_NLAYERS
-};
+#include "iolens/log_format.h"   /* enum iolens_layer, from IOLENS_LAYERS */
 
 struct iolens_file {
     uint64_t id;                         /* unique within the table */

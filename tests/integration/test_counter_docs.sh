@@ -52,4 +52,41 @@ if [ -s "$T/problems" ]; then
 else
     pass
 fi
+
+# The generated part has, for every layer, an integer and a floating-point
+# section, and lists each counter in its own layer's section of its type
+# (the names with _F_ are the floating-point ones, as in Darshan).
+sections_problems_of() {
+    awk -F '\t' -v layers="$layers" '
+    FNR == NR { layer[$2] = $1; next }
+    /^\.\\" BEGIN GENERATED COUNTERS/ { in_gen = 1; next }
+    /^\.\\" END GENERATED COUNTERS/ { in_gen = 0; next }
+    !in_gen { next }
+    /^\.SS "/ { sec = $0; sub(/^\.SS "/, "", sec); sub(/" *$/, "", sec); seen[sec] = 1; next }
+    /^\.B / {
+        name = $0; sub(/^\.B /, "", name); sub(/ *$/, "", name)
+        if (!(name in layer)) next
+        want = layer[name] (name ~ /_F_/ ? " floating-point counters (seconds)" : " integer counters")
+        if (sec != want) print "misplaced: " name " under \"" sec "\""
+    }
+    END {
+        n = split(layers, names, "|")
+        for (i = 1; i <= n; i++) {
+            if (!((names[i] " integer counters") in seen)) print "no section: " names[i] " integer counters"
+            if (!((names[i] " floating-point counters (seconds)") in seen))
+                print "no section: " names[i] " floating-point counters (seconds)"
+        }
+    }' "$T/counters" "$1"
+}
+check_eq 5 "$(printf '%s\n' "$layers" | tr '|' '\n' | wc -l)" "layers listed by --list-counters"
+# Self-checks: a section heading dropped, an entry moved to another layer.
+grep -vxF '.SS "STDIO integer counters"' "$page" >"$T/nosection.5"
+check_eq "misplaced: STDIO_OPENS under \"POSIX floating-point counters (seconds)\"" \
+    "$(sections_problems_of "$T/nosection.5" | sed -n 1p)" "self-check, section dropped (entry)"
+check_eq "no section: STDIO integer counters" \
+    "$(sections_problems_of "$T/nosection.5" | grep '^no section')" "self-check, section dropped"
+sed 's/^\.B MPIIO_BYTES_READ$/.B POSIX_F_META_TIME/' "$page" >"$T/moved.5"
+check_eq "misplaced: POSIX_F_META_TIME under \"MPIIO integer counters\"" \
+    "$(sections_problems_of "$T/moved.5")" "self-check, entry in another layer's section"
+check_eq "" "$(sections_problems_of "$page")" "sections of $page"
 finish

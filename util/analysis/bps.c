@@ -74,9 +74,14 @@ static struct iolens_span span_at(const struct iolens_log_intervals *s, uint64_t
 
 /* ------------------------------------------------------------ layers -- */
 
-static const uint32_t bps_kinds[] = {IOLENS_REGION_POSIX, IOLENS_REGION_STDIO,
-                                     IOLENS_REGION_MPIIO, IOLENS_REGION_H5D};
-#define BPS_NKINDS (sizeof bps_kinds / sizeof bps_kinds[0])
+/* The layers with access intervals: those that carry data, in table
+ * order (IOLENS_LAYERS). */
+#define BPS_NKINDS ((size_t)IOLENS_NDATA_LAYERS)
+
+static uint32_t bps_kind(size_t k)
+{
+    return iolens_data_layer_at((unsigned)k)->region_kind;
+}
 
 static uint64_t intervals_of_kind(const struct iolens_log *log, uint32_t kind)
 {
@@ -431,10 +436,10 @@ int iolens_bps_compute(const struct iolens_log *log, struct iolens_bps_report *o
     out->rows = malloc(cap * sizeof *out->rows);
     int rc = out->rows != NULL ? 0 : -1;
     for (size_t k = 0; k < BPS_NKINDS && rc == 0; k++) {
-        if (!has_kind(log, bps_kinds[k]))
+        if (!has_kind(log, bps_kind(k)))
             continue;
         struct iolens_bps *layer = &out->rows[out->n++];
-        rc = layer_row(log, bps_kinds[k], layer);
+        rc = layer_row(log, bps_kind(k), layer);
         if (rc == 0)
             rc = add_file_rows(log, layer, ids, nids, out);
     }
@@ -661,14 +666,14 @@ enum iolens_ts_status iolens_timeseries(const struct iolens_log *log, double wid
     enum iolens_ts_status st = IOLENS_TS_OK;
     for (size_t k = 0; k < BPS_NKINDS && st == IOLENS_TS_OK; k++) {
         struct ts_acc a = {.width = width};
-        st = kind_pieces(log, bps_kinds[k], &a);
+        st = kind_pieces(log, bps_kind(k), &a);
         if (st == IOLENS_TS_OK && a.n > 0) {
             qsort(a.p, a.n, sizeof *a.p, by_bin);
-            st = sum_pieces(a.p, a.n, bps_kinds[k], true, out, n, &cap);
+            st = sum_pieces(a.p, a.n, bps_kind(k), true, out, n, &cap);
         }
         if (st == IOLENS_TS_OK && a.n > 0) {
             qsort(a.p, a.n, sizeof *a.p, by_rank_bin);
-            st = sum_pieces(a.p, a.n, bps_kinds[k], false, out, n, &cap);
+            st = sum_pieces(a.p, a.n, bps_kind(k), false, out, n, &cap);
         }
         free(a.p);
     }

@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "format/sat_math.h"
+#include "format/record_merge.h"
 #include "layers/access_pattern.h"
 
 const char *iolens_pattern_name(enum iolens_pattern_kind kind)
@@ -37,28 +38,24 @@ const char *iolens_pattern_name(enum iolens_pattern_kind kind)
     return "unknown";
 }
 
-/* Where a layer's counters are, -1 for a layer without a detector. */
-struct pattern_layer {
-    uint32_t kind;
-    int pat_first;          /* <L>_PAT_STEPS */
-    int access1;            /* <L>_ACCESS1_ACCESS */
-    int ops[8];             /* read and write counters, -1 ends */
-};
-
-static const struct pattern_layer pattern_layers[] = {
-    {IOLENS_REGION_POSIX, POSIX_PAT_STEPS, POSIX_ACCESS1_ACCESS,
-     {POSIX_READS, POSIX_WRITES, -1, -1, -1, -1, -1, -1}},
-    {IOLENS_REGION_MPIIO, MPIIO_PAT_STEPS, MPIIO_ACCESS1_ACCESS,
-     {MPIIO_INDEP_READS, MPIIO_INDEP_WRITES, MPIIO_COLL_READS, MPIIO_COLL_WRITES,
-      MPIIO_SPLIT_READS, MPIIO_SPLIT_WRITES, MPIIO_NB_READS, MPIIO_NB_WRITES}},
-};
-
-static const struct pattern_layer *pattern_layer_of(uint32_t kind)
+/* The descriptor of a layer with a pattern detector, else NULL. */
+static const struct iolens_layer_desc *pattern_layer_of(uint32_t kind)
 {
-    for (size_t i = 0; i < sizeof pattern_layers / sizeof pattern_layers[0]; i++)
-        if (pattern_layers[i].kind == kind)
-            return &pattern_layers[i];
-    return NULL;
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    return d != NULL && d->pattern_first >= 0 && d->access_first >= 0 ? d : NULL;
+}
+
+/* Reads and writes of every form, saturating. */
+static int64_t accesses_of(const struct iolens_layer_desc *d, const int64_t *c)
+{
+    int64_t accesses = 0;
+    for (int i = 0; i < 4; i++) {
+        int ops[2] = {d->read_ops[i], d->write_ops[i]};
+        for (int k = 0; k < 2; k++)
+            if (ops[k] >= 0 && c[ops[k]] > 0)
+                accesses = iolens_sat_add(accesses, c[ops[k]]);
+    }
+    return accesses;
 }
 
 /* share = part / whole, for whole > 0. */
@@ -115,20 +112,17 @@ void iolens_pattern_classify(const int64_t *pat, int64_t accesses, int64_t acces
 void iolens_pattern_of_record(const struct iolens_log_layer *L, uint64_t rec,
                               struct iolens_pattern *out)
 {
-    const struct pattern_layer *pl = pattern_layer_of(L->kind);
+    const struct iolens_layer_desc *d = pattern_layer_of(L->kind);
     *out = (struct iolens_pattern){.kind = IOLENS_PATTERN_UNKNOWN};
-    if (pl == NULL || rec >= L->record_count || L->counter_count <= (uint32_t)pl->access1)
+    if (d == NULL || rec >= L->record_count || L->counter_count <= (uint32_t)d->access_first)
         return;
     const int64_t *c = &L->counters[rec * L->counter_count];
-    int64_t accesses = 0;
-    for (int i = 0; i < 8 && pl->ops[i] >= 0; i++)
-        if (c[pl->ops[i]] > 0)
-            accesses = iolens_sat_add(accesses, c[pl->ops[i]]);
+    int64_t accesses = accesses_of(d, c);
     out->accesses = accesses;
-    out->access_size = c[pl->access1];
+    out->access_size = c[d->access_first];
     /* Logs written before the detector have fewer counters: unknown. */
-    if (L->counter_count >= (uint32_t)pl->pat_first + IOLENS_PAT_NCOUNTERS)
-        iolens_pattern_classify(&c[pl->pat_first], accesses, c[pl->access1], out);
+    if (L->counter_count >= (uint32_t)d->pattern_first + IOLENS_PAT_NCOUNTERS)
+        iolens_pattern_classify(&c[d->pattern_first], accesses, c[d->access_first], out);
 }
 
 /* One parameter: its value, or "mixed" when merged ranks disagree. */

@@ -11,14 +11,6 @@
 #include "format/record_merge.h"
 #include "format/sat_math.h"
 
-static const uint32_t perf_kinds[IOLENS_PERF_NLAYERS] = {
-    IOLENS_REGION_POSIX, IOLENS_REGION_STDIO, IOLENS_REGION_MPIIO, IOLENS_REGION_H5F,
-    IOLENS_REGION_H5D,
-};
-/* The layers whose bytes reach files, each byte once: the job's. */
-static const uint32_t job_kinds[] = {IOLENS_REGION_POSIX, IOLENS_REGION_STDIO};
-#define JOB_NKINDS (sizeof job_kinds / sizeof job_kinds[0])
-
 #define MIB 1048576.0
 
 static double ratio(double a, double b) { return b > 0 ? a / b : NAN; }
@@ -37,17 +29,6 @@ static double runtime_share(double io_time, double run_time)
 /* Largest record any known layer has (H5D: a few hundred counters). */
 #define MAX_RECORD_BYTES 16384
 
-/* Index of the fcounter <LAYER>_F_<suffix>, or -1. */
-static int fcounter_index(const struct iolens_layer_desc *d, const char *suffix)
-{
-    char name[96];
-    snprintf(name, sizeof name, "%s_F_%s", d->name, suffix);
-    for (uint32_t i = 0; i < d->nfcounters; i++)
-        if (strcmp(d->fcounter_names[i], name) == 0)
-            return (int)i;
-    return -1;
-}
-
 static double fcounter_of(const struct iolens_layer_desc *d, void *rec, int i)
 {
     return i >= 0 ? iolens_rec_fcounters(d, rec)[i] : 0.0;
@@ -63,9 +44,7 @@ static int64_t counter_of(void *rec, int i)
 static void open_to_last_io(const struct iolens_layer_desc *d, void *rec,
                             struct iolens_perf_record *out)
 {
-    int open = fcounter_index(d, "OPEN_START_TIMESTAMP");
-    int rend = fcounter_index(d, "READ_END_TIMESTAMP");
-    int wend = fcounter_index(d, "WRITE_END_TIMESTAMP");
+    int open = d->f_open_start, rend = d->f_read_end, wend = d->f_write_end;
     out->open_start = open >= 0 ? fcounter_of(d, rec, open) : NAN;
     out->last_io_end = rend >= 0 || wend >= 0
                            ? fmax(fcounter_of(d, rec, rend), fcounter_of(d, rec, wend))
@@ -272,15 +251,22 @@ int iolens_perf_compute(const struct iolens_log *log, struct iolens_perf *out)
 {
     *out = (struct iolens_perf){.run_time = log->job.run_time,
                                 .compute_nodes = iolens_perf_compute_nodes(log)};
+    /* The job's bytes: those of the base layers, which reach files without
+     * passing through another traced layer, so each byte counts once. */
+    uint32_t job_kinds[IOLENS_PERF_NLAYERS];
+    size_t njob = 0;
     for (int i = 0; i < IOLENS_PERF_NLAYERS; i++) {
+        const struct iolens_layer_desc *d = iolens_layer_desc_at((unsigned)i);
         struct iolens_perf_layer *p = &out->layer[i];
-        p->kind = perf_kinds[i];
-        p->name = iolens_layer_name(perf_kinds[i]);
-        if (layer_figures(log, out, &perf_kinds[i], 1, p) != 0)
+        p->kind = d->region_kind;
+        p->name = d->name;
+        if (d->base)
+            job_kinds[njob++] = d->region_kind;
+        if (layer_figures(log, out, &d->region_kind, 1, p) != 0)
             return -1;
     }
     out->job.name = "job";
-    return layer_figures(log, out, job_kinds, JOB_NKINDS, &out->job);
+    return layer_figures(log, out, job_kinds, njob, &out->job);
 }
 
 const struct iolens_perf_layer *iolens_perf_layer_of(const struct iolens_perf *p, uint32_t kind)

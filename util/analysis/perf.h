@@ -30,8 +30,9 @@
 
 #include "reader/reader.h"
 
-/* The layers, in the order they are reported. */
-#define IOLENS_PERF_NLAYERS 5
+/* The layers, in the order they are reported: every layer, in the order
+ * of IOLENS_LAYERS (log_format.h). */
+#define IOLENS_PERF_NLAYERS IOLENS_NLAYERS
 
 struct iolens_perf_layer {
     uint32_t kind;               /* region kind; 0 for the whole job */
@@ -65,7 +66,7 @@ struct iolens_perf {
     double run_time;             /* s */
     uint32_t compute_nodes;      /* N_cn: nnodes, else the host names counted */
     struct iolens_perf_layer layer[IOLENS_PERF_NLAYERS];  /* POSIX STDIO MPIIO H5F H5D */
-    struct iolens_perf_layer job;                         /* POSIX + STDIO */
+    struct iolens_perf_layer job;                         /* the base layers: POSIX + STDIO */
 };
 
 /* 0, or -1 when out of memory. */

@@ -91,17 +91,16 @@ void iolens_file_sharing_of_record(const struct iolens_log *log, const struct io
         out->kind = IOLENS_FILE_PARTSHARED;
 }
 
-/* The layer the class is judged on: POSIX if it moved data, else the
- * first of the others that did; NULL if none did. */
+/* The layer the class is judged on: the first layer that carries data,
+ * in table order (POSIX, STDIO, MPIIO, H5D), that moved data in a file
+ * other than the standard streams; NULL if none did. */
 static const struct iolens_log_layer *data_layer(const struct iolens_log *log)
 {
-    static const uint32_t order[] = {IOLENS_REGION_POSIX, IOLENS_REGION_MPIIO,
-                                     IOLENS_REGION_STDIO, IOLENS_REGION_H5D};
-    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+    for (unsigned k = 0; k < IOLENS_NDATA_LAYERS; k++)
         for (size_t l = 0; l < log->nlayers; l++) {
             const struct iolens_log_layer *L = &log->layers[l];
-            const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(L->kind);
-            if (L->kind != order[k] || d == NULL)
+            const struct iolens_layer_desc *d = iolens_data_layer_at(k);
+            if (L->kind != d->region_kind)
                 continue;
             for (uint64_t r = 0; r < L->record_count; r++)
                 if (!is_std_stream(L->id[r]) && record_bytes(d, L, r) > 0)

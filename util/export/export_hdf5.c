@@ -22,6 +22,7 @@
 #include "export/export_series.h"
 #include "output/out_file.h"
 #include "analysis/perf.h"
+#include "format/record_merge.h"
 #include "reader/reader.h"
 
 #define PROG IOLENS_EXPORT_PROG
@@ -202,7 +203,7 @@ static int write_series(hid_t ts, const struct iolens_xseries *xs, int l, const 
             rows[i].time = iolens_xs_time(xs, (int64_t)i);
             memcpy(rows[i].v, sum[i].v, sizeof rows[i].v);
         }
-        rc = write_table(ts, iolens_layer_name(iolens_xs_kinds[l]), t, n, rows);
+        rc = write_table(ts, iolens_layer_name(iolens_xs_kind(l)), t, n, rows);
     }
     if (t >= 0)
         H5Tclose(t);
@@ -408,7 +409,7 @@ static int write_totals(hid_t job, const struct iolens_xseries *xs)
             continue;
         rc = fill_totals(xs, l, rows);
         if (rc == 0)
-            rc = write_table(g, iolens_layer_name(iolens_xs_kinds[l]), t, n, rows);
+            rc = write_table(g, iolens_layer_name(iolens_xs_kind(l)), t, n, rows);
     }
     free(rows);
     if (t >= 0)
@@ -432,12 +433,11 @@ struct file_row {
 /* The layer field: an enumeration whose values are the region kinds. */
 static hid_t layer_enum_type(void)
 {
-    static const uint32_t kinds[] = {IOLENS_REGION_POSIX, IOLENS_REGION_STDIO, IOLENS_REGION_MPIIO,
-                                     IOLENS_REGION_H5F, IOLENS_REGION_H5D};
     hid_t t = H5Tenum_create(H5T_NATIVE_INT);
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0] && t >= 0; k++) {
-        int v = (int)kinds[k];
-        if (H5Tenum_insert(t, iolens_layer_name(kinds[k]), &v) < 0) {
+    for (unsigned k = 0; k < iolens_layer_desc_count() && t >= 0; k++) {
+        const struct iolens_layer_desc *d = iolens_layer_desc_at(k);
+        int v = (int)d->region_kind;
+        if (H5Tenum_insert(t, d->name, &v) < 0) {
             H5Tclose(t);
             t = -1;
         }

@@ -8,27 +8,29 @@
 #include <strings.h>
 
 #include "export/export.h"
+#include "format/record_merge.h"
 
-const uint32_t iolens_xs_kinds[IOLENS_XS_NLAYERS] = {IOLENS_REGION_POSIX, IOLENS_REGION_STDIO,
-                                                     IOLENS_REGION_MPIIO, IOLENS_REGION_H5D};
 
 const char *const iolens_xs_item_names[IOLENS_XS_NITEMS] = {
     "bytes_read", "bytes_written", "bytes_read_write",
     "reads",      "writes",        "accesses_read_write",
 };
 
+uint32_t iolens_xs_kind(int l)
+{
+    const struct iolens_layer_desc *d = iolens_data_layer_at((unsigned)l);
+    return d != NULL ? d->region_kind : 0;
+}
+
 int iolens_xs_layer_of_kind(uint32_t kind)
 {
-    for (int l = 0; l < IOLENS_XS_NLAYERS; l++)
-        if (iolens_xs_kinds[l] == kind)
-            return l;
-    return -1;
+    return iolens_data_layer_index(kind);
 }
 
 int iolens_xs_layer_named(const char *name)
 {
     for (int l = 0; l < IOLENS_XS_NLAYERS; l++)
-        if (strcasecmp(iolens_layer_name(iolens_xs_kinds[l]), name) == 0)
+        if (strcasecmp(iolens_data_layer_at((unsigned)l)->name, name) == 0)
             return l;
     return -1;
 }

@@ -13,9 +13,11 @@
 #include "analysis/bps.h"
 #include "reader/reader.h"
 
-/* The layers that have access intervals, in this order. */
-#define IOLENS_XS_NLAYERS 4
-extern const uint32_t iolens_xs_kinds[IOLENS_XS_NLAYERS];
+/* The layers that have access intervals: those that carry data, in the
+ * order of IOLENS_LAYERS (log_format.h).  Layer l's region kind is
+ * iolens_xs_kind(l). */
+#define IOLENS_XS_NLAYERS IOLENS_NDATA_LAYERS
+uint32_t iolens_xs_kind(int l);
 
 /* The items of one bin, in the order of the HDF5 fields. */
 enum iolens_xs_item {

@@ -30,6 +30,7 @@
 #include "analysis/patterns.h"
 #include "analysis/perf.h"
 #include "analysis/sharing.h"
+#include "format/record_merge.h"
 
 #define BPS_BLOCK_SIZE 512
 
@@ -183,14 +184,13 @@ static const struct iolens_bps *layer_bps(const struct iolens_bps_report *r, uin
     return NULL;
 }
 
-/* The job's BPS, as --summary reports it: POSIX's, else the first layer
- * with intervals of STDIO, MPIIO, H5D. */
+/* The job's BPS, as --summary reports it: that of the first layer that
+ * carries data and has intervals, in table order (POSIX, STDIO, MPIIO,
+ * H5D). */
 static const struct iolens_bps *job_bps(const struct iolens_bps_report *r)
 {
-    static const uint32_t order[] = {IOLENS_REGION_POSIX, IOLENS_REGION_STDIO,
-                                     IOLENS_REGION_MPIIO, IOLENS_REGION_H5D};
-    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
-        const struct iolens_bps *b = layer_bps(r, order[k]);
+    for (unsigned k = 0; k < IOLENS_NDATA_LAYERS; k++) {
+        const struct iolens_bps *b = layer_bps(r, iolens_data_layer_at(k)->region_kind);
         if (b != NULL)
             return b;
     }

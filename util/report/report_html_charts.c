@@ -10,6 +10,7 @@
 
 #include "analysis/bps.h"
 #include "report/report_html.h"
+#include "format/record_merge.h"
 #include "format/sat_math.h"
 
 /* ---------------------------------------------------------- cost -- */
@@ -46,27 +47,25 @@ int iolens_html_cost(struct iolens_html *h)
 
 /* ---------------------------------------------------- access sizes -- */
 
-static const char *const SIZE_LABEL[IOLENS_NSIZE_BINS] = {
-    "0-100 B", "101 B-1 KiB", "1-10 KiB", "10-100 KiB", "100 KiB-1 MiB",
-    "1-4 MiB", "4-10 MiB", "10-100 MiB", "100 MiB-1 GiB", "over 1 GiB",
-};
+#define SIZE_LABEL_(P, suffix, upper, range, label) label,
+static const char *const SIZE_LABEL[IOLENS_NSIZE_BINS] = {IOLENS_SIZE_BIN_TABLE(SIZE_LABEL_, ~)};
+#undef SIZE_LABEL_
 
-/* The counter indexes of a layer's read and write size bins (counters
- * named <L>_SIZE_READ_* and <L>_SIZE_WRITE_*, in bin order, as
- * log_format.h lists them); false when the layer has none. */
+/* The counter indexes of a layer's read and write size bins (its
+ * descriptor's first bins, then one counter per bin, as IOLENS_SIZE_COUNTERS
+ * lays them out); false when the layer has none or the log's records are
+ * too short to hold them. */
 static bool size_counters(const struct iolens_log_layer *L, uint32_t *rd, uint32_t *wr)
 {
-    size_t nr = 0, nw = 0;
-    for (uint32_t i = 0; i < L->counter_count; i++) {
-        const char *name = iolens_counter_name(L->kind, i);
-        if (name == NULL)
-            continue;
-        if (strstr(name, "_SIZE_READ_") != NULL && nr < IOLENS_NSIZE_BINS)
-            rd[nr++] = i;
-        else if (strstr(name, "_SIZE_WRITE_") != NULL && nw < IOLENS_NSIZE_BINS)
-            wr[nw++] = i;
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(L->kind);
+    if (d == NULL || d->size_read_first < 0 || d->size_write_first < 0)
+        return false;
+    for (uint32_t b = 0; b < IOLENS_NSIZE_BINS; b++) {
+        rd[b] = (uint32_t)d->size_read_first + b;
+        wr[b] = (uint32_t)d->size_write_first + b;
     }
-    return nr == IOLENS_NSIZE_BINS && nw == IOLENS_NSIZE_BINS;
+    return rd[IOLENS_NSIZE_BINS - 1] < L->counter_count &&
+           wr[IOLENS_NSIZE_BINS - 1] < L->counter_count;
 }
 
 /* Sums the bins over the layer's records (per-rank and shared records

@@ -11,6 +11,7 @@
 
 #include "analysis/bps.h"
 #include "report/report_html.h"
+#include "format/record_merge.h"
 #include "format/sat_math.h"
 
 #define MAP_X 70.0            /* rank labels, left */
@@ -267,11 +268,13 @@ int iolens_html_heatmap(struct iolens_html *h)
     }
     fprintf(out, "<p class=\"note\">Bytes each rank moved per %.4g s bin.</p>\n", width);
     int rc = 0, shown = 0;
-    for (uint32_t kind = IOLENS_REGION_POSIX; kind <= IOLENS_REGION_H5D && rc == 0; kind++)
+    for (unsigned l = 0; l < IOLENS_NDATA_LAYERS && rc == 0; l++) {
+        uint32_t kind = iolens_data_layer_at(l)->region_kind;
         if (has_kind(bins, n, kind)) {
             rc = layer_map(out, h->log, bins, n, kind, h->opt.bins, width);
             shown++;
         }
+    }
     if (rc == 0 && shown == 0)
         fputs("<p class=\"note\">No rank moved data in its access intervals.</p>\n", out);
     free(bins);

@@ -8,10 +8,11 @@
 
 #include "analysis/file_rows.h"
 #include "report/report_html.h"
+#include "format/record_merge.h"
 #include "format/sat_math.h"
 #include "analysis/sharing.h"
 
-#define NKINDS 5                    /* POSIX .. H5D */
+#define NKINDS IOLENS_NLAYERS       /* by layer index */
 #define NPATTERNS (IOLENS_PATTERN_UNKNOWN + 1)
 #define NSHARING 3
 #define TOP_FILES 20
@@ -58,9 +59,9 @@ static void keep_top(struct tally *t, const struct iolens_file_row *r)
 static int tally_row(const struct iolens_file_row *r, void *arg)
 {
     struct tally *t = arg;
-    uint32_t k = r->layer->kind - IOLENS_REGION_POSIX;
-    if (k < NKINDS) {
-        struct layer_tally *lt = &t->layer[k];
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(r->layer->kind);
+    if (d != NULL) {
+        struct layer_tally *lt = &t->layer[iolens_layer_desc_index(d)];
         lt->records++;
         lt->pattern[r->pattern.kind]++;
         int s = sharing_index(r->sharing);
@@ -100,7 +101,7 @@ static void put_pattern_table(FILE *out, const struct tally *t)
     for (uint32_t k = 0; k < NKINDS; k++) {
         if (t->layer[k].records == 0)
             continue;
-        fprintf(out, "<tr><td>%s</td>", iolens_layer_name(IOLENS_REGION_POSIX + k));
+        fprintf(out, "<tr><td>%s</td>", iolens_layer_desc_at(k)->name);
         for (int p = 0; p < NPATTERNS; p++)
             fprintf(out, "<td class=\"n\">%" PRIu64 "</td>", t->layer[k].pattern[p]);
         fputs("</tr>\n", out);
@@ -120,7 +121,7 @@ static void put_file_sharing_table(FILE *out, const struct tally *t)
     for (uint32_t k = 0; k < NKINDS; k++) {
         if (t->layer[k].records == 0)
             continue;
-        fprintf(out, "<tr><td>%s</td>", iolens_layer_name(IOLENS_REGION_POSIX + k));
+        fprintf(out, "<tr><td>%s</td>", iolens_layer_desc_at(k)->name);
         for (int s = 0; s < NSHARING; s++)
             fprintf(out, "<td class=\"n\">%" PRIu64 "</td><td class=\"n\">%" PRId64 "</td>",
                     t->layer[k].share_files[s], t->layer[k].share_bytes[s]);

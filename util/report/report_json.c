@@ -18,6 +18,7 @@
 #include "analysis/perf.h"
 #include "report/report.h"
 #include "analysis/sharing.h"
+#include "format/record_merge.h"
 
 #define JSON_SCHEMA_VERSION 1
 
@@ -170,8 +171,9 @@ static void put_layers_and_perf(struct iolens_json *j, const struct iolens_perf 
     iolens_json_begin_object(j);
     iolens_json_key(j, "layers");
     iolens_json_begin_array(j);
-    iolens_json_cstring(j, "POSIX");
-    iolens_json_cstring(j, "STDIO");
+    for (unsigned i = 0; i < iolens_layer_desc_count(); i++)   /* the job's: the base layers */
+        if (iolens_layer_desc_at(i)->base)
+            iolens_json_cstring(j, iolens_layer_desc_at(i)->name);
     iolens_json_end_array(j);
     kv_uint(j, "compute_nodes", p->compute_nodes);
     kv_int(j, "bytes_read", p->job.bytes_read);

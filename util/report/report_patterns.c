@@ -64,13 +64,14 @@ static void print_record(FILE *out, const struct iolens_log *log,
 
 static void print_records(FILE *out, const struct iolens_log *log)
 {
-    static const uint32_t kinds[] = {IOLENS_REGION_POSIX, IOLENS_REGION_MPIIO};
     fputs("#<layer>\t<rank>\t<nranks>\t<pattern>\t<accesses>\t<fit_pct>\t<params>\t<file>\n",
           out);
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+    /* the layers with a pattern detector, in table order */
+    for (unsigned k = 0; k < iolens_layer_desc_count(); k++)
         for (size_t l = 0; l < log->nlayers; l++) {
             const struct iolens_log_layer *L = &log->layers[l];
-            if (L->kind != kinds[k])
+            const struct iolens_layer_desc *d = iolens_layer_desc_at(k);
+            if (L->kind != d->region_kind || d->pattern_first < 0)
                 continue;
             for (uint64_t r = 0; r < L->record_count; r++)
                 if (!is_std_stream(L->id[r]))

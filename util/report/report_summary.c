@@ -16,6 +16,7 @@
 #include "report/report.h"
 #include "analysis/sharing.h"
 #include "output/real_text.h"
+#include "format/record_merge.h"
 
 static void put_escaped(FILE *out, const char *s, size_t len)
 {
@@ -45,11 +46,11 @@ int iolens_report_summary_header(FILE *out)
 /* The BPS row summary reports, or NULL. */
 static const struct iolens_bps *main_bps(const struct iolens_bps_report *r)
 {
-    static const uint32_t order[] = {IOLENS_REGION_POSIX, IOLENS_REGION_STDIO,
-                                     IOLENS_REGION_MPIIO, IOLENS_REGION_H5D};
-    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+    /* the first layer that carries data, in table order */
+    for (unsigned k = 0; k < IOLENS_NDATA_LAYERS; k++)
         for (size_t i = 0; i < r->n; i++)
-            if (r->rows[i].file_id == 0 && r->rows[i].kind == order[k])
+            if (r->rows[i].file_id == 0 &&
+                r->rows[i].kind == iolens_data_layer_at(k)->region_kind)
                 return &r->rows[i];
     return NULL;
 }
