@@ -48,7 +48,7 @@
 
 enum mode_id {
     MODE_BASE, MODE_TOTAL, MODE_FILE, MODE_STACK, MODE_BPS, MODE_TIMESERIES,
-    MODE_PERF, MODE_PATTERNS, MODE_JSON, MODE_CSV, MODE_SUMMARY, MODE_LIST, MODE_ADVICE
+    MODE_PERF, MODE_PATTERNS, MODE_JSON, MODE_CSV, MODE_SUMMARY, MODE_ADVICE, MODE_LIST
 };
 
 /* What the command line asked for. */
@@ -70,34 +70,14 @@ struct args {
 
 /* ------------------------------------------------------------- modes -- */
 
-/* The modes' bodies, one signature for all: 0, -1 out of memory, -2 too
- * many time bins (--timeseries). */
+/* The bodies of the modes that take options (the others call their
+ * report function directly): 0, -1 out of memory, -2 too many time bins
+ * (--timeseries). */
 static int print_base(FILE *out, const struct iolens_log *log, const char *path,
                       const struct args *a)
 {
     (void)path, (void)a;
     return iolens_dump_base(out, log) == -1 ? -1 : 0;
-}
-
-static int print_total(FILE *out, const struct iolens_log *log, const char *path,
-                       const struct args *a)
-{
-    (void)path, (void)a;
-    return iolens_report_total(out, log);
-}
-
-static int print_file(FILE *out, const struct iolens_log *log, const char *path,
-                      const struct args *a)
-{
-    (void)path, (void)a;
-    return iolens_report_file(out, log);
-}
-
-static int print_stack(FILE *out, const struct iolens_log *log, const char *path,
-                       const struct args *a)
-{
-    (void)path, (void)a;
-    return iolens_report_stack(out, log);
 }
 
 static int print_bps(FILE *out, const struct iolens_log *log, const char *path,
@@ -114,32 +94,11 @@ static int print_timeseries(FILE *out, const struct iolens_log *log, const char 
     return iolens_report_timeseries(out, log, a->bin);
 }
 
-static int print_perf(FILE *out, const struct iolens_log *log, const char *path,
-                      const struct args *a)
-{
-    (void)path, (void)a;
-    return iolens_report_perf(out, log);
-}
-
-static int print_patterns(FILE *out, const struct iolens_log *log, const char *path,
-                          const struct args *a)
-{
-    (void)path, (void)a;
-    return iolens_report_patterns(out, log);
-}
-
 static int print_json(FILE *out, const struct iolens_log *log, const char *path,
                       const struct args *a)
 {
     (void)path;
     return iolens_report_json(out, log, a->block_size, &a->advice);
-}
-
-static int print_csv(FILE *out, const struct iolens_log *log, const char *path,
-                     const struct args *a)
-{
-    (void)path, (void)a;
-    return iolens_report_csv(out, log);
 }
 
 static int print_summary(FILE *out, const struct iolens_log *log, const char *path,
@@ -176,7 +135,9 @@ static int list_counters(FILE *out)
 struct mode {
     const char *name;       /* the option, without its "--" */
     int letter;             /* getopt_long's value for it */
-    /* The body for one log (NULL: the mode reads no log). */
+    /* The body for one log: report when the mode takes no option, else
+     * print (both NULL: the mode reads no log). */
+    int (*report)(FILE *out, const struct iolens_log *log);
     int (*print)(FILE *out, const struct iolens_log *log, const char *path,
                  const struct args *a);
     int (*begin)(FILE *out);   /* printed once before the logs, or NULL */
@@ -186,21 +147,26 @@ struct mode {
 };
 
 static const struct mode modes[] = {
-    [MODE_BASE] = {"base", 'b', print_base, NULL, true, true},
-    [MODE_TOTAL] = {"total", 't', print_total, NULL, true, true},
-    [MODE_FILE] = {"file", 'f', print_file, NULL, true, false},
-    [MODE_STACK] = {"stack", 's', print_stack, NULL, true, false},
-    [MODE_BPS] = {"bps", 'p', print_bps, NULL, true, false},
-    [MODE_TIMESERIES] = {"timeseries", 'T', print_timeseries, NULL, true, false},
-    [MODE_PERF] = {"perf", 'P', print_perf, NULL, true, false},
-    [MODE_PATTERNS] = {"patterns", 'A', print_patterns, NULL, true, false},
-    [MODE_JSON] = {"json", 'j', print_json, NULL, false, false},
-    [MODE_CSV] = {"csv", 'c', print_csv, NULL, false, false},
-    [MODE_SUMMARY] = {"summary", 'S', print_summary, begin_summary, false, false},
-    [MODE_LIST] = {"list-counters", 'l', NULL, list_counters, false, false},
-    [MODE_ADVICE] = {"advice", 'a', print_advice, NULL, true, false},
+    [MODE_BASE] = {"base", 'b', NULL, print_base, NULL, true, true},
+    [MODE_TOTAL] = {"total", 't', iolens_report_total, NULL, NULL, true, true},
+    [MODE_FILE] = {"file", 'f', iolens_report_file, NULL, NULL, true, false},
+    [MODE_STACK] = {"stack", 's', iolens_report_stack, NULL, NULL, true, false},
+    [MODE_BPS] = {"bps", 'p', NULL, print_bps, NULL, true, false},
+    [MODE_TIMESERIES] = {"timeseries", 'T', NULL, print_timeseries, NULL, true, false},
+    [MODE_PERF] = {"perf", 'P', iolens_report_perf, NULL, NULL, true, false},
+    [MODE_PATTERNS] = {"patterns", 'A', iolens_report_patterns, NULL, NULL, true, false},
+    [MODE_JSON] = {"json", 'j', NULL, print_json, NULL, false, false},
+    [MODE_CSV] = {"csv", 'c', iolens_report_csv, NULL, NULL, false, false},
+    [MODE_SUMMARY] = {"summary", 'S', NULL, print_summary, begin_summary, false, false},
+    [MODE_ADVICE] = {"advice", 'a', NULL, print_advice, NULL, true, false},
+    [MODE_LIST] = {"list-counters", 'l', NULL, NULL, list_counters, false, false},
 };
 #define NMODES (sizeof modes / sizeof modes[0])
+
+static bool reads_logs(enum mode_id m)
+{
+    return modes[m].report != NULL || modes[m].print != NULL;
+}
 
 /* The mode of a getopt_long value, or -1. */
 static int mode_of_letter(int c)
@@ -396,20 +362,21 @@ static int parse_args(int argc, char **argv, struct args *a)
         }
     }
     if (nmodes > 1) {
-        fprintf(stderr, PROG ": give at most one of --base, --total, --file, --stack, --bps, "
-                        "--timeseries, --perf, --patterns, --json, --csv, --summary, "
-                        "--advice, --list-counters\n");
+        fputs(PROG ": give at most one of", stderr);
+        for (unsigned m = 0; m < NMODES; m++)
+            fprintf(stderr, "%s --%s", m > 0 ? "," : "", modes[m].name);
+        fputc('\n', stderr);
         return -1;
     }
     if (check_mode_options(a) != 0)
         return -1;
     a->paths = argv + optind;
     a->npaths = argc - optind;
-    if (modes[a->mode].print == NULL && a->npaths != 0) {
+    if (!reads_logs(a->mode) && a->npaths != 0) {
         fprintf(stderr, PROG ": --list-counters takes no LOG argument\n");
         return -1;
     }
-    if (modes[a->mode].print != NULL && a->npaths == 0) {
+    if (reads_logs(a->mode) && a->npaths == 0) {
         fprintf(stderr, PROG ": expected at least one LOG argument\n");
         return -1;
     }
@@ -421,7 +388,8 @@ static int print_one(const struct iolens_log *log, const char *path, const struc
 {
     if (modes[a->mode].header)
         iolens_report_job_header(stdout, log);
-    int rc = modes[a->mode].print(stdout, log, path, a);
+    const struct mode *m = &modes[a->mode];
+    int rc = m->report != NULL ? m->report(stdout, log) : m->print(stdout, log, path, a);
     if (rc == -2) {
         fflush(stdout);
         fprintf(stderr, PROG ": %s: --bin %g makes more than %llu bin pieces; use a wider bin\n",
@@ -510,7 +478,7 @@ int main(int argc, char **argv)
     const struct mode *m = &modes[a.mode];
     if (m->begin != NULL && m->begin(stdout) != 0)
         return 2;
-    if (m->print == NULL)
+    if (!reads_logs(a.mode))
         return finish_output();
     /* The worst status wins: 2 (a bad log) over 1 over 0. */
     int status = 0;
