@@ -641,12 +641,12 @@ static void build_intervals(struct out *rank0, struct out *rank1)
     };
     static const struct iolens_interval future1[] = {{0.0, 1.0, ID_IN, 1, 1, 0, 1.0}};
     const struct iolens_intervals_layer_in layers0[] = {
-        {IOLENS_REGION_POSIX, posix0, 3, 0.0, 4, 1835008, 1.25},
-        {IOLENS_REGION_STDIO, stdio0, 1, 0.0, 1, 100, 0.125},
+        {IOLENS_REGION_POSIX, posix0, 3, 0.0, 4, 1835008, 1.25, 0},
+        {IOLENS_REGION_STDIO, stdio0, 1, 0.0, 1, 100, 0.125, 0},
     };
     const struct iolens_intervals_layer_in layers1[] = {
-        {IOLENS_REGION_POSIX, posix1, 2, 0.125, 3, 1052672, 0.625},
-        {UNKNOWN_KIND, future1, 1, 0.0, 1, 1, 1.0},
+        {IOLENS_REGION_POSIX, posix1, 2, 0.125, 3, 1052672, 0.625, 0},
+        {UNKNOWN_KIND, future1, 1, 0.0, 1, 1, 1.0, 0},
     };
     put_intervals(rank0, &(struct iolens_intervals_rank){0, 0.0, 0.000001, layers0, 2});
     put_intervals(rank1, &(struct iolens_intervals_rank){1, 0.5, 0.000002, layers1, 2});
@@ -684,8 +684,8 @@ static void build_intervals_extra(struct out *rank2)
         {4.0, 4.125, ID_TEMP, 512, 1, IOLENS_IV_READ, 0.125},
     };
     const struct iolens_intervals_layer_in layers2[] = {
-        {IOLENS_REGION_POSIX, posix2, 2, 0.0, 4, 3072, 0.3125},
-        {IOLENS_REGION_MPIIO, mpiio2, 3, 0.0, 3, 5120, 0.75},
+        {IOLENS_REGION_POSIX, posix2, 2, 0.0, 4, 3072, 0.3125, 0},
+        {IOLENS_REGION_MPIIO, mpiio2, 3, 0.0, 3, 5120, 0.75, 0},
     };
     put_intervals(rank2, &(struct iolens_intervals_rank){2, -0.25, 0.000004, layers2, 2});
 }

@@ -1,5 +1,6 @@
-/* The whole-log reader's internals shared with the streaming reader
- * (reader.c, reader_stream.c): not part of the reader's API. */
+/* The whole-log reader's internals shared by its files (reader.c,
+ * reader_regions.c, reader_parse.c, reader_limit.c) and the streaming
+ * reader (reader_stream.c): not part of the reader's API. */
 #ifndef IOLENS_READER_INTERNAL_H
 #define IOLENS_READER_INTERNAL_H
 
@@ -73,13 +74,30 @@ enum iolens_read_status rd_check_region_bounds(struct reader *r, unsigned i,
 enum iolens_read_status rd_check_region_crc(struct reader *r, unsigned i,
                                             const struct iolens_region_desc *d,
                                             const unsigned char *stored);
+/* Step 3 whole: region i lies inside the file and its CRC matches. */
+enum iolens_read_status rd_check_region_bytes(struct reader *r, unsigned i,
+                                              const struct iolens_region_desc *d,
+                                              size_t data_start);
+/* Name of a region kind for error messages (buf holds "kind N"). */
+const char *rd_region_label(uint32_t kind, char *buf, size_t bufsz);
+/* Region i's stored bytes inflated into r->raw (*out), exactly its raw
+ * size (reader_regions.c). */
+enum iolens_read_status rd_inflate_region(struct reader *r, unsigned i,
+                                          const struct iolens_region_desc *d,
+                                          const unsigned char *stored, unsigned char **out);
+/* Records [from, from + count) of the n of a layer region's column-major,
+ * byte-shuffled body decoded into L from record first on (reader.c). */
+void rd_decode_range(const unsigned char *body, uint64_t n, uint64_t from, uint64_t count,
+                     struct iolens_log_layer *L, uint64_t first);
 /* Step 4 for region i whose stored bytes are at stored: decompressed and
  * parsed into r->log (NAMES appended, layer records appended to the layer
  * of their kind, intervals appended). */
 enum iolens_read_status rd_parse_region(struct reader *r, unsigned i,
                                         const struct iolens_region_desc *d,
                                         const unsigned char *stored);
-/* Step 5 pieces. */
+/* Step 5 pieces: names sorted and checked, ranks checked. */
+enum iolens_read_status rd_finish_names(struct reader *r);
+enum iolens_read_status rd_check_ranks(struct reader *r);
 enum iolens_read_status rd_check_interval_ranks(struct reader *r);
 enum iolens_read_status rd_check_ranks_region(struct reader *r);
 bool rd_rank_valid(const struct iolens_log *log, int64_t rank);

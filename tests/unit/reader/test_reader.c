@@ -1,7 +1,7 @@
-/* The log reader (util/reader/reader.c) and the writer's file format side
- * (lib/log/log_writer.c: iolens_log_write_file, iolens_log_default_name).
+/* The log reader (util/reader/).  The writer and the runtime's encoder
+ * have their own tests (tests/unit/log/test_log_writer.c).
  *
- * Logs are assembled here byte by byte, so that every kind of damage can
+ * Logs are assembled byte by byte (hand_log.c), so that every kind of damage can
  * be made on purpose, with CRCs recomputed when a test wants the damage to
  * get past them. */
 #include <check.h>
@@ -29,369 +29,7 @@
 #include "log/log_writer.h"
 #include "reader/reader.h"
 #include "format/record_merge.h"
-
-#define ID_A 0x1111111111111111ull
-#define ID_B 0x2222222222222222ull
-#define ID_C 0x3333333333333333ull
-#define HDR sizeof(struct iolens_file_header)
-#define DESC sizeof(struct iolens_region_desc)
-
-/* ------------------------------------------------------------ buffers -- */
-
-struct bytes {
-    unsigned char *p;
-    size_t len, cap;
-};
-
-static void put(struct bytes *b, const void *data, size_t n)
-{
-    if (n == 0)
-        return;   /* b->p and data may be NULL then */
-    if (b->len + n > b->cap) {
-        b->cap = (b->len + n) * 2 + 64;
-        b->p = realloc(b->p, b->cap);
-        ck_assert_ptr_nonnull(b->p);
-    }
-    memcpy(b->p + b->len, data, n);
-    b->len += n;
-}
-
-static void put_u32(struct bytes *b, uint32_t v) { put(b, &v, 4); }
-static void put_u64(struct bytes *b, uint64_t v) { put(b, &v, 8); }
-static void put_str(struct bytes *b, const char *s, size_t n)
-{
-    put_u32(b, (uint32_t)n);
-    put(b, s, n);
-}
-static void put_cstr(struct bytes *b, const char *s) { put_str(b, s, strlen(s)); }
-
-/* NAMES entries (log_format.h): uint32 len << 1 | explicit, the id if
- * explicit, the name. */
-static void put_name(struct bytes *b, uint64_t id, const char *name)
-{
-    put_u32(b, (uint32_t)strlen(name) << 1 | 1u);
-    put_u64(b, id);
-    put(b, name, strlen(name));
-}
-
-static void put_hashed_name(struct bytes *b, const char *name)
-{
-    put_u32(b, (uint32_t)strlen(name) << 1);
-    put(b, name, strlen(name));
-}
-
-/* The id a NAMES entry without an explicit id implies, computed here from
- * the format's definition (XXH3 64-bit of the name, ids 0..15 moved off
- * by xor with 0x9e3779b97f4a7c15), not with format/path_hash.h. */
-static uint64_t implied_id(const char *name)
-{
-    uint64_t h = XXH3_64bits(name, strlen(name));
-    return h <= IOLENS_ID_RESERVED_MAX ? h ^ 0x9e3779b97f4a7c15ull : h;
-}
-
-/* The layer body layout of log_format.h, written out independently of
- * the runtime's encoder: n records of ncols 8-byte values, row-major in
- * rows, become column after column, each as 8 byte-planes. */
-static void put_columns(struct bytes *b, const void *rows, size_t n, size_t ncols)
-{
-    const unsigned char *src = rows;
-    for (size_t c = 0; c < ncols; c++)
-        for (size_t plane = 0; plane < 8; plane++)
-            for (size_t i = 0; i < n; i++)
-                put(b, &src[(i * ncols + c) * 8 + plane], 1);
-}
-
-/* A layer region: head, then the records in column layout. */
-static void put_layer(struct bytes *b, uint32_t cc, uint32_t fc, const void *rows, size_t n)
-{
-    struct iolens_layer_head h = {cc, fc, n};
-    put(b, &h, sizeof h);
-    put_columns(b, rows, n, 2 + (size_t)cc + fc);
-}
-
-/* ------------------------------------------------------- log building -- */
-
-struct region {
-    uint32_t kind, version;
-    struct bytes raw;
-};
-
-enum { R_JOB, R_MOUNTS, R_UNKNOWN, R_NAMES, R_POSIX, R_STDIO, NREGIONS_STD };
-#define NREGIONS 12     /* room for tests that add regions */
-
-struct content {
-    struct region r[NREGIONS];
-    unsigned n;
-};
-
-static void build_job(struct bytes *b)
-{
-    struct iolens_job_fixed j = {
-        .uid = 1000, .start_time_sec = 1700000000, .start_time_nsec = 5,
-        .end_time_sec = 1700000010, .end_time_nsec = 6, .run_time = 10.0,
-        .nprocs = 1, .nnodes = 1, .pid = 77, .parent_pid = 0,
-        .budget_bytes = 65536, .budget_used = 1234, .budget_needed = 5678,
-        .folded_opens = 9, .folded_files = 3, .string_count = IOLENS_JOB_NSTRINGS,
-    };
-    put(b, &j, sizeof j);
-    put_cstr(b, "job.1");
-    put_cstr(b, "bob");
-    put_cstr(b, "/bin/prog");
-    put_str(b, "a\0b c", 5);
-    put_cstr(b, "h1");
-    put_cstr(b, "9.9");
-    put_cstr(b, "");   /* not an MPI job */
-}
-
-static void build_mounts(struct bytes *b)
-{
-    put_u32(b, 3);
-    put_u64(b, 4096);
-    put_cstr(b, "/");
-    put_cstr(b, "ext4");
-    put_u64(b, 1 << 20);
-    put_cstr(b, "/data");
-    put_cstr(b, "lustre");
-    put_u64(b, 512);
-    put_cstr(b, "/data/sub");
-    put_cstr(b, "xfs");
-}
-
-static void build_names(struct bytes *b)
-{
-    put_u32(b, 3);
-    put_name(b, ID_C, "/data/subdir/c"); /* deliberately unsorted */
-    put_name(b, ID_A, "/data/sub/a");
-    put_name(b, ID_B, "<STDOUT>");
-}
-
-static void standard_posix_records(struct iolens_posix_record r[2])
-{
-    memset(r, 0, 2 * sizeof *r);
-    r[0].id = ID_A;
-    r[0].rank = 0;
-    r[0].counters[POSIX_WRITES] = 1000;
-    r[0].counters[POSIX_BYTES_WRITTEN] = 4096000;
-    r[0].fcounters[POSIX_F_WRITE_TIME] = 1.5;
-    r[1] = r[0];
-    r[1].id = ID_B;
-    r[1].rank = -1;
-    r[1].counters[POSIX_WRITES] = 3;
-    r[1].counters[POSIX_MAX_WRITE_TIME_SIZE] = 42;
-    r[1].fcounters[POSIX_F_MAX_WRITE_TIME] = 0.25;
-}
-
-static void build_posix(struct bytes *b)
-{
-    struct iolens_posix_record r[2];
-    standard_posix_records(r);
-    put_layer(b, POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, r, 2);
-}
-
-static void build_stdio(struct bytes *b)
-{
-    struct iolens_stdio_record r;
-    memset(&r, 0, sizeof r);
-    r.id = ID_C;
-    r.rank = 0;
-    r.counters[STDIO_READS] = 7;
-    r.fcounters[STDIO_F_META_TIME] = 0.125;
-    put_layer(b, STDIO_NUM_COUNTERS, STDIO_F_NUM_COUNTERS, &r, 1);
-}
-
-static void standard_content(struct content *c)
-{
-    memset(c, 0, sizeof *c);
-    c->n = NREGIONS_STD;
-    c->r[R_JOB] = (struct region){IOLENS_REGION_JOB, IOLENS_JOB_VERSION, {0}};
-    c->r[R_MOUNTS] = (struct region){IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, {0}};
-    c->r[R_UNKNOWN] = (struct region){99, 1, {0}};
-    c->r[R_NAMES] = (struct region){IOLENS_REGION_NAMES, IOLENS_NAMES_VERSION, {0}};
-    c->r[R_POSIX] = (struct region){IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, {0}};
-    c->r[R_STDIO] = (struct region){IOLENS_REGION_STDIO, IOLENS_STDIO_VERSION, {0}};
-    build_job(&c->r[R_JOB].raw);
-    build_mounts(&c->r[R_MOUNTS].raw);
-    put(&c->r[R_UNKNOWN].raw, "future", 6);
-    build_names(&c->r[R_NAMES].raw);
-    build_posix(&c->r[R_POSIX].raw);
-    build_stdio(&c->r[R_STDIO].raw);
-}
-
-static void free_content(struct content *c)
-{
-    for (unsigned i = 0; i < NREGIONS; i++)
-        free(c->r[i].raw.p);
-}
-
-static struct iolens_region_desc *table_of(struct bytes *file)
-{
-    return (struct iolens_region_desc *)(file->p + HDR);
-}
-
-static struct iolens_file_header *header_of(struct bytes *file)
-{
-    return (struct iolens_file_header *)file->p;
-}
-
-/* Recomputes the header CRC (after a deliberate header or table edit). */
-static void reseal(struct bytes *file)
-{
-    struct iolens_file_header *h = header_of(file);
-    h->header_crc = 0;
-    uLong crc = crc32(0, (const Bytef *)h, HDR);
-    crc = crc32(crc, file->p + HDR, h->region_count * DESC);
-    h->header_crc = (uint32_t)crc;
-}
-
-/* Recomputes region i's CRC (after an edit of its stored bytes). */
-static void reseal_region(struct bytes *file, unsigned i)
-{
-    struct iolens_region_desc *d = &table_of(file)[i];
-    d->crc32 = (uint32_t)crc32(0, file->p + d->offset, (uInt)d->stored_size);
-    reseal(file);
-}
-
-/* Header, table and zlib-compressed regions, as the writer lays them out. */
-static struct bytes assemble(const struct content *c)
-{
-    struct bytes file = {0};
-    struct iolens_file_header h = {0};
-    memcpy(h.magic, IOLENS_MAGIC, IOLENS_MAGIC_LEN);
-    h.version = IOLENS_FORMAT_VERSION;
-    h.byte_order = IOLENS_BYTE_ORDER_MARK;
-    h.header_size = HDR;
-    h.region_count = c->n;
-    put(&file, &h, sizeof h);
-    struct iolens_region_desc table[NREGIONS];
-    struct bytes packed[NREGIONS];
-    uint64_t offset = HDR + c->n * DESC;
-    for (unsigned i = 0; i < c->n; i++) {
-        uLongf len = compressBound(c->r[i].raw.len);
-        packed[i].p = malloc(len);
-        ck_assert_int_eq(compress2(packed[i].p, &len, c->r[i].raw.p ? c->r[i].raw.p : (Bytef *)"",
-                                   c->r[i].raw.len, 6),
-                         Z_OK);
-        packed[i].len = len;
-        table[i] = (struct iolens_region_desc){
-            .kind = c->r[i].kind, .version = c->r[i].version, .offset = offset,
-            .stored_size = len, .raw_size = c->r[i].raw.len,
-            .crc32 = (uint32_t)crc32(0, packed[i].p, (uInt)len),
-            .compression = IOLENS_COMPRESS_ZLIB,
-        };
-        offset += len;
-    }
-    put(&file, table, c->n * DESC);
-    for (unsigned i = 0; i < c->n; i++) {
-        put(&file, packed[i].p, packed[i].len);
-        free(packed[i].p);
-    }
-    reseal(&file);
-    return file;
-}
-
-static struct bytes standard_file(void)
-{
-    struct content c;
-    standard_content(&c);
-    struct bytes file = assemble(&c);
-    free_content(&c);
-    return file;
-}
-
-/* Reads a buffer; checks that a failure leaves the log empty and says why. */
-static enum iolens_read_status read_bytes(const void *p, size_t n, struct iolens_log *log)
-{
-    char err[256];
-    enum iolens_read_status st = iolens_log_read_buffer(p, n, log, err, sizeof err);
-    if (st != IOLENS_READ_OK) {
-        ck_assert_msg(err[0] != '\0', "no reason given for status %d", st);
-        ck_assert_ptr_null(log->layers);
-        ck_assert_ptr_null(log->names);
-        ck_assert_ptr_null(log->jobstr[0]);
-    }
-    return st;
-}
-
-static enum iolens_read_status status_of(struct bytes *file)
-{
-    struct iolens_log log;
-    enum iolens_read_status st = read_bytes(file->p, file->len, &log);
-    iolens_log_free(&log);
-    return st;
-}
-
-/* Builds the standard content with one region's raw bytes replaced. */
-static enum iolens_read_status status_with_region(unsigned which, const struct bytes *raw)
-{
-    struct content c;
-    standard_content(&c);
-    free(c.r[which].raw.p);
-    c.r[which].raw = (struct bytes){0};
-    if (raw->len > 0)
-        put(&c.r[which].raw, raw->p, raw->len);
-    struct bytes file = assemble(&c);
-    free_content(&c);
-    enum iolens_read_status st = status_of(&file);
-    free(file.p);
-    return st;
-}
-
-/* --------------------------------------------------------- round trip -- */
-
-static void check_standard_log(const struct iolens_log *log)
-{
-    ck_assert_uint_eq(log->version, 1);
-    ck_assert_uint_eq(log->job.uid, 1000);
-    ck_assert_int_eq(log->job.start_time_sec, 1700000000);
-    ck_assert_int_eq(log->job.end_time_nsec, 6);
-    ck_assert_int_eq(log->job.pid, 77);
-    ck_assert_uint_eq(log->job.budget_needed, 5678);
-    ck_assert_uint_eq(log->job.folded_opens, 9);
-    ck_assert_uint_eq(log->job.folded_files, 3);
-    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_JOBID], "job.1");
-    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_USER], "bob");
-    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_EXE], "/bin/prog");
-    ck_assert_uint_eq(log->jobstr_len[IOLENS_JOBSTR_ARGS], 5);
-    ck_assert_int_eq(memcmp(log->jobstr[IOLENS_JOBSTR_ARGS], "a\0b c", 6), 0);
-    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_HOSTS], "h1");
-    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_VERSION], "9.9");
-    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_MPI_VERSION], "");
-    ck_assert_uint_eq(log->nranks, 0);
-    ck_assert_ptr_null(log->ranks);
-
-    ck_assert_uint_eq(log->nmounts, 3);
-    ck_assert_str_eq(log->mounts[1].point, "/data");
-    ck_assert_str_eq(log->mounts[1].fstype, "lustre");
-    ck_assert_int_eq(log->mounts[1].block_size, 1 << 20);
-
-    ck_assert_uint_eq(log->nnames, 3);
-    ck_assert_uint_eq(log->names[0].id, ID_A); /* sorted */
-    ck_assert_uint_eq(log->names[2].id, ID_C);
-    ck_assert_str_eq(iolens_log_name_of(log, ID_A), "/data/sub/a");
-    ck_assert_str_eq(iolens_log_name_of(log, ID_B), "<STDOUT>");
-    ck_assert_str_eq(iolens_log_name_of(log, ID_C), "/data/subdir/c");
-    ck_assert_ptr_null(iolens_log_name_of(log, 12345));
-
-    ck_assert_uint_eq(log->unknown_regions, 1);
-    ck_assert_uint_eq(log->nlayers, 2);
-    const struct iolens_log_layer *p = &log->layers[0], *s = &log->layers[1];
-    ck_assert_uint_eq(p->kind, IOLENS_REGION_POSIX);
-    ck_assert_uint_eq(p->record_count, 2);
-    ck_assert_uint_eq(p->counter_count, POSIX_NUM_COUNTERS);
-    ck_assert_uint_eq(p->id[1], ID_B);
-    ck_assert_int_eq(p->rank[1], -1);
-    ck_assert_int_eq(p->counters[POSIX_BYTES_WRITTEN], 4096000);
-    ck_assert_int_eq(p->counters[POSIX_WRITES], 1000);
-    ck_assert_int_eq(p->counters[POSIX_NUM_COUNTERS + POSIX_BYTES_WRITTEN], 4096000);
-    ck_assert_int_eq(p->counters[POSIX_NUM_COUNTERS + POSIX_WRITES], 3);
-    ck_assert_int_eq(p->counters[POSIX_NUM_COUNTERS + POSIX_MAX_WRITE_TIME_SIZE], 42);
-    ck_assert_double_eq(p->fcounters[POSIX_F_WRITE_TIME], 1.5);
-    ck_assert_double_eq(p->fcounters[POSIX_F_NUM_COUNTERS + POSIX_F_MAX_WRITE_TIME], 0.25);
-    ck_assert_uint_eq(s->kind, IOLENS_REGION_STDIO);
-    ck_assert_uint_eq(s->record_count, 1);
-    ck_assert_int_eq(s->counters[STDIO_READS], 7);
-    ck_assert_double_eq(s->fcounters[STDIO_F_META_TIME], 0.125);
-}
+#include "hand_log.h"
 
 START_TEST(round_trip_buffer)
 {
@@ -402,94 +40,6 @@ START_TEST(round_trip_buffer)
     iolens_log_free(&log);
     iolens_log_free(&log); /* freeing twice is harmless: free zeroes the log */
     free(file.p);
-}
-END_TEST
-
-/* The real writer to a real file, read back by path. */
-START_TEST(round_trip_writer_file)
-{
-    struct content c;
-    standard_content(&c);
-    struct iolens_region_src src[NREGIONS_STD];
-    for (unsigned i = 0; i < NREGIONS_STD; i++)
-        src[i] = (struct iolens_region_src){c.r[i].kind, c.r[i].version, c.r[i].raw.p,
-                                            c.r[i].raw.len};
-    char dir[] = "/tmp/iolens-test-reader-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    char path[PATH_MAX], err[256] = "";
-    snprintf(path, sizeof path, "%s/x.iolens", dir);
-    ck_assert_int_eq(iolens_log_write_file(path, IOLENS_FLAG_PARTIAL, src, NREGIONS_STD, err,
-                                           sizeof err), 0);
-    free_content(&c);
-
-    struct stat sb;
-    ck_assert_int_eq(stat(path, &sb), 0);
-    ck_assert_int_eq(sb.st_mode & 07777, 0400);
-    struct iolens_log log;
-    ck_assert_int_eq(iolens_log_read(path, &log, err, sizeof err), IOLENS_READ_OK);
-    check_standard_log(&log);
-    ck_assert_uint_eq(log.flags, IOLENS_FLAG_PARTIAL);
-    iolens_log_free(&log);
-
-    /* The temporary name is gone; only the log is left. */
-    char tmp[PATH_MAX + 32];
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-    ck_assert_int_eq(access(tmp, F_OK), -1);
-    ck_assert_int_eq(unlink(path), 0);
-    ck_assert_int_eq(rmdir(dir), 0);
-}
-END_TEST
-
-START_TEST(writer_reports_failure_and_leaves_nothing)
-{
-    struct iolens_region_src src = {IOLENS_REGION_JOB, 1, "x", 1};
-    char err[256] = "";
-    ck_assert_int_eq(iolens_log_write_file("/nonexistent-dir-iolens/x.iolens", 0, &src, 1, err,
-                                           sizeof err), -1);
-    ck_assert_str_eq(err, strerror(ENOENT));
-
-    /* A stale file where the old fixed temporary name was: the writer's
-     * temporary names are random (O_EXCL, retried), so it blocks nothing,
-     * and it is not the writer's to remove. */
-    char dir[] = "/tmp/iolens-test-reader-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    char path[PATH_MAX], tmp[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/y.iolens", dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-    int fd = open(tmp, O_CREAT | O_WRONLY, 0600);
-    ck_assert_int_ge(fd, 0);
-    close(fd);
-    ck_assert_int_eq(iolens_log_write_file(path, 0, &src, 1, err, sizeof err), 0);
-    ck_assert_int_eq(access(path, F_OK), 0);
-    ck_assert_int_eq(access(tmp, F_OK), 0);
-    ck_assert_int_eq(unlink(path), 0);
-    ck_assert_int_eq(unlink(tmp), 0);
-    ck_assert_int_eq(rmdir(dir), 0);
-
-    struct iolens_region_src *many = calloc(IOLENS_MAX_REGIONS + 1, sizeof *many);
-    ck_assert_ptr_nonnull(many);
-    for (unsigned i = 0; i <= IOLENS_MAX_REGIONS; i++)
-        many[i] = src;
-    ck_assert_int_eq(iolens_log_write_file("/tmp/never", 0, many, IOLENS_MAX_REGIONS + 1, err,
-                                           sizeof err), -1);
-    ck_assert_str_eq(err, "too many regions");
-    free(many);
-}
-END_TEST
-
-START_TEST(default_name)
-{
-    setenv("TZ", "UTC", 1);
-    tzset();
-    char out[PATH_MAX];
-    ck_assert_int_eq(iolens_log_default_name(out, sizeof out, "/logs", "alice", "/usr/bin/my prog",
-                                             "123.server", 1700000000, "0a1b2c3d", 4321), 0);
-    ck_assert_str_eq(out, "/logs/alice_my-prog_123.server_20231114-221320_0a1b2c3d_4321.iolens");
-    /* '/' inside a component, empty components. */
-    ck_assert_int_eq(iolens_log_default_name(out, sizeof out, "/l", "", "", "a/b", 0, "t", 1), 0);
-    ck_assert_str_eq(out, "/l/-_-_a-b_19700101-000000_t_1.iolens");
-    /* Too small a buffer is an error, not a truncated name. */
-    ck_assert_int_eq(iolens_log_default_name(out, 20, "/logs", "alice", "prog", "1", 0, "t", 1), -1);
 }
 END_TEST
 
@@ -1116,63 +666,6 @@ START_TEST(repeated_regions_concatenate)
 }
 END_TEST
 
-/* The runtime's encoder writes exactly the layout above, with times
- * rounded to 2^-30 s and everything else bit for bit. */
-START_TEST(encoder_layout_and_time_grid)
-{
-    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(IOLENS_REGION_POSIX);
-    struct iolens_posix_record r[3];
-    memset(r, 0, sizeof r);
-    for (int i = 0; i < 3; i++) {
-        r[i].id = 0x0102030405060708ull * (uint64_t)(i + 1);
-        r[i].rank = i - 1;
-        for (int k = 0; k < POSIX_NUM_COUNTERS; k++)
-            r[i].counters[k] = (int64_t)(k * 1000003 + i) * (i == 1 ? -1 : 1);
-        for (int k = 0; k < POSIX_F_NUM_COUNTERS; k++)
-            r[i].fcounters[k] = 0.5 * k + 0.25 * i;   /* on the grid already */
-    }
-    struct iolens_buf out = {0};
-    ck_assert_int_eq(iolens_region_layer(&out, d, r, 3), 0);
-    struct bytes want = {0};
-    put_layer(&want, POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, r, 3);
-    ck_assert_uint_eq(out.len, want.len);
-    ck_assert_int_eq(memcmp(out.data, want.p, want.len), 0);
-    iolens_buf_free(&out);
-    free(want.p);
-
-    /* Off-grid times are rounded to the nearest multiple of 2^-30 s; the
-     * variances (not seconds) are kept as they are. */
-    double third = 1.0 / 3.0, tiny = 1e-12;
-    r[0].fcounters[POSIX_F_READ_TIME] = third;
-    r[0].fcounters[POSIX_F_OPEN_START_TIMESTAMP] = tiny;            /* rounds to 0 */
-    r[0].fcounters[POSIX_F_SLOWEST_RANK_TIME] = 7e-10;             /* 0.75 * 2^-30: up to 2^-30 */
-    r[0].fcounters[POSIX_F_VARIANCE_RANK_TIME] = tiny;
-    r[0].fcounters[POSIX_F_VARIANCE_RANK_BYTES] = third;
-    ck_assert_int_eq(iolens_region_layer(&out, d, r, 1), 0);
-    struct content c;
-    standard_content(&c);
-    c.r[R_POSIX].raw.len = 0;
-    put(&c.r[R_POSIX].raw, out.data, out.len);
-    iolens_buf_free(&out);
-    struct bytes file = assemble(&c);
-    free_content(&c);
-    struct iolens_log log;
-    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
-    const double *f = log.layers[0].fcounters;
-    double grid = 1.0 / 1073741824.0;
-    ck_assert_double_eq(f[POSIX_F_READ_TIME], 357913941.0 * grid);   /* 2^30 / 3 = 357913941.33 */
-    ck_assert_double_eq(f[POSIX_F_OPEN_START_TIMESTAMP], 0.0);
-    ck_assert_double_eq(f[POSIX_F_SLOWEST_RANK_TIME], grid);
-    ck_assert_double_eq(f[POSIX_F_VARIANCE_RANK_TIME], tiny);
-    ck_assert_double_eq(f[POSIX_F_VARIANCE_RANK_BYTES], third);
-    ck_assert_double_eq(f[POSIX_F_META_TIME], 0.5 * POSIX_F_META_TIME);
-    ck_assert_int_eq(log.layers[0].rank[0], -1);
-    ck_assert_int_eq(log.layers[0].counters[POSIX_MODE], POSIX_MODE * 1000003);
-    iolens_log_free(&log);
-    free(file.p);
-}
-END_TEST
-
 /* NAMES entries without an explicit id get the hash of their name; an
  * explicit id is taken as it is, even when it is not the name's hash. */
 START_TEST(names_with_implied_ids)
@@ -1257,124 +750,6 @@ START_TEST(names_with_implied_ids)
     put_hashed_name(&raw, "/x");
     ck_assert_int_eq(status_with_region(R_NAMES, &raw), IOLENS_READ_CORRUPT);
     free(raw.p);
-}
-END_TEST
-
-/* Byte b of value i of column col of a layer region body with n records. */
-static uint64_t stored_value(const struct iolens_buf *region, size_t n, size_t col, size_t i)
-{
-    const unsigned char *body = region->data + sizeof(struct iolens_layer_head);
-    uint64_t v = 0;
-    for (unsigned b = 0; b < 8; b++)
-        v |= (uint64_t)body[(col * 8 + b) * n + i] << (8 * b);
-    return v;
-}
-
-static uint64_t real_hash_of_a(const char *path, size_t len)
-{
-    (void)path;
-    (void)len;
-    return XXH3_64bits("/w/a", 4);
-}
-
-/* The runtime's NAMES encoder: entries sorted by name, explicit ids only
- * where the id is not the name's hash (reserved names, an id re-derived
- * after a collision); layer records stored in the same name order. */
-START_TEST(writer_names_and_record_order)
-{
-    ck_assert_int_eq(iolens_budget_init(1 << 20), 0);
-    ck_assert_int_eq(iolens_file_table_init(64), 0);
-    struct iolens_file *b = iolens_file_get("/w/b", 4);
-    struct iolens_file *a = iolens_file_get("/w/a", 4);
-    iolens_file_table_set_hash_for_test(real_hash_of_a); /* "/w/z" collides with "/w/a" */
-    struct iolens_file *z = iolens_file_get("/w/z", 4);
-    iolens_file_table_set_hash_for_test(NULL);
-    ck_assert_ptr_nonnull(a);
-    ck_assert_ptr_nonnull(b);
-    ck_assert_ptr_nonnull(z);
-    ck_assert_uint_eq(a->id, implied_id("/w/a"));
-    ck_assert_uint_eq(b->id, implied_id("/w/b"));
-    ck_assert_uint_ne(z->id, a->id);
-    ck_assert_uint_ne(z->id, implied_id("/w/z"));
-
-    /* ids in any order, with repeats and one id the table does not hold;
-     * "/w/b" is in the table but not asked for. */
-    uint64_t ids[] = {z->id, IOLENS_ID_STDOUT, a->id, 424242, z->id};
-    struct iolens_buf out = {0};
-    ck_assert_int_eq(iolens_region_names(&out, ids, 5), 0);
-    struct bytes want = {0};
-    put_u32(&want, 3);
-    put_hashed_name(&want, "/w/a");
-    put_name(&want, z->id, "/w/z");
-    put_name(&want, IOLENS_ID_STDOUT, "<STDOUT>");
-    ck_assert_uint_eq(out.len, want.len);
-    ck_assert_int_eq(memcmp(out.data, want.p, want.len), 0);
-
-    /* Read back in a log: every id finds its name. */
-    struct content c;
-    standard_content(&c);
-    c.r[R_NAMES].raw.len = 0;
-    put(&c.r[R_NAMES].raw, out.data, out.len);
-    struct bytes file = assemble(&c);
-    free_content(&c);
-    struct iolens_log log;
-    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
-    ck_assert_uint_eq(log.nnames, 3);
-    ck_assert_str_eq(iolens_log_name_of(&log, a->id), "/w/a");
-    ck_assert_str_eq(iolens_log_name_of(&log, z->id), "/w/z");
-    ck_assert_str_eq(iolens_log_name_of(&log, IOLENS_ID_STDOUT), "<STDOUT>");
-    iolens_log_free(&log);
-    free(file.p);
-    iolens_buf_free(&out);
-
-    /* Layer records: by name, records of ids without a name last (by id). */
-    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(IOLENS_REGION_POSIX);
-    struct iolens_posix_record r[5];
-    memset(r, 0, sizeof r);
-    uint64_t in_ids[5] = {900, z->id, IOLENS_ID_STDOUT, 800, a->id};
-    for (int i = 0; i < 5; i++) {
-        r[i].id = in_ids[i];
-        r[i].counters[POSIX_OPENS] = i;
-    }
-    ck_assert_int_eq(iolens_region_layer(&out, d, r, 5), 0);
-    uint64_t want_ids[5] = {a->id, z->id, IOLENS_ID_STDOUT, 800, 900};
-    int64_t want_opens[5] = {4, 1, 2, 3, 0};
-    for (size_t i = 0; i < 5; i++) {
-        ck_assert_uint_eq(stored_value(&out, 5, 0, i), want_ids[i]);
-        ck_assert_uint_eq(stored_value(&out, 5, 2 + POSIX_OPENS, i), (uint64_t)want_opens[i]);
-    }
-    iolens_buf_free(&out);
-    free(want.p);
-    iolens_budget_fini();
-}
-END_TEST
-
-/* iolens_log_header_build: the header the reader accepts, CRC over header
- * and table. */
-START_TEST(header_build)
-{
-    struct iolens_region_desc t[2] = {
-        {IOLENS_REGION_JOB, 1, 120, 10, 20, 0xabcd, IOLENS_COMPRESS_ZLIB},
-        {IOLENS_REGION_NAMES, 1, 130, 5, 4, 0x1234, IOLENS_COMPRESS_ZLIB},
-    };
-    struct iolens_file_header h;
-    memset(&h, 0x5a, sizeof h);
-    iolens_log_header_build(&h, IOLENS_FLAG_PARTIAL, t, 2);
-    ck_assert_int_eq(memcmp(h.magic, IOLENS_MAGIC, IOLENS_MAGIC_LEN), 0);
-    ck_assert_uint_eq(h.version, IOLENS_FORMAT_VERSION);
-    ck_assert_uint_eq(h.byte_order, IOLENS_BYTE_ORDER_MARK);
-    ck_assert_uint_eq(h.flags, IOLENS_FLAG_PARTIAL);
-    ck_assert_uint_eq(h.header_size, HDR);
-    ck_assert_uint_eq(h.region_count, 2);
-    ck_assert_uint_eq(h.reserved, 0);
-    struct iolens_file_header z = h;
-    z.header_crc = 0;
-    uLong crc = crc32(0, (const Bytef *)&z, HDR);
-    crc = crc32(crc, (const Bytef *)t, sizeof t);
-    ck_assert_uint_eq(h.header_crc, (uint32_t)crc);
-    iolens_log_header_build(&h, 0, t, 1);   /* the table is covered */
-    ck_assert_uint_ne(h.header_crc, (uint32_t)crc);
-    ck_assert_uint_eq(iolens_crc32(t, sizeof t), (uint32_t)crc32(0, (const Bytef *)t, sizeof t));
 }
 END_TEST
 
@@ -1611,9 +986,9 @@ static void encode_rank1_region(struct iolens_buf *out)
     struct iolens_interval stdio_iv = {-1.0 /* before the job start */, 0.125, ID_C, 10, 1,
                                        IOLENS_IV_READ, 0.125};
     struct iolens_intervals_layer_in layers[3] = {
-        {IOLENS_REGION_POSIX, posix, 3, 0.125, 5, 20000, 1.75},
-        {99, &future, 1, 0, 1, 1, 0},
-        {IOLENS_REGION_STDIO, &stdio_iv, 1, 0, 1, 10, 0.125},
+        {IOLENS_REGION_POSIX, posix, 3, 0.125, 5, 20000, 1.75, 0},
+        {99, &future, 1, 0, 1, 1, 0, 0},
+        {IOLENS_REGION_STDIO, &stdio_iv, 1, 0, 1, 10, 0.125, 0},
     };
     struct iolens_intervals_rank in = {1, -0.5, 0.25, layers, 3};
     ck_assert_int_eq(iolens_region_intervals(out, &in), 0);
@@ -1738,7 +1113,7 @@ static enum iolens_read_status one_interval_status(struct hand_iv iv, uint64_t c
 
 START_TEST(intervals_corrupt_values)
 {
-    struct hand_iv ok = {10, 20, 30, ID_A, 2, IOLENS_IV_WRITE};
+    struct hand_iv ok = {10, 20, 30, ID_A, 2, IOLENS_IV_WRITE, 0};
     ck_assert_int_eq(one_interval_status(ok, 1, 0, 2, 30, 1e-8), IOLENS_READ_OK);
     struct hand_iv bad = ok;
     bad.start_ns = -1;                               /* negative time */
@@ -1771,7 +1146,7 @@ END_TEST
 
 START_TEST(intervals_corrupt_counts)
 {
-    struct hand_iv two[2] = {{10, 20, 30, ID_A, 1, 0}, {15, 5, 1, ID_B, 1, 0}};
+    struct hand_iv two[2] = {{10, 20, 30, ID_A, 1, 0, 0}, {15, 5, 1, ID_B, 1, 0, 0}};
     uint64_t counts[] = {1, 3, UINT64_MAX, UINT64_MAX / IOLENS_INTERVAL_DISK_SIZE + 1,
                          UINT64_MAX / IOLENS_INTERVAL_DISK_SIZE_V1 + 1,
                          (1ull << 63) / 5};
@@ -1784,7 +1159,7 @@ START_TEST(intervals_corrupt_counts)
         free(b.p);
     }
     /* a delta after the first that goes back in time */
-    struct hand_iv back[2] = {{10, 20, 30, ID_A, 1, 0}, {5, 5, 1, ID_B, 1, 0}};
+    struct hand_iv back[2] = {{10, 20, 30, ID_A, 1, 0, 0}, {5, 5, 1, ID_B, 1, 0, 0}};
     struct bytes b = {0};
     put_hand_head(&b, 1, 0, 0, 1);
     put_hand_layer(&b, IOLENS_REGION_POSIX, 2, 0, 2, 31, 0, back, 2);
@@ -1808,7 +1183,7 @@ END_TEST
 
 START_TEST(intervals_ranks_and_clock)
 {
-    struct hand_iv ok = {10, 20, 30, ID_A, 1, 0};
+    struct hand_iv ok = {10, 20, 30, ID_A, 1, 0, 0};
     int64_t ranks[] = {0, 2, 3, -1, INT64_MIN};
     enum iolens_read_status want[] = {IOLENS_READ_OK, IOLENS_READ_OK, IOLENS_READ_CORRUPT,
                                       IOLENS_READ_CORRUPT, IOLENS_READ_CORRUPT};
@@ -1849,9 +1224,6 @@ static Suite *reader_suite(void)
     Suite *s = suite_create("reader");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, round_trip_buffer);
-    tcase_add_test(tc, round_trip_writer_file);
-    tcase_add_test(tc, writer_reports_failure_and_leaves_nothing);
-    tcase_add_test(tc, default_name);
     tcase_add_test(tc, every_truncation_is_truncated);
     tcase_add_test(tc, every_byte_flip_is_caught);
     tcase_add_test(tc, not_an_iolens_log);
@@ -1869,10 +1241,7 @@ static Suite *reader_suite(void)
     tcase_add_test(tc, ranks_region);
     tcase_add_test(tc, record_ranks_are_checked);
     tcase_add_test(tc, repeated_regions_concatenate);
-    tcase_add_test(tc, encoder_layout_and_time_grid);
     tcase_add_test(tc, names_with_implied_ids);
-    tcase_add_test(tc, writer_names_and_record_order);
-    tcase_add_test(tc, header_build);
     tcase_add_test(tc, read_from_path_errors);
     tcase_add_test(tc, mount_lookup);
     tcase_add_test(tc, counter_tables);

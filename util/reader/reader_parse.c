@@ -1,0 +1,726 @@
+/* The region parsers (step 4 of reader.c, after inflating): each known
+ * region kind read with a bounds-checked cursor into the log, and the
+ * checks across regions of step 5 (names, ranks, intervals). */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/path_hash.h"
+#include "format/record_merge.h"
+#include "reader/reader_internal.h"
+
+/* ------------------------------------------------------------ cursor -- */
+
+static bool take(struct cursor *c, void *out, size_t n)
+{
+    if (c->left < n) {
+        c->left = 0;
+        return false;
+    }
+    memcpy(out, c->p, n);
+    c->p += n;
+    c->left -= n;
+    return true;
+}
+
+static bool take_u32(struct cursor *c, uint32_t *v) { return take(c, v, sizeof *v); }
+static bool take_u64(struct cursor *c, uint64_t *v) { return take(c, v, sizeof *v); }
+
+/* A uint32 length followed by that many bytes, copied into a new
+ * NUL-terminated string.  allow_nul: the string is a NUL-separated list;
+ * otherwise an embedded NUL makes it corrupt. */
+static enum iolens_read_status take_string(struct cursor *c, bool allow_nul, char **out,
+                                           size_t *len_out)
+{
+    uint32_t len;
+    if (!take_u32(c, &len) || len > c->left)
+        return IOLENS_READ_CORRUPT;
+    if (!allow_nul && memchr(c->p, '\0', len) != NULL)
+        return IOLENS_READ_CORRUPT;
+    char *s = malloc((size_t)len + 1);
+    if (s == NULL)
+        return IOLENS_READ_NOMEM;
+    memcpy(s, c->p, len);
+    s[len] = '\0';
+    c->p += len;
+    c->left -= len;
+    *out = s;
+    if (len_out != NULL)
+        *len_out = len;
+    return IOLENS_READ_OK;
+}
+
+static bool skip_string(struct cursor *c)
+{
+    uint32_t len;
+    if (!take_u32(c, &len) || len > c->left)
+        return false;
+    c->p += len;
+    c->left -= len;
+    return true;
+}
+
+/* ------------------------------------------------------- job region -- */
+
+static enum iolens_read_status parse_job(struct reader *r, struct cursor *c)
+{
+    struct iolens_log *log = r->log;
+    if (!take(c, &log->job, sizeof log->job))
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt job region: shorter than its fixed part");
+    if (log->job.nprocs == 0)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt job region: no processes");
+    if (log->job.string_count < IOLENS_JOB_NSTRINGS)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt job region: %llu strings, %d expected",
+                    (unsigned long long)log->job.string_count, IOLENS_JOB_NSTRINGS);
+    for (int i = 0; i < IOLENS_JOB_NSTRINGS; i++) {
+        bool list = i == IOLENS_JOBSTR_ARGS || i == IOLENS_JOBSTR_HOSTS;
+        enum iolens_read_status st = take_string(c, list, &log->jobstr[i], &log->jobstr_len[i]);
+        if (st == IOLENS_READ_NOMEM)
+            return rd_fail(r, st, "out of memory");
+        if (st != IOLENS_READ_OK)
+            return rd_fail(r, st, "corrupt job region: bad string %d", i);
+    }
+    /* Strings added by later writers: skipped, but they must be well formed.
+     * Each takes at least 4 bytes, so the loop ends with the region. */
+    for (uint64_t i = IOLENS_JOB_NSTRINGS; i < log->job.string_count; i++)
+        if (!skip_string(c))
+            return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt job region: bad extra string");
+    return IOLENS_READ_OK;
+}
+
+/* ---------------------------------------------------- mounts region -- */
+
+/* Smallest encoding of one mount entry: block size and two lengths. */
+#define MOUNT_ENTRY_MIN (8 + 4 + 4)
+
+static enum iolens_read_status parse_mounts(struct reader *r, struct cursor *c)
+{
+    struct iolens_log *log = r->log;
+    uint32_t count;
+    if (!take_u32(c, &count) || count > c->left / MOUNT_ENTRY_MIN)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt mounts region: bad count");
+    if (count == 0)
+        return IOLENS_READ_OK;
+    log->mounts = calloc(count, sizeof *log->mounts);
+    if (log->mounts == NULL)
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < count; i++) {
+        struct iolens_log_mount *m = &log->mounts[i];
+        uint64_t bsize;
+        if (!take_u64(c, &bsize))
+            return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt mounts region: entry %u", (unsigned)i);
+        m->block_size = (int64_t)bsize;
+        log->nmounts = i + 1; /* from here on its strings are freed with the log */
+        enum iolens_read_status st = take_string(c, false, &m->point, NULL);
+        if (st == IOLENS_READ_OK)
+            st = take_string(c, false, &m->fstype, NULL);
+        if (st == IOLENS_READ_NOMEM)
+            return rd_fail(r, st, "out of memory");
+        if (st != IOLENS_READ_OK)
+            return rd_fail(r, st, "corrupt mounts region: entry %u", (unsigned)i);
+    }
+    return IOLENS_READ_OK;
+}
+
+/* ----------------------------------------------------- names region -- */
+
+/* Smallest entry: the length word of an empty name with an implied id. */
+#define NAME_ENTRY_MIN 4
+
+int rd_compare_names(const void *a, const void *b)
+{
+    uint64_t x = ((const struct iolens_log_name *)a)->id;
+    uint64_t y = ((const struct iolens_log_name *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+/* Grows *arr (of elem-sized entries, *cap allocated) to hold need. */
+bool rd_grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return true;
+    size_t n = *cap > 0 ? *cap : 16;
+    while (n < need) {
+        if (n > SIZE_MAX / 2 / elem)
+            return false;
+        n *= 2;
+    }
+    void *p = realloc(*arr, n * elem);
+    if (p == NULL)
+        return false;
+    *arr = p;
+    *cap = n;
+    return true;
+}
+
+/* One entry (log_format.h): uint32 len << 1 | explicit_id, the uint64 id
+ * if explicit, the name.  An implied id is the hash of the name, as the
+ * runtime computed it (format/path_hash.h). */
+static enum iolens_read_status take_name_entry(struct cursor *c, struct iolens_log_name *n)
+{
+    uint32_t word;
+    if (!take_u32(c, &word))
+        return IOLENS_READ_CORRUPT;
+    uint32_t len = word >> 1;
+    bool explicit_id = word & 1u;
+    if (explicit_id && !take_u64(c, &n->id))
+        return IOLENS_READ_CORRUPT;
+    if (len > c->left || memchr(c->p, '\0', len) != NULL)
+        return IOLENS_READ_CORRUPT;
+    n->name = malloc((size_t)len + 1);
+    if (n->name == NULL)
+        return IOLENS_READ_NOMEM;
+    memcpy(n->name, c->p, len);
+    n->name[len] = '\0';
+    c->p += len;
+    c->left -= len;
+    if (!explicit_id)
+        n->id = iolens_name_id(n->name, len);
+    return IOLENS_READ_OK;
+}
+
+/* Appends a names region's entries; sorting and the duplicate check wait
+ * until every names region is in (finish_names). */
+static enum iolens_read_status parse_names(struct reader *r, struct cursor *c)
+{
+    struct iolens_log *log = r->log;
+    uint32_t count;
+    if (!take_u32(c, &count) || count > c->left / NAME_ENTRY_MIN)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt names region: bad count");
+    if (count == 0)
+        return IOLENS_READ_OK;
+    if (!rd_grow((void **)&log->names, &r->names_cap, log->nnames + count, sizeof *log->names))
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    for (uint32_t i = 0; i < count; i++) {
+        struct iolens_log_name *n = &log->names[log->nnames];
+        n->name = NULL;
+        log->nnames++; /* from here on its name is freed with the log */
+        enum iolens_read_status st = take_name_entry(c, n);
+        if (st == IOLENS_READ_NOMEM)
+            return rd_fail(r, st, "out of memory");
+        if (st != IOLENS_READ_OK)
+            return rd_fail(r, st, "corrupt names region: entry %u", (unsigned)i);
+    }
+    return IOLENS_READ_OK;
+}
+
+enum iolens_read_status rd_name_twice(struct reader *r, uint64_t id)
+{
+    return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt names region: id %llu named twice",
+                   (unsigned long long)id);
+}
+
+enum iolens_read_status rd_finish_names(struct reader *r)
+{
+    struct iolens_log *log = r->log;
+    if (log->nnames > 1)
+        qsort(log->names, log->nnames, sizeof *log->names, rd_compare_names);
+    for (size_t i = 1; i < log->nnames; i++)
+        if (log->names[i].id == log->names[i - 1].id)
+            return rd_name_twice(r, log->names[i].id);
+    return IOLENS_READ_OK;
+}
+
+/* ----------------------------------------------------- ranks region -- */
+
+static enum iolens_read_status parse_ranks(struct reader *r, struct cursor *c)
+{
+    struct iolens_log *log = r->log;
+    uint32_t count;
+    if (!take_u32(c, &count) || (uint64_t)count * sizeof(struct iolens_rank_info) != c->left)
+        return rd_fail(r, IOLENS_READ_CORRUPT,
+                    "corrupt ranks region: the count does not match its size");
+    if (count == 0)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt ranks region: no ranks");
+    log->ranks = malloc((size_t)count * sizeof *log->ranks);
+    if (log->ranks == NULL)
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    log->nranks = count;
+    take(c, log->ranks, (size_t)count * sizeof *log->ranks);
+    return IOLENS_READ_OK;
+}
+
+/* Number of entries of a NUL-separated list of len bytes ("" has none). */
+static size_t list_entries(const char *s, size_t len)
+{
+    if (len == 0)
+        return 0;
+    size_t n = 1;
+    for (size_t i = 0; i < len; i++)
+        n += s[i] == '\0';
+    return n;
+}
+
+/* Cross-region check, once every region is in: the ranks region matches
+ * the job. */
+enum iolens_read_status rd_check_ranks_region(struct reader *r)
+{
+    struct iolens_log *log = r->log;
+    if (log->nranks > 0) {
+        if (log->nranks != log->job.nprocs)
+            return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt ranks region: %zu ranks, job has %u",
+                        log->nranks, (unsigned)log->job.nprocs);
+        size_t hosts = list_entries(log->jobstr[IOLENS_JOBSTR_HOSTS],
+                                    log->jobstr_len[IOLENS_JOBSTR_HOSTS]);
+        for (size_t i = 0; i < log->nranks; i++)
+            if (log->ranks[i].host_index >= hosts)
+                return rd_fail(r, IOLENS_READ_CORRUPT,
+                            "corrupt ranks region: rank %zu has host %u of %zu", i,
+                            (unsigned)log->ranks[i].host_index, hosts);
+    }
+    return IOLENS_READ_OK;
+}
+
+bool rd_rank_valid(const struct iolens_log *log, int64_t rank)
+{
+    return rank >= IOLENS_RANK_ALL && rank < (int64_t)log->job.nprocs;
+}
+
+enum iolens_read_status rd_bad_record_rank(struct reader *r, uint32_t kind, uint64_t record,
+                                           int64_t rank)
+{
+    return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt %s region: record %llu has rank %lld of %u",
+                   iolens_layer_name(kind), (unsigned long long)record, (long long)rank,
+                   (unsigned)r->log->job.nprocs);
+}
+
+/* Cross-region checks, once every region is in: the ranks region matches
+ * the job, and every record's rank is a rank of the job or IOLENS_RANK_ALL. */
+enum iolens_read_status rd_check_ranks(struct reader *r)
+{
+    struct iolens_log *log = r->log;
+    enum iolens_read_status st = rd_check_ranks_region(r);
+    if (st != IOLENS_READ_OK)
+        return st;
+    for (size_t l = 0; l < log->nlayers; l++) {
+        const struct iolens_log_layer *L = &log->layers[l];
+        for (uint64_t i = 0; i < L->record_count; i++)
+            if (!rd_rank_valid(log, L->rank[i]))
+                return rd_bad_record_rank(r, L->kind, i, L->rank[i]);
+    }
+    return IOLENS_READ_OK;
+}
+
+/* ----------------------------------------------------- layer region -- */
+
+/* The decoded layer of this kind, created empty on first sight (so the
+ * layers keep the order their kinds first appear in). */
+static struct iolens_log_layer *layer_of_kind(struct reader *r, uint32_t kind, uint32_t version,
+                                              const struct iolens_layer_head *head, size_t *index)
+{
+    struct iolens_log *log = r->log;
+    for (size_t i = 0; i < log->nlayers; i++)
+        if (log->layers[i].kind == kind) {
+            *index = i;
+            return &log->layers[i];
+        }
+    if (log->nlayers >= MAX_LAYER_KINDS)
+        return NULL;
+    struct iolens_log_layer *grown = realloc(log->layers, (log->nlayers + 1) * sizeof *grown);
+    if (grown == NULL)
+        return NULL;
+    log->layers = grown;
+    *index = log->nlayers;
+    struct iolens_log_layer *L = &log->layers[log->nlayers++];
+    memset(L, 0, sizeof *L);
+    L->kind = kind;
+    L->version = version;
+    L->counter_count = head->counter_count;
+    L->fcounter_count = head->fcounter_count;
+    r->layer_cap[*index] = 0;
+    return L;
+}
+
+/* Makes room for need records in every array of L. */
+static bool grow_layer(struct reader *r, size_t index, struct iolens_log_layer *L, uint64_t need)
+{
+    uint64_t cap = r->layer_cap[index];
+    if (need <= cap)
+        return true;
+    uint64_t n = cap > 0 ? cap : 16;
+    while (n < need)
+        n *= 2;   /* need is bounded by the region sizes: no overflow */
+    size_t cc = L->counter_count, fc = L->fcounter_count;
+    /* n records of 16 + 8 * (cc + fc) bytes must be addressable. */
+    if (n > SIZE_MAX / 8 / (2 + cc + fc))
+        return false;
+    void *p;
+    if ((p = realloc(L->id, (size_t)n * sizeof *L->id)) == NULL)
+        return false;
+    L->id = p;
+    if ((p = realloc(L->rank, (size_t)n * sizeof *L->rank)) == NULL)
+        return false;
+    L->rank = p;
+    if (cc > 0) {
+        if ((p = realloc(L->counters, (size_t)n * cc * sizeof *L->counters)) == NULL)
+            return false;
+        L->counters = p;
+    }
+    if (fc > 0) {
+        if ((p = realloc(L->fcounters, (size_t)n * fc * sizeof *L->fcounters)) == NULL)
+            return false;
+        L->fcounters = p;
+    }
+    r->layer_cap[index] = n;
+    return true;
+}
+
+/* The cursor moved past the n records of L's layout. */
+static void skip_records(struct cursor *c, const struct iolens_log_layer *L, uint64_t n)
+{
+    size_t used = (size_t)(16 + 8 * (L->counter_count + L->fcounter_count)) * (size_t)n;
+    c->p += used;
+    c->left -= used;
+}
+
+bool rd_decode_deferred(struct reader *r, uint64_t from, size_t m)
+{
+    size_t index = r->deferred.layer;
+    struct iolens_log_layer *L = &r->log->layers[index];
+    if (!grow_layer(r, index, L, m))
+        return false;
+    rd_decode_range(r->deferred.body, r->deferred.n, from, m, L, 0);
+    L->record_count = m;
+    return true;
+}
+
+enum iolens_read_status rd_counts_differ(struct reader *r, uint32_t kind, uint32_t cc, uint32_t fc,
+                                         uint32_t earlier_cc, uint32_t earlier_fc)
+{
+    return rd_fail(r, IOLENS_READ_CORRUPT,
+                   "corrupt %s region: %u+%u counters where an earlier one has %u+%u",
+                   iolens_layer_name(kind), (unsigned)cc, (unsigned)fc, (unsigned)earlier_cc,
+                   (unsigned)earlier_fc);
+}
+
+/* A layer region's records are appended to the layer of its kind; all
+ * regions of one kind must agree on the counter counts. */
+/* A negative value of a counter that is a sum (a count of operations or
+ * bytes) is damage: it is refused here rather than summed by the tools.
+ * Only the sign planes are read (byte 7 of each value of the column), so
+ * the check costs a byte a record a counter, and it runs before the
+ * streaming reader defers the records, so both readers give one verdict. */
+static enum iolens_read_status check_sums_not_negative(struct reader *r, const unsigned char *body,
+                                                       const struct iolens_layer_head *head,
+                                                       uint32_t kind)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    uint64_t n = head->record_count;
+    uint32_t known = head->counter_count < d->ncounters ? head->counter_count : d->ncounters;
+    for (uint32_t k = 0; k < known; k++) {
+        if (d->agg[k] != IOLENS_AGG_SUM)
+            continue;
+        const unsigned char *sign = body + ((2 + (uint64_t)k) * 8 + 7) * n;
+        for (uint64_t i = 0; i < n; i++)
+            if (sign[i] & 0x80)
+                return rd_fail(r, IOLENS_READ_CORRUPT,
+                               "corrupt %s region: record %llu: %s is negative", d->name,
+                               (unsigned long long)i, d->counter_names[k]);
+    }
+    return IOLENS_READ_OK;
+}
+
+static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, uint32_t kind,
+                                           uint32_t version)
+{
+    const char *lname = iolens_layer_name(kind);
+    struct iolens_layer_head head;
+    if (!take(c, &head, sizeof head))
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt %s region: no layer head", lname);
+
+    /* The record count must account for the region exactly.  cc and fc are
+     * 32-bit, so the record size fits in 64 bits; the product is checked. */
+    uint64_t rec_size = 16 + 8 * ((uint64_t)head.counter_count + head.fcounter_count);
+    uint64_t body;
+    if (__builtin_mul_overflow(head.record_count, rec_size, &body) || body != c->left)
+        return rd_fail(r, IOLENS_READ_CORRUPT,
+                    "corrupt %s region: %llu records of %llu bytes do not fill %llu bytes", lname,
+                    (unsigned long long)head.record_count, (unsigned long long)rec_size,
+                    (unsigned long long)c->left);
+
+    enum iolens_read_status st = check_sums_not_negative(r, c->p, &head, kind);
+    if (st != IOLENS_READ_OK)
+        return st;
+    size_t index;
+    struct iolens_log_layer *L = layer_of_kind(r, kind, version, &head, &index);
+    if (L == NULL)
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    if (L->counter_count != head.counter_count || L->fcounter_count != head.fcounter_count)
+        return rd_counts_differ(r, kind, head.counter_count, head.fcounter_count,
+                                L->counter_count, L->fcounter_count);
+    uint64_t n = head.record_count, first = L->record_count;
+    if (r->defer_records) {
+        r->deferred.body = c->p;
+        r->deferred.n = n;
+        r->deferred.layer = index;
+        skip_records(c, L, n);
+        return IOLENS_READ_OK;
+    }
+    if (n == 0)
+        return IOLENS_READ_OK;
+    if (!grow_layer(r, index, L, first + n))
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    rd_decode_range(c->p, n, 0, n, L, first);
+    skip_records(c, L, n);
+    L->record_count = first + n;
+    return IOLENS_READ_OK;
+}
+
+/* ------------------------------------------------- intervals region -- */
+
+static bool is_layer_kind(uint32_t kind) { return iolens_layer_desc_by_kind(kind) != NULL; }
+
+static bool finite_non_negative(double x) { return x >= 0 && x <= 1e300; }
+static bool is_finite(double x) { return x >= -1e300 && x <= 1e300; }
+
+void rd_free_interval_set(struct iolens_log_intervals *set)
+{
+    free(set->start);
+    free(set->end);
+    free(set->busy);
+    free(set->bytes);
+    free(set->file_id);
+    free(set->accesses);
+    free(set->flags);
+}
+
+static bool alloc_interval_set(struct iolens_log_intervals *set, uint64_t n)
+{
+    size_t m = n > 0 ? (size_t)n : 1;
+    set->start = malloc(m * sizeof *set->start);
+    set->end = malloc(m * sizeof *set->end);
+    set->busy = malloc(m * sizeof *set->busy);
+    set->bytes = malloc(m * sizeof *set->bytes);
+    set->file_id = malloc(m * sizeof *set->file_id);
+    set->accesses = malloc(m * sizeof *set->accesses);
+    set->flags = malloc(m * sizeof *set->flags);
+    return set->start && set->end && set->busy && set->bytes && set->file_id && set->accesses && set->flags;
+}
+
+/* Start and duration columns (int64 ns): starts delta-encoded.  Every
+ * start and end must be >= 0 and fit in int64. */
+static bool decode_interval_times(struct cursor *c, struct iolens_log_intervals *set)
+{
+    int64_t t = 0;
+    for (uint64_t i = 0; i < set->count; i++) {
+        int64_t delta = 0;
+        take(c, &delta, sizeof delta);
+        if (delta < 0 || __builtin_add_overflow(t, delta, &t))
+            return false;
+        set->start[i] = (double)t / 1e9;
+    }
+    const unsigned char *starts = c->p - set->count * 8;
+    t = 0;
+    for (uint64_t i = 0; i < set->count; i++) {
+        int64_t delta, dur = 0, end;
+        memcpy(&delta, starts + 8 * i, sizeof delta);
+        t += delta;   /* checked above */
+        take(c, &dur, sizeof dur);
+        if (dur < 0 || __builtin_add_overflow(t, dur, &end))
+            return false;
+        set->end[i] = (double)end / 1e9;
+    }
+    return true;
+}
+
+/* The busy column (version 2 on): int64 ns >= 0.  A version 1 log has
+ * none: each interval counts as busy throughout, as that version's
+ * readers took it. */
+static bool decode_interval_busy(struct cursor *c, struct iolens_log_intervals *set,
+                                 uint32_t version)
+{
+    for (uint64_t i = 0; i < set->count; i++) {
+        if (version == IOLENS_INTERVALS_VERSION_1) {
+            set->busy[i] = set->end[i] - set->start[i];
+            continue;
+        }
+        int64_t ns = 0;
+        if (!take(c, &ns, sizeof ns) || ns < 0)
+            return false;
+        set->busy[i] = (double)ns / 1e9;
+    }
+    return true;
+}
+
+/* bytes, file_id, accesses and flags columns; bytes >= 0, accesses >= 1,
+ * and the intervals hold no more accesses than the layer counted. */
+static bool decode_interval_values(struct cursor *c, struct iolens_log_intervals *set)
+{
+    uint64_t n = set->count, accesses = 0;
+    for (uint64_t i = 0; i < n; i++)
+        if (!take(c, &set->bytes[i], 8) || set->bytes[i] < 0)
+            return false;
+    for (uint64_t i = 0; i < n; i++)
+        take(c, &set->file_id[i], 8);
+    for (uint64_t i = 0; i < n; i++) {
+        if (!take_u32(c, &set->accesses[i]) || set->accesses[i] == 0)
+            return false;
+        accesses += set->accesses[i];   /* n < 2^27: cannot overflow */
+    }
+    for (uint64_t i = 0; i < n; i++)
+        take_u32(c, &set->flags[i]);
+    return accesses <= set->total_accesses;
+}
+
+static bool layer_totals_valid(const struct iolens_intervals_layer *L)
+{
+    return finite_non_negative(L->error_bound) && finite_non_negative(L->sum_duration) &&
+           finite_non_negative(L->overlap) && L->bytes >= 0;
+}
+
+/* A new entry of log->intervals, zeroed; NULL when memory is short. */
+static struct iolens_log_intervals *new_interval_set(struct reader *r)
+{
+    struct iolens_log *log = r->log;
+    if (!rd_grow((void **)&log->intervals, &r->intervals_cap, log->ninterval_sets + 1,
+              sizeof *log->intervals))
+        return NULL;
+    struct iolens_log_intervals *set = &log->intervals[log->ninterval_sets++];
+    memset(set, 0, sizeof *set);
+    return set;
+}
+
+/* One layer of an intervals region: its head and columns.  Layers this
+ * reader does not know are skipped. */
+static enum iolens_read_status parse_interval_layer(struct reader *r, struct cursor *c,
+                                                    const struct iolens_intervals_head *h,
+                                                    uint32_t version)
+{
+    struct iolens_intervals_layer L = {0};
+    int v1 = version == IOLENS_INTERVALS_VERSION_1;
+    size_t iv_size = v1 ? IOLENS_INTERVAL_DISK_SIZE_V1 : IOLENS_INTERVAL_DISK_SIZE;
+    if (!take(c, &L, v1 ? IOLENS_INTERVALS_LAYER_SIZE_V1 : sizeof L))
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: layer head missing");
+    if (v1)
+        L.overlap = L.sum_duration;   /* nothing known: no lower bound from it */
+    if (L.count > c->left / iv_size)
+        return rd_fail(r, IOLENS_READ_CORRUPT,
+                    "corrupt intervals region: %llu intervals do not fit in %zu bytes",
+                    (unsigned long long)L.count, c->left);
+    if (!layer_totals_valid(&L))
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad layer totals");
+    if (!is_layer_kind(L.kind)) {
+        c->p += L.count * iv_size;
+        c->left -= L.count * iv_size;
+        return IOLENS_READ_OK;
+    }
+    struct iolens_log_intervals *set = new_interval_set(r);
+    if (set == NULL)
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    *set = (struct iolens_log_intervals){
+        .rank = h->rank, .kind = L.kind, .clock_offset = h->clock_offset,
+        .clock_uncertainty = h->clock_uncertainty, .error_bound = L.error_bound,
+        .total_accesses = L.accesses, .total_bytes = L.bytes,
+        .sum_duration = L.sum_duration, .overlap = L.overlap, .count = L.count,
+    };
+    if (!alloc_interval_set(set, L.count))
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    if (!decode_interval_times(c, set) || !decode_interval_busy(c, set, version) ||
+        !decode_interval_values(c, set))
+        return rd_fail(r, IOLENS_READ_CORRUPT,
+                    "corrupt intervals region: bad interval of rank %lld (%s)",
+                    (long long)h->rank, iolens_layer_name(L.kind));
+    return IOLENS_READ_OK;
+}
+
+static enum iolens_read_status parse_intervals(struct reader *r, struct cursor *c,
+                                               uint32_t version)
+{
+    struct iolens_intervals_head h;
+    if (!take(c, &h, sizeof h))
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: no head");
+    if (!is_finite(h.clock_offset) || !finite_non_negative(h.clock_uncertainty))
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad clock offset");
+    if (h.nlayers > c->left / IOLENS_INTERVALS_LAYER_SIZE_V1)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad layer count");
+    for (uint32_t l = 0; l < h.nlayers; l++) {
+        enum iolens_read_status st = parse_interval_layer(r, c, &h, version);
+        if (st != IOLENS_READ_OK)
+            return st;
+    }
+    return IOLENS_READ_OK;
+}
+
+static int compare_interval_sets(const void *a, const void *b)
+{
+    const struct iolens_log_intervals *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return x->kind < y->kind ? -1 : x->kind > y->kind;
+}
+
+/* Once every region is in: the sets are sorted by rank and layer, each
+ * rank is a rank of the job, and no rank has two sets of one layer. */
+enum iolens_read_status rd_check_interval_ranks(struct reader *r)
+{
+    struct iolens_log *log = r->log;
+    if (log->ninterval_sets > 1)
+        qsort(log->intervals, log->ninterval_sets, sizeof *log->intervals,
+              compare_interval_sets);
+    for (size_t i = 0; i < log->ninterval_sets; i++) {
+        const struct iolens_log_intervals *a = &log->intervals[i];
+        if (a->rank < 0 || a->rank >= (int64_t)log->job.nprocs)
+            return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: rank %lld of %u",
+                        (long long)a->rank, (unsigned)log->job.nprocs);
+        if (i > 0 && compare_interval_sets(a - 1, a) == 0)
+            return rd_fail(r, IOLENS_READ_CORRUPT,
+                        "corrupt intervals region: rank %lld has two %s sets",
+                        (long long)a->rank, iolens_layer_name(a->kind));
+    }
+    return IOLENS_READ_OK;
+}
+
+/* ------------------------------------------------ region dispatch -- */
+
+/* JOB, MOUNTS and RANKS appear at most once; NAMES and layer regions may
+ * repeat.  Returns false for a second sight of a once-only kind. */
+static bool first_sight(struct reader *r, uint32_t kind)
+{
+    bool *seen = kind == IOLENS_REGION_JOB      ? &r->seen_job
+                 : kind == IOLENS_REGION_MOUNTS ? &r->seen_mounts
+                 : kind == IOLENS_REGION_RANKS  ? &r->seen_ranks
+                                                : NULL;
+    if (seen == NULL)
+        return true;
+    if (*seen)
+        return false;
+    *seen = true;
+    return true;
+}
+
+enum iolens_read_status rd_parse_region(struct reader *r, unsigned i,
+                                        const struct iolens_region_desc *d,
+                                        const unsigned char *stored)
+{
+    if (!iolens_region_readable(d->kind, d->version)) {
+        r->log->unknown_regions++;
+        return IOLENS_READ_OK;
+    }
+    char kb[32];
+    const char *label = rd_region_label(d->kind, kb, sizeof kb);
+    if (!first_sight(r, d->kind))
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt: %s region appears twice", label);
+
+    unsigned char *raw;
+    enum iolens_read_status st = rd_inflate_region(r, i, d, stored, &raw);
+    if (st != IOLENS_READ_OK)
+        return st;
+    struct cursor c = {raw, (size_t)d->raw_size};
+    if (d->kind == IOLENS_REGION_JOB)
+        st = parse_job(r, &c);
+    else if (d->kind == IOLENS_REGION_MOUNTS)
+        st = parse_mounts(r, &c);
+    else if (d->kind == IOLENS_REGION_NAMES)
+        st = parse_names(r, &c);
+    else if (d->kind == IOLENS_REGION_RANKS)
+        st = parse_ranks(r, &c);
+    else if (d->kind == IOLENS_REGION_INTERVALS)
+        st = parse_intervals(r, &c, d->version);
+    else if (is_layer_kind(d->kind))
+        st = parse_layer(r, &c, d->kind, d->version);
+    if (st == IOLENS_READ_OK && c.left != 0)
+        st = rd_fail(r, IOLENS_READ_CORRUPT, "corrupt %s region: %zu trailing bytes", label, c.left);
+    return st;
+}

@@ -1,0 +1,258 @@
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/record_merge.h"
+#include "format/sat_math.h"
+#include "report/report_text.h"
+
+/*
+ * --total: the records of a layer combined by the AGG rules of the counter
+ * tables (format/record_merge.c), as the runtime combines the per-rank
+ * records of a shared file, except that each top table (ACCESSn, STRIDEn)
+ * is recomputed from the (tuple, count) entries of every record at once.  The
+ * sharing counters (RANK_STAT) are the rank statistics over the records
+ * themselves, each record counting as one rank with its own rank field:
+ * RANKS_OPENED counts the records that opened their file, RANKS_IO those
+ * that read or wrote, FASTEST/SLOWEST_RANK are the rank fields of the
+ * records with the least/most I/O time (-1 for a shared record, and when
+ * there are no records), and the variances are over the records.
+ */
+
+/* --total, on a streamed log and on a whole one alike: each layer region's
+ * (or whole layer's) records are combined into the running total of their
+ * kind as it is read (iolens_totals_add_region), as described above: the records
+ * merged in the order of the whole log's layer (top tables left out of
+ * the merge), and each top table's entries combined tuple by tuple
+ * as they come (equal tuples add up whatever the grouping, as the counts
+ * are positive and add saturating), ranked once at the end. */
+struct top_acc {
+    struct iolens_top_table t;
+    struct iolens_top_entry *e;   /* distinct tuples, sorted by tuple */
+    size_t n, cap;
+    int64_t state;                /* IOLENS_TOP_* of the records so far */
+    int has;                      /* whether any record had an entry */
+};
+
+struct kind_total {
+    const struct iolens_layer_desc *d;
+    struct iolens_log_layer shape;   /* kind and counter counts (iolens_usable_counters) */
+    void *total, *rec;
+    struct iolens_rank_stats rs;
+    uint64_t records;
+    struct top_acc *tops;
+    size_t ntops;
+};
+
+struct iolens_totals {
+    struct kind_total k[16];
+    size_t n;
+};
+
+static int top_acc_init(struct kind_total *kt)
+{
+    struct iolens_top_table t;
+    for (uint32_t i = 0; i < kt->d->ncounters;) {
+        uint32_t next = iolens_record_top_table(kt->d, i, &t);
+        if (next == 0) {
+            i++;
+            continue;
+        }
+        struct top_acc *p = realloc(kt->tops, (kt->ntops + 1) * sizeof *p);
+        if (p == NULL)
+            return -1;
+        kt->tops = p;
+        kt->tops[kt->ntops++] = (struct top_acc){.t = t};
+        i = next;
+    }
+    return 0;
+}
+
+static struct kind_total *kind_total_of(struct iolens_totals *T, const struct iolens_log_layer *L)
+{
+    for (size_t i = 0; i < T->n; i++)
+        if (T->k[i].shape.kind == L->kind)
+            return &T->k[i];
+    if (T->n == sizeof T->k / sizeof T->k[0])
+        return NULL;
+    struct kind_total *kt = &T->k[T->n++];
+    memset(kt, 0, sizeof *kt);
+    kt->shape.kind = L->kind;
+    kt->shape.counter_count = L->counter_count;
+    kt->shape.fcounter_count = L->fcounter_count;
+    kt->d = iolens_layer_desc_by_kind(L->kind);
+    if (kt->d == NULL)
+        return kt;
+    kt->total = calloc(1, kt->d->record_size);
+    kt->rec = malloc(kt->d->record_size);
+    iolens_rank_stats_init(&kt->rs);
+    if (kt->total == NULL || kt->rec == NULL || top_acc_init(kt) != 0)
+        return NULL;
+    return kt;
+}
+
+/* Index of tuple x among the distinct tuples e[0..n) (sorted), or -1. */
+static long top_find(const struct iolens_top_entry *e, size_t n, const struct iolens_top_entry *x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = iolens_top_entry_cmp_tuple(&e[mid], x);
+        if (c == 0)
+            return (long)mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+/* Counter i of a record's row of cc counters, 0 if the row has no such
+ * counter (as iolens_log_counter, without a call per value). */
+static inline int64_t counter_in_row(const int64_t *row, uint32_t cc, int i)
+{
+    return i >= 0 && (uint32_t)i < cc ? row[i] : 0;
+}
+
+/* The entries of one region's records added to a top table's tuples: a
+ * tuple already there adds its count in place (the common case: a job
+ * has few distinct access sizes and strides); new ones are appended, then
+ * sorted and combined once for the region. */
+static int top_acc_add(struct top_acc *a, const struct iolens_log_layer *L)
+{
+    const struct iolens_top_table *t = &a->t;
+    size_t known = a->n, n = a->n;
+    uint32_t cc = L->counter_count;
+    for (uint64_t r = 0; r < L->record_count; r++) {
+        const int64_t *row = L->counters + r * cc;
+        int has = 0;
+        for (uint32_t j = 0; j < t->k; j++)
+            has |= counter_in_row(row, cc, t->count[j]) > 0;
+        /* Whether the union has more values than the table is settled
+         * at the end (print_kind_total): 0 distinct values here. */
+        a->state = iolens_top_state_merge(a->state, a->has, counter_in_row(row, cc, t->state),
+                                          has, 0, t->k);
+        a->has |= has;
+        for (uint32_t j = 0; j < t->k; j++) {
+            struct iolens_top_entry x = {.count = counter_in_row(row, cc, t->count[j])};
+            if (x.count <= 0)
+                continue;
+            for (uint32_t s = 0; s < t->width; s++)
+                x.value[s] = counter_in_row(row, cc, t->value[j] + (int)s);
+            long at = top_find(a->e, known, &x);
+            if (at >= 0) {
+                a->e[at].count = iolens_sat_add(a->e[at].count, x.count);
+                continue;
+            }
+            if (n == a->cap) {
+                size_t cap = a->cap ? a->cap * 2 : 64;
+                struct iolens_top_entry *p = realloc(a->e, cap * sizeof *p);
+                if (p == NULL)
+                    return -1;
+                a->e = p;
+                a->cap = cap;
+            }
+            a->e[n++] = x;
+        }
+    }
+    if (n > known) {
+        qsort(a->e, n, sizeof *a->e, iolens_top_entry_cmp_tuple);
+        n = iolens_top_entries_combine_sorted(a->e, n);
+    }
+    a->n = n;
+    return 0;
+}
+
+int iolens_totals_add_region(void *ctx, const struct iolens_log_layer *L)
+{
+    struct kind_total *kt = kind_total_of(ctx, L);
+    if (kt == NULL)
+        return -1;
+    if (kt->d == NULL)
+        return 0;
+    const struct iolens_layer_desc *d = kt->d;
+    for (uint64_t r = 0; r < L->record_count; r++) {
+        iolens_log_record_load(L, r, d, kt->rec);
+        if (kt->records + r == 0)
+            iolens_record_merge_begin(d, kt->total, kt->rec);
+        else
+            iolens_record_merge_no_top(d, kt->total, kt->rec);
+        iolens_rank_stats_add(&kt->rs, d, L->rank[r], kt->rec);
+    }
+    kt->records += L->record_count;
+    for (size_t i = 0; i < kt->ntops; i++)
+        if (top_acc_add(&kt->tops[i], L) != 0)
+            return -1;
+    return 0;
+}
+
+static void print_kind_total(FILE *out, struct kind_total *kt)
+{
+    const struct iolens_layer_desc *d = kt->d;
+    iolens_rank_stats_store(&kt->rs, d, kt->total);
+    int64_t *totals = iolens_rec_counters(kt->total);
+    for (size_t i = 0; i < kt->ntops; i++) {
+        struct top_acc *a = &kt->tops[i];
+        if (a->n > 0)
+            qsort(a->e, a->n, sizeof *a->e, iolens_top_entry_cmp_rank);
+        for (uint32_t j = 0; j < a->t.k; j++)
+            iolens_top_entry_put(&a->t, j, j < a->n ? &a->e[j] : NULL, totals);
+        if (a->t.state >= 0)
+            totals[a->t.state] = a->state == IOLENS_TOP_EXACT_ALL && a->n > a->t.k
+                                     ? IOLENS_TOP_EXACT
+                                     : a->state;
+    }
+    uint32_t nc = iolens_usable_counters(&kt->shape), nf = iolens_usable_fcounters(&kt->shape);
+    for (uint32_t i = 0; i < nc; i++)
+        fprintf(out, "total_%s: %" PRId64 "\n", d->counter_names[i], totals[i]);
+    for (uint32_t i = 0; i < nf; i++)
+        fprintf(out, "total_%s: %.6f\n", d->fcounter_names[i], iolens_rec_fcounters(d, kt->total)[i]);
+}
+
+/* What T holds, not T itself. */
+static void totals_release(struct iolens_totals *T)
+{
+    for (size_t i = 0; i < T->n; i++) {
+        free(T->k[i].total);
+        free(T->k[i].rec);
+        for (size_t j = 0; j < T->k[i].ntops; j++)
+            free(T->k[i].tops[j].e);
+        free(T->k[i].tops);
+    }
+}
+
+void iolens_totals_print(FILE *out, struct iolens_totals *T)
+{
+    for (size_t i = 0; i < T->n; i++)
+        if (T->k[i].d != NULL)
+            print_kind_total(out, &T->k[i]);
+}
+
+/* --total on a whole log: each layer is one region. */
+int iolens_report_total(FILE *out, const struct iolens_log *log)
+{
+    struct iolens_totals T = {.n = 0};
+    int rc = 0;
+    for (size_t l = 0; rc == 0 && l < log->nlayers; l++)
+        rc = iolens_totals_add_region(&T, &log->layers[l]);
+    if (rc == 0)
+        iolens_totals_print(out, &T);
+    totals_release(&T);
+    return rc;
+}
+
+struct iolens_totals *iolens_totals_new(void)
+{
+    return calloc(1, sizeof(struct iolens_totals));
+}
+
+void iolens_totals_free(struct iolens_totals *T)
+{
+    if (T == NULL)
+        return;
+    totals_release(T);
+    free(T);
+}
