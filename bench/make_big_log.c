@@ -151,7 +151,7 @@ static void add_slice(struct big_log *log, struct iolens_posix_record *recs, lon
         put_name(names, i, rank);
         fill_record(&recs[i - first], i, rank);
     }
-    if (iolens_region_layer(layer, iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), recs,
+    if (iolens_build_layer_region(layer, iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), recs,
                             (size_t)(last - first)) != 0)
         die("out of memory");
     log->regions[log->n++] =

@@ -20,18 +20,13 @@
 #include "log/log_place.h"
 #include "log/log_writer.h"
 #include "core/mounts.h"
-#include "layers/posix_layer.h"
+#include "layers/layer_ops.h"
 #include "core/real_calls.h"
 #include "core/stderr_copy.h"
-#include "layers/stdio_layer.h"
 #include "core/termination.h"
 #include "iolens/text_escape.h"
 #ifdef IOLENS_HAVE_MPI
 #include "mpi/mpi_runtime.h"
-#include "layers/mpiio_layer.h"
-#endif
-#ifdef IOLENS_HAVE_HDF5
-#include "layers/hdf5_layer.h"
 #endif
 
 enum init_state { INIT_NOT_STARTED, INIT_RUNNING, INIT_DONE };
@@ -79,15 +74,8 @@ static void on_fork_child(void)
     iolens_runtime_release_locks();
     iolens_termination_on_fork_child();
     iolens_clock_init();
-    iolens_posix_reset();
-    iolens_stdio_reset();
+    iolens_layers_reset();
     iolens_intervals_reset();
-#ifdef IOLENS_HAVE_MPI
-    iolens_mpiio_reset();
-#endif
-#ifdef IOLENS_HAVE_HDF5
-    iolens_hdf5_reset();
-#endif
 }
 
 static int build_state(void)
@@ -107,14 +95,7 @@ static int build_state(void)
         return -1;
     }
     iolens_intervals_init(memory);
-    iolens_posix_layer_init();
-    iolens_stdio_layer_init();
-#ifdef IOLENS_HAVE_MPI
-    iolens_mpiio_layer_init();
-#endif
-#ifdef IOLENS_HAVE_HDF5
-    iolens_hdf5_layer_init();
-#endif
+    iolens_layers_init();
     iolens_jobinfo_capture();
     char hostname[256] = "";
     if (gethostname(hostname, sizeof hostname - 1) != 0)
@@ -221,14 +202,7 @@ void iolens_runtime_release_locks(void)
 {
     iolens_fd_table_release_locks();
     iolens_intervals_release_locks();
-    iolens_posix_release_locks();
-    iolens_stdio_release_locks();
-#ifdef IOLENS_HAVE_MPI
-    iolens_mpiio_release_locks();
-#endif
-#ifdef IOLENS_HAVE_HDF5
-    iolens_hdf5_release_locks();
-#endif
+    iolens_layers_release_locks();
 }
 
 /* A live MPI rank (MPI_Init seen, MPI_Finalize not) cannot take part in a
@@ -333,42 +307,6 @@ static int exec_surely_fails(const char *path)
     return errno == ENOENT || errno == ENOTDIR || errno == EACCES;
 }
 
-/* Each sets *arg: the layer has a record with activity. */
-static void posix_active(const struct iolens_posix_record *rec, void *arg)
-{
-    (void)rec;
-    *(int *)arg = 1;
-}
-
-static void stdio_active(const struct iolens_stdio_record *rec, void *arg)
-{
-    (void)rec;
-    *(int *)arg = 1;
-}
-
-#ifdef IOLENS_HAVE_HDF5
-static void h5f_active(const struct iolens_h5f_record *rec, void *arg)
-{
-    (void)rec;
-    *(int *)arg = 1;
-}
-#endif
-
-/* A shell's forked child that only execs a command did nothing worth a
- * log of its own; one that opened a redirection did. */
-static int any_activity(void)
-{
-    int active = 0;
-    iolens_posix_foreach_record(posix_active, &active);
-    if (!active)
-        iolens_stdio_foreach_record(stdio_active, &active);
-#ifdef IOLENS_HAVE_HDF5
-    if (!active)
-        iolens_h5f_foreach_record(h5f_active, &active);
-#endif
-    return active;
-}
-
 void iolens_runtime_before_exec(const char *path, char *path_out, size_t path_outsz)
 {
     path_out[0] = '\0';
@@ -377,7 +315,9 @@ void iolens_runtime_before_exec(const char *path, char *path_out, size_t path_ou
     if (live_mpi_rank() || !per_process_log_wanted())
         return;
     int saved_errno = errno;
-    if (!exec_surely_fails(path) && any_activity())
+    /* A shell's forked child that only execs a command did nothing worth
+     * a log of its own; one that opened a redirection did. */
+    if (!exec_surely_fails(path) && iolens_layers_any_activity())
         iolens_log_write_process(IOLENS_FLAG_EXEC, NULL, NULL, path_out, path_outsz);
     errno = saved_errno;
 }

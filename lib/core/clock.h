@@ -10,8 +10,8 @@
  * calibration at start-up.  Every time the layers store while tracing
  * (first/last timestamps, cumulative times, slowest-call times) is
  * therefore in units until the record is packed for the log; the packing
- * functions (iolens_posix_foreach_record, iolens_stdio_foreach_record and
- * any later layer's) multiply by iolens_clock_seconds_per_unit().
+ * walk (iolens_layer_foreach_record, layers/layer_ops.h) multiplies by
+ * iolens_clock_seconds_per_unit().
  *
  * CALIBRATION is a two-point measurement: (raw, CLOCK_MONOTONIC) taken at
  * iolens_clock_init() and again at the first iolens_clock_seconds_per_unit()

@@ -28,7 +28,7 @@ typedef iolens_ofd_slot ofd_slot;
 _Atomic(iolens_ofd_slot *) iolens_fd_chunks[IOLENS_FD_MAX / IOLENS_FD_CHUNK];
 _Atomic int iolens_fd_overflow_used;
 static struct iolens_ofd *free_list;
-static atomic_flag free_lock = ATOMIC_FLAG_INIT;
+static _Atomic int free_lock;
 
 static struct iolens_ofd overflow_ofd;
 static int overflow_ready;
@@ -55,14 +55,14 @@ int iolens_fd_table_init(void)
     atomic_store(&ofds_peak, 0);
     overflow_ready = 0;
     free_list = NULL;
-    atomic_flag_clear(&free_lock);
+    iolens_unlock_always(&free_lock);
     iolens_budget_add_demand(iolens_fd_table_unmet_bytes);
     return 0;
 }
 
 void iolens_fd_table_release_locks(void)
 {
-    atomic_flag_clear(&free_lock);
+    iolens_unlock_always(&free_lock);
 }
 
 void iolens_fd_set_overflow(struct iolens_file *file, void *rec)
@@ -156,14 +156,12 @@ static ofd_slot *slot_of(int fd)
 
 static void lock_free_list(void)
 {
-    unsigned spins = 0;
-    while (atomic_flag_test_and_set_explicit(&free_lock, memory_order_acquire))
-        iolens_spin_wait(&spins);
+    iolens_lock_always(&free_lock);
 }
 
 static void unlock_free_list(void)
 {
-    atomic_flag_clear_explicit(&free_lock, memory_order_release);
+    iolens_unlock_always(&free_lock);
 }
 
 static struct iolens_ofd *take_free_ofd(void)

@@ -1,11 +1,28 @@
 /* The runtime's one kind of lock: a test-and-test-and-set spinlock on an
- * int, held for a few counter updates and never across a system call.
+ * _Atomic int (0: free), held for a few counter or table updates and never
+ * across a system call.  Every lock in lib/ is one of these, taken with:
  *
- * iolens_lock() skips the lock while the process has a single thread:
- * glibc's __libc_single_threaded is cleared by the first pthread_create and
- * never set again, so nothing can race with the caller while it is set.
- * (A thread made by a raw clone() would not clear it.)  It returns whether
- * it took the lock, which iolens_unlock() then gets back. */
+ *  - iolens_lock / iolens_unlock: records and interval stores, the read
+ *    and write path.  The lock is skipped while the process has a single
+ *    thread: glibc's __libc_single_threaded is cleared by the first
+ *    pthread_create and never set again, so nothing can race with the
+ *    caller while it is set.  (A thread made by a raw clone() would not
+ *    clear it.)  iolens_lock returns whether it took the lock, which
+ *    iolens_unlock then gets back.
+ *  - iolens_lock_always / iolens_unlock_always: tables changed at open
+ *    and close, and the MPI-IO and HDF5 records, whose libraries may run
+ *    threads of their own.
+ *  - iolens_trylock: a store's fast path that goes another way when the
+ *    lock is taken.
+ *
+ * The exceptions, and why: the two symbol resolvers (layers/hdf5_calls.c
+ * and mpi/mpi_calls.c) hold a pthread mutex across dlopen/dlsym, which
+ * take the loader's own lock and may run constructors: a waiter must
+ * sleep there, not spin.  They run when a library is looked up, never on
+ * the read/write path.
+ *
+ * A forked child clears every spinlock (iolens_runtime_release_locks):
+ * another thread of the parent may have held it at the fork. */
 #ifndef IOLENS_SPINLOCK_H
 #define IOLENS_SPINLOCK_H
 
@@ -69,6 +86,21 @@ static inline void iolens_unlock(_Atomic int *lock, int held)
 {
     if (held)
         atomic_store_explicit(lock, 0, memory_order_release);
+}
+
+/* Releases a lock taken with iolens_lock_always or iolens_trylock.  Also
+ * what a forked child does to every lock, which another thread of the
+ * parent may have held at the fork (iolens_runtime_release_locks). */
+static inline void iolens_unlock_always(_Atomic int *lock)
+{
+    atomic_store_explicit(lock, 0, memory_order_release);
+}
+
+/* Takes the lock only if it is free at once (even in a single-threaded
+ * process); returns whether it did. */
+static inline int iolens_trylock(_Atomic int *lock)
+{
+    return !atomic_exchange_explicit(lock, 1, memory_order_acquire);
 }
 
 #endif

@@ -23,20 +23,11 @@
 #include "core/file_table.h"
 #include "core/hdf5_calls.h"
 #include "layers/layer_intervals.h"
+#include "layers/layer_ops.h"
 #include "layers/posix_layer.h"
 #include "format/record_merge.h"
 #include "core/state.h"
 #include "core/spinlock.h"
-
-static void spin_lock(_Atomic int *lock)
-{
-    iolens_lock_always(lock);
-}
-
-static void spin_unlock(_Atomic int *lock)
-{
-    iolens_unlock(lock, 1);
-}
 
 /* Dimensions the counters keep (DIM1..DIM5, LENGTH_D1..D5). */
 #define KEPT_DIMS 5
@@ -362,26 +353,22 @@ static struct access describe(hid_t dset, hid_t mem_type, hid_t file_space, hid_
 
 /* -------------------------------------------------------- records -- */
 
+static const struct iolens_layer_ops h5f_ops, h5d_ops;
+
 static void clear_h5f(h5f_rec *r)
 {
-    memset(r->disk.counters, 0, sizeof r->disk.counters);
-    memset(r->disk.fcounters, 0, sizeof r->disk.fcounters);
+    iolens_layer_zero_counters(&h5f_ops, r);
     r->last_meta_end = 0.0;
 }
 
-static void init_h5f(void *p, struct iolens_file *file)
+static void init_h5f(void *rec, struct iolens_file *file)
 {
-    h5f_rec *r = p;
-    atomic_store(&r->lock, 0);
-    r->disk.id = file->id;
-    r->disk.rank = 0;
-    clear_h5f(r);
+    iolens_layer_record_init(&h5f_ops, rec, file);
 }
 
 static void clear_h5d(h5d_rec *r)
 {
-    memset(r->disk.counters, 0, sizeof r->disk.counters);
-    memset(r->disk.fcounters, 0, sizeof r->disk.fcounters);
+    iolens_layer_zero_counters(&h5d_ops, r);
     r->disk.counters[H5D_DATASPACE_NDIMS] = -1;
     r->disk.counters[H5D_DATASPACE_NPOINTS] = -1;
     r->disk.counters[H5D_DATATYPE_SIZE] = -1;
@@ -391,13 +378,12 @@ static void clear_h5d(h5d_rec *r)
     memset(&r->shapes, 0, sizeof r->shapes);
 }
 
-static void init_h5d(void *p, struct iolens_file *file)
+/* The entry's clear_record keeps a forked child's dataset facts; a new
+ * record has none yet (-1). */
+static void init_h5d(void *rec, struct iolens_file *file)
 {
-    h5d_rec *r = p;
-    atomic_store(&r->lock, 0);
-    r->disk.id = file->id;
-    r->disk.rank = 0;
-    clear_h5d(r);
+    iolens_layer_record_init(&h5d_ops, rec, file);
+    clear_h5d(rec);
 }
 
 static h5f_rec *h5f_record_of(struct iolens_file *file)
@@ -499,11 +485,11 @@ static void track(hid_t dset, h5d_rec *r)
 {
     if (!valid_key(dset))
         return;
-    spin_lock(&table_lock);
+    iolens_lock_always(&table_lock);
     struct dset_slot *slot = claim_slot(dset);
     if (slot != NULL)
         *slot = (struct dset_slot){dset, r};
-    spin_unlock(&table_lock);
+    iolens_unlock_always(&table_lock);
 }
 
 static h5d_rec *untrack(hid_t dset)
@@ -511,13 +497,13 @@ static h5d_rec *untrack(hid_t dset)
     if (!valid_key(dset))
         return NULL;
     h5d_rec *r = NULL;
-    spin_lock(&table_lock);
+    iolens_lock_always(&table_lock);
     struct dset_slot *slot = find_slot(dset);
     if (slot != NULL) {
         r = slot->rec;
         release_slot(slot);
     }
-    spin_unlock(&table_lock);
+    iolens_unlock_always(&table_lock);
     return r;
 }
 
@@ -525,10 +511,10 @@ static h5d_rec *rec_of(hid_t dset)
 {
     if (!valid_key(dset))
         return NULL;
-    spin_lock(&table_lock);
+    iolens_lock_always(&table_lock);
     struct dset_slot *slot = find_slot(dset);
     h5d_rec *r = slot != NULL ? slot->rec : NULL;
-    spin_unlock(&table_lock);
+    iolens_unlock_always(&table_lock);
     return r;
 }
 
@@ -561,7 +547,7 @@ void iolens_h5f_open(hid_t file, hid_t fapl, int created, double t0, double t1)
     h5f_rec *r = h5f_record_of(entry != NULL ? entry : iolens_file_other());
     if (r == NULL)
         return;
-    spin_lock(&r->lock);
+    iolens_lock_always(&r->lock);
     r->disk.counters[H5F_OPENS]++; /* creates too, as Darshan */
     r->disk.counters[H5F_CREATES] += created != 0;
     if (facts.use_mpiio)
@@ -571,7 +557,7 @@ void iolens_h5f_open(hid_t file, hid_t fapl, int created, double t0, double t1)
     iolens_note_earliest(&r->disk.fcounters[H5F_F_OPEN_START_TIMESTAMP], t0);
     iolens_note_last(&r->disk.fcounters[H5F_F_OPEN_END_TIMESTAMP], t1);
     h5f_meta(r, t0, t1);
-    spin_unlock(&r->lock);
+    iolens_unlock_always(&r->lock);
 }
 
 /* The H5F record of the file holding object, if it has one already. */
@@ -595,10 +581,10 @@ void iolens_h5f_flush(hid_t object, double t0, double t1)
     h5f_rec *r = h5f_existing(object);
     if (r == NULL)
         return;
-    spin_lock(&r->lock);
+    iolens_lock_always(&r->lock);
     r->disk.counters[H5F_FLUSHES]++;
     h5f_meta(r, t0, t1);
-    spin_unlock(&r->lock);
+    iolens_unlock_always(&r->lock);
 }
 
 h5f_rec *iolens_h5f_close_begin(hid_t file)
@@ -610,11 +596,11 @@ void iolens_h5f_close_end(h5f_rec *r, double t0, double t1)
 {
     if (r == NULL)
         return;
-    spin_lock(&r->lock);
+    iolens_lock_always(&r->lock);
     iolens_note_earliest(&r->disk.fcounters[H5F_F_CLOSE_START_TIMESTAMP], t0);
     iolens_note_last(&r->disk.fcounters[H5F_F_CLOSE_END_TIMESTAMP], t1);
     h5f_meta(r, t0, t1);
-    spin_unlock(&r->lock);
+    iolens_unlock_always(&r->lock);
 }
 
 /* ------------------------------------------------------------- H5D -- */
@@ -664,13 +650,13 @@ void iolens_h5d_open(hid_t dset, double t0, double t1)
     if (r == NULL)
         return;
     track(dset, r);
-    spin_lock(&r->lock);
+    iolens_lock_always(&r->lock);
     r->disk.counters[H5D_OPENS]++;
     store_facts(r, &facts, file_id);
     iolens_note_earliest(&r->disk.fcounters[H5D_F_OPEN_START_TIMESTAMP], t0);
     iolens_note_last(&r->disk.fcounters[H5D_F_OPEN_END_TIMESTAMP], t1);
     h5d_meta(r, t0, t1);
-    spin_unlock(&r->lock);
+    iolens_unlock_always(&r->lock);
 }
 
 /* Space-saving count of a shape: exact while at most SHAPE_SLOTS distinct
@@ -803,9 +789,9 @@ void iolens_h5d_access(hid_t dset, enum iolens_h5d_dir dir, hid_t mem_type, hid_
     quiet_begin(&q);
     struct access a = describe(dset, mem_type, file_space, dxpl);
     quiet_end(&q);
-    spin_lock(&r->lock);
+    iolens_lock_always(&r->lock);
     count_access(r, dir, &a, t0, t1);
-    spin_unlock(&r->lock);
+    iolens_unlock_always(&r->lock);
     iolens_intervals_add(IOLENS_LAYER_H5D, t0, t1, r->disk.id, a.bytes,
                          dir == IOLENS_H5D_READ ? IOLENS_IV_READ : IOLENS_IV_WRITE);
 }
@@ -837,10 +823,10 @@ void iolens_h5d_flush(hid_t dset, double t0, double t1)
     h5d_rec *r = rec_of(dset);
     if (r == NULL)
         return;
-    spin_lock(&r->lock);
+    iolens_lock_always(&r->lock);
     r->disk.counters[H5D_FLUSHES]++;
     h5d_meta(r, t0, t1);
-    spin_unlock(&r->lock);
+    iolens_unlock_always(&r->lock);
 }
 
 h5d_rec *iolens_h5d_close_begin(hid_t dset)
@@ -852,11 +838,11 @@ void iolens_h5d_close_end(h5d_rec *r, double t0, double t1)
 {
     if (r == NULL)
         return;
-    spin_lock(&r->lock);
+    iolens_lock_always(&r->lock);
     iolens_note_earliest(&r->disk.fcounters[H5D_F_CLOSE_START_TIMESTAMP], t0);
     iolens_note_last(&r->disk.fcounters[H5D_F_CLOSE_END_TIMESTAMP], t1);
     h5d_meta(r, t0, t1);
-    spin_unlock(&r->lock);
+    iolens_unlock_always(&r->lock);
 }
 
 /* -------------------------------------------------------- start-up -- */
@@ -878,7 +864,7 @@ static size_t table_bytes(size_t budget)
     return sizeof(struct dset_slot) << table_bits(budget);
 }
 
-void iolens_hdf5_layer_init(void)
+static void layer_init(void)
 {
     unsigned bits = table_bits(iolens_budget_size());
     slots = iolens_budget_alloc_scaled(table_bytes);
@@ -891,109 +877,78 @@ void iolens_hdf5_layer_init(void)
     h5d_record_of(iolens_file_other());
 }
 
-/* -------------------------------------------------------- emission -- */
+/* --------------------------------------------- the layers' entries -- */
 
-struct h5f_emit {
-    void (*fn)(const struct iolens_h5f_record *, void *);
-    void *arg;
-};
-
-static void emit_h5f(struct iolens_file *file, void *arg)
+static int h5f_pack(void *rec, void *record)
 {
-    struct h5f_emit *ctx = arg;
-    h5f_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_H5F], memory_order_acquire);
-    if (r == NULL)
-        return;
-    struct iolens_h5f_record out;
-    spin_lock(&r->lock);
-    out = r->disk;
-    spin_unlock(&r->lock);
-    if (out.counters[H5F_OPENS] + out.counters[H5F_FLUSHES] == 0)
-        return;
-    out.id = file->id;
-    iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_H5F), &out,
-                              iolens_clock_seconds_per_unit());
-    ctx->fn(&out, ctx->arg);
+    h5f_rec *r = rec;
+    struct iolens_h5f_record *out = record;
+    iolens_lock_always(&r->lock);
+    *out = r->disk;
+    iolens_unlock_always(&r->lock);
+    static const int ops[] = {H5F_OPENS, H5F_FLUSHES};
+    return iolens_counters_any(out->counters, ops, sizeof ops / sizeof ops[0]);
 }
 
-void iolens_h5f_foreach_record(void (*fn)(const struct iolens_h5f_record *, void *), void *arg)
+static int h5d_pack(void *rec, void *record)
 {
-    struct h5f_emit ctx = {fn, arg};
-    iolens_file_foreach(emit_h5f, &ctx);
-}
-
-struct h5d_emit {
-    void (*fn)(const struct iolens_h5d_record *, void *);
-    void *arg;
-};
-
-static void emit_h5d(struct iolens_file *file, void *arg)
-{
-    struct h5d_emit *ctx = arg;
-    h5d_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_H5D], memory_order_acquire);
-    if (r == NULL)
-        return;
-    struct iolens_h5d_record out;
+    h5d_rec *r = rec;
+    struct iolens_h5d_record *out = record;
     struct shapes shapes;
-    spin_lock(&r->lock);
-    out = r->disk;
+    iolens_lock_always(&r->lock);
+    *out = r->disk;
     shapes = r->shapes;
-    spin_unlock(&r->lock);
-    const int64_t *c = out.counters;
-    if (c[H5D_OPENS] + c[H5D_READS] + c[H5D_WRITES] + c[H5D_FLUSHES] == 0)
-        return;
-    out.id = file->id;
-    iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_H5D), &out,
-                              iolens_clock_seconds_per_unit());
-    emit_top_shapes(shapes, out.counters);
-    ctx->fn(&out, ctx->arg);
+    iolens_unlock_always(&r->lock);
+    emit_top_shapes(shapes, out->counters);
+    static const int ops[] = {H5D_OPENS, H5D_READS, H5D_WRITES, H5D_FLUSHES};
+    return iolens_counters_any(out->counters, ops, sizeof ops / sizeof ops[0]);
 }
 
-void iolens_h5d_foreach_record(void (*fn)(const struct iolens_h5d_record *, void *), void *arg)
+static void h5f_clear_record(void *rec, struct iolens_file *file)
 {
-    struct h5d_emit ctx = {fn, arg};
-    iolens_file_foreach(emit_h5d, &ctx);
+    (void)file;
+    clear_h5f(rec);
 }
 
-static void reset_file(struct iolens_file *file, void *arg)
+/* The dataset facts stay: the child may go on with open handles. */
+static void h5d_clear_record(void *rec, struct iolens_file *file)
 {
-    (void)arg;
-    h5f_rec *f = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_H5F], memory_order_acquire);
-    if (f != NULL) {
-        atomic_store(&f->lock, 0); /* a lock held by another thread of the parent */
-        clear_h5f(f);
-    }
-    h5d_rec *d = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_H5D], memory_order_acquire);
-    if (d != NULL) {
-        /* The dataset facts stay: the child may go on with open handles. */
-        enum { FIRST = H5D_DATASPACE_NDIMS, NFACTS = H5D_FILE_REC_ID - H5D_DATASPACE_NDIMS + 1 };
-        int64_t facts[NFACTS];
-        memcpy(facts, &d->disk.counters[FIRST], sizeof facts);
-        atomic_store(&d->lock, 0);
-        clear_h5d(d);
-        memcpy(&d->disk.counters[FIRST], facts, sizeof facts);
-    }
+    (void)file;
+    h5d_rec *d = rec;
+    enum { FIRST = H5D_DATASPACE_NDIMS, NFACTS = H5D_FILE_REC_ID - H5D_DATASPACE_NDIMS + 1 };
+    int64_t facts[NFACTS];
+    memcpy(facts, &d->disk.counters[FIRST], sizeof facts);
+    clear_h5d(d);
+    memcpy(&d->disk.counters[FIRST], facts, sizeof facts);
 }
 
-static void release_file_locks(struct iolens_file *file, void *arg)
+static void release_table_lock(void)
 {
-    (void)arg;
-    h5f_rec *f = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_H5F], memory_order_acquire);
-    h5d_rec *d = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_H5D], memory_order_acquire);
-    if (f != NULL)
-        atomic_store(&f->lock, 0);
-    if (d != NULL)
-        atomic_store(&d->lock, 0);
+    iolens_unlock_always(&table_lock);
 }
 
-void iolens_hdf5_release_locks(void)
-{
-    atomic_store(&table_lock, 0);
-    iolens_file_foreach(release_file_locks, NULL);
-}
+_Static_assert(sizeof(struct iolens_h5f_record) <= IOLENS_LAYER_RECORD_MAX, "record size");
+_Static_assert(sizeof(struct iolens_h5d_record) <= IOLENS_LAYER_RECORD_MAX, "record size");
 
-void iolens_hdf5_reset(void)
-{
-    atomic_store(&table_lock, 0);
-    iolens_file_foreach(reset_file, NULL);
-}
+/* Regions only in a job where some rank has records of them, so that a
+ * job without HDF5 does not carry two empty regions per rank.  The
+ * dataset table is H5D's own; H5F has none. */
+IOLENS_LAYER_OPS(h5f_ops) = {
+    .layer = IOLENS_LAYER_H5F,
+    .region_kind = IOLENS_REGION_H5F,
+    .lock_offset = offsetof(h5f_rec, lock),
+    .disk_offset = offsetof(h5f_rec, disk),
+    .pack = h5f_pack,
+    .clear_record = h5f_clear_record,
+};
+
+IOLENS_LAYER_OPS(h5d_ops) = {
+    .layer = IOLENS_LAYER_H5D,
+    .region_kind = IOLENS_REGION_H5D,
+    .lock_offset = offsetof(h5d_rec, lock),
+    .disk_offset = offsetof(h5d_rec, disk),
+    .init = layer_init,
+    .release_locks = release_table_lock,
+    .pack = h5d_pack,
+    .clear_record = h5d_clear_record,
+};

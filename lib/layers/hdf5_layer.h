@@ -28,13 +28,9 @@
 
 #include "iolens/log_format.h"
 
-/* Allocates the dataset handle table from the budget; called by runtime.c
- * at start-up after the other layers. */
-void iolens_hdf5_layer_init(void);
-/* A forked child starts its own counts: zero every record. */
-void iolens_hdf5_reset(void);
-/* Clears the layer's locks only (runtime.h: iolens_runtime_release_locks). */
-void iolens_hdf5_release_locks(void);
+/* The runtime walks the two layers through their entries in the layer
+ * table (layers/layer_ops.h): start-up allocates the dataset handle table
+ * from the budget. */
 
 /* ------------------------------------------------------------- H5F -- */
 
@@ -80,11 +76,5 @@ void iolens_h5d_flush(hid_t dset, double t0, double t1);
 struct iolens_h5d_rec;
 struct iolens_h5d_rec *iolens_h5d_close_begin(hid_t dset);
 void iolens_h5d_close_end(struct iolens_h5d_rec *rec, double t0, double t1);
-
-/* ------------------------------------------------------------ output -- */
-
-/* Pack every record with activity, times converted to seconds. */
-void iolens_h5f_foreach_record(void (*fn)(const struct iolens_h5f_record *, void *), void *arg);
-void iolens_h5d_foreach_record(void (*fn)(const struct iolens_h5d_record *, void *), void *arg);
 
 #endif

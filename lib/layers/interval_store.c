@@ -59,21 +59,12 @@ typedef struct iolens_interval interval;
  * returns whether it took the lock. */
 static int lock_store(struct iolens_interval_store *s)
 {
-#ifdef IOLENS_HAVE_LIBC_SINGLE_THREADED
-    if (__libc_single_threaded)
-        return 0;
-#endif
-    unsigned spins = 0;
-    while (__atomic_exchange_n(&s->lock, 1, __ATOMIC_ACQUIRE))
-        while (__atomic_load_n(&s->lock, __ATOMIC_RELAXED))
-            iolens_spin_wait(&spins);
-    return 1;
+    return iolens_lock(&s->lock);
 }
 
 static void unlock_store(struct iolens_interval_store *s, int held)
 {
-    if (held)
-        __atomic_store_n(&s->lock, 0, __ATOMIC_RELEASE);
+    iolens_unlock(&s->lock, held);
 }
 
 /* ------------------------------------------------- in-place sorting -- */

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/spinlock.h"
 #include "iolens/log_format.h"   /* IOLENS_IV_* flags */
 
 struct iolens_interval {
@@ -50,7 +51,7 @@ struct iolens_interval_store {
     unsigned gap_hint;          /* 1 + gap bucket of the last O(n) merge, 0: none */
     double absorb_below;        /* gaps shorter than this (gap_hint's bucket and
                                  * below) merge on arrival; 0: overlaps only */
-    unsigned char lock;         /* taken only while the process has threads */
+    _Atomic int lock;           /* taken only while the process has threads */
 };
 
 /* Sets the store up on memory of bytes (from the budget); capacity is what
@@ -111,10 +112,10 @@ static inline int iolens_interval_try_absorb_locked(struct iolens_interval_store
                                                     double start, double end, uint64_t file_id,
                                                     int64_t bytes, uint32_t flags)
 {
-    if (__atomic_exchange_n(&s->lock, 1, __ATOMIC_ACQUIRE))
+    if (!iolens_trylock(&s->lock))
         return 0;
     int done = iolens_interval_try_absorb(s, start, end, file_id, bytes, flags);
-    __atomic_store_n(&s->lock, 0, __ATOMIC_RELEASE);
+    iolens_unlock_always(&s->lock);
     return done;
 }
 

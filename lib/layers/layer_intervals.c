@@ -131,10 +131,10 @@ void iolens_intervals_release_locks(void)
 {
     for (size_t i = 0; i < NDATA; i++) {
         enum iolens_layer layer = data_layers[i].layer;
-        __atomic_store_n(&iolens_layer_intervals[layer].lock, 0, __ATOMIC_RELEASE);
+        iolens_unlock_always(&iolens_layer_intervals[layer].lock);
         for (unsigned k = 0; k < IOLENS_INTERVAL_THREAD_STORES; k++)
             if (thread_stores[layer][k] != NULL)
-                __atomic_store_n(&thread_stores[layer][k]->lock, 0, __ATOMIC_RELEASE);
+                iolens_unlock_always(&thread_stores[layer][k]->lock);
     }
 }
 
@@ -186,9 +186,7 @@ struct iolens_interval_store *iolens_intervals_thread_store(enum iolens_layer la
  * a thread may still be appending); p->iv has room for it. */
 static void append_store(struct iolens_interval_store *s, struct iolens_intervals_packed *p)
 {
-    unsigned spins = 0;
-    while (__atomic_exchange_n(&s->lock, 1, __ATOMIC_ACQUIRE))
-        iolens_spin_wait(&spins);
+    iolens_lock_always(&s->lock);
     size_t n = s->count;
     memcpy(p->iv + p->count, s->iv, n * sizeof *p->iv);
     p->count += n;
@@ -197,7 +195,7 @@ static void append_store(struct iolens_interval_store *s, struct iolens_interval
     p->bytes += s->bytes;
     p->sum_duration += s->sum_duration;
     p->overlap += s->overlap;
-    __atomic_store_n(&s->lock, 0, __ATOMIC_RELEASE);
+    iolens_unlock_always(&s->lock);
 }
 
 /* The stores of a layer: the main one, then the thread stores made. */

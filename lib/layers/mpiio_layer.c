@@ -25,21 +25,12 @@
 #include "core/clock.h"
 #include "core/file_table.h"
 #include "layers/layer_intervals.h"
+#include "layers/layer_ops.h"
 #include "core/mpi_calls.h"
 #include "layers/posix_layer.h"
 #include "format/record_merge.h"
 #include "core/state.h"
 #include "core/spinlock.h"
-
-static void spin_lock(_Atomic int *lock)
-{
-    iolens_lock_always(lock);
-}
-
-static void spin_unlock(_Atomic int *lock)
-{
-    iolens_unlock(lock, 1);
-}
 
 enum last_io { IO_NONE, IO_READ, IO_WRITE };
 
@@ -64,10 +55,11 @@ typedef struct iolens_mpiio_rec mpiio_rec;
 
 /* ------------------------------------------------------- records -- */
 
+static const struct iolens_layer_ops mpiio_ops;
+
 static void clear_counters(mpiio_rec *r)
 {
-    memset(r->disk.counters, 0, sizeof r->disk.counters);
-    memset(r->disk.fcounters, 0, sizeof r->disk.fcounters);
+    iolens_layer_zero_counters(&mpiio_ops, r);
     r->read_busy = r->write_busy = (struct busy){0.0, 0.0};
     r->last_meta_end = 0.0;
     r->last_io = IO_NONE;
@@ -75,13 +67,9 @@ static void clear_counters(mpiio_rec *r)
     memset(&r->pat, 0, sizeof r->pat);
 }
 
-static void init_rec(void *p, struct iolens_file *file)
+static void init_rec(void *rec, struct iolens_file *file)
 {
-    mpiio_rec *r = p;
-    atomic_store(&r->lock, 0);
-    r->disk.id = file->id;
-    r->disk.rank = 0;
-    clear_counters(r);
+    iolens_layer_record_init(&mpiio_ops, rec, file);
 }
 
 static mpiio_rec *record_of(struct iolens_file *file)
@@ -308,11 +296,11 @@ static void count_time(mpiio_rec *r, enum iolens_mpiio_dir dir, int64_t bytes, d
 /* Counts one metadata operation (counter, or -1 for time only). */
 static void count_meta(mpiio_rec *r, int counter, double t0, double t1)
 {
-    spin_lock(&r->lock);
+    iolens_lock_always(&r->lock);
     if (counter >= 0)
         r->disk.counters[counter]++;
     add_meta_time(r, t0, t1);
-    spin_unlock(&r->lock);
+    iolens_unlock_always(&r->lock);
 }
 
 /* --------------------------------------------------- handle table -- */
@@ -413,7 +401,7 @@ static void track_file(MPI_File fh, mpiio_rec *r)
 {
     if (file_slots == NULL || (uintptr_t)fh <= KEY_TOMB)
         return;
-    spin_lock(&file_table_lock);
+    iolens_lock_always(&file_table_lock);
     struct file_slot *slot = claim_file_slot(fh);
     if (slot != NULL) {
         slot->rec = r;
@@ -422,7 +410,7 @@ static void track_file(MPI_File fh, mpiio_rec *r)
         slot->split_active = 0;
         atomic_store_explicit(&slot->key, (uintptr_t)fh, memory_order_release);
     }
-    spin_unlock(&file_table_lock);
+    iolens_unlock_always(&file_table_lock);
 }
 
 static mpiio_rec *untrack_file(MPI_File fh)
@@ -430,13 +418,13 @@ static mpiio_rec *untrack_file(MPI_File fh)
     mpiio_rec *r = NULL;
     if (file_slots == NULL)
         return NULL;
-    spin_lock(&file_table_lock);
+    iolens_lock_always(&file_table_lock);
     struct file_slot *slot = find_file(fh);
     if (slot != NULL) {
         r = slot->rec;
         release_file_slot(slot);
     }
-    spin_unlock(&file_table_lock);
+    iolens_unlock_always(&file_table_lock);
     return r;
 }
 
@@ -541,7 +529,7 @@ void iolens_mpiio_watch(struct iolens_mpiio_watch *w, const MPI_Request *reqs, i
     w->n = 0;
     if (req_slots == NULL || reqs == NULL)
         return;
-    spin_lock(&req_table_lock);
+    iolens_lock_always(&req_table_lock);
     for (int i = 0; i < count && w->n < IOLENS_MPIIO_MAX_PENDING; i++) {
         if (reqs[i] == MPI_REQUEST_NULL)
             continue;
@@ -553,21 +541,21 @@ void iolens_mpiio_watch(struct iolens_mpiio_watch *w, const MPI_Request *reqs, i
         w->req[w->n].seq = req_slots[slot].seq;
         w->n++;
     }
-    spin_unlock(&req_table_lock);
+    iolens_unlock_always(&req_table_lock);
 }
 
 /* Takes a watched entry out of the table if it is still there. */
 static int take_req(unsigned slot, uint64_t seq, struct req_slot *out)
 {
     int found = 0;
-    spin_lock(&req_table_lock);
+    iolens_lock_always(&req_table_lock);
     struct req_slot *s = &req_slots[slot];
     if (s->key != REQ_EMPTY && s->key != REQ_TOMB && s->seq == seq) {
         *out = *s;
         release_req_slot(slot);
         found = 1;
     }
-    spin_unlock(&req_table_lock);
+    iolens_unlock_always(&req_table_lock);
     return found;
 }
 
@@ -578,9 +566,9 @@ void iolens_mpiio_settle(const struct iolens_mpiio_watch *w, const MPI_Request *
         if (reqs[w->req[i].index] != MPI_REQUEST_NULL ||
             !take_req(w->req[i].slot, w->req[i].seq, &done))
             continue;
-        spin_lock(&done.rec->lock);
+        iolens_lock_always(&done.rec->lock);
         count_time(done.rec, done.dir, done.bytes, done.t0, t1);
-        spin_unlock(&done.rec->lock);
+        iolens_unlock_always(&done.rec->lock);
     }
 }
 
@@ -604,14 +592,14 @@ void iolens_mpiio_open(MPI_Comm comm, const char *filename, int amode, MPI_Info 
         return;
     track_file(fh, r);
 
-    spin_lock(&r->lock);
+    iolens_lock_always(&r->lock);
     r->disk.counters[nprocs > 1 ? MPIIO_COLL_OPENS : MPIIO_INDEP_OPENS]++;
     r->disk.counters[MPIIO_HINTS] += info != MPI_INFO_NULL;
     r->disk.counters[MPIIO_MODE] = amode;
     iolens_note_earliest(&r->disk.fcounters[MPIIO_F_OPEN_START_TIMESTAMP], t0);
     iolens_note_last(&r->disk.fcounters[MPIIO_F_OPEN_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
-    spin_unlock(&r->lock);
+    iolens_unlock_always(&r->lock);
 }
 
 mpiio_rec *iolens_mpiio_close_begin(MPI_File fh)
@@ -623,11 +611,11 @@ void iolens_mpiio_close_end(mpiio_rec *r, double t0, double t1)
 {
     if (r == NULL)
         return;
-    spin_lock(&r->lock);
+    iolens_lock_always(&r->lock);
     iolens_note_earliest(&r->disk.fcounters[MPIIO_F_CLOSE_START_TIMESTAMP], t0);
     iolens_note_last(&r->disk.fcounters[MPIIO_F_CLOSE_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
-    spin_unlock(&r->lock);
+    iolens_unlock_always(&r->lock);
 }
 
 void iolens_mpiio_sync(MPI_File fh, double t0, double t1)
@@ -660,11 +648,11 @@ void iolens_mpiio_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
     slot->bytes_view_disp = etype == MPI_BYTE && filetype == MPI_BYTE && disp >= 0 ? disp : -1;
     mpiio_rec *r = slot->rec;
     int derived = is_derived(filetype);
-    spin_lock(&r->lock);
+    iolens_lock_always(&r->lock);
     r->disk.counters[MPIIO_VIEWS]++;
     r->disk.counters[MPIIO_DERIVED_VIEWS] += derived;
     add_meta_time(r, t0, t1);
-    spin_unlock(&r->lock);
+    iolens_unlock_always(&r->lock);
 }
 
 /* The absolute byte offset of position at (etypes, relative to the
@@ -712,11 +700,11 @@ void iolens_mpiio_access_at(MPI_File fh, enum iolens_mpiio_dir dir, enum iolens_
     mpiio_rec *r = slot->rec;
     struct access a = describe(dir, kind, dt, count);
     int64_t start = byte_offset(fh, slot, at);
-    spin_lock(&r->lock);
+    iolens_lock_always(&r->lock);
     count_issue(r, &a);
     count_offset(r, slot, start, a.bytes);
     count_time(r, dir, a.bytes, t0, t1);
-    spin_unlock(&r->lock);
+    iolens_unlock_always(&r->lock);
 }
 
 void iolens_mpiio_failed_access(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,
@@ -745,14 +733,14 @@ void iolens_mpiio_split_begin_at(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Dat
     mpiio_rec *r = slot->rec;
     struct access a = describe(dir, IOLENS_MPIIO_SPLIT, dt, count);
     int64_t start = byte_offset(fh, slot, at);
-    spin_lock(&r->lock);
+    iolens_lock_always(&r->lock);
     count_issue(r, &a);
     count_offset(r, slot, start, a.bytes);
     slot->split_active = 1;
     slot->split_dir = dir;
     slot->split_bytes = a.bytes;
     slot->split_t0 = t0;
-    spin_unlock(&r->lock);
+    iolens_unlock_always(&r->lock);
 }
 
 void iolens_mpiio_split_end(MPI_File fh, double t1)
@@ -761,12 +749,12 @@ void iolens_mpiio_split_end(MPI_File fh, double t1)
     if (slot == NULL)
         return;
     mpiio_rec *r = slot->rec;
-    spin_lock(&r->lock);
+    iolens_lock_always(&r->lock);
     if (slot->split_active) {
         slot->split_active = 0;
         count_time(r, slot->split_dir, slot->split_bytes, slot->split_t0, t1);
     }
-    spin_unlock(&r->lock);
+    iolens_unlock_always(&r->lock);
 }
 
 void iolens_mpiio_issue(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,
@@ -787,16 +775,16 @@ void iolens_mpiio_issue_at(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype 
     int64_t start = byte_offset(fh, slot, at);
     int remembered = -1;
     if (req != MPI_REQUEST_NULL) {
-        spin_lock(&req_table_lock);
+        iolens_lock_always(&req_table_lock);
         remembered = insert_req((int64_t)req, r, &a, t0);
-        spin_unlock(&req_table_lock);
+        iolens_unlock_always(&req_table_lock);
     }
-    spin_lock(&r->lock);
+    iolens_lock_always(&r->lock);
     count_issue(r, &a);
     count_offset(r, slot, start, a.bytes);
     if (remembered != 0)
         count_time(r, dir, a.bytes, t0, t1); /* no room to wait for completion */
-    spin_unlock(&r->lock);
+    iolens_unlock_always(&r->lock);
 }
 
 /* -------------------------------------------------------- start-up -- */
@@ -825,7 +813,7 @@ static size_t req_table_bytes(size_t budget)
     return sizeof(struct req_slot) << table_bits(budget, MAX_REQ_SLOTS, sizeof(struct req_slot));
 }
 
-void iolens_mpiio_layer_init(void)
+static void layer_init(void)
 {
     size_t budget = iolens_budget_size();
     unsigned bits = table_bits(budget, MAX_FILE_SLOTS, sizeof(struct file_slot));
@@ -843,7 +831,7 @@ void iolens_mpiio_layer_init(void)
     record_of(iolens_file_other()); /* so that folding never needs memory */
 }
 
-/* -------------------------------------------------------- emission -- */
+/* ------------------------------------------------ the layer's entry -- */
 
 static int has_activity(const struct iolens_mpiio_record *d)
 {
@@ -853,83 +841,59 @@ static int has_activity(const struct iolens_mpiio_record *d)
         MPIIO_NB_READS,    MPIIO_NB_WRITES,   MPIIO_SYNCS,       MPIIO_HINTS,
         MPIIO_VIEWS,
     };
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (d->counters[ops[i]] > 0)
-            return 1;
-    return 0;
+    return iolens_counters_any(d->counters, ops, sizeof ops / sizeof ops[0]);
 }
 
-struct emit_ctx {
-    iolens_mpiio_emit_fn fn;
-    void *arg;
-};
-
-static void emit_file(struct iolens_file *file, void *arg)
+static int pack(void *rec, void *record)
 {
-    struct emit_ctx *ctx = arg;
-    mpiio_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_MPIIO],
-                                        memory_order_acquire);
-    if (r == NULL)
-        return;
-    struct iolens_mpiio_record out;
+    mpiio_rec *r = rec;
+    struct iolens_mpiio_record *out = record;
     struct iolens_access_pattern pat;
-    spin_lock(&r->lock);
-    out = r->disk;
+    iolens_lock_always(&r->lock);
+    *out = r->disk;
     /* Under the lock: the table's outer slots are not in a copy. */
-    out.counters[MPIIO_ACCESS_TOP_STATE] =
-        iolens_common_top(&r->sizes, 4, &out.counters[MPIIO_ACCESS1_ACCESS],
-                          &out.counters[MPIIO_ACCESS1_COUNT]);
+    out->counters[MPIIO_ACCESS_TOP_STATE] =
+        iolens_common_top(&r->sizes, 4, &out->counters[MPIIO_ACCESS1_ACCESS],
+                          &out->counters[MPIIO_ACCESS1_COUNT]);
     pat = r->pat;
-    spin_unlock(&r->lock);
-    if (!has_activity(&out))
-        return;
-    out.id = file->id;
-    iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_MPIIO), &out,
-                              iolens_clock_seconds_per_unit());
-    iolens_pat_pack(&pat, &out.counters[MPIIO_PAT_STEPS]);
-    ctx->fn(&out, ctx->arg);
+    iolens_unlock_always(&r->lock);
+    iolens_pat_pack(&pat, &out->counters[MPIIO_PAT_STEPS]);
+    return has_activity(out);
 }
 
-void iolens_mpiio_foreach_record(iolens_mpiio_emit_fn fn, void *arg)
+static void clear_record(void *rec, struct iolens_file *file)
 {
-    struct emit_ctx ctx = {fn, arg};
-    iolens_file_foreach(emit_file, &ctx);
+    (void)file;
+    clear_counters(rec);
 }
 
-static void reset_file(struct iolens_file *file, void *arg)
+static void release_layer_locks(void)
 {
-    (void)arg;
-    mpiio_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_MPIIO],
-                                        memory_order_acquire);
-    if (r == NULL)
-        return;
-    atomic_store(&r->lock, 0); /* a lock held by another thread of the parent */
-    clear_counters(r);
+    iolens_unlock_always(&file_table_lock);
+    iolens_unlock_always(&req_table_lock);
 }
 
-static void release_file_lock(struct iolens_file *file, void *arg)
+/* The parent's requests are not the child's to complete. */
+static void layer_reset(void)
 {
-    (void)arg;
-    mpiio_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_MPIIO], memory_order_acquire);
-    if (r != NULL)
-        atomic_store(&r->lock, 0);
-}
-
-void iolens_mpiio_release_locks(void)
-{
-    atomic_store(&file_table_lock, 0);
-    atomic_store(&req_table_lock, 0);
-    iolens_file_foreach(release_file_lock, NULL);
-}
-
-void iolens_mpiio_reset(void)
-{
-    atomic_store(&file_table_lock, 0);
-    atomic_store(&req_table_lock, 0);
-    /* The parent's requests are not the child's to complete. */
     if (req_slots != NULL)
         for (size_t i = 0; i < req_nslots(); i++)
             req_slots[i].key = REQ_EMPTY;
-    atomic_store(&iolens_mpiio_pending, 0);
-    iolens_file_foreach(reset_file, NULL);
+    iolens_unlock_always(&iolens_mpiio_pending);
 }
+
+_Static_assert(sizeof(struct iolens_mpiio_record) <= IOLENS_LAYER_RECORD_MAX, "record size");
+
+/* Started after the POSIX and STDIO layers (enum order). */
+IOLENS_LAYER_OPS(mpiio_ops) = {
+    .layer = IOLENS_LAYER_MPIIO,
+    .region_kind = IOLENS_REGION_MPIIO,
+    .empty_region = IOLENS_EMPTY_IN_JOB_LOG,
+    .lock_offset = offsetof(mpiio_rec, lock),
+    .disk_offset = offsetof(mpiio_rec, disk),
+    .init = layer_init,
+    .release_locks = release_layer_locks,
+    .reset = layer_reset,
+    .pack = pack,
+    .clear_record = clear_record,
+};

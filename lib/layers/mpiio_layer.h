@@ -31,10 +31,9 @@
 
 #include "iolens/log_format.h"
 
-/* Allocates the MPI_File table and the pending-request table from the
- * budget; called by runtime.c at start-up after the POSIX and STDIO
- * layers. */
-void iolens_mpiio_layer_init(void);
+/* The runtime walks the layer through its entry in the layer table
+ * (layers/layer_ops.h): start-up allocates the MPI_File table and the
+ * pending-request table from the budget. */
 
 enum iolens_mpiio_dir { IOLENS_MPIIO_READ, IOLENS_MPIIO_WRITE };
 
@@ -142,15 +141,5 @@ void iolens_mpiio_watch(struct iolens_mpiio_watch *w, const MPI_Request *reqs, i
 /* After the completion call returned at t1: every watched request that is
  * now MPI_REQUEST_NULL in reqs completed; its operation is timed to t1. */
 void iolens_mpiio_settle(const struct iolens_mpiio_watch *w, const MPI_Request *reqs, double t1);
-
-/* ------------------------------------------------------------ output -- */
-
-typedef void (*iolens_mpiio_emit_fn)(const struct iolens_mpiio_record *rec, void *arg);
-/* Packs every MPI-IO record with activity, times converted to seconds. */
-void iolens_mpiio_foreach_record(iolens_mpiio_emit_fn fn, void *arg);
-/* A forked child starts its own counts: zero every record. */
-void iolens_mpiio_reset(void);
-/* Clears the layer's locks only (runtime.h: iolens_runtime_release_locks). */
-void iolens_mpiio_release_locks(void);
 
 #endif

@@ -31,6 +31,7 @@
 #include "core/file_table.h"
 #include "iolens/log_format.h"
 #include "layers/layer_intervals.h"
+#include "layers/layer_ops.h"
 #include "core/pathname.h"
 #include "core/real_calls.h"
 #include "format/record_merge.h"
@@ -93,10 +94,11 @@ static int64_t configured_mem_alignment(void)
 
 /* Sets every counter to its "nothing happened" value; the alignments are
  * properties of the file and the run, so they are set here too. */
+static const struct iolens_layer_ops posix_ops;
+
 static void clear_counters(posix_rec *r, const struct iolens_file *file)
 {
-    memset(r->disk.counters, 0, sizeof r->disk.counters);
-    memset(r->disk.fcounters, 0, sizeof r->disk.fcounters);
+    iolens_layer_zero_counters(&posix_ops, r);
     r->disk.counters[POSIX_MEM_ALIGNMENT] = configured_mem_alignment();
     r->disk.counters[POSIX_FILE_ALIGNMENT] = file->fs_block_size > 0 ? file->fs_block_size : 0;
     r->mem_align_mask = iolens_align_mask(r->disk.counters[POSIX_MEM_ALIGNMENT]);
@@ -109,13 +111,9 @@ static void clear_counters(posix_rec *r, const struct iolens_file *file)
     memset(&r->pat, 0, sizeof r->pat);
 }
 
-static void init_rec(void *p, struct iolens_file *file)
+static void init_rec(void *rec, struct iolens_file *file)
 {
-    posix_rec *r = p;
-    atomic_store(&r->lock, 0);
-    r->disk.id = file->id;
-    r->disk.rank = 0;
-    clear_counters(r, file);
+    iolens_layer_record_init(&posix_ops, rec, file);
 }
 
 static posix_rec *record_of(struct iolens_file *file)
@@ -200,7 +198,7 @@ static size_t cwd_cache_len;
 static uint64_t cwd_cache_generation; /* generation cwd_cache belongs to */
 static int cwd_cache_valid;
 static _Atomic uint64_t cwd_generation;
-static atomic_flag cwd_lock = ATOMIC_FLAG_INIT;
+static _Atomic int cwd_lock;
 
 void iolens_posix_cwd_changed(void)
 {
@@ -249,9 +247,7 @@ static long join_normal(const char *base, size_t base_len, const char *rel, size
 static long normalize_against_cwd(const char *path, size_t rel_len, char *out, size_t outsz)
 {
     long len = -1;
-    unsigned spins = 0;
-    while (atomic_flag_test_and_set_explicit(&cwd_lock, memory_order_acquire))
-        iolens_spin_wait(&spins);
+    iolens_lock_always(&cwd_lock);
     uint64_t now = atomic_load_explicit(&cwd_generation, memory_order_acquire);
     if (!cwd_cache_valid || cwd_cache_generation != now) {
         cwd_cache_valid = getcwd(cwd_cache, sizeof cwd_cache) != NULL && cwd_cache[0] == '/';
@@ -264,7 +260,7 @@ static long normalize_against_cwd(const char *path, size_t rel_len, char *out, s
         len = join_normal(cwd_cache, cwd_cache_len, path, rel_len, out, outsz);
     else if (cwd_cache_valid)
         len = iolens_path_normalize(cwd_cache, path, out, outsz);
-    atomic_flag_clear_explicit(&cwd_lock, memory_order_release);
+    iolens_unlock_always(&cwd_lock);
     return len;
 }
 
@@ -741,7 +737,7 @@ static void bind_std_fd(int fd)
         atomic_store_explicit(&ofd->offset, pos > 0 ? pos : 0, memory_order_relaxed);
 }
 
-void iolens_posix_layer_init(void)
+static void layer_init(void)
 {
     int saved = errno;
     /* Made now so that folding never needs memory; descriptors the
@@ -754,7 +750,7 @@ void iolens_posix_layer_init(void)
     errno = saved;
 }
 
-/* -------------------------------------------------------- emission -- */
+/* ------------------------------------------------ the layer's entry -- */
 
 static int has_activity(const struct iolens_posix_record *d)
 {
@@ -764,81 +760,49 @@ static int has_activity(const struct iolens_posix_record *d)
         POSIX_DUPS,    POSIX_TRUNCATES, POSIX_UNLINKS, POSIX_RENAME_SOURCES,
         POSIX_RENAME_TARGETS,
     };
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (d->counters[ops[i]] > 0)
-            return 1;
-    return 0;
+    return iolens_counters_any(d->counters, ops, sizeof ops / sizeof ops[0]);
 }
 
-struct emit_ctx {
-    iolens_posix_emit_fn fn;
-    void *arg;
-};
-
-static void emit_file(struct iolens_file *file, void *arg)
+static int pack(void *rec, void *record)
 {
-    struct emit_ctx *ctx = arg;
-    posix_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_POSIX],
-                                        memory_order_acquire);
-    if (r == NULL)
-        return;
-    struct iolens_posix_record out;
+    posix_rec *r = rec;
+    struct iolens_posix_record *out = record;
     struct iolens_access_pattern pat;
     int held = lock_rec(r);
-    out = r->disk;
+    *out = r->disk;
     /* Under the lock: the tables' outer slots are not in a copy. */
-    out.counters[POSIX_STRIDE_TOP_STATE] =
-        iolens_common_top(&r->strides, 4, &out.counters[POSIX_STRIDE1_STRIDE],
-                          &out.counters[POSIX_STRIDE1_COUNT]);
-    out.counters[POSIX_ACCESS_TOP_STATE] =
-        iolens_common_top(&r->sizes, 4, &out.counters[POSIX_ACCESS1_ACCESS],
-                          &out.counters[POSIX_ACCESS1_COUNT]);
+    out->counters[POSIX_STRIDE_TOP_STATE] =
+        iolens_common_top(&r->strides, 4, &out->counters[POSIX_STRIDE1_STRIDE],
+                          &out->counters[POSIX_STRIDE1_COUNT]);
+    out->counters[POSIX_ACCESS_TOP_STATE] =
+        iolens_common_top(&r->sizes, 4, &out->counters[POSIX_ACCESS1_ACCESS],
+                          &out->counters[POSIX_ACCESS1_COUNT]);
     pat = r->pat;
     unlock_rec(r, held);
-    if (!has_activity(&out))
-        return;
-    out.id = file->id;
-    iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_POSIX), &out,
-                              iolens_clock_seconds_per_unit());
-    iolens_pat_pack(&pat, &out.counters[POSIX_PAT_STEPS]);
-    ctx->fn(&out, ctx->arg);
+    iolens_pat_pack(&pat, &out->counters[POSIX_PAT_STEPS]);
+    return has_activity(out);
 }
 
-void iolens_posix_foreach_record(iolens_posix_emit_fn fn, void *arg)
+static void clear_record(void *rec, struct iolens_file *file)
 {
-    struct emit_ctx ctx = {fn, arg};
-    iolens_file_foreach(emit_file, &ctx);
+    clear_counters(rec, file);
 }
 
-static void reset_file(struct iolens_file *file, void *arg)
+static void release_layer_locks(void)
 {
-    (void)arg;
-    posix_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_POSIX],
-                                        memory_order_acquire);
-    if (r == NULL)
-        return;
-    /* The child of fork is single-threaded: a lock held by another
-     * thread of the parent would never be released, so clear it. */
-    atomic_store(&r->lock, 0);
-    clear_counters(r, file);
+    iolens_unlock_always(&cwd_lock);
 }
 
-static void release_file_lock(struct iolens_file *file, void *arg)
-{
-    (void)arg;
-    posix_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_POSIX], memory_order_acquire);
-    if (r != NULL)
-        atomic_store(&r->lock, 0);
-}
+_Static_assert(sizeof(struct iolens_posix_record) <= IOLENS_LAYER_RECORD_MAX, "record size");
 
-void iolens_posix_release_locks(void)
-{
-    atomic_flag_clear(&cwd_lock);
-    iolens_file_foreach(release_file_lock, NULL);
-}
-
-void iolens_posix_reset(void)
-{
-    atomic_flag_clear(&cwd_lock);
-    iolens_file_foreach(reset_file, NULL);
-}
+IOLENS_LAYER_OPS(posix_ops) = {
+    .layer = IOLENS_LAYER_POSIX,
+    .region_kind = IOLENS_REGION_POSIX,
+    .empty_region = IOLENS_EMPTY_IN_PROCESS_LOG | IOLENS_EMPTY_IN_JOB_LOG,
+    .lock_offset = offsetof(posix_rec, lock),
+    .disk_offset = offsetof(posix_rec, disk),
+    .init = layer_init,
+    .release_locks = release_layer_locks,
+    .pack = pack,
+    .clear_record = clear_record,
+};

@@ -28,10 +28,9 @@
 
 struct iolens_file;
 
-/* Start-up (called by the runtime after the budget, the mount table and
- * the file table exist): binds descriptors 0, 1 and 2 to the standard
- * records and makes sure <other files> has a POSIX record. */
-void iolens_posix_layer_init(void);
+/* The runtime walks the layer through its entry in the layer table
+ * (layers/layer_ops.h): start-up binds descriptors 0, 1 and 2 to the
+ * standard records and makes sure <other files> has a POSIX record. */
 
 /* 1 if fd is tracked (lets wrappers skip timing calls on sockets, pipes
  * and excluded files).  Two loads, no lock; iolens_fd_lookup (fd_table.h)
@@ -110,16 +109,5 @@ long iolens_posix_fd_path(int fd, char *out, size_t outsz);
 /* Tracks fd as a descriptor on file (a stdio stream's descriptor, learnt
  * through fileno), unless fd is already tracked on that file. */
 void iolens_posix_adopt_fd(int fd, struct iolens_file *file);
-
-/* Log writer side: pack every POSIX record into the on-disk form, times
- * converted to seconds (iolens_clock_seconds_per_unit). */
-struct iolens_posix_record;
-typedef void (*iolens_posix_emit_fn)(const struct iolens_posix_record *rec, void *arg);
-void iolens_posix_foreach_record(iolens_posix_emit_fn fn, void *arg);
-
-/* A forked child starts its own counts: zero every record. */
-void iolens_posix_reset(void);
-/* Clears the layer's locks only (runtime.h: iolens_runtime_release_locks). */
-void iolens_posix_release_locks(void);
 
 #endif

@@ -23,25 +23,13 @@
 #include "core/file_table.h"
 #include "iolens/log_format.h"
 #include "layers/layer_intervals.h"
+#include "layers/layer_ops.h"
 #include "layers/posix_layer.h"
 #include "core/real_calls.h"
 #include "format/record_merge.h"
 #include "core/state.h"
 #include "core/spinlock.h"
 #include "layers/stdio_buffer.h"
-
-/* The table lock (opening and closing only). */
-static void spin_lock(atomic_flag *lock)
-{
-    unsigned spins = 0;
-    while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire))
-        iolens_spin_wait(&spins);
-}
-
-static void spin_unlock(atomic_flag *lock)
-{
-    atomic_flag_clear_explicit(lock, memory_order_release);
-}
 
 struct iolens_stdio_rec {
     _Atomic int lock;
@@ -67,21 +55,19 @@ static inline void unlock_rec(stdio_rec *r, int held)
 
 /* ------------------------------------------------------- records -- */
 
+static const struct iolens_layer_ops stdio_ops;
+
 static void clear_counters(stdio_rec *r)
 {
-    memset(r->disk.counters, 0, sizeof r->disk.counters);
-    memset(r->disk.fcounters, 0, sizeof r->disk.fcounters);
+    iolens_layer_zero_counters(&stdio_ops, r);
     r->last_meta_end = 0.0;
 }
 
 static void init_rec(void *p, struct iolens_file *file)
 {
     stdio_rec *r = p;
-    atomic_store(&r->lock, 0);
     r->file = file;
-    r->disk.id = file->id;
-    r->disk.rank = 0;
-    clear_counters(r);
+    iolens_layer_record_init(&stdio_ops, r, file);
 }
 
 static stdio_rec *record_of(struct iolens_file *file)
@@ -138,7 +124,7 @@ struct iolens_stdio_stream {
 static struct iolens_stdio_stream *slots;
 static unsigned slot_bits;
 static size_t slot_mask;
-static atomic_flag table_lock = ATOMIC_FLAG_INIT;
+static _Atomic int table_lock; /* opening and closing only */
 
 static size_t nslots(void)
 {
@@ -258,7 +244,7 @@ static struct iolens_stdio_stream *track_stream(FILE *stream, struct iolens_file
     stdio_rec *r = record_of(file);
     if (r == NULL)
         return NULL;
-    spin_lock(&table_lock);
+    iolens_lock_always(&table_lock);
     struct iolens_stdio_stream *slot = claim_slot(stream);
     if (slot != NULL) {
         slot->rec = r;
@@ -272,7 +258,7 @@ static struct iolens_stdio_stream *track_stream(FILE *stream, struct iolens_file
         mark_overflow(stream_fd(stream), 1);
         slot = &overflow_slot;
     }
-    spin_unlock(&table_lock);
+    iolens_unlock_always(&table_lock);
     return slot;
 }
 
@@ -280,7 +266,7 @@ static struct iolens_stdio_stream *track_stream(FILE *stream, struct iolens_file
 static stdio_rec *untrack_stream(FILE *stream)
 {
     stdio_rec *r = NULL;
-    spin_lock(&table_lock);
+    iolens_lock_always(&table_lock);
     struct iolens_stdio_stream *slot = find_slot(stream);
     if (slot == &overflow_slot) {
         r = slot->rec;
@@ -289,7 +275,7 @@ static stdio_rec *untrack_stream(FILE *stream)
         r = slot->rec;
         release_slot(slot);
     }
-    spin_unlock(&table_lock);
+    iolens_unlock_always(&table_lock);
     return r;
 }
 
@@ -701,7 +687,7 @@ static void bind_std_stream(FILE *stream, int fd)
         track_stream(stream, file, 0, 0);
 }
 
-void iolens_stdio_layer_init(void)
+static void layer_init(void)
 {
     size_t n = table_slots_for_budget(iolens_budget_size());
     slots = iolens_budget_alloc_scaled(table_bytes_for_budget);
@@ -720,79 +706,60 @@ void iolens_stdio_layer_init(void)
     bind_std_stream(stderr, 2);
 }
 
-/* -------------------------------------------------------- emission -- */
+/* ------------------------------------------------ the layer's entry -- */
 
 static int has_activity(const struct iolens_stdio_record *d)
 {
-    return d->counters[STDIO_OPENS] > 0 || d->counters[STDIO_READS] > 0 ||
-           d->counters[STDIO_WRITES] > 0 || d->counters[STDIO_SEEKS] > 0 ||
-           d->counters[STDIO_FLUSHES] > 0 || d->counters[STDIO_BYTES_READ] > 0 ||
-           d->counters[STDIO_BYTES_WRITTEN] > 0;
+    static const int ops[] = {
+        STDIO_OPENS,   STDIO_READS,      STDIO_WRITES,        STDIO_SEEKS,
+        STDIO_FLUSHES, STDIO_BYTES_READ, STDIO_BYTES_WRITTEN,
+    };
+    return iolens_counters_any(d->counters, ops, sizeof ops / sizeof ops[0]);
 }
 
-struct emit_ctx {
-    iolens_stdio_emit_fn fn;
-    void *arg;
-};
-
-static void emit_file(struct iolens_file *file, void *arg)
+static int pack(void *rec, void *record)
 {
-    struct emit_ctx *ctx = arg;
-    stdio_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_STDIO],
-                                        memory_order_acquire);
-    if (r == NULL)
-        return;
-    struct iolens_stdio_record out;
+    stdio_rec *r = rec;
+    struct iolens_stdio_record *out = record;
     int held = lock_rec(r);
-    out = r->disk;
+    *out = r->disk;
     unlock_rec(r, held);
-    if (!has_activity(&out))
-        return;
-    out.id = file->id;
-    iolens_record_scale_times(iolens_layer_desc_by_kind(IOLENS_REGION_STDIO), &out,
-                              iolens_clock_seconds_per_unit());
-    ctx->fn(&out, ctx->arg);
+    return has_activity(out);
 }
 
-void iolens_stdio_foreach_record(iolens_stdio_emit_fn fn, void *arg)
+static void clear_record(void *rec, struct iolens_file *file)
 {
-    struct emit_ctx ctx = {fn, arg};
-    /* Bytes inline code left in the buffers since the last call (exit
-     * runs this before libc's final flush). */
-    iolens_stdio_catch_up_all();
-    iolens_file_foreach(emit_file, &ctx);
+    (void)file;
+    clear_counters(rec);
 }
 
-static void reset_file(struct iolens_file *file, void *arg)
+static void release_layer_locks(void)
 {
-    (void)arg;
-    stdio_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_STDIO],
-                                        memory_order_acquire);
-    if (r == NULL)
-        return;
-    atomic_store(&r->lock, 0); /* see iolens_posix_reset */
-    clear_counters(r);
+    iolens_unlock_always(&table_lock);
 }
 
-static void release_file_lock(struct iolens_file *file, void *arg)
+/* What the buffers held at the fork the parent put there and counts
+ * itself (at its next look): the child starts from here. */
+static void layer_reset(void)
 {
-    (void)arg;
-    stdio_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_STDIO], memory_order_acquire);
-    if (r != NULL)
-        atomic_store(&r->lock, 0);
-}
-
-void iolens_stdio_release_locks(void)
-{
-    atomic_flag_clear(&table_lock);
-    iolens_file_foreach(release_file_lock, NULL);
-}
-
-void iolens_stdio_reset(void)
-{
-    atomic_flag_clear(&table_lock);
-    iolens_file_foreach(reset_file, NULL);
-    /* What the buffers held at the fork the parent put there and counts
-     * itself (at its next look): the child starts from here. */
     iolens_stdio_resync_all();
 }
+
+_Static_assert(sizeof(struct iolens_stdio_record) <= IOLENS_LAYER_RECORD_MAX, "record size");
+
+/* Bytes inline code left in the buffers since the last call are counted
+ * before the records are packed (exit packs them before libc's final
+ * flush). */
+IOLENS_LAYER_OPS(stdio_ops) = {
+    .layer = IOLENS_LAYER_STDIO,
+    .region_kind = IOLENS_REGION_STDIO,
+    .empty_region = IOLENS_EMPTY_IN_PROCESS_LOG | IOLENS_EMPTY_IN_JOB_LOG,
+    .lock_offset = offsetof(stdio_rec, lock),
+    .disk_offset = offsetof(stdio_rec, disk),
+    .init = layer_init,
+    .release_locks = release_layer_locks,
+    .reset = layer_reset,
+    .before_pack = iolens_stdio_catch_up_all,
+    .pack = pack,
+    .clear_record = clear_record,
+};

@@ -34,9 +34,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Start-up (after the budget and the file table exist): allocates the
- * stream table and binds stdin, stdout and stderr. */
-void iolens_stdio_layer_init(void);
+/* The runtime walks the layer through its entry in the layer table
+ * (layers/layer_ops.h): start-up allocates the stream table and binds
+ * stdin, stdout and stderr. */
 
 struct iolens_stdio_rec;
 
@@ -118,15 +118,5 @@ void iolens_stdio_fileno(FILE *stream, int fd);
 
 /* 1 if the stream is traced (lets wrappers skip costly extra calls). */
 int iolens_stdio_is_traced(FILE *stream);
-
-struct iolens_stdio_record;
-typedef void (*iolens_stdio_emit_fn)(const struct iolens_stdio_record *rec, void *arg);
-/* Packs every STDIO record with activity, times converted to seconds
- * (iolens_clock_seconds_per_unit). */
-void iolens_stdio_foreach_record(iolens_stdio_emit_fn fn, void *arg);
-/* A forked child starts its own counts: zero every record. */
-void iolens_stdio_reset(void);
-/* Clears the layer's locks only (runtime.h: iolens_runtime_release_locks). */
-void iolens_stdio_release_locks(void);
 
 #endif

@@ -33,6 +33,7 @@
 #include "core/file_table.h"
 #include "log/jobinfo.h"
 #include "layers/layer_intervals.h"
+#include "layers/layer_ops.h"
 #include "log/log_place.h"
 #include "log/log_regions.h"
 #include "core/real_calls.h"
@@ -40,9 +41,9 @@
 #include "core/state.h"
 #include "iolens/text_escape.h"
 
-/* Layers a single-process log can hold (POSIX, STDIO, MPI-IO, H5F, H5D):
- * every layer descriptor (record_merge.c). */
-#define IOLENS_LOG_NLAYERS 5
+/* Layers a single-process log can hold: every layer of the runtime
+ * (file_table.h), each with its descriptor (record_merge.c). */
+#define IOLENS_LOG_NLAYERS IOLENS_NLAYERS
 
 _Static_assert(sizeof(struct iolens_file_header) == 40, "header layout");
 _Static_assert(sizeof(struct iolens_region_desc) == 40, "region descriptor layout");
@@ -475,14 +476,14 @@ static int note_ids(struct job_log *jl, const struct iolens_layer_desc *d, const
 }
 
 /* A layer switched off gets no region at all, not an empty one; so does
- * a layer the process never used beyond POSIX and STDIO (MPI-IO in a
+ * a layer the process never used, unless its entry in the layer table
+ * asks for its region even when empty (POSIX and STDIO; not MPI-IO in a
  * process that wrote its own log). */
 static bool layer_wanted(const struct iolens_layer_desc *d, unsigned layers_off, long n)
 {
-    if (d->region_kind == IOLENS_REGION_POSIX)
-        return !(layers_off & (1u << IOLENS_LAYER_POSIX));
-    if (d->region_kind == IOLENS_REGION_STDIO)
-        return !(layers_off & (1u << IOLENS_LAYER_STDIO));
+    const struct iolens_layer_ops *ops = iolens_layer_ops_of_kind(d->region_kind);
+    if (ops != NULL && (ops->empty_region & IOLENS_EMPTY_IN_PROCESS_LOG))
+        return !(layers_off & (1u << ops->layer));
     return n > 0;
 }
 
@@ -543,16 +544,16 @@ static int build_regions(struct job_log *jl, unsigned layers_off)
     if (add_built(jl, IOLENS_REGION_JOB, IOLENS_JOB_VERSION, build_job(jl, &raw), &raw) != 0 ||
         add_built(jl, IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, iolens_region_mounts(&raw),
                   &raw) != 0 ||
-        collect_layers(jl, layers_off) != 0 || iolens_regions_names(&sink, jl->ids, jl->nids) != 0)
+        collect_layers(jl, layers_off) != 0 || iolens_emit_names_regions(&sink, jl->ids, jl->nids) != 0)
         return -1;
     for (unsigned i = 0; i < iolens_layer_desc_count() && i < IOLENS_LOG_NLAYERS; i++) {
         if (jl->count[i] >= 0 &&
-            iolens_regions_layer(&sink, iolens_layer_desc_at(i),
+            iolens_emit_layer_regions(&sink, iolens_layer_desc_at(i),
                                  jl->count[i] > 0 ? jl->records[i] : "", (size_t)jl->count[i]) != 0)
             return -1;
     }
     return add_built(jl, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION,
-                     iolens_intervals_region(&raw, 0, layers_off, 0.0, 0.0, 0.0), &raw);
+                     iolens_gather_intervals_region(&raw, 0, layers_off, 0.0, 0.0, 0.0), &raw);
 }
 
 /* The regions as the file writer takes them. */

@@ -262,7 +262,7 @@ static int add_intervals(const struct iolens_mpi_job *job, struct part *p)
     int64_t start_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
     double shift = (double)(start_ns - job->job_start_ns) * 1e-9;
     struct iolens_buf raw = {0};
-    if (iolens_intervals_region(&raw, job->rank, iolens_runtime_config()->layers_off, shift,
+    if (iolens_gather_intervals_region(&raw, job->rank, iolens_runtime_config()->layers_off, shift,
                                 job->clock_offset, job->clock_uncertainty) != 0) {
         iolens_buf_free(&raw);
         return ENOMEM;
@@ -283,14 +283,14 @@ static int build_rank_part(const struct iolens_mpi_job *job, const struct iolens
     struct iolens_region_sink sink = {part_sink_add, p};
     uint64_t *ids = NULL;
     long n = iolens_share_distinct_ids(recs, &ids);
-    int rc = n >= 0 && iolens_regions_names(&sink, ids, (size_t)n) == 0 ? 0 : ENOMEM;
+    int rc = n >= 0 && iolens_emit_names_regions(&sink, ids, (size_t)n) == 0 ? 0 : ENOMEM;
     free(ids);
     for (unsigned l = 0; rc == 0 && l < iolens_layer_desc_count(); l++) {
         if (!(job->layers_on & (1u << l)))
             continue;
         const struct iolens_layer_desc *d = iolens_layer_desc_at(l);
         size_t count = l < recs->nlayers ? recs->count[l] : 0;
-        if (iolens_regions_layer(&sink, d, count > 0 ? recs->records[l] : "", count) != 0)
+        if (iolens_emit_layer_regions(&sink, d, count > 0 ? recs->records[l] : "", count) != 0)
             rc = ENOMEM;
     }
     return rc == 0 ? add_intervals(job, p) : rc;

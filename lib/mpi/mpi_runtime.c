@@ -27,6 +27,7 @@
 
 #include "core/clock.h"
 #include "core/file_table.h"
+#include "layers/layer_ops.h"
 #include "log/jobinfo.h"
 #include "log/log_place.h"
 #include "log/log_writer.h"
@@ -322,25 +323,15 @@ static size_t receive_displacements(struct exchange *x)
     return total;
 }
 
-/* Bit per enum iolens_layer that IOLENS_DISABLE_LAYERS switched off, for
- * layer index l. */
+/* Whether IOLENS_DISABLE_LAYERS switched off the layer of layer index l
+ * (a bit per enum iolens_layer).  A layer not compiled in has no records
+ * and is not written when empty: it need not be switched off. */
 static int layer_switched_off(unsigned l)
 {
     unsigned off = iolens_runtime_config()->layers_off;
-    switch (iolens_layer_desc_at(l)->region_kind) {
-    case IOLENS_REGION_POSIX:
-        return (off >> IOLENS_LAYER_POSIX) & 1u;
-    case IOLENS_REGION_STDIO:
-        return (off >> IOLENS_LAYER_STDIO) & 1u;
-    case IOLENS_REGION_MPIIO:
-        return (off >> IOLENS_LAYER_MPIIO) & 1u;
-    case IOLENS_REGION_H5F:
-        return (off >> IOLENS_LAYER_H5F) & 1u;
-    case IOLENS_REGION_H5D:
-        return (off >> IOLENS_LAYER_H5D) & 1u;
-    default:
-        return 0;
-    }
+    const struct iolens_layer_ops *ops =
+        iolens_layer_ops_of_kind(iolens_layer_desc_at(l)->region_kind);
+    return ops != NULL && ((off >> ops->layer) & 1u);
 }
 
 static int64_t process_start_ns(void)
@@ -349,13 +340,14 @@ static int64_t process_start_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* POSIX, STDIO and MPI-IO regions are written even when empty; the HDF5
- * layers only in a job where some rank has records of them, so that a
- * job without HDF5 does not carry two empty regions per rank. */
+/* Some layers' regions are written even when empty (POSIX, STDIO and
+ * MPI-IO); the others (HDF5) only in a job where some rank has records of
+ * them: their entries in the layer table say which. */
 static int layer_written_when_empty(unsigned l)
 {
-    uint32_t kind = iolens_layer_desc_at(l)->region_kind;
-    return kind != IOLENS_REGION_H5F && kind != IOLENS_REGION_H5D;
+    const struct iolens_layer_ops *ops =
+        iolens_layer_ops_of_kind(iolens_layer_desc_at(l)->region_kind);
+    return ops != NULL && (ops->empty_region & IOLENS_EMPTY_IN_JOB_LOG);
 }
 
 /* Alltoall of the send counts.  It also tells every rank every other

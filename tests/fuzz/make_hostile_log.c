@@ -143,7 +143,7 @@ static void huge_nprocs(const char *path)
     }
     struct iolens_buf job = {0}, layer = {0};
     job_region(&job, HUGE_NPROCS);
-    if (iolens_region_layer(&layer, d, recs, 3) != 0)
+    if (iolens_build_layer_region(&layer, d, recs, 3) != 0)
         die("out of memory");
     struct iolens_region_src regions[] = {
         src_of(IOLENS_REGION_JOB, IOLENS_JOB_VERSION, &job),
@@ -305,7 +305,7 @@ static void extreme_layer(struct iolens_buf *out, uint32_t kind, int64_t c, doub
         for (uint32_t k = 0; k < d->nfcounters; k++)
             fs[k] = f;
     }
-    if (iolens_region_layer(out, d, recs, 4) != 0)
+    if (iolens_build_layer_region(out, d, recs, 4) != 0)
         die("out of memory");
     free(recs);
 }

@@ -298,7 +298,7 @@ static void fill_in_record(struct iolens_posix_record *r)
 static void build_layer(struct out *o, uint32_t kind, const void *records, size_t n)
 {
     struct iolens_buf b = {0};
-    if (iolens_region_layer(&b, iolens_layer_desc_by_kind(kind), records, n) != 0) {
+    if (iolens_build_layer_region(&b, iolens_layer_desc_by_kind(kind), records, n) != 0) {
         fprintf(stderr, "make_test_log: out of memory\n");
         exit(1);
     }
@@ -617,7 +617,7 @@ static void build_stdio(struct out *o, int twin)
 static void put_intervals(struct out *o, const struct iolens_intervals_rank *in)
 {
     struct iolens_buf b = {0};
-    if (iolens_region_intervals(&b, in) != 0) {
+    if (iolens_encode_intervals_region(&b, in) != 0) {
         fprintf(stderr, "make_test_log: out of memory\n");
         exit(1);
     }

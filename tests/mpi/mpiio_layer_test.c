@@ -22,6 +22,7 @@
 #include "core/budget.h"
 #include "core/clock.h"
 #include "core/file_table.h"
+#include "layers/layer_ops.h"
 #include "layers/mpiio_layer.h"
 #include "core/state.h"
 
@@ -60,8 +61,9 @@ static struct iolens_mpiio_record rec;
 static uint64_t wanted_id;
 static int emitted;
 
-static void grab(const struct iolens_mpiio_record *r, void *arg)
+static void grab(const void *record, void *arg)
 {
+    const struct iolens_mpiio_record *r = record;
     (void)arg;
     if (r->id == wanted_id) {
         rec = *r;
@@ -76,7 +78,7 @@ static const struct iolens_mpiio_record *packed(const char *path)
     emitted = 0;
     wanted_id = file != NULL ? file->id : 0;
     if (file != NULL)
-        iolens_mpiio_foreach_record(grab, NULL);
+        iolens_layer_foreach_record(IOLENS_REGION_MPIIO, grab, NULL);
     return &rec;
 }
 
@@ -316,7 +318,7 @@ static void test_reset(void)
     MPI_Request req = 777;
     iolens_mpiio_issue(FH(3), IOLENS_MPIIO_READ, MPI_BYTE, 1, req, 9000, 9001);
     EXPECT(1, pending());
-    iolens_mpiio_reset();
+    iolens_layer_reset(IOLENS_LAYER_MPIIO);
     EXPECT(0, pending());
     packed(DIR "/a");
     EXPECT(0, emitted);
@@ -328,8 +330,9 @@ static void test_reset(void)
 /* Sums every record's opens; notes the <other files> record's. */
 static int64_t all_opens, other_opens;
 
-static void sum_opens(const struct iolens_mpiio_record *r, void *arg)
+static void sum_opens(const void *record, void *arg)
 {
+    const struct iolens_mpiio_record *r = record;
     (void)arg;
     int64_t n = r->counters[MPIIO_INDEP_OPENS] + r->counters[MPIIO_COLL_OPENS];
     all_opens += n;
@@ -350,14 +353,14 @@ static void test_folding(void)
         iolens_mpiio_close_end(iolens_mpiio_close_begin(FH(100)), 5, 6);
     }
     all_opens = other_opens = 0;
-    iolens_mpiio_foreach_record(sum_opens, NULL);
+    iolens_layer_foreach_record(IOLENS_REGION_MPIIO, sum_opens, NULL);
     EXPECT(NFILES, all_opens);
     EXPECT(1, other_opens > 0);
     EXPECT((int64_t)iolens_file_folded_opens(), other_opens);
     struct iolens_file *other = iolens_file_other();
     wanted_id = other->id;
     emitted = 0;
-    iolens_mpiio_foreach_record(grab, NULL);
+    iolens_layer_foreach_record(IOLENS_REGION_MPIIO, grab, NULL);
     EXPECT(1, emitted);
     EXPECT(3 * other_opens, rec.counters[MPIIO_BYTES_READ]);
 }
@@ -377,7 +380,7 @@ int main(int argc, char **argv)
         printf("FAIL: cannot set up the budget and the record table\n");
         return 1;
     }
-    iolens_mpiio_layer_init();
+    iolens_layer_init(IOLENS_LAYER_MPIIO);
     test_open_and_blocking();
     test_paths();
     test_nonblocking();

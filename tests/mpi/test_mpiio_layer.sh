@@ -15,7 +15,7 @@ for var in IOLENS_MPICC IOLENS_MPIEXEC IOLENS_BUILDDIR IOLENS_SRCDIR; do
     fi
 done
 core=$IOLENS_BUILDDIR/.libs/libiolens-core.a
-if ! nm "$core" 2>/dev/null | grep -q ' T iolens_mpiio_layer_init$'; then
+if ! nm "$core" 2>/dev/null | grep -q ' T iolens_mpiio_open$'; then
     echo "SKIP: $core has no MPI-IO layer (built without MPI)"
     exit 77
 fi

@@ -33,10 +33,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
+#include "format/column_codec.h"
 #include "reader/reader_internal.h"
 
 /* ------------------------------------------------ column decoder -- */
@@ -44,48 +41,6 @@
 /* Records decoded a block at a time: a column's values of a block are
  * gathered plane by plane (a loop the compiler vectorizes), then stored. */
 #define DECODE_BLOCK 512
-
-/* Values [i0, i0 + m) of a byte-shuffled column: byte b of value i is at
- * planes[b * n + i]. */
-static void column_block(const unsigned char *planes, uint64_t n, uint64_t i0, size_t m,
-                         uint64_t *v)
-{
-    const unsigned char *p[8];
-    for (unsigned b = 0; b < 8; b++)
-        p[b] = planes + b * n + i0;
-    size_t i = 0;
-#if defined(__SSE2__)
-    /* 16 values at a time: the 8 planes' bytes interleaved 8, 16 and 32
-     * bits at a time give the values whole (x86 is little-endian, as the
-     * format is). */
-    for (; i + 16 <= m; i += 16) {
-        __m128i x[8];
-        for (unsigned b = 0; b < 8; b++)
-            x[b] = _mm_loadu_si128((const __m128i *)(const void *)(p[b] + i));
-        __m128i lo[4], hi[4];
-        for (unsigned b = 0; b < 4; b++) {
-            lo[b] = _mm_unpacklo_epi8(x[2 * b], x[2 * b + 1]);
-            hi[b] = _mm_unpackhi_epi8(x[2 * b], x[2 * b + 1]);
-        }
-        /* q[g]: values 4g .. 4g + 3, bytes 0-3 (w) and 4-7 (z). */
-        __m128i w[4] = {_mm_unpacklo_epi16(lo[0], lo[1]), _mm_unpackhi_epi16(lo[0], lo[1]),
-                        _mm_unpacklo_epi16(hi[0], hi[1]), _mm_unpackhi_epi16(hi[0], hi[1])};
-        __m128i z[4] = {_mm_unpacklo_epi16(lo[2], lo[3]), _mm_unpackhi_epi16(lo[2], lo[3]),
-                        _mm_unpacklo_epi16(hi[2], hi[3]), _mm_unpackhi_epi16(hi[2], hi[3])};
-        for (unsigned g = 0; g < 4; g++) {
-            _mm_storeu_si128((__m128i *)(void *)(v + i + 4 * g), _mm_unpacklo_epi32(w[g], z[g]));
-            _mm_storeu_si128((__m128i *)(void *)(v + i + 4 * g + 2),
-                             _mm_unpackhi_epi32(w[g], z[g]));
-        }
-    }
-#endif
-    for (; i < m; i++) {
-        uint64_t x = 0;
-        for (unsigned b = 0; b < 8; b++)
-            x |= (uint64_t)p[b][i] << (8 * b);
-        v[i] = x;
-    }
-}
 
 /* Records [from, from + count) of the n of a column-major, byte-shuffled
  * body (layout in log_format.h; its size was checked against the region)
@@ -99,20 +54,20 @@ void rd_decode_range(const unsigned char *body, uint64_t n, uint64_t from, uint6
         uint64_t i0 = from + done, at = first + done;
         size_t m = count - done < DECODE_BLOCK ? (size_t)(count - done) : DECODE_BLOCK;
         const unsigned char *col = body;
-        column_block(col, n, i0, m, v);
+        iolens_column_decode_block(col, n, i0, m, v);
         memcpy(&L->id[at], v, m * sizeof *v);
         col += 8 * n;
-        column_block(col, n, i0, m, v);
+        iolens_column_decode_block(col, n, i0, m, v);
         memcpy(&L->rank[at], v, m * sizeof *v);
         col += 8 * n;
         for (size_t k = 0; k < cc; k++, col += 8 * n) {
-            column_block(col, n, i0, m, v);
+            iolens_column_decode_block(col, n, i0, m, v);
             int64_t *dst = &L->counters[at * cc + k];
             for (size_t i = 0; i < m; i++)
                 dst[i * cc] = (int64_t)v[i];
         }
         for (size_t k = 0; k < fc; k++, col += 8 * n) {
-            column_block(col, n, i0, m, v);
+            iolens_column_decode_block(col, n, i0, m, v);
             double *dst = &L->fcounters[at * fc + k];
             for (size_t i = 0; i < m; i++)
                 memcpy(&dst[i * fc], &v[i], sizeof v[i]);

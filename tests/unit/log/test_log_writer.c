@@ -132,7 +132,7 @@ START_TEST(encoder_layout_and_time_grid)
             r[i].fcounters[k] = 0.5 * k + 0.25 * i;   /* on the grid already */
     }
     struct iolens_buf out = {0};
-    ck_assert_int_eq(iolens_region_layer(&out, d, r, 3), 0);
+    ck_assert_int_eq(iolens_build_layer_region(&out, d, r, 3), 0);
     struct bytes want = {0};
     put_layer(&want, POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, r, 3);
     ck_assert_uint_eq(out.len, want.len);
@@ -148,7 +148,7 @@ START_TEST(encoder_layout_and_time_grid)
     r[0].fcounters[POSIX_F_SLOWEST_RANK_TIME] = 7e-10;             /* 0.75 * 2^-30: up to 2^-30 */
     r[0].fcounters[POSIX_F_VARIANCE_RANK_TIME] = tiny;
     r[0].fcounters[POSIX_F_VARIANCE_RANK_BYTES] = third;
-    ck_assert_int_eq(iolens_region_layer(&out, d, r, 1), 0);
+    ck_assert_int_eq(iolens_build_layer_region(&out, d, r, 1), 0);
     struct content c;
     standard_content(&c);
     c.r[R_POSIX].raw.len = 0;
@@ -214,7 +214,7 @@ START_TEST(writer_names_and_record_order)
      * "/w/b" is in the table but not asked for. */
     uint64_t ids[] = {z->id, IOLENS_ID_STDOUT, a->id, 424242, z->id};
     struct iolens_buf out = {0};
-    ck_assert_int_eq(iolens_region_names(&out, ids, 5), 0);
+    ck_assert_int_eq(iolens_build_names_region(&out, ids, 5), 0);
     struct bytes want = {0};
     put_u32(&want, 3);
     put_hashed_name(&want, "/w/a");
@@ -249,7 +249,7 @@ START_TEST(writer_names_and_record_order)
         r[i].id = in_ids[i];
         r[i].counters[POSIX_OPENS] = i;
     }
-    ck_assert_int_eq(iolens_region_layer(&out, d, r, 5), 0);
+    ck_assert_int_eq(iolens_build_layer_region(&out, d, r, 5), 0);
     uint64_t want_ids[5] = {a->id, z->id, IOLENS_ID_STDOUT, 800, 900};
     int64_t want_opens[5] = {4, 1, 2, 3, 0};
     for (size_t i = 0; i < 5; i++) {

@@ -991,7 +991,7 @@ static void encode_rank1_region(struct iolens_buf *out)
         {IOLENS_REGION_STDIO, &stdio_iv, 1, 0, 1, 10, 0.125, 0},
     };
     struct iolens_intervals_rank in = {1, -0.5, 0.25, layers, 3};
-    ck_assert_int_eq(iolens_region_intervals(out, &in), 0);
+    ck_assert_int_eq(iolens_encode_intervals_region(out, &in), 0);
 }
 
 START_TEST(intervals_round_trip)

@@ -1,0 +1,189 @@
+/* The walks over the layer table (layer_ops.h) and over a layer's
+ * records.  None of this is on the read/write path: it runs at start-up,
+ * after a fork and when the log is written. */
+#include "layers/layer_ops.h"
+
+#include <stdatomic.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "format/record_merge.h"
+
+/* The entries the linker gathered (none: both NULL, an empty walk). */
+extern const struct iolens_layer_ops *const __start_iolens_layer_ops[]
+    __attribute__((weak, visibility("hidden")));
+extern const struct iolens_layer_ops *const __stop_iolens_layer_ops[]
+    __attribute__((weak, visibility("hidden")));
+
+const struct iolens_layer_ops *iolens_layer_ops_of(enum iolens_layer layer)
+{
+    for (const struct iolens_layer_ops *const *e = __start_iolens_layer_ops;
+         e != NULL && e < __stop_iolens_layer_ops; e++)
+        if ((*e)->layer == layer)
+            return *e;
+    return NULL;
+}
+
+const struct iolens_layer_ops *iolens_layer_ops_of_kind(uint32_t region_kind)
+{
+    for (const struct iolens_layer_ops *const *e = __start_iolens_layer_ops;
+         e != NULL && e < __stop_iolens_layer_ops; e++)
+        if ((*e)->region_kind == region_kind)
+            return *e;
+    return NULL;
+}
+
+/* ------------------------------------------------- a layer's records -- */
+
+static void *record_in(const struct iolens_file *file, const struct iolens_layer_ops *ops)
+{
+    return atomic_load_explicit(&file->layer_rec[ops->layer], memory_order_acquire);
+}
+
+static _Atomic int *lock_in(void *rec, const struct iolens_layer_ops *ops)
+{
+    return (_Atomic int *)(void *)((char *)rec + ops->lock_offset);
+}
+
+struct record_walk {
+    const struct iolens_layer_ops *ops;
+    const struct iolens_layer_desc *desc;
+    iolens_record_fn fn;
+    void *arg;
+};
+
+static void emit_file(struct iolens_file *file, void *arg)
+{
+    struct record_walk *w = arg;
+    void *rec = record_in(file, w->ops);
+    if (rec == NULL)
+        return;
+    _Alignas(8) unsigned char out[IOLENS_LAYER_RECORD_MAX];
+    if (!w->ops->pack(rec, out))
+        return;
+    memcpy(out, &file->id, sizeof file->id); /* the id is a record's first field */
+    iolens_record_scale_times(w->desc, out, iolens_clock_seconds_per_unit());
+    w->fn(out, w->arg);
+}
+
+void iolens_layer_foreach_record(uint32_t region_kind, iolens_record_fn fn, void *arg)
+{
+    const struct iolens_layer_ops *ops = iolens_layer_ops_of_kind(region_kind);
+    if (ops == NULL)
+        return;
+    struct record_walk w = {ops, iolens_layer_desc_by_kind(region_kind), fn, arg};
+    if (ops->before_pack != NULL)
+        ops->before_pack();
+    iolens_file_foreach(emit_file, &w);
+}
+
+/* The child of fork has one thread: a lock another thread of the parent
+ * held would never be released, so it is cleared. */
+static void reset_file(struct iolens_file *file, void *arg)
+{
+    const struct iolens_layer_ops *ops = arg;
+    void *rec = record_in(file, ops);
+    if (rec == NULL)
+        return;
+    atomic_store(lock_in(rec, ops), 0);
+    ops->clear_record(rec, file);
+}
+
+static void release_file_lock(struct iolens_file *file, void *arg)
+{
+    const struct iolens_layer_ops *ops = arg;
+    void *rec = record_in(file, ops);
+    if (rec != NULL)
+        atomic_store(lock_in(rec, ops), 0);
+}
+
+static void release_locks(const struct iolens_layer_ops *ops)
+{
+    if (ops->release_locks != NULL)
+        ops->release_locks();
+    iolens_file_foreach(release_file_lock, (void *)ops);
+}
+
+/* ------------------------------------------------ every layer's -- */
+
+void iolens_layer_init(enum iolens_layer layer)
+{
+    const struct iolens_layer_ops *ops = iolens_layer_ops_of(layer);
+    if (ops != NULL && ops->init != NULL)
+        ops->init();
+}
+
+void iolens_layers_init(void)
+{
+    for (unsigned l = 0; l < IOLENS_NLAYERS; l++)
+        iolens_layer_init((enum iolens_layer)l);
+}
+
+void iolens_layer_reset(enum iolens_layer layer)
+{
+    const struct iolens_layer_ops *ops = iolens_layer_ops_of(layer);
+    if (ops == NULL)
+        return;
+    if (ops->release_locks != NULL)
+        ops->release_locks();
+    iolens_file_foreach(reset_file, (void *)ops);
+    if (ops->reset != NULL)
+        ops->reset();
+}
+
+void iolens_layers_reset(void)
+{
+    for (unsigned l = 0; l < IOLENS_NLAYERS; l++)
+        iolens_layer_reset((enum iolens_layer)l);
+}
+
+void iolens_layers_release_locks(void)
+{
+    for (unsigned l = 0; l < IOLENS_NLAYERS; l++) {
+        const struct iolens_layer_ops *ops = iolens_layer_ops_of((enum iolens_layer)l);
+        if (ops != NULL)
+            release_locks(ops);
+    }
+}
+
+static void note_activity(const void *record, void *arg)
+{
+    (void)record;
+    *(int *)arg = 1;
+}
+
+int iolens_layers_any_activity(void)
+{
+    int active = 0;
+    for (unsigned l = 0; l < IOLENS_NLAYERS && !active; l++) {
+        const struct iolens_layer_ops *ops = iolens_layer_ops_of((enum iolens_layer)l);
+        if (ops != NULL)
+            iolens_layer_foreach_record(ops->region_kind, note_activity, &active);
+    }
+    return active;
+}
+
+void iolens_layer_record_init(const struct iolens_layer_ops *ops, void *rec,
+                              struct iolens_file *file)
+{
+    atomic_store(lock_in(rec, ops), 0);
+    int64_t rank = 0;
+    unsigned char *disk = (unsigned char *)rec + ops->disk_offset;
+    memcpy(disk, &file->id, sizeof file->id); /* a record starts with id, rank */
+    memcpy(disk + sizeof file->id, &rank, sizeof rank);
+    ops->clear_record(rec, file);
+}
+
+void iolens_layer_zero_counters(const struct iolens_layer_ops *ops, void *rec)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(ops->region_kind);
+    memset((unsigned char *)rec + ops->disk_offset + 16, 0, d->record_size - 16);
+}
+
+int iolens_counters_any(const int64_t *counters, const int *which, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (counters[which[i]] > 0)
+            return 1;
+    return 0;
+}
