@@ -24,6 +24,7 @@
 #include "analysis/bps.h"
 #include "analysis/diff.h"
 #include "analysis/perf.h"
+#include "format/record_merge.h"
 #include "reader/reader.h"
 #include "output/text_escape.h"
 
@@ -124,9 +125,15 @@ static int figures_of(const struct iolens_log *log, struct job_figs *j)
                 j->layer[i].bps = bps_of(&r.rows[k], j->perf.run_time);
     }
     iolens_bps_report_free(&r);
-    static const uint32_t job_kinds[] = {IOLENS_REGION_POSIX, IOLENS_REGION_STDIO};
+    /* The job's figure: the union over the layers whose bytes are the
+     * job's (POSIX and STDIO). */
+    uint32_t job_kinds[IOLENS_NLAYERS];
+    unsigned njob = 0;
+    for (unsigned i = 0; i < iolens_layer_desc_count(); i++)
+        if (iolens_layer_desc_at(i)->base)
+            job_kinds[njob++] = iolens_layer_desc_at(i)->region_kind;
     struct iolens_bps row;
-    if (iolens_bps_union(log, job_kinds, 2, &row) != 0)
+    if (iolens_bps_union(log, job_kinds, njob, &row) != 0)
         return -1;
     j->job = (struct layer_figs){.p = j->perf.job, .bps = bps_of(&row, j->perf.run_time)};
     return 0;

@@ -477,6 +477,12 @@ enum iolens_agg {
     X(L##_PAT_GROUPS, IOLENS_AGG_SUM, "groups that match the signature, a trailing partial group included") \
     X(L##_PAT_GROUP_STEPS, IOLENS_AGG_SUM, "steps inside the matching groups and the jumps between them")
 
+/* The pattern counters' order, from <L>_PAT_STEPS: what the runtime's
+ * detector packs and the tools' classifier reads. */
+#define IOLENS_X_PAT_INDEX(name, agg, desc) name,
+enum iolens_pat_counter { IOLENS_PATTERN_COUNTERS(IOLENS_X_PAT_INDEX, IOLENS) IOLENS_PAT_NCOUNTERS };
+#undef IOLENS_X_PAT_INDEX
+
 #define IOLENS_SHARING_FCOUNTERS(X, L) \
     X(L##_F_FASTEST_RANK_TIME, IOLENS_AGG_RANK_STAT, "I/O time of the fastest rank") \
     X(L##_F_SLOWEST_RANK_TIME, IOLENS_AGG_RANK_STAT, "I/O time of the slowest rank") \

@@ -133,13 +133,9 @@ static void load_log_mode(struct iolens_config *cfg, const char *value)
 
 static int layer_by_name(const char *name, size_t len)
 {
-    static const char *const names[IOLENS_NLAYERS] = {
-        [IOLENS_LAYER_POSIX] = "posix",
-        [IOLENS_LAYER_STDIO] = "stdio",
-        [IOLENS_LAYER_MPIIO] = "mpiio",
-        [IOLENS_LAYER_H5F] = "h5f",
-        [IOLENS_LAYER_H5D] = "h5d",
-    };
+#define LAYER_NAME(NAME, lower, KIND, VERSION, C, F, ROLES, DATA, BASE) #lower,
+    static const char *const names[IOLENS_NLAYERS] = {IOLENS_LAYERS(LAYER_NAME)};
+#undef LAYER_NAME
     for (int layer = 0; layer < IOLENS_NLAYERS; layer++)
         if (strlen(names[layer]) == len && strncasecmp(names[layer], name, len) == 0)
             return layer;

@@ -21,21 +21,10 @@
 
 #include <stdint.h>
 
-/* Counters packed by iolens_pat_pack, in the order of
- * IOLENS_PATTERN_COUNTERS (log_format.h): index from <L>_PAT_STEPS. */
-enum iolens_pat_counter {
-    IOLENS_PAT_STEPS,
-    IOLENS_PAT_CONSEC,
-    IOLENS_PAT_SEQ,
-    IOLENS_PAT_STRIDE,
-    IOLENS_PAT_STRIDE_STEPS,
-    IOLENS_PAT_INNER_STRIDE,
-    IOLENS_PAT_INNER_COUNT,
-    IOLENS_PAT_OUTER_STRIDE,
-    IOLENS_PAT_GROUPS,
-    IOLENS_PAT_GROUP_STEPS,
-    IOLENS_PAT_NCOUNTERS
-};
+#include "iolens/log_format.h"
+
+/* iolens_pat_pack packs the counters in the order of enum
+ * iolens_pat_counter (log_format.h). */
 
 struct iolens_pat_run_slot {
     int64_t stride, steps;

@@ -11,9 +11,8 @@
 #include "core/clock.h"
 #include "iolens/log_format.h"
 #include "core/state.h"
-#ifdef IOLENS_HAVE_MPI
-#include "core/mpi_calls.h"
-#endif
+#include "format/record_merge.h"
+#include "layers/layer_ops.h"
 
 struct iolens_interval_store iolens_layer_intervals[IOLENS_NLAYERS];
 
@@ -33,42 +32,23 @@ static _Atomic unsigned thread_stores_wanted;
  * linked in, never dlopen'ed, and this keeps the read to one instruction. */
 static __thread unsigned char thread_slot __attribute__((tls_model("initial-exec")));
 
-/* The data layers, in the order their intervals go into the log. */
-static const struct {
-    enum iolens_layer layer;
-    uint32_t region_kind;
-} data_layers[] = {
-    {IOLENS_LAYER_POSIX, IOLENS_REGION_POSIX},
-    {IOLENS_LAYER_STDIO, IOLENS_REGION_STDIO},
-    {IOLENS_LAYER_MPIIO, IOLENS_REGION_MPIIO},
-    {IOLENS_LAYER_H5D, IOLENS_REGION_H5D},
-};
-#define NDATA (sizeof data_layers / sizeof data_layers[0])
+/* The i-th data layer (log_format.h: IOLENS_LAYERS), in the order their
+ * intervals go into the log. */
+static enum iolens_layer data_layer(size_t i)
+{
+    return (enum iolens_layer)iolens_layer_desc_index(iolens_data_layer_at((unsigned)i));
+}
+#define NDATA ((size_t)IOLENS_NDATA_LAYERS)
 
-/* Whether a layer can see accesses in this process at all. */
+/* Whether a layer can see accesses in this process at all: compiled in,
+ * not switched off, and able now (its entry's can_record: MPI-IO only in
+ * an MPI program). */
 static int layer_can_record(enum iolens_layer layer)
 {
-    if (iolens_layers_off & (1u << layer))
+    const struct iolens_layer_ops *ops = iolens_layer_ops_of(layer);
+    if (ops == NULL || (iolens_layers_off & (1u << layer)))
         return 0;
-    switch (layer) {
-    case IOLENS_LAYER_POSIX:
-    case IOLENS_LAYER_STDIO:
-        return 1;
-    case IOLENS_LAYER_MPIIO:
-#ifdef IOLENS_HAVE_MPI
-        return iolens_mpi_calls_resolve(); /* an MPI program */
-#else
-        return 0;
-#endif
-    case IOLENS_LAYER_H5D:
-#ifdef IOLENS_HAVE_HDF5
-        return 1;
-#else
-        return 0;
-#endif
-    default:
-        return 0;
-    }
+    return ops->can_record == NULL || ops->can_record();
 }
 
 /* One main store at a budget (a scaled allocation, budget.h). */
@@ -95,7 +75,7 @@ void iolens_intervals_init(size_t memory)
     memset(iolens_layer_intervals, 0, sizeof iolens_layer_intervals);
     unsigned n = 0;
     for (size_t i = 0; i < NDATA; i++)
-        n += (unsigned)layer_can_record(data_layers[i].layer);
+        n += (unsigned)layer_can_record(data_layer(i));
     recording_layers = n;
     atomic_store(&thread_stores_wanted, 0);
     if (n == 0)
@@ -103,23 +83,23 @@ void iolens_intervals_init(size_t memory)
     iolens_budget_add_demand(thread_stores_demand);
     size_t share = main_store_bytes(memory);
     for (size_t i = 0; i < NDATA; i++) {
-        if (!layer_can_record(data_layers[i].layer))
+        if (!layer_can_record(data_layer(i)))
             continue;
         /* A refused allocation leaves the store disabled (capacity 0): it
          * still counts accesses and bytes, and the budget's "needed"
          * figure shows what was missing. */
         void *mem = iolens_budget_alloc_scaled(main_store_bytes);
-        iolens_interval_store_init(&iolens_layer_intervals[data_layers[i].layer], mem,
+        iolens_interval_store_init(&iolens_layer_intervals[data_layer(i)], mem,
                                    mem != NULL ? share : 0);
         if (mem != NULL)
-            thread_store_bytes[data_layers[i].layer] = share / IOLENS_INTERVAL_THREAD_DIVISOR;
+            thread_store_bytes[data_layer(i)] = share / IOLENS_INTERVAL_THREAD_DIVISOR;
     }
 }
 
 void iolens_intervals_reset(void)
 {
     for (size_t i = 0; i < NDATA; i++) {
-        enum iolens_layer layer = data_layers[i].layer;
+        enum iolens_layer layer = data_layer(i);
         iolens_interval_store_reset(&iolens_layer_intervals[layer]);
         for (unsigned k = 0; k < IOLENS_INTERVAL_THREAD_STORES; k++)
             if (thread_stores[layer][k] != NULL)
@@ -130,7 +110,7 @@ void iolens_intervals_reset(void)
 void iolens_intervals_release_locks(void)
 {
     for (size_t i = 0; i < NDATA; i++) {
-        enum iolens_layer layer = data_layers[i].layer;
+        enum iolens_layer layer = data_layer(i);
         iolens_unlock_always(&iolens_layer_intervals[layer].lock);
         for (unsigned k = 0; k < IOLENS_INTERVAL_THREAD_STORES; k++)
             if (thread_stores[layer][k] != NULL)
@@ -277,12 +257,12 @@ int iolens_intervals_pack(unsigned layers_off, double shift_seconds,
     double seconds_per_unit = iolens_clock_seconds_per_unit();
     int n = 0;
     for (size_t i = 0; i < NDATA; i++) {
-        enum iolens_layer layer = data_layers[i].layer;
+        enum iolens_layer layer = data_layer(i);
         if ((layers_off & (1u << layer)) || !layer_written(layer))
             continue;
         struct iolens_intervals_packed *p = &out[n];
         memset(p, 0, sizeof *p);
-        p->region_kind = data_layers[i].region_kind;
+        p->region_kind = iolens_layer_region_kind(layer);
         if (copy_layer(layer, p) != 0) {
             iolens_intervals_packed_free(out, n);
             return -1;

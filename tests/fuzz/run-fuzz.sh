@@ -53,7 +53,7 @@ bin=$work/fuzz_reader_libfuzzer
 if ! "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -include "$build/build_config.h" -I"$src/include" -I"$src" -I"$src/lib" -I"$src/util" \
     -o "$bin" "$src/tests/fuzz/fuzz_reader.c" "$src/tests/fuzz/fuzz_mutator.c" \
-    "$src"/util/reader/*.c "$src/format/record_merge.c" "$src/format/interval_union.c" \
+    "$src"/util/reader/*.c "$src"/format/*.c \
     -lz -pthread 2>"$work/build.err"; then
     cat "$work/build.err" >&2
     if grep -q -e 'fuzzer' "$work/build.err"; then

@@ -22,7 +22,6 @@
 
 #include "format/sat_math.h"
 #include "format/record_merge.h"
-#include "layers/access_pattern.h"
 
 const char *iolens_pattern_name(enum iolens_pattern_kind kind)
 {

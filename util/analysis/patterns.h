@@ -44,7 +44,7 @@ void iolens_pattern_of_record(const struct iolens_log_layer *L, uint64_t rec,
                               struct iolens_pattern *out);
 
 /* The rules themselves, on the IOLENS_PAT_NCOUNTERS detector counters
- * pat[] (lib/layers/access_pattern.h order, from <L>_PAT_STEPS), the record's
+ * pat[] (enum iolens_pat_counter order, log_format.h, from <L>_PAT_STEPS), the record's
  * reads + writes and its most common access size.  Parameters the ranks
  * of a shared record disagree on are IOLENS_PAT_MIXED. */
 void iolens_pattern_classify(const int64_t *pat, int64_t accesses, int64_t access_size,

@@ -26,23 +26,19 @@ struct file_use {
     int64_t reads, writes, bytes, max_offset;
 };
 
-static int64_t counter_named(const struct iolens_log_layer *L, uint64_t r, const char *lname,
-                             const char *suffix, int64_t dflt)
+/* Counter i of record r, or dflt where the layer has no such counter
+ * (role -1) or the log's records are too short for it. */
+static int64_t role_counter(const struct iolens_log_layer *L, uint64_t r, int i, int64_t dflt)
 {
-    char name[64];
-    snprintf(name, sizeof name, "%s_%s", lname, suffix);
-    for (uint32_t i = 0; i < iolens_usable_counters(L); i++)
-        if (strcmp(iolens_counter_name(L->kind, i), name) == 0)
-            return iolens_log_counter(L, r, (int)i);
-    return dflt;
+    return i >= 0 && (uint32_t)i < iolens_usable_counters(L) ? iolens_log_counter(L, r, i) : dflt;
 }
 
 static struct file_use file_use_of(const struct iolens_log_layer *L, uint64_t r,
                                    const struct iolens_layer_desc *d, void *rec)
 {
     iolens_log_record_load(L, r, d, rec);
-    int64_t mr = counter_named(L, r, d->name, "MAX_BYTE_READ", -1);
-    int64_t mw = counter_named(L, r, d->name, "MAX_BYTE_WRITTEN", -1);
+    int64_t mr = role_counter(L, r, d->max_byte_read, -1);
+    int64_t mw = role_counter(L, r, d->max_byte_written, -1);
     bool shared = L->rank[r] == IOLENS_RANK_ALL;
     return (struct file_use){
         .id = L->id[r],
@@ -107,8 +103,6 @@ static size_t merge_files(struct file_use *f, size_t n)
 
 static struct file_use *collect_files(const struct iolens_log *log, size_t *count)
 {
-    static const uint32_t order[] = {IOLENS_REGION_POSIX, IOLENS_REGION_STDIO,
-                                     IOLENS_REGION_MPIIO};
     uint64_t total = 0;
     for (size_t l = 0; l < log->nlayers; l++)
         total += log->layers[l].record_count;
@@ -118,9 +112,13 @@ static struct file_use *collect_files(const struct iolens_log *log, size_t *coun
     uint64_t *seen = malloc((total > 0 ? (size_t)total : 1) * sizeof *seen);
     size_t n = 0, nseen = 0;
     int rc = f != NULL && seen != NULL ? 0 : -1;
-    for (size_t k = 0; k < sizeof order / sizeof order[0] && rc == 0; k++) {
-        const struct iolens_log_layer *L = iolens_log_layer_of(log, order[k]);
-        if (L != NULL)
+    /* The data layers whose records are files (not H5D's datasets), in
+     * table order: a file is counted once, at the first of them with a
+     * record of it. */
+    const struct iolens_layer_desc *d;
+    for (unsigned k = 0; (d = iolens_data_layer_at(k)) != NULL && rc == 0; k++) {
+        const struct iolens_log_layer *L = iolens_log_layer_of(log, d->region_kind);
+        if (L != NULL && d->file_rec_id < 0)
             rc = add_layer_files(L, f, &n, seen, &nseen);
     }
     free(seen);

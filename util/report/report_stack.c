@@ -19,14 +19,31 @@
  * dataset record's name up to its first ":/".  A layer with no record of
  * the file prints "-" in its columns.
  */
-static const uint32_t stack_kinds[] = {IOLENS_REGION_H5D, IOLENS_REGION_MPIIO,
-                                       IOLENS_REGION_POSIX, IOLENS_REGION_STDIO};
-#define STACK_NKINDS (sizeof stack_kinds / sizeof stack_kinds[0])
+#define STACK_NKINDS IOLENS_NDATA_LAYERS
+
+/* The data layers from the top of the I/O stack down: the libraries'
+ * layers (not the job's base) from the last in the table, then the base
+ * layers in table order (H5D, MPIIO, POSIX, STDIO). */
+static const struct iolens_layer_desc *stack_layer(unsigned k)
+{
+    unsigned nlib = 0;
+    const struct iolens_layer_desc *d;
+    for (unsigned i = 0; (d = iolens_data_layer_at(i)) != NULL; i++)
+        nlib += !d->base;
+    for (unsigned i = IOLENS_NDATA_LAYERS; k < nlib && i-- > 0;)
+        if (!iolens_data_layer_at(i)->base && k-- == 0)
+            return iolens_data_layer_at(i);
+    k -= nlib;
+    for (unsigned i = 0; (d = iolens_data_layer_at(i)) != NULL; i++)
+        if (d->base && k-- == 0)
+            return d;
+    return NULL;
+}
 
 /* One record's contribution to a file's row. */
 struct stack_entry {
     char *file;            /* malloc'd */
-    unsigned k;            /* index in stack_kinds */
+    unsigned k;            /* position in the stack (stack_layer) */
     int64_t bytes_read, bytes_written;
     double time;
 };
@@ -42,10 +59,11 @@ static char *stack_file_of(const struct iolens_log *log, const struct iolens_log
                            uint64_t r)
 {
     const char *name = iolens_log_name_of(log, L->id[r]);
-    if (L->kind == IOLENS_REGION_H5D) {
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(L->kind);
+    if (d != NULL && d->file_rec_id >= 0) {
         const char *file = NULL;
-        if ((uint32_t)H5D_FILE_REC_ID < L->counter_count)
-            file = iolens_log_name_of(log, (uint64_t)iolens_log_counter(L, r, H5D_FILE_REC_ID));
+        if ((uint32_t)d->file_rec_id < L->counter_count)
+            file = iolens_log_name_of(log, (uint64_t)iolens_log_counter(L, r, d->file_rec_id));
         if (file != NULL)
             return strdup(file);
         const char *sep = name != NULL ? strstr(name, ":/") : NULL;
@@ -92,7 +110,7 @@ static void print_stack_header(FILE *out, const struct iolens_log_layer **layer)
     fputs("# <file>", out);
     for (unsigned k = 0; k < STACK_NKINDS; k++)
         if (layer[k] != NULL) {
-            const char *n = iolens_layer_name(stack_kinds[k]);
+            const char *n = stack_layer(k)->name;
             fprintf(out, "\t%s_bytes_read\t%s_bytes_written\t%s_time", n, n, n);
         }
     fputc('\n', out);
@@ -138,7 +156,7 @@ int iolens_report_stack(FILE *out, const struct iolens_log *log)
     const struct iolens_log_layer *layer[STACK_NKINDS];
     uint64_t total = 0;
     for (unsigned k = 0; k < STACK_NKINDS; k++) {
-        layer[k] = iolens_log_layer_of(log, stack_kinds[k]);
+        layer[k] = iolens_log_layer_of(log, stack_layer(k)->region_kind);
         total += layer[k] != NULL ? layer[k]->record_count : 0;
     }
     if (total > SIZE_MAX / sizeof(struct stack_entry))
