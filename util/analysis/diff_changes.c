@@ -9,7 +9,7 @@
 #include "analysis/file_rows.h"
 #include "analysis/patterns.h"
 #include "analysis/sharing.h"
-#include "output/text_escape.h"
+#include "output/put_escaped.h"
 
 /* One file record, as compared. */
 struct file_key {

@@ -1,5 +1,5 @@
 /* iolens-export: logs into other formats (iolens-export(1)).
- *   tools/export.c   the command line; dispatches to:
+ *   tools/iolens-export.c   the command line; dispatches to:
  *   export_hdf5.c    --hdf5 OUT.h5 LOG...  (built only with HDF5)
  *   export_item.c    --item-extract (CSV; no HDF5 needed)
  *   export_sqlite.c  --sqlite DB LOG...

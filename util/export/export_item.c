@@ -102,7 +102,7 @@ int iolens_export_item(FILE *out, char *const *logs, int nlogs,
     int layer = iolens_xs_layer_named(what->series);
     int item = iolens_xs_item_named(what->data);
     if (layer < 0 || item < 0)
-        return 1;   /* tools/export.c checks both first */
+        return 1;   /* tools/iolens-export.c checks both first */
     struct job_series *jobs = calloc(nlogs > 0 ? (size_t)nlogs : 1, sizeof *jobs);
     if (jobs == NULL) {
         fprintf(stderr, PROG ": out of memory\n");

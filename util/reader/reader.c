@@ -33,47 +33,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "format/column_codec.h"
 #include "reader/reader_internal.h"
-
-/* ------------------------------------------------ column decoder -- */
-
-/* Records decoded a block at a time: a column's values of a block are
- * gathered plane by plane (a loop the compiler vectorizes), then stored. */
-#define DECODE_BLOCK 512
-
-/* Records [from, from + count) of the n of a column-major, byte-shuffled
- * body (layout in log_format.h; its size was checked against the region)
- * decoded into L from record first on. */
-void rd_decode_range(const unsigned char *body, uint64_t n, uint64_t from, uint64_t count,
-                         struct iolens_log_layer *L, uint64_t first)
-{
-    size_t cc = L->counter_count, fc = L->fcounter_count;
-    uint64_t v[DECODE_BLOCK];
-    for (uint64_t done = 0; done < count; done += DECODE_BLOCK) {
-        uint64_t i0 = from + done, at = first + done;
-        size_t m = count - done < DECODE_BLOCK ? (size_t)(count - done) : DECODE_BLOCK;
-        const unsigned char *col = body;
-        iolens_column_decode_block(col, n, i0, m, v);
-        memcpy(&L->id[at], v, m * sizeof *v);
-        col += 8 * n;
-        iolens_column_decode_block(col, n, i0, m, v);
-        memcpy(&L->rank[at], v, m * sizeof *v);
-        col += 8 * n;
-        for (size_t k = 0; k < cc; k++, col += 8 * n) {
-            iolens_column_decode_block(col, n, i0, m, v);
-            int64_t *dst = &L->counters[at * cc + k];
-            for (size_t i = 0; i < m; i++)
-                dst[i * cc] = (int64_t)v[i];
-        }
-        for (size_t k = 0; k < fc; k++, col += 8 * n) {
-            iolens_column_decode_block(col, n, i0, m, v);
-            double *dst = &L->fcounters[at * fc + k];
-            for (size_t i = 0; i < m; i++)
-                memcpy(&dst[i * fc], &v[i], sizeof v[i]);
-        }
-    }
-}
 
 /* ---------------------------------------------------------- whole log -- */
 

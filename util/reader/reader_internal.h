@@ -85,10 +85,6 @@ const char *rd_region_label(uint32_t kind, char *buf, size_t bufsz);
 enum iolens_read_status rd_inflate_region(struct reader *r, unsigned i,
                                           const struct iolens_region_desc *d,
                                           const unsigned char *stored, unsigned char **out);
-/* Records [from, from + count) of the n of a layer region's column-major,
- * byte-shuffled body decoded into L from record first on (reader.c). */
-void rd_decode_range(const unsigned char *body, uint64_t n, uint64_t from, uint64_t count,
-                     struct iolens_log_layer *L, uint64_t first);
 /* Step 4 for region i whose stored bytes are at stored: decompressed and
  * parsed into r->log (NAMES appended, layer records appended to the layer
  * of their kind, intervals appended). */

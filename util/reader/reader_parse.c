@@ -9,7 +9,48 @@
 
 #include "format/path_hash.h"
 #include "format/record_merge.h"
+#include "format/column_codec.h"
 #include "reader/reader_internal.h"
+
+/* ------------------------------------------------ column decoder -- */
+
+/* Records decoded a block at a time: a column's values of a block are
+ * gathered plane by plane (a loop the compiler vectorizes), then stored. */
+#define DECODE_BLOCK 512
+
+/* Records [from, from + count) of the n of a column-major, byte-shuffled
+ * body (layout in log_format.h; its size was checked against the region)
+ * decoded into L from record first on. */
+static void decode_range(const unsigned char *body, uint64_t n, uint64_t from, uint64_t count,
+                         struct iolens_log_layer *L, uint64_t first)
+{
+    size_t cc = L->counter_count, fc = L->fcounter_count;
+    uint64_t v[DECODE_BLOCK];
+    for (uint64_t done = 0; done < count; done += DECODE_BLOCK) {
+        uint64_t i0 = from + done, at = first + done;
+        size_t m = count - done < DECODE_BLOCK ? (size_t)(count - done) : DECODE_BLOCK;
+        const unsigned char *col = body;
+        iolens_column_decode_block(col, n, i0, m, v);
+        memcpy(&L->id[at], v, m * sizeof *v);
+        col += 8 * n;
+        iolens_column_decode_block(col, n, i0, m, v);
+        memcpy(&L->rank[at], v, m * sizeof *v);
+        col += 8 * n;
+        for (size_t k = 0; k < cc; k++, col += 8 * n) {
+            iolens_column_decode_block(col, n, i0, m, v);
+            int64_t *dst = &L->counters[at * cc + k];
+            for (size_t i = 0; i < m; i++)
+                dst[i * cc] = (int64_t)v[i];
+        }
+        for (size_t k = 0; k < fc; k++, col += 8 * n) {
+            iolens_column_decode_block(col, n, i0, m, v);
+            double *dst = &L->fcounters[at * fc + k];
+            for (size_t i = 0; i < m; i++)
+                memcpy(&dst[i * fc], &v[i], sizeof v[i]);
+        }
+    }
+}
+
 
 /* ------------------------------------------------------------ cursor -- */
 
@@ -381,7 +422,7 @@ bool rd_decode_deferred(struct reader *r, uint64_t from, size_t m)
     struct iolens_log_layer *L = &r->log->layers[index];
     if (!grow_layer(r, index, L, m))
         return false;
-    rd_decode_range(r->deferred.body, r->deferred.n, from, m, L, 0);
+    decode_range(r->deferred.body, r->deferred.n, from, m, L, 0);
     L->record_count = m;
     return true;
 }
@@ -462,7 +503,7 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
         return IOLENS_READ_OK;
     if (!grow_layer(r, index, L, first + n))
         return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
-    rd_decode_range(c->p, n, 0, n, L, first);
+    decode_range(c->p, n, 0, n, L, first);
     skip_records(c, L, n);
     L->record_count = first + n;
     return IOLENS_READ_OK;

@@ -12,7 +12,7 @@
 
 #include "analysis/advice.h"
 #include "report/report.h"
-#include "output/text_escape.h"
+#include "output/put_escaped.h"
 
 /* A line with control characters and backslash as \ooo (the parser's
  * convention), so that a file name in the evidence cannot break a line. */

@@ -3,7 +3,7 @@
 
 #include "analysis/bps.h"
 #include "output/real_text.h"
-#include "output/text_escape.h"
+#include "output/put_escaped.h"
 #include "report/report_text.h"
 
 /*

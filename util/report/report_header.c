@@ -1,12 +1,12 @@
 /* The job header of iolens-parser's text modes: "# key: value" lines from
- * the job, mounts and ranks regions, every string escaped (text_escape.h). */
+ * the job, mounts and ranks regions, every string escaped (output/put_escaped.h). */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "output/text_escape.h"
+#include "output/put_escaped.h"
 #include "report/report_text.h"
 
 /* A NUL-separated list printed space-separated. */

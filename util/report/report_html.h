@@ -2,7 +2,7 @@
  * No scripts, no external resources: charts are inline SVG, and a strict
  * Content-Security-Policy keeps the page from loading anything.
  *
- *   tools/report.c         the command line
+ *   tools/iolens-report.c         the command line
  *   report_html.c          the document: head, style, sections in order
  *   report_html_escape.c   HTML text and number formatting
  *   report_html_svg.c      SVG primitives and the bar chart

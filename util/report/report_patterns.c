@@ -29,7 +29,7 @@
 #include "format/sat_math.h"
 #include "analysis/sharing.h"
 #include "output/real_text.h"
-#include "output/text_escape.h"
+#include "output/put_escaped.h"
 
 static int is_std_stream(uint64_t id)
 {

@@ -6,7 +6,7 @@
 
 #include "format/record_merge.h"
 #include "format/sat_math.h"
-#include "output/text_escape.h"
+#include "output/put_escaped.h"
 #include "report/report_text.h"
 
 /*

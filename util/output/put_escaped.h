@@ -1,8 +1,8 @@
 /* The text outputs' one escaping rule: control characters, DEL and
  * backslash as \ooo (the /proc/mounts convention), so that a file name can
  * never break a line or a tab-separated column. */
-#ifndef IOLENS_TEXT_ESCAPE_H
-#define IOLENS_TEXT_ESCAPE_H
+#ifndef IOLENS_PUT_ESCAPED_H
+#define IOLENS_PUT_ESCAPED_H
 
 #include <stddef.h>
 #include <stdio.h>

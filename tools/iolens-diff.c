@@ -26,7 +26,7 @@
 #include "analysis/perf.h"
 #include "format/record_merge.h"
 #include "reader/reader.h"
-#include "output/text_escape.h"
+#include "output/put_escaped.h"
 
 #define PROG "iolens-diff"
 #define BLOCK_SIZE 512u

@@ -1,5 +1,5 @@
 /* Escaped text output (text_escape.h); the rule is iolens/text_escape.h. */
-#include "output/text_escape.h"
+#include "output/put_escaped.h"
 
 #include <string.h>
 
