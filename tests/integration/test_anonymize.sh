@@ -42,6 +42,18 @@ records "$T/in.base" >"$T/in.rec"
 records "$T/out1.base" >"$T/out1.rec"
 check_gt "$(wc -l <"$T/in.rec")" 300 "counter lines of the input"
 if cmp -s "$T/in.rec" "$T/out1.rec"; then pass; else fail "counters differ"; fi
+# A dataset keeps naming its file: each nonzero H5D_FILE_REC_ID of the
+# output is the (new) id of an H5F record, never an id of the input.
+file_links() {
+    awk -F'\t' '$1 == "H5F" { f[$3] = 1 }
+        $4 == "H5D_FILE_REC_ID" && $5 != 0 { n++; if ($5 in f) ok++ }
+        END { printf "%d %d\n", n, ok }' "$1"
+}
+check_eq "2 2" "$(file_links "$T/in.base")" "H5D records naming an H5F record, input"
+check_eq "2 2" "$(file_links "$T/out1.base")" "H5D records naming an H5F record, anonymized"
+in_ids=$(awk -F'\t' '$1 == "H5F" { print $3 }' "$T/in.base" | sort -u)
+out_ids=$(awk -F'\t' '$1 == "H5F" { print $3 }' "$T/out1.base" | sort -u)
+[ -n "$in_ids" ] && [ "$in_ids" != "$out_ids" ] || fail "H5F ids not rewritten"
 # The header facts that are kept.
 for key in nprocs nnodes pid start_time end_time run_time "iolens version" "mpi library" \
     "memory budget" "folded opens"; do

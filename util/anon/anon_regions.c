@@ -188,9 +188,11 @@ static int rewrite_layer(const struct anon_key *key, uint32_t kind, struct cur *
     c->p += body;
     c->left -= body;
     map_column(key, out->p + at, h.record_count, 0); /* the ids */
-    /* An H5D record names its file's H5F record by id. */
-    if (kind == IOLENS_REGION_H5D && (uint32_t)H5D_FILE_REC_ID < h.counter_count)
-        map_column(key, out->p + at, h.record_count, 2 + (uint64_t)H5D_FILE_REC_ID);
+    /* A record that is not a file (H5D's datasets) names its file's record
+     * by id in a counter (the descriptor's file_rec_id role). */
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    if (d != NULL && d->file_rec_id >= 0 && (uint32_t)d->file_rec_id < h.counter_count)
+        map_column(key, out->p + at, h.record_count, 2 + (uint64_t)d->file_rec_id);
     return 0;
 }
 
