@@ -1,8 +1,8 @@
 /* Pointers to the real (next-in-line) implementations of every function
  * iolens intercepts, resolved with dlsym(RTLD_NEXT).  The wrappers call
  * through them, and so does the runtime for its own I/O (the mount table,
- * the log's writes, its messages); log_place.c's directory calls are the
- * one exception left (ARCHITECTURE.md says why).
+ * the log's writes and directory calls, its messages), never the wrappers
+ * of its own library (tests/integration/test_runtime_calls.sh checks).
  *
  * IOLENS_REAL_CALLS is the one list of intercepted functions:
  * X(name, return type, parameter list). */

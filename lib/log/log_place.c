@@ -57,7 +57,7 @@ static void set_err(char *err, size_t errsz, const char *what, int errnum)
 static int check_dir(int fd, char *err, size_t errsz)
 {
     struct stat st;
-    if (fstat(fd, &st) != 0) {
+    if (IOLENS_REAL(fstat)(fd, &st) != 0) {
         set_err(err, errsz, "log directory", errno);
         return -1;
     }
@@ -85,7 +85,7 @@ static int open_dir(const char *dir)
 static void open_failure(const char *dir, int errnum, char *err, size_t errsz)
 {
     struct stat st;
-    if (errnum == ENOTDIR && lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
+    if (errnum == ENOTDIR && IOLENS_REAL(lstat)(dir, &st) == 0 && S_ISLNK(st.st_mode))
         set_err(err, errsz, "the log directory is a symbolic link; refused", 0);
     else
         set_err(err, errsz, "", errnum);
@@ -170,7 +170,8 @@ int iolens_log_place_temp(const struct iolens_log_place *p, char *tmp, size_t tm
             errno = ENAMETOOLONG;
             return -1;
         }
-        int fd = openat(p->dirfd, tmp, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0600);
+        int fd = IOLENS_REAL(openat)(p->dirfd, tmp,
+                                     O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0600);
         if (fd >= 0 || errno != EEXIST)
             return fd;
     }
@@ -179,7 +180,7 @@ int iolens_log_place_temp(const struct iolens_log_place *p, char *tmp, size_t tm
 
 void iolens_log_place_discard(const struct iolens_log_place *p, const char *tmp)
 {
-    unlinkat(p->dirfd, tmp, 0);
+    IOLENS_REAL(unlinkat)(p->dirfd, tmp, 0);
 }
 
 /* The name of try i (see enum iolens_log_naming).  Returns 0 or -1. */
@@ -210,7 +211,8 @@ static int own_earlier_log(const struct iolens_log_place *p, unsigned i, const c
 {
     struct stat st;
     return p->naming == IOLENS_NAMING_TOKEN && i == 0 &&
-           fstatat(p->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+           IOLENS_REAL(fstatat)(p->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+           S_ISREG(st.st_mode) &&
            st.st_uid == geteuid();
 }
 
@@ -224,7 +226,7 @@ static int rename_noreplace(int dirfd, const char *from, const char *to)
         return -1;
     if (linkat(dirfd, from, dirfd, to, 0) != 0)
         return -1;
-    unlinkat(dirfd, from, 0);
+    IOLENS_REAL(unlinkat)(dirfd, from, 0);
     return 0;
 }
 
@@ -234,7 +236,7 @@ int iolens_log_place_publish(const struct iolens_log_place *p, const char *tmp, 
     char name[NAME_MAX + 1];
     iolens_log_place_path(p, p->name, path, pathsz);
     if (p->naming == IOLENS_NAMING_REPLACE) {
-        if (renameat(p->dirfd, tmp, p->dirfd, p->name) == 0)
+        if (IOLENS_REAL(renameat)(p->dirfd, tmp, p->dirfd, p->name) == 0)
             return 0;
         set_err(err, errsz, "rename", errno);
         return -1;
@@ -249,7 +251,7 @@ int iolens_log_place_publish(const struct iolens_log_place *p, const char *tmp, 
             return 0;
         int e = errno;
         if (e == EEXIST && own_earlier_log(p, i, name) &&
-            renameat(p->dirfd, tmp, p->dirfd, name) == 0)
+            IOLENS_REAL(renameat)(p->dirfd, tmp, p->dirfd, name) == 0)
             return 0;
         /* EEXIST: taken; EPERM: taken by another user in a sticky
          * directory.  Anything else will not change with the name. */

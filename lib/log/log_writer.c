@@ -13,7 +13,6 @@
  */
 #include "log/log_writer.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -155,18 +154,6 @@ unsigned iolens_log_mode(void)
     return mode != 0 ? mode : IOLENS_DEFAULT_LOG_MODE; /* a tool that never loaded one */
 }
 
-typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
-
-/* The C library's sigaction, not one interposed by the application or by
- * another part of iolens (which would take our SIG_IGN for the program's). */
-static sigaction_fn libc_sigaction(void)
-{
-    static sigaction_fn fn;
-    if (fn == NULL)
-        fn = (sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
-    return fn != NULL ? fn : sigaction;
-}
-
 void iolens_log_quiet_sigxfsz(struct sigaction *saved)
 {
     /* Writing past RLIMIT_FSIZE raises SIGXFSZ, whose default action ends
@@ -176,14 +163,16 @@ void iolens_log_quiet_sigxfsz(struct sigaction *saved)
     memset(&ignore, 0, sizeof ignore);
     ignore.sa_handler = SIG_IGN;
     sigemptyset(&ignore.sa_mask);
-    if (libc_sigaction()(SIGXFSZ, &ignore, saved) != 0)
+    /* The C library's sigaction, not an interposed one (the runtime's
+     * calls never pass through its own wrappers: real_calls.h). */
+    if (IOLENS_REAL(sigaction) == NULL || IOLENS_REAL(sigaction)(SIGXFSZ, &ignore, saved) != 0)
         saved->sa_handler = SIG_ERR;
 }
 
 void iolens_log_restore_sigxfsz(const struct sigaction *saved)
 {
     if (saved->sa_handler != SIG_ERR)
-        libc_sigaction()(SIGXFSZ, saved, NULL);
+        IOLENS_REAL(sigaction)(SIGXFSZ, saved, NULL);
 }
 
 /* Writes the log into a new temporary file in the place's directory,
