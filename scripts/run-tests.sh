@@ -61,10 +61,15 @@ count_results() {
     fi
 }
 
-# Remembers one line per stage for the recap at the end.
+# Remembers one line per stage for the recap at the end, with the
+# seconds the stage took (since the previous note).
+stage_start=$(date +%s)
+run_start=$stage_start
 note() {
-    recap="$recap$(printf '  %-16s %s' "$1" "$2")
+    now=$(date +%s)
+    recap="$recap$(printf '  %-16s %5ss  %s' "$1" "$((now - stage_start))" "$2")
 "
+    stage_start=$now
 }
 
 # Marks the run failed.  A stage that failed without any failing test (a
@@ -169,6 +174,7 @@ fi
 
 step "Summary"
 printf '%s' "$recap"
+echo "  total            $(($(date +%s) - run_start))s"
 if [ "$status" -eq 0 ]; then
     echo "run-tests: all stages passed"
 else
