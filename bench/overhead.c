@@ -12,12 +12,15 @@
  * With TWIN_DIR, a second scratch file is made there, one the runtime is
  * told not to trace (run-overhead.sh traces DIR only), and PAIRS batches
  * on each of the two files alternate in the same process (the iterations
- * are split between them).  Then three figures are
- * printed: the traced file's median, the twin's median and the median of
- * the per-pair differences.  The difference is what tracing adds to a call
- * over an untraced call through the same wrappers; measured inside one
- * process it is far less noisy than a comparison of two processes, which
- * on a shared machine differ by more than the effect measured.
+ * are split between them).  Then four figures are printed: the traced
+ * file's median, the twin's median, the median of the per-pair
+ * differences and the median of the per-pair ratios (traced over twin).
+ * The difference is what tracing adds to a call over an untraced call
+ * through the same wrappers; measured inside one process, pair by pair,
+ * it is far less noisy than a comparison of two processes, which on a
+ * shared machine differ by more than the effect measured.  The ratio is
+ * taken pair by pair for the same reason: the two medians' quotient would
+ * divide batches timed at different moments.
  *
  * Ops: pwrite1 (1-byte pwrite), pwrite4k (4 KiB pwrite), openclose
  * (open + close), stat, fwrite16 (16-byte fwrite to a FILE*), fprintf1
@@ -197,9 +200,9 @@ static double median_ns_per_call(const struct op *op, struct bench *b, long per_
 /* Traced and twin batches alternate (and swap which goes first), so that
  * whatever slows the machine down for a while hits both of a pair. */
 static void paired_ns_per_call(const struct op *op, struct bench *traced, struct bench *twin,
-                               long per_batch, double out[3])
+                               long per_batch, double out[4])
 {
-    double t[PAIRS], u[PAIRS], d[PAIRS];
+    double t[PAIRS], u[PAIRS], d[PAIRS], r[PAIRS];
     op->run(traced, per_batch);
     reset_between_batches(traced);
     op->run(twin, per_batch);
@@ -213,10 +216,12 @@ static void paired_ns_per_call(const struct op *op, struct bench *traced, struct
             t[i] = batch_ns_per_call(op, traced, per_batch);
         }
         d[i] = t[i] - u[i];
+        r[i] = u[i] > 0 ? t[i] / u[i] : 0;
     }
     out[0] = median(t, PAIRS);
     out[1] = median(u, PAIRS);
     out[2] = median(d, PAIRS);
+    out[3] = median(r, PAIRS);
 }
 
 static void usage(void)
@@ -226,7 +231,8 @@ static void usage(void)
         fprintf(stderr, " %s", ops[i].name);
     fprintf(stderr, "\nprints the median ns per call; DIR defaults to /dev/shm.\n"
                     "With TWIN_DIR (a directory iolens does not trace) prints the\n"
-                    "traced median, the twin's median and the median paired difference.\n");
+                    "traced median, the twin's median, the median paired difference\n"
+                    "and the median paired ratio.\n");
     exit(2);
 }
 
@@ -243,11 +249,11 @@ int main(int argc, char **argv)
     static struct bench b, twin;
     setup(&b, argc >= 4 ? argv[3] : "/dev/shm");
     if (argc == 5) {
-        double ns[3];
+        double ns[4];
         setup(&twin, argv[4]);
         paired_ns_per_call(op, &b, &twin, iterations / (2 * PAIRS), ns);
         teardown(&twin);
-        printf("%.1f %.1f %.1f\n", ns[0], ns[1], ns[2]);
+        printf("%.1f %.1f %.1f %.4f\n", ns[0], ns[1], ns[2], ns[3]);
     } else {
         printf("%.1f\n", median_ns_per_call(op, &b, iterations / BATCHES));
     }

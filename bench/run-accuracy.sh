@@ -7,7 +7,8 @@
 # write_time lines), and their difference in percent.
 #   sh bench/run-accuracy.sh BUILDDIR [NPROCS] [FILE_SIZE] [ITERATIONS]
 # Defaults: 4 processes, 1G, 3 iterations; transfers 256K to 4M.  Data in
-# a directory under /tmp (iolens never traces /dev/shm: /dev is excluded).
+# a directory under TMPDIR (/tmp; not /dev/shm, which iolens does not
+# trace by default: /dev is excluded).
 set -eu
 B=${1:?usage: run-accuracy.sh BUILDDIR [NPROCS] [FILE_SIZE] [ITERATIONS]}
 B=$(cd "$B" && pwd)
@@ -15,8 +16,9 @@ NP=${2:-4}
 SIZE=${3:-1G}
 ITERS=${4:-3}
 MPIEXEC=${MPIEXEC:-$(command -v mpiexec)}
-W=$(mktemp -d /tmp/iolens-accuracy.XXXXXX)
+W=$(mktemp -d "${TMPDIR:-/tmp}/iolens-accuracy.XXXXXX")
 trap 'rm -rf "$W"' EXIT
+trap 'exit 130' INT TERM
 apis="r:posix:POSIX m:mpiio:MPIIO"
 grep -q '^#define IOLENS_HAVE_HDF5 1' "$B/build_config.h" && apis="$apis H:phdf5:H5D"
 printf '%-6s %-6s %-5s %10s %12s %12s %8s\n' api xfer op phase_s bench_MiB/s iolens_MiB/s diff_%

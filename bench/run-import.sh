@@ -26,7 +26,8 @@ if ! command -v sqlite3 >/dev/null 2>&1; then
     exit 1
 fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/iolens-import-bench.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT INT TERM
+trap 'rm -rf "$WORK"' EXIT
+trap 'exit 130' INT TERM
 "$MAKELOG" --jobs "$LOGS" "$WORK/job" "$RECORDS" "$RANKS"
 DB=$WORK/jobs.db
 

@@ -31,8 +31,10 @@ if ! command -v valgrind >/dev/null 2>&1; then
     echo "run-instructions: skipped: valgrind (Debian package valgrind) is not installed"
     exit 0
 fi
+# Under /dev/shm, as in run-overhead.sh: the same calls as the timed ones.
 SHM=$(mktemp -d /dev/shm/iolens-instr.XXXXXX)
-trap 'rm -rf "$SHM"' EXIT INT TERM
+trap 'rm -rf "$SHM"' EXIT
+trap 'exit 130' INT TERM
 mkdir "$SHM/traced"
 
 # instructions OP CALLS [traced]: the total count of one run

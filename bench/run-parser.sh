@@ -8,7 +8,8 @@
 # within the runtime's default 2 MiB budget, as in a real job's log);
 # iolens-parser then reads it RUNS times (default 5) with --total and with
 # --base (the full counter dump, to /dev/null).  Prints the median seconds,
-# records per second and the peak resident memory (GNU time's %M) of each.
+# records per second and the peak resident memory (GNU time's %M) of each,
+# with the min..max of the rate and of the memory over the runs.
 # Targets: 2x10^6 records/s for --total, 2x10^5 for --base, and at most
 # 64 MiB whatever the log's size.  Both modes stream the log (one region
 # at a time, util/reader/reader_stream.c), so the peak is bounded by a region,
@@ -40,47 +41,41 @@ if [ ! -x /usr/bin/time ]; then
     exit 1
 fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/iolens-parser-bench.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT INT TERM
+trap 'rm -rf "$WORK"' EXIT
+trap 'exit 130' INT TERM
 LOG=$WORK/big.iolens
 FAT=$WORK/fat.iolens
 "$MAKELOG" "$LOG" "$RECORDS" "$RANKS"
 "$MAKELOG" "$FAT" "$RECORDS" "$FAT_RANKS"
 
-median() {
-    sort -g | awk '{ v[NR] = $1 }
-        END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
 # One line: MODE LOG LABEL RANKS.
 measure() {
     mode=$1
-    : >"$WORK/sec" && : >"$WORK/mem"
+    : >"$WORK/runs"
     i=1
     while [ "$i" -le "$RUNS" ]; do
         /usr/bin/time -f '%e %M' -o "$WORK/one" "$PARSER" --$mode "$2" >/dev/null
-        awk '{ print $1 }' "$WORK/one" >>"$WORK/sec"
-        awk '{ print $2 }' "$WORK/one" >>"$WORK/mem"
+        tail -n 1 "$WORK/one" >>"$WORK/runs"
         i=$((i + 1))
     done
-    sec=$(median <"$WORK/sec")
-    mem=$(median <"$WORK/mem")
+    sec=$(awk '{ print $1 }' "$WORK/runs" | summary_stats %.2f)
+    rate=$(awk -v n="$RECORDS" '{ print ($1 > 0 ? n / $1 : "-") }' "$WORK/runs" | summary_stats %.0f)
+    mem=$(awk '{ print $2 / 1024 }' "$WORK/runs" | summary_stats %.1f)
     target=2e6
     [ "$mode" = base ] && target=2e5
-    awk -v m="$3" -v s="$sec" -v k="$mem" -v n="$RECORDS" -v t="$target" 'BEGIN {
-        printf "%-12s %10.2f %14.0f %12.1f %10s\n", m, s, (s > 0 ? n / s : 0), k / 1024, t }'
+    printf '%-12s %10s %14s %-19s %10s %-13s %10s\n' "$3" "${sec%% *}" "${rate%% *}" \
+        "${rate#* }" "${mem%% *}" "${mem#* }" "$target"
     what="parser --$mode, $RECORDS records over $4 ranks"
-    summary_row "$what: records/s" \
-        "$(awk -v s="$sec" -v n="$RECORDS" 'BEGIN { printf "%.0f", (s > 0 ? n / s : 0) }')" \
-        records/s ">= $target"
-    summary_row "$what: peak memory" "$(awk -v k="$mem" 'BEGIN { printf "%.1f", k / 1024 }')" \
-        MiB "<= 64"
+    summary_row "$what: records/s" "${rate%% *}" records/s ">= $target" "${rate#* }"
+    summary_row "$what: peak memory" "${mem%% *}" MiB "<= 64" "${mem#* }"
 }
 
 echo "iolens-parser on a log of $RECORDS records over $RANKS ranks ($(wc -c <"$LOG") bytes)," \
-    "and over $FAT_RANKS ranks ($(wc -c <"$FAT") bytes): median of $RUNS runs"
+    "and over $FAT_RANKS ranks ($(wc -c <"$FAT") bytes): median and min..max of $RUNS runs"
 echo "$(nproc) CPUs; $(uname -r)"
 echo
-printf '%-12s %10s %14s %12s %10s\n' mode seconds records_per_s peak_MiB target
+printf '%-12s %10s %14s %-19s %10s %-13s %10s\n' mode seconds records_per_s spread peak_MiB \
+    spread target
 for mode in total base; do
     measure $mode "$LOG" "$mode" "$RANKS"
 done

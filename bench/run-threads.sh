@@ -7,11 +7,17 @@
 # files and on one shared file, traced, each batch on a traced file
 # followed by one on an untraced twin file in the same process (the
 # in-process method of run-overhead.sh: two processes differ by more than
-# the effect on a busy machine).  RUNS runs (default 5); the table shows
-# the medians of the traced and twin figures and of their paired
-# difference (in_process, the cost of tracing a call), and that cost
-# against the one-thread figure of the same mode.  Target: at most 2x
-# the one-thread cost (no lock convoy).  CALLS (default 10^6) is per
+# the effect on a busy machine); a run's figure is the median of those
+# paired differences (in_process, the cost of tracing a call).  RUNS
+# rounds (default 5), each running every thread count once, in turn
+# forwards and backwards; the table shows the medians over the rounds and
+# the min..max of in_process.  vs_1_thread is paired too: in each round,
+# the cost at N threads over the cost at 1 thread of the same round, then
+# the median over the rounds.  A round whose 1-thread cost is not positive,
+# or whose N-thread cost is negative, has no such ratio (noise); when half
+# the rounds or more have none, the figure is "noise" and the summary
+# says "noise, not measured" (summary.sh), never "met".  Target: at most
+# 2x the one-thread cost (no lock convoy).  CALLS (default 10^6) is per
 # thread and file.  A figure, not a test.
 set -eu
 . "$(dirname "$0")/summary.sh"
@@ -31,55 +37,77 @@ for f in "$BENCH" "$LIB"; do
         exit 1
     fi
 done
+# Traced scratch files in $SHM/traced, twins in $SHM/twin, which the
+# default IOLENS_EXCLUDE (/dev) leaves untraced: under /dev/shm, not
+# TMPDIR, so that the figure is the call's cost and not a disk's.
 SHM=$(mktemp -d /dev/shm/iolens-threads.XXXXXX)
-LOGS=$(mktemp -d "${TMPDIR:-/tmp}/iolens-threads-logs.XXXXXX")
-trap 'rm -rf "$SHM" "$LOGS"' EXIT INT TERM
-
-median() {
-    sort -g | awk '{ v[NR] = $1 }
-        END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-# Traced scratch files in $SHM/traced, twins in $SHM/twin (untraced).
+LOGS=$(mktemp -d "${TMPDIR:-/tmp}/iolens-threads-logs.XXXXXX") || { rm -rf "$SHM"; exit 1; }
+trap 'rm -rf "$SHM" "$LOGS"' EXIT
+trap 'exit 130' INT TERM
 mkdir "$SHM/traced" "$SHM/twin"
 run_traced() {
     IOLENS_NONMPI=1 IOLENS_INCLUDE=$SHM/traced LD_PRELOAD=$LIB IOLENS_LOGFILE=$3 \
         "$BENCH" "$1" "$CALLS" "$SHM/traced" "$2" "$SHM/twin"
 }
 
-echo "iolens thread scaling: 1-byte pwrite, $CALLS calls per thread and file, median of $RUNS runs"
+# THREADS backwards, for the even rounds.
+backwards() {
+    reversed=""
+    for n in "$@"; do reversed="$n${reversed:+ $reversed}"; done
+    echo "$reversed"
+}
+
+# Column FIELD of the rounds at N threads (lines "ROUND N TRACED TWIN DIFF").
+column_at() {
+    awk -v n="$1" -v f="$2" '$2 == n { print $f }' "$LOGS/rounds"
+}
+
+# The paired ratio of each round: cost at N threads over cost at 1 thread.
+ratios_at() {
+    awk -v n="$1" '$2 == 1 { base[$1] = $5 } $2 == n { d[$1] = $5 }
+        END { for (r in d) print (base[r] > 0 && d[r] >= 0) ? d[r] / base[r] : "noise" }' \
+        "$LOGS/rounds"
+}
+
+echo "iolens thread scaling: 1-byte pwrite, $CALLS calls per thread and file, $RUNS rounds"
 echo "$(nproc) CPUs; $(uname -r)"
 echo
-printf '%-9s %7s %11s %9s %11s %12s %14s\n' files threads traced_ns twin_ns in_process \
-    vs_1_thread writes_in_log
+printf '%-9s %7s %10s %9s %11s %-15s %12s %-11s %13s\n' files threads traced_ns twin_ns \
+    in_process spread vs_1_thread spread writes_in_log
 for mode in separate shared; do
-    base=""
-    for n in $THREADS; do
-        : >"$LOGS/runs"
-        i=1
-        while [ "$i" -le "$RUNS" ]; do
-            run_traced "$n" "$mode" "$LOGS/$mode-$n-$i.iolens" >>"$LOGS/runs"
-            i=$((i + 1))
+    : >"$LOGS/rounds"
+    i=1
+    while [ "$i" -le "$RUNS" ]; do
+        order=$THREADS
+        [ $((i % 2)) -eq 0 ] && order=$(backwards $THREADS)
+        for n in $order; do
+            out=$(run_traced "$n" "$mode" "$LOGS/$mode-$n-$i.iolens")
+            echo "$i $n $out" >>"$LOGS/rounds"
         done
-        t=$(awk '{ print $1 }' "$LOGS/runs" | median)
-        u=$(awk '{ print $2 }' "$LOGS/runs" | median)
-        d=$(awk '{ print $3 }' "$LOGS/runs" | median)
-        [ -n "$base" ] || base=$d
+        i=$((i + 1))
+    done
+    files="separate files"
+    [ "$mode" = shared ] && files="one shared file"
+    for n in $THREADS; do
+        t=$(column_at "$n" 3 | summary_stats %.1f)
+        u=$(column_at "$n" 4 | summary_stats %.1f)
+        d=$(column_at "$n" 5 | summary_stats %.1f)
+        r="- -"
+        [ "$n" = 1 ] || r=$(ratios_at "$n" | summary_stats %.2f)
         seen=$("$PARSER" --total "$LOGS/$mode-$n-1.iolens" 2>/dev/null |
             awk '$1 == "total_POSIX_WRITES:" { print $2 }')
-        awk -v m="$mode" -v n="$n" -v t="$t" -v u="$u" -v d="$d" -v b="$base" -v s="${seen:-none}" \
-            'BEGIN { printf "%-9s %7d %11.1f %9.1f %11.1f %12s %14s\n", m, n, t, u, d,
-                     (b > 0 ? sprintf("%.2fx", d / b) : "-"), s }'
-        files="separate files"
-        [ "$mode" = shared ] && files="one shared file"
-        summary_row "threads, $files, $n: ns added" "$d" ns -
+        printf '%-9s %7s %10s %9s %11s %-15s %12s %-11s %13s\n' "$mode" "$n" "${t%% *}" \
+            "${u%% *}" "${d%% *}" "${d#* }" "${r%% *}" "${r#* }" "${seen:-none}"
+        summary_row "threads, $files, $n: ns added (in process)" "${d%% *}" ns - "${d#* }" 0
         if [ "$n" = 2 ]; then
-            summary_row "threads, $files: 2 against 1" \
-                "$(awk -v d="$d" -v b="$base" 'BEGIN { printf "%.2f", (b > 0 ? d / b : 0) }')" \
-                ratio "<= 2"
+            summary_row "threads, $files: 2 against 1 (paired rounds)" "${r%% *}" ratio "<= 2" \
+                "${r#* }" 0
         fi
     done
 done
 echo
-echo "writes_in_log: POSIX_WRITES in the first run's log (threads x calls, warm-up included;"
-echo "twin writes are not traced)."
+echo "traced_ns, twin_ns, in_process: medians over the rounds (each round's figure the median"
+echo "of its paired batches); spread: min..max over the rounds.  vs_1_thread: the median of"
+echo "each round's in_process at N threads over its in_process at 1 thread (noise: no base)."
+echo "writes_in_log: POSIX_WRITES in the first round's log (threads x calls, warm-up"
+echo "included; twin writes are not traced)."
