@@ -136,7 +136,6 @@ step "Building with -fsanitize=thread in $TSAN_BUILD and running make check-tsan
 fresh_dir "$TSAN_BUILD"
 if (cd "$TSAN_BUILD" &&
     "$TOP/configure" -q CFLAGS="-O1 -g -fsanitize=thread" LDFLAGS="-fsanitize=thread" &&
-    make -j2 &&
     make -j2 check-tsan); then
     count_results "$TSAN_BUILD/test-suite.log"
     note "check-tsan" "ok ($last_counts)"
