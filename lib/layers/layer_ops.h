@@ -94,6 +94,13 @@ void iolens_layer_record_init(const struct iolens_layer_ops *ops, void *rec,
  * rank stay): where every clear_record starts. */
 void iolens_layer_zero_counters(const struct iolens_layer_ops *ops, void *rec);
 
+/* A successful close charged to rec (NULL: nothing), under its lock: the
+ * earliest close start, the last close end (the descriptor's f_close_start
+ * and f_close_end roles) and the call's time as metadata time (meta_time),
+ * overlapping calls counted once (last_meta_end: the record's own). */
+void iolens_layer_close_end(const struct iolens_layer_ops *ops, void *rec,
+                            double *last_meta_end, double t0, double t1);
+
 /* Whether any of counters[which[0..n)] is above 0: the layers' "has
  * activity" tests. */
 int iolens_counters_any(const int64_t *counters, const int *which, size_t n);
