@@ -38,6 +38,10 @@ struct iolens_layer_ops {
     unsigned empty_region;        /* IOLENS_EMPTY_IN_* */
     size_t lock_offset;           /* of the record's _Atomic int lock */
     size_t disk_offset;           /* of the record's on-disk struct (log_format.h) */
+    /* Whether the layer of a library (not a base layer, log_format.h)
+     * can see accesses in this process at all, asked when the interval
+     * stores are shared out (layer_intervals.c).  NULL: always. */
+    int (*can_record)(void);
     /* Start-up, after the budget and the file table exist.  NULL: none. */
     void (*init)(void);
     /* The layer's own locks beyond its records' (tables): cleared after

@@ -888,6 +888,7 @@ IOLENS_LAYER_OPS(mpiio_ops) = {
     .empty_region = IOLENS_EMPTY_IN_JOB_LOG,
     .lock_offset = offsetof(mpiio_rec, lock),
     .disk_offset = offsetof(mpiio_rec, disk),
+    .can_record = iolens_mpi_calls_resolve,     /* an MPI program */
     .init = layer_init,
     .release_locks = release_layer_locks,
     .reset = layer_reset,
