@@ -50,8 +50,7 @@ struct mode {
     /* The body for one log: report when the mode takes no option, else
      * print (both NULL: the mode reads no log). */
     int (*report)(FILE *out, const struct iolens_log *log);
-    int (*print)(FILE *out, const struct iolens_log *log, const char *path,
-                 const struct iolens_report_options *o);
+    iolens_mode_fn *print;
     int (*begin)(FILE *out);   /* printed once before the logs, or NULL */
     bool header;            /* the job header before each log's body (and a
                              * blank line between logs) */

@@ -8,27 +8,21 @@
 #define IOLENS_REPORT_MODES_H
 
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 
 #include "reader/reader.h"
 #include "report/report_options.h"
 
-/* Each prints one read log (path: as the command line named it) and
- * returns 0, -1 when out of memory, or -2 when --bin makes more than
+/* The shape: prints one read log (path: as the command line named it)
+ * and returns 0, -1 when out of memory, or -2 when --bin makes more than
  * IOLENS_TS_MAX_PIECES pieces (--timeseries). */
-int iolens_mode_base(FILE *out, const struct iolens_log *log, const char *path,
-                     const struct iolens_report_options *o);
-int iolens_mode_bps(FILE *out, const struct iolens_log *log, const char *path,
-                    const struct iolens_report_options *o);
-int iolens_mode_timeseries(FILE *out, const struct iolens_log *log, const char *path,
+typedef int iolens_mode_fn(FILE *out, const struct iolens_log *log, const char *path,
                            const struct iolens_report_options *o);
-int iolens_mode_json(FILE *out, const struct iolens_log *log, const char *path,
-                     const struct iolens_report_options *o);
-int iolens_mode_summary(FILE *out, const struct iolens_log *log, const char *path,
-                        const struct iolens_report_options *o);
-int iolens_mode_advice(FILE *out, const struct iolens_log *log, const char *path,
-                       const struct iolens_report_options *o);
+
+/* --base (whole log), --bps, --timeseries, --json, --summary (one row),
+ * --advice. */
+iolens_mode_fn iolens_mode_base, iolens_mode_bps, iolens_mode_timeseries, iolens_mode_json,
+    iolens_mode_summary, iolens_mode_advice;
 
 /* --base and --total read region by region (reader_stream.h), memory
  * bounded by a region rather than the log: prints the job header of path,
