@@ -1,35 +1,19 @@
 /*
- * iolens-parser: prints an iolens log as text.
- *
- *   --base (default)  every counter of every record, tab-separated (dump_base.c)
- *   --total           one total_<COUNTER> line per counter and layer,
- *                     combined by the counters' AGG rules (record_merge.h)
- *   --file            file counts by access type and sharing
- *   --stack           per file: bytes and time at each layer side by side
- *   --bps             BPS per layer and per shared file (util/analysis/bps.c)
- *   --timeseries      bytes read and written per time bin, layer and rank
- *   --perf            bandwidths: aggregate, MiB/s per compute node, union time
- *   --patterns        access-pattern labels and the job's file-sharing class
- *   --json            one JSON object (schema_version, iolens-parser(1))
- *   --csv             one row per file record
- *   --summary         one row per job, for many logs at once
- *   --advice          tuning findings with evidence and fix (util/analysis/advice.c)
- *   --list-counters   every counter this parser knows, with its meaning
- *
- * Each mode lives in its own file of util/report/ (report.h, report_text.h)
- * and is dispatched through the table of modes below.  Several LOG
- * arguments are read one after the other: a log that cannot be read gets
- * its line on stderr and the others are still processed.
- *
- * Layers, names and descriptions come from the layer descriptors of
- * format/record_merge.c, so a layer added there is printed everywhere.
+ * iolens-parser: prints an iolens log as text, in one of the modes that
+ * usage() lists (--base by default; iolens-parser(1) says what each
+ * prints).  This file is the command line: its options, the table of
+ * modes they dispatch through (name, function, whether the job header
+ * comes first, whether the log is streamed) and the messages.  Each mode
+ * lives in its own file of util/report/ (report.h, report_text.h,
+ * report_modes.h).  Several LOG arguments are read one after the other: a
+ * log that cannot be read gets its line on stderr and the others are
+ * still processed.
  *
  * Exit status: 0 success, 1 usage or output error, 2 the log cannot be
  * read or is not a valid iolens log (one line on stderr says why).
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,12 +21,10 @@
 
 #include "analysis/advice.h"
 #include "analysis/bps.h"
-#include "report/dump_base.h"
-#include "report/report.h"
-#include "report/report_text.h"
 #include "reader/reader.h"
-#include "reader/reader_stream.h"
-#include "format/record_merge.h"
+#include "report/report.h"
+#include "report/report_modes.h"
+#include "report/report_text.h"
 
 #define PROG "iolens-parser"
 
@@ -56,81 +38,11 @@ struct args {
     enum mode_id mode;
     char **paths;            /* the LOG arguments */
     int npaths;
-    uint64_t block_size;     /* --block-size (--bps) */
-    double bin;              /* --bin (--timeseries) */
-    bool block_size_given, bin_given;
-    struct iolens_advice_thresholds advice;  /* --advice-thresholds (--advice, --json) */
-    bool advice_given;
+    struct iolens_report_options opt;   /* --block-size, --bin, --advice-thresholds */
+    bool block_size_given, bin_given, advice_given;
 };
 
-#define DEFAULT_BLOCK_SIZE 512u
-#define DEFAULT_BIN 1.0
-/* Bins narrower than this are refused (the times are in nanoseconds). */
-#define MIN_BIN 1e-9
-
 /* ------------------------------------------------------------- modes -- */
-
-/* The bodies of the modes that take options (the others call their
- * report function directly): 0, -1 out of memory, -2 too many time bins
- * (--timeseries). */
-static int print_base(FILE *out, const struct iolens_log *log, const char *path,
-                      const struct args *a)
-{
-    (void)path, (void)a;
-    return iolens_dump_base(out, log) == -1 ? -1 : 0;
-}
-
-static int print_bps(FILE *out, const struct iolens_log *log, const char *path,
-                     const struct args *a)
-{
-    (void)path;
-    return iolens_report_bps(out, log, a->block_size);
-}
-
-static int print_timeseries(FILE *out, const struct iolens_log *log, const char *path,
-                            const struct args *a)
-{
-    (void)path;
-    return iolens_report_timeseries(out, log, a->bin);
-}
-
-static int print_json(FILE *out, const struct iolens_log *log, const char *path,
-                      const struct args *a)
-{
-    (void)path;
-    return iolens_report_json(out, log, a->block_size, &a->advice);
-}
-
-static int print_summary(FILE *out, const struct iolens_log *log, const char *path,
-                         const struct args *a)
-{
-    return iolens_report_summary_row(out, log, path, a->block_size);
-}
-
-static int print_advice(FILE *out, const struct iolens_log *log, const char *path,
-                        const struct args *a)
-{
-    (void)path;
-    return iolens_report_advice(out, log, &a->advice);
-}
-
-/* What is printed once, before the first log: 0, or -1 on error. */
-static int begin_summary(FILE *out) { return iolens_report_summary_header(out); }
-
-static int list_counters(FILE *out)
-{
-    for (unsigned k = 0; k < iolens_layer_desc_count(); k++) {
-        uint32_t kind = iolens_layer_desc_at(k)->region_kind;
-        const char *lname = iolens_layer_name(kind);
-        for (uint32_t i = 0; i < iolens_counter_known(kind); i++)
-            fprintf(out, "%s\t%s\t%s\n", lname, iolens_counter_name(kind, i),
-                    iolens_counter_desc(kind, i));
-        for (uint32_t i = 0; i < iolens_fcounter_known(kind); i++)
-            fprintf(out, "%s\t%s\t%s\n", lname, iolens_fcounter_name(kind, i),
-                    iolens_fcounter_desc(kind, i));
-    }
-    return 0;
-}
 
 struct mode {
     const char *name;       /* the option, without its "--" */
@@ -138,8 +50,7 @@ struct mode {
     /* The body for one log: report when the mode takes no option, else
      * print (both NULL: the mode reads no log). */
     int (*report)(FILE *out, const struct iolens_log *log);
-    int (*print)(FILE *out, const struct iolens_log *log, const char *path,
-                 const struct args *a);
+    iolens_mode_fn *print;
     int (*begin)(FILE *out);   /* printed once before the logs, or NULL */
     bool header;            /* the job header before each log's body (and a
                              * blank line between logs) */
@@ -147,19 +58,20 @@ struct mode {
 };
 
 static const struct mode modes[] = {
-    [MODE_BASE] = {"base", 'b', NULL, print_base, NULL, true, true},
+    [MODE_BASE] = {"base", 'b', NULL, iolens_mode_base, NULL, true, true},
     [MODE_TOTAL] = {"total", 't', iolens_report_total, NULL, NULL, true, true},
     [MODE_FILE] = {"file", 'f', iolens_report_file, NULL, NULL, true, false},
     [MODE_STACK] = {"stack", 's', iolens_report_stack, NULL, NULL, true, false},
-    [MODE_BPS] = {"bps", 'p', NULL, print_bps, NULL, true, false},
-    [MODE_TIMESERIES] = {"timeseries", 'T', NULL, print_timeseries, NULL, true, false},
+    [MODE_BPS] = {"bps", 'p', NULL, iolens_mode_bps, NULL, true, false},
+    [MODE_TIMESERIES] = {"timeseries", 'T', NULL, iolens_mode_timeseries, NULL, true, false},
     [MODE_PERF] = {"perf", 'P', iolens_report_perf, NULL, NULL, true, false},
     [MODE_PATTERNS] = {"patterns", 'A', iolens_report_patterns, NULL, NULL, true, false},
-    [MODE_JSON] = {"json", 'j', NULL, print_json, NULL, false, false},
+    [MODE_JSON] = {"json", 'j', NULL, iolens_mode_json, NULL, false, false},
     [MODE_CSV] = {"csv", 'c', iolens_report_csv, NULL, NULL, false, false},
-    [MODE_SUMMARY] = {"summary", 'S', NULL, print_summary, begin_summary, false, false},
-    [MODE_ADVICE] = {"advice", 'a', NULL, print_advice, NULL, true, false},
-    [MODE_LIST] = {"list-counters", 'l', NULL, NULL, list_counters, false, false},
+    [MODE_SUMMARY] = {"summary", 'S', NULL, iolens_mode_summary,
+                      iolens_report_summary_header, false, false},
+    [MODE_ADVICE] = {"advice", 'a', NULL, iolens_mode_advice, NULL, true, false},
+    [MODE_LIST] = {"list-counters", 'l', NULL, NULL, iolens_report_counters, false, false},
 };
 #define NMODES (sizeof modes / sizeof modes[0])
 
@@ -225,37 +137,13 @@ static int finish_output(void)
     return 0;
 }
 
-/* A positive integer of at most 2^40 (a block size). */
-static bool parse_block_size(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || v == 0 || v > (1ull << 40))
-        return false;
-    *out = v;
-    return true;
-}
-
-/* A finite number of seconds of at least MIN_BIN. */
-static bool parse_bin(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v < MIN_BIN)
-        return false;
-    *out = v;
-    return true;
-}
-
 static int set_value_option(int c, const char *value, struct args *a)
 {
-    if (c == 'B' && parse_block_size(value, &a->block_size)) {
+    if (c == 'B' && iolens_parse_block_size(value, &a->opt.block_size)) {
         a->block_size_given = true;
         return 0;
     }
-    if (c == 'n' && parse_bin(value, &a->bin)) {
+    if (c == 'n' && iolens_parse_bin(value, &a->opt.bin)) {
         a->bin_given = true;
         return 0;
     }
@@ -284,7 +172,7 @@ static int set_max_log_size(const char *value)
 static int set_advice_thresholds(const char *list, struct args *a)
 {
     char err[256];
-    if (iolens_advice_parse(&a->advice, list, err, sizeof err) != 0) {
+    if (iolens_advice_parse(&a->opt.advice, list, err, sizeof err) != 0) {
         fprintf(stderr, PROG ": --advice-thresholds: %s\n", err);
         return -1;
     }
@@ -329,8 +217,8 @@ static int parse_args(int argc, char **argv, struct args *a)
         {"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
     };
     int nmodes = 0, c;
-    *a = (struct args){.mode = MODE_BASE, .block_size = DEFAULT_BLOCK_SIZE, .bin = DEFAULT_BIN};
-    iolens_advice_defaults(&a->advice);
+    *a = (struct args){.mode = MODE_BASE};
+    iolens_report_options_defaults(&a->opt);
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
         switch (c) {
@@ -389,11 +277,11 @@ static int print_one(const struct iolens_log *log, const char *path, const struc
     if (modes[a->mode].header)
         iolens_report_job_header(stdout, log);
     const struct mode *m = &modes[a->mode];
-    int rc = m->report != NULL ? m->report(stdout, log) : m->print(stdout, log, path, a);
+    int rc = m->report != NULL ? m->report(stdout, log) : m->print(stdout, log, path, &a->opt);
     if (rc == -2) {
         fflush(stdout);
         fprintf(stderr, PROG ": %s: --bin %g makes more than %llu bin pieces; use a wider bin\n",
-                path, a->bin, (unsigned long long)IOLENS_TS_MAX_PIECES);
+                path, a->opt.bin, (unsigned long long)IOLENS_TS_MAX_PIECES);
         return 1;
     }
     if (rc != 0) {
@@ -413,42 +301,21 @@ static bool streamed(const struct args *a)
     return modes[a->mode].streams && (whole == NULL || strcmp(whole, "1") != 0);
 }
 
+/* A streamed log (iolens_mode_streamed); its exit status (0 or 2). */
 static int process_stream(const char *path, const struct args *a)
 {
-    struct iolens_stream *s;
     char err[256];
-    bool total = a->mode == MODE_TOTAL;
-    struct iolens_totals *T = total ? iolens_totals_new() : NULL;
-    if (total && T == NULL) {
+    int rc = iolens_mode_streamed(stdout, path, a->mode == MODE_TOTAL, err, sizeof err);
+    if (rc == -1) {
         fprintf(stderr, PROG ": %s: out of memory\n", path);
         return 2;
     }
-    if (iolens_stream_open(path, total ? iolens_totals_add_region : NULL, T, &s, err,
-                           sizeof err) != IOLENS_READ_OK) {
-        iolens_totals_free(T);
+    if (rc != 0) {
         fflush(stdout);
         fprintf(stderr, PROG ": %s: %s\n", path, err);
         return 2;
     }
-    iolens_report_job_header(stdout, iolens_stream_log(s));
-    int rc = 0;
-    if (total)
-        iolens_totals_print(stdout, T);
-    else
-        rc = iolens_dump_base_stream(stdout, s);
-    iolens_totals_free(T);
-    if (rc == -3) {
-        fflush(stdout);
-        fprintf(stderr, PROG ": %s: %s\n", path, iolens_stream_error(s));
-        rc = 2;
-    } else if (rc == -1) {
-        fprintf(stderr, PROG ": %s: out of memory\n", path);
-        rc = 2;
-    } else {
-        rc = 0;
-    }
-    iolens_stream_close(s);
-    return rc;
+    return 0;
 }
 
 /* Reads and prints one log; its exit status (0, 1 or 2). */

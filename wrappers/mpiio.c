@@ -9,11 +9,11 @@
  *      facts to lib/layers/mpiio_layer.c.
  * The return value is always exactly the PMPI call's; errno is kept.
  *
- * The read/write wrappers all have the same four-line body, so a macro
- * declares each of them from its prototype (one line per call below); the
- * bookkeeping they share is in the typed after_* functions.  The
- * prototypes must match MPICH's mpio.h exactly (const-ness included): the
- * compiler checks them against the declarations there.
+ * The wrappers are written out, one function per call; the bookkeeping
+ * they share is in the typed after_* functions (and split_end, the whole
+ * body of the split-collective _end calls).  The prototypes must match
+ * MPICH's mpio.h exactly (const-ness included): the compiler checks them
+ * against the declarations there.
  *
  * MPI_Wait, MPI_Test, their variants and MPI_Request_free are wrapped to
  * time nonblocking MPI-IO to completion.  They cost one atomic load when
@@ -119,6 +119,21 @@ static int after_split_end(MPI_File fh, int rc)
         leave(saved);
     }
     return rc;
+}
+
+/* The body of the six split-collective _end wrappers.  The real call is
+ * read_end for a read and write_end for a write (the other is NULL; both
+ * NULL: the MPI library lacks it).  buf is the caller's own buffer, given
+ * back to read_end as the writable one it was. */
+static int split_end(MPI_File fh, int (*read_end)(MPI_File, void *, MPI_Status *),
+                     int (*write_end)(MPI_File, const void *, MPI_Status *), const void *buf,
+                     MPI_Status *status)
+{
+    if (__builtin_expect(read_end == NULL && write_end == NULL, 0))
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    int was_traced = traced(fh);   /* asked before the call, as every wrapper does */
+    int rc = read_end != NULL ? read_end(fh, (void *)buf, status) : write_end(fh, buf, status);
+    return was_traced ? after_split_end(fh, rc) : rc;
 }
 
 /* Metadata calls: report(fh, t0, t1) is the layer function to call. */
@@ -908,50 +923,32 @@ IOLENS_EXPORT int MPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, M
 
 IOLENS_EXPORT int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
 {
-    PMPI_OR_FAIL(real, PMPI_File_read_at_all_end);
-    if (!traced(fh))
-        return real(fh, buf, status);
-    return after_split_end(fh, real(fh, buf, status));
+    return split_end(fh, IOLENS_PMPI(PMPI_File_read_at_all_end), NULL, buf, status);
 }
 
 IOLENS_EXPORT int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
-    PMPI_OR_FAIL(real, PMPI_File_write_at_all_end);
-    if (!traced(fh))
-        return real(fh, buf, status);
-    return after_split_end(fh, real(fh, buf, status));
+    return split_end(fh, NULL, IOLENS_PMPI(PMPI_File_write_at_all_end), buf, status);
 }
 
 IOLENS_EXPORT int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
 {
-    PMPI_OR_FAIL(real, PMPI_File_read_all_end);
-    if (!traced(fh))
-        return real(fh, buf, status);
-    return after_split_end(fh, real(fh, buf, status));
+    return split_end(fh, IOLENS_PMPI(PMPI_File_read_all_end), NULL, buf, status);
 }
 
 IOLENS_EXPORT int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
-    PMPI_OR_FAIL(real, PMPI_File_write_all_end);
-    if (!traced(fh))
-        return real(fh, buf, status);
-    return after_split_end(fh, real(fh, buf, status));
+    return split_end(fh, NULL, IOLENS_PMPI(PMPI_File_write_all_end), buf, status);
 }
 
 IOLENS_EXPORT int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
 {
-    PMPI_OR_FAIL(real, PMPI_File_read_ordered_end);
-    if (!traced(fh))
-        return real(fh, buf, status);
-    return after_split_end(fh, real(fh, buf, status));
+    return split_end(fh, IOLENS_PMPI(PMPI_File_read_ordered_end), NULL, buf, status);
 }
 
 IOLENS_EXPORT int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
-    PMPI_OR_FAIL(real, PMPI_File_write_ordered_end);
-    if (!traced(fh))
-        return real(fh, buf, status);
-    return after_split_end(fh, real(fh, buf, status));
+    return split_end(fh, NULL, IOLENS_PMPI(PMPI_File_write_ordered_end), buf, status);
 }
 /* ------------------------------------------------ request completion -- */
 /* Fast path: no MPI-IO request pending, call PMPI at once.  Slow path

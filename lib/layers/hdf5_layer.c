@@ -69,6 +69,9 @@ struct iolens_h5d_rec {
 typedef struct iolens_h5f_rec h5f_rec;
 typedef struct iolens_h5d_rec h5d_rec;
 
+/* Their entries of the runtime ops table (layer_ops.h), defined at the end. */
+static const struct iolens_layer_ops h5f_ops, h5d_ops;
+
 /* ------------------------------------------------------ HDF5 queries -- */
 
 /* HDF5 prints its error stack when a call fails; a question the layer
@@ -594,13 +597,7 @@ h5f_rec *iolens_h5f_close_begin(hid_t file)
 
 void iolens_h5f_close_end(h5f_rec *r, double t0, double t1)
 {
-    if (r == NULL)
-        return;
-    iolens_lock_always(&r->lock);
-    iolens_note_earliest(&r->disk.fcounters[H5F_F_CLOSE_START_TIMESTAMP], t0);
-    iolens_note_last(&r->disk.fcounters[H5F_F_CLOSE_END_TIMESTAMP], t1);
-    h5f_meta(r, t0, t1);
-    iolens_unlock_always(&r->lock);
+    iolens_layer_close_end(&h5f_ops, r, r != NULL ? &r->last_meta_end : NULL, t0, t1);
 }
 
 /* ------------------------------------------------------------- H5D -- */
@@ -836,13 +833,7 @@ h5d_rec *iolens_h5d_close_begin(hid_t dset)
 
 void iolens_h5d_close_end(h5d_rec *r, double t0, double t1)
 {
-    if (r == NULL)
-        return;
-    iolens_lock_always(&r->lock);
-    iolens_note_earliest(&r->disk.fcounters[H5D_F_CLOSE_START_TIMESTAMP], t0);
-    iolens_note_last(&r->disk.fcounters[H5D_F_CLOSE_END_TIMESTAMP], t1);
-    h5d_meta(r, t0, t1);
-    iolens_unlock_always(&r->lock);
+    iolens_layer_close_end(&h5d_ops, r, r != NULL ? &r->last_meta_end : NULL, t0, t1);
 }
 
 /* -------------------------------------------------------- start-up -- */

@@ -12,9 +12,7 @@
 #include "iolens/log_format.h"
 #include "core/state.h"
 #include "format/record_merge.h"
-#ifdef IOLENS_HAVE_MPI
-#include "core/mpi_calls.h"
-#endif
+#include "layers/layer_ops.h"
 
 struct iolens_interval_store iolens_layer_intervals[IOLENS_NLAYERS];
 
@@ -42,30 +40,22 @@ static enum iolens_layer data_layer(size_t i)
 }
 #define NDATA ((size_t)IOLENS_NDATA_LAYERS)
 
-/* Whether a layer can see accesses in this process at all.  Asked of the
- * build, not of the ops table: a unit test linked to the static core has
- * only the layers it references, and must still share the stores out as
- * libiolens.so does. */
+/* Whether a layer can see accesses in this process at all, when it is not
+ * switched off.  A base layer (IOLENS_LAYERS' BASE column: its calls are
+ * the C library's) always can, and is answered from the layer table, not
+ * the ops table: a unit test linked to the static core has only the ops
+ * entries it references, and must still share the stores out as
+ * libiolens.so does.  A library's layer (MPI-IO, HDF5) can when it is
+ * compiled in, which is when it has an ops entry, and its entry says it
+ * can now (MPI-IO: in an MPI program). */
 static int layer_can_record(enum iolens_layer layer)
 {
     if (iolens_layers_off & (1u << layer))
         return 0;
-    switch (layer) {
-    case IOLENS_LAYER_MPIIO:
-#ifdef IOLENS_HAVE_MPI
-        return iolens_mpi_calls_resolve(); /* an MPI program */
-#else
-        return 0;
-#endif
-    case IOLENS_LAYER_H5D:
-#ifdef IOLENS_HAVE_HDF5
+    if (iolens_layer_desc_at(layer)->base)
         return 1;
-#else
-        return 0;
-#endif
-    default:
-        return 1;
-    }
+    const struct iolens_layer_ops *ops = iolens_layer_ops_of(layer);
+    return ops != NULL && (ops->can_record == NULL || ops->can_record());
 }
 
 /* One main store at a budget (a scaled allocation, budget.h). */

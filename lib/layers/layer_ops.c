@@ -1,13 +1,16 @@
 /* The walks over the layer table (layer_ops.h) and over a layer's
- * records.  None of this is on the read/write path: it runs at start-up,
- * after a fork and when the log is written. */
+ * records, and what every layer does the same way to one record.  None of
+ * this is on the read/write path: it runs at start-up, at a close, after
+ * a fork and when the log is written. */
 #include "layers/layer_ops.h"
 
 #include <stdatomic.h>
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/spinlock.h"
 #include "format/record_merge.h"
+#include "layers/access_stats.h"
 
 /* The entries the linker gathered (none: both NULL, an empty walk). */
 extern const struct iolens_layer_ops *const __start_iolens_layer_ops[]
@@ -186,4 +189,19 @@ int iolens_counters_any(const int64_t *counters, const int *which, size_t n)
         if (counters[which[i]] > 0)
             return 1;
     return 0;
+}
+
+void iolens_layer_close_end(const struct iolens_layer_ops *ops, void *rec,
+                            double *last_meta_end, double t0, double t1)
+{
+    if (rec == NULL)
+        return;
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(ops->region_kind);
+    double *f = iolens_rec_fcounters(d, (unsigned char *)rec + ops->disk_offset);
+    _Atomic int *lock = lock_in(rec, ops);
+    iolens_lock_always(lock);
+    iolens_note_earliest(&f[d->f_close_start], t0);
+    iolens_note_last(&f[d->f_close_end], t1);
+    f[d->meta_time] = iolens_time_add_nonoverlap(f[d->meta_time], last_meta_end, t0, t1);
+    iolens_unlock_always(lock);
 }

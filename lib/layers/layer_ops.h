@@ -38,6 +38,10 @@ struct iolens_layer_ops {
     unsigned empty_region;        /* IOLENS_EMPTY_IN_* */
     size_t lock_offset;           /* of the record's _Atomic int lock */
     size_t disk_offset;           /* of the record's on-disk struct (log_format.h) */
+    /* Whether the layer of a library (not a base layer, log_format.h)
+     * can see accesses in this process at all, asked when the interval
+     * stores are shared out (layer_intervals.c).  NULL: always. */
+    int (*can_record)(void);
     /* Start-up, after the budget and the file table exist.  NULL: none. */
     void (*init)(void);
     /* The layer's own locks beyond its records' (tables): cleared after
@@ -93,6 +97,13 @@ void iolens_layer_record_init(const struct iolens_layer_ops *ops, void *rec,
 /* Zeroes the counters and fcounters of rec's on-disk struct (the id and
  * rank stay): where every clear_record starts. */
 void iolens_layer_zero_counters(const struct iolens_layer_ops *ops, void *rec);
+
+/* A successful close charged to rec (NULL: nothing), under its lock: the
+ * earliest close start, the last close end (the descriptor's f_close_start
+ * and f_close_end roles) and the call's time as metadata time (meta_time),
+ * overlapping calls counted once (last_meta_end: the record's own). */
+void iolens_layer_close_end(const struct iolens_layer_ops *ops, void *rec,
+                            double *last_meta_end, double t0, double t1);
 
 /* Whether any of counters[which[0..n)] is above 0: the layers' "has
  * activity" tests. */

@@ -53,6 +53,9 @@ struct iolens_mpiio_rec {
 
 typedef struct iolens_mpiio_rec mpiio_rec;
 
+/* Its entry of the runtime ops table (layer_ops.h), defined at the end. */
+static const struct iolens_layer_ops mpiio_ops;
+
 /* ------------------------------------------------------- records -- */
 
 static const struct iolens_layer_ops mpiio_ops;
@@ -609,13 +612,7 @@ mpiio_rec *iolens_mpiio_close_begin(MPI_File fh)
 
 void iolens_mpiio_close_end(mpiio_rec *r, double t0, double t1)
 {
-    if (r == NULL)
-        return;
-    iolens_lock_always(&r->lock);
-    iolens_note_earliest(&r->disk.fcounters[MPIIO_F_CLOSE_START_TIMESTAMP], t0);
-    iolens_note_last(&r->disk.fcounters[MPIIO_F_CLOSE_END_TIMESTAMP], t1);
-    add_meta_time(r, t0, t1);
-    iolens_unlock_always(&r->lock);
+    iolens_layer_close_end(&mpiio_ops, r, r != NULL ? &r->last_meta_end : NULL, t0, t1);
 }
 
 void iolens_mpiio_sync(MPI_File fh, double t0, double t1)
@@ -891,6 +888,7 @@ IOLENS_LAYER_OPS(mpiio_ops) = {
     .empty_region = IOLENS_EMPTY_IN_JOB_LOG,
     .lock_offset = offsetof(mpiio_rec, lock),
     .disk_offset = offsetof(mpiio_rec, disk),
+    .can_record = iolens_mpi_calls_resolve,     /* an MPI program */
     .init = layer_init,
     .release_locks = release_layer_locks,
     .reset = layer_reset,

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/record_merge.h"
 #include "reader/reader.h"
 
 static void print_job(const struct iolens_log *log)
@@ -39,19 +40,21 @@ static void print_job(const struct iolens_log *log)
 
 static void print_layer(const struct iolens_log *log, const struct iolens_log_layer *L)
 {
-    const char *lname = iolens_layer_name(L->kind);
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(L->kind);
+    if (d == NULL)
+        return;
     for (uint64_t r = 0; r < L->record_count; r++) {
         const char *name = iolens_log_name_of(log, L->id[r]);
         for (uint32_t i = 0; i < L->counter_count; i++) {
-            const char *c = iolens_counter_name(L->kind, i);
+            const char *c = i < d->ncounters ? d->counter_names[i] : NULL;
             if (c != NULL)
-                printf("rec\t%s\t%" PRId64 "\t%s\t%s\t%" PRId64 "\n", lname, L->rank[r],
+                printf("rec\t%s\t%" PRId64 "\t%s\t%s\t%" PRId64 "\n", d->name, L->rank[r],
                        name ? name : "?", c, L->counters[r * L->counter_count + i]);
         }
         for (uint32_t i = 0; i < L->fcounter_count; i++) {
-            const char *c = iolens_fcounter_name(L->kind, i);
+            const char *c = i < d->nfcounters ? d->fcounter_names[i] : NULL;
             if (c != NULL)
-                printf("rec\t%s\t%" PRId64 "\t%s\t%s\t%.17g\n", lname, L->rank[r],
+                printf("rec\t%s\t%" PRId64 "\t%s\t%s\t%.17g\n", d->name, L->rank[r],
                        name ? name : "?", c, L->fcounters[r * L->fcounter_count + i]);
         }
     }

@@ -143,17 +143,10 @@ struct iolens_layer_desc;
 void iolens_log_record_load(const struct iolens_log_layer *L, uint64_t r,
                             const struct iolens_layer_desc *d, void *rec);
 
-/* Counter names of a layer kind (from the X-macro tables); NULL if the
- * layer or index is unknown. */
-const char *iolens_counter_name(uint32_t kind, uint32_t index);
-const char *iolens_fcounter_name(uint32_t kind, uint32_t index);
+/* The name of a layer kind ("POSIX" ...: its descriptor's), NULL for a
+ * kind no descriptor has.  A layer's counters, their names and
+ * descriptions are its descriptor's (iolens_layer_desc_by_kind,
+ * format/record_merge.h). */
 const char *iolens_layer_name(uint32_t kind);
-/* Their descriptions, from the same tables; NULL if unknown. */
-const char *iolens_counter_desc(uint32_t kind, uint32_t index);
-const char *iolens_fcounter_desc(uint32_t kind, uint32_t index);
-/* Number of integer / floating-point counters this reader knows for a
- * layer kind (0 for an unknown kind). */
-uint32_t iolens_counter_known(uint32_t kind);
-uint32_t iolens_fcounter_known(uint32_t kind);
 
 #endif

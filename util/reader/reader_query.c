@@ -1,6 +1,7 @@
 /* What a tool asks of a log once it is read: names of record ids, the
- * mount of a path, a layer and its records' counters, and the counter
- * tables of the layer descriptors. */
+ * mount of a path, a layer and its records' counters, and the name of a
+ * layer kind.  Counter names and descriptions are the layer descriptors'
+ * own (format/record_merge.h). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -8,51 +9,12 @@
 #include "format/record_merge.h"
 #include "reader/reader.h"
 
-/* ------------------------------------------------------ counter tables -- */
-
-/* Names and descriptions come from the layer descriptors of
- * format/record_merge.c, themselves generated from the X-macro tables. */
+/* --------------------------------------------------------- layers -- */
 
 const char *iolens_layer_name(uint32_t kind)
 {
     const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
     return d ? d->name : NULL;
-}
-
-const char *iolens_counter_name(uint32_t kind, uint32_t index)
-{
-    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
-    return d && index < d->ncounters ? d->counter_names[index] : NULL;
-}
-
-const char *iolens_fcounter_name(uint32_t kind, uint32_t index)
-{
-    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
-    return d && index < d->nfcounters ? d->fcounter_names[index] : NULL;
-}
-
-const char *iolens_counter_desc(uint32_t kind, uint32_t index)
-{
-    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
-    return d && index < d->ncounters ? d->counter_descs[index] : NULL;
-}
-
-const char *iolens_fcounter_desc(uint32_t kind, uint32_t index)
-{
-    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
-    return d && index < d->nfcounters ? d->fcounter_descs[index] : NULL;
-}
-
-uint32_t iolens_counter_known(uint32_t kind)
-{
-    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
-    return d ? d->ncounters : 0;
-}
-
-uint32_t iolens_fcounter_known(uint32_t kind)
-{
-    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
-    return d ? d->nfcounters : 0;
 }
 
 /* ----------------------------------------------------------- lookups -- */

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/record_merge.h"
+
 /* A growable byte buffer; failed is set once an allocation fails. */
 struct text {
     char *p;
@@ -188,7 +190,8 @@ struct names {
 
 static int names_of_layer(const struct iolens_log_layer *L, struct names *nm)
 {
-    uint32_t known = iolens_counter_known(L->kind), fknown = iolens_fcounter_known(L->kind);
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(L->kind);
+    uint32_t known = d != NULL ? d->ncounters : 0, fknown = d != NULL ? d->nfcounters : 0;
     nm->n = L->counter_count < known ? L->counter_count : known;
     nm->nf = L->fcounter_count < fknown ? L->fcounter_count : fknown;
     nm->name = calloc(nm->n + 1, sizeof *nm->name);
@@ -198,11 +201,11 @@ static int names_of_layer(const struct iolens_log_layer *L, struct names *nm)
     if (!nm->name || !nm->fname || !nm->len || !nm->flen)
         return -1;
     for (uint32_t i = 0; i < nm->n; i++) {
-        nm->name[i] = iolens_counter_name(L->kind, i);
+        nm->name[i] = d->counter_names[i];
         nm->len[i] = strlen(nm->name[i]);
     }
     for (uint32_t i = 0; i < nm->nf; i++) {
-        nm->fname[i] = iolens_fcounter_name(L->kind, i);
+        nm->fname[i] = d->fcounter_names[i];
         nm->flen[i] = strlen(nm->fname[i]);
     }
     return 0;

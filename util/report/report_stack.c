@@ -23,27 +23,27 @@
 
 /* The data layers from the top of the I/O stack down: the libraries'
  * layers (not the job's base) from the last in the table, then the base
- * layers in table order (H5D, MPIIO, POSIX, STDIO). */
-static const struct iolens_layer_desc *stack_layer(unsigned k)
+ * layers in table order (H5D, MPIIO, POSIX, STDIO).  Built once per
+ * report (stack_order), read by position k. */
+struct stack_order {
+    const struct iolens_layer_desc *layer[STACK_NKINDS];
+};
+
+static void stack_order(struct stack_order *o)
 {
-    unsigned nlib = 0;
-    const struct iolens_layer_desc *d;
-    for (unsigned i = 0; (d = iolens_data_layer_at(i)) != NULL; i++)
-        nlib += !d->base;
-    for (unsigned i = IOLENS_NDATA_LAYERS; k < nlib && i-- > 0;)
-        if (!iolens_data_layer_at(i)->base && k-- == 0)
-            return iolens_data_layer_at(i);
-    k -= nlib;
-    for (unsigned i = 0; (d = iolens_data_layer_at(i)) != NULL; i++)
-        if (d->base && k-- == 0)
-            return d;
-    return NULL;
+    unsigned k = 0;
+    for (unsigned i = STACK_NKINDS; i-- > 0;)
+        if (!iolens_data_layer_at(i)->base)
+            o->layer[k++] = iolens_data_layer_at(i);
+    for (unsigned i = 0; i < STACK_NKINDS; i++)
+        if (iolens_data_layer_at(i)->base)
+            o->layer[k++] = iolens_data_layer_at(i);
 }
 
 /* One record's contribution to a file's row. */
 struct stack_entry {
     char *file;            /* malloc'd */
-    unsigned k;            /* position in the stack (stack_layer) */
+    unsigned k;            /* position in the stack (struct stack_order) */
     int64_t bytes_read, bytes_written;
     double time;
 };
@@ -105,12 +105,13 @@ static int by_file(const void *a, const void *b)
     return strcmp(((const struct stack_entry *)a)->file, ((const struct stack_entry *)b)->file);
 }
 
-static void print_stack_header(FILE *out, const struct iolens_log_layer **layer)
+static void print_stack_header(FILE *out, const struct stack_order *o,
+                               const struct iolens_log_layer **layer)
 {
     fputs("# <file>", out);
     for (unsigned k = 0; k < STACK_NKINDS; k++)
         if (layer[k] != NULL) {
-            const char *n = stack_layer(k)->name;
+            const char *n = o->layer[k]->name;
             fprintf(out, "\t%s_bytes_read\t%s_bytes_written\t%s_time", n, n, n);
         }
     fputc('\n', out);
@@ -153,10 +154,12 @@ static void print_stack_rows(FILE *out, const struct stack_entry *e, size_t n,
 
 int iolens_report_stack(FILE *out, const struct iolens_log *log)
 {
+    struct stack_order o;
+    stack_order(&o);
     const struct iolens_log_layer *layer[STACK_NKINDS];
     uint64_t total = 0;
     for (unsigned k = 0; k < STACK_NKINDS; k++) {
-        layer[k] = iolens_log_layer_of(log, stack_layer(k)->region_kind);
+        layer[k] = iolens_log_layer_of(log, o.layer[k]->region_kind);
         total += layer[k] != NULL ? layer[k]->record_count : 0;
     }
     if (total > SIZE_MAX / sizeof(struct stack_entry))
@@ -170,7 +173,7 @@ int iolens_report_stack(FILE *out, const struct iolens_log *log)
     if (rc == 0) {
         if (n > 0)
             qsort(e, n, sizeof *e, by_file);
-        print_stack_header(out, layer);
+        print_stack_header(out, &o, layer);
         print_stack_rows(out, e, n, layer);
     }
     for (size_t i = 0; i < n; i++)

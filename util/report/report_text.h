@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "format/record_merge.h"
 #include "reader/reader.h"
 
 void iolens_report_job_header(FILE *out, const struct iolens_log *log);
@@ -37,13 +38,15 @@ int iolens_report_timeseries(FILE *out, const struct iolens_log *log, double wid
  * both the region and the reader's tables have. */
 static inline uint32_t iolens_usable_counters(const struct iolens_log_layer *L)
 {
-    uint32_t known = iolens_counter_known(L->kind);
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(L->kind);
+    uint32_t known = d != NULL ? d->ncounters : 0;
     return L->counter_count < known ? L->counter_count : known;
 }
 
 static inline uint32_t iolens_usable_fcounters(const struct iolens_log_layer *L)
 {
-    uint32_t known = iolens_fcounter_known(L->kind);
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(L->kind);
+    uint32_t known = d != NULL ? d->nfcounters : 0;
     return L->fcounter_count < known ? L->fcounter_count : known;
 }
 

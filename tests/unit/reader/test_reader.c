@@ -783,31 +783,42 @@ START_TEST(mount_lookup)
 }
 END_TEST
 
+/* A known layer's descriptor (record_merge.h), where the tools find its
+ * counters' names and descriptions. */
+static const struct iolens_layer_desc *desc_of(uint32_t kind)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    ck_assert_ptr_nonnull(d);
+    return d;
+}
+
 START_TEST(counter_tables)
 {
     ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_POSIX), "POSIX");
     ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_STDIO), "STDIO");
     ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_MPIIO), "MPIIO");
-    ck_assert_uint_eq(iolens_counter_known(IOLENS_REGION_MPIIO), MPIIO_NUM_COUNTERS);
-    ck_assert_uint_eq(iolens_fcounter_known(IOLENS_REGION_MPIIO), MPIIO_F_NUM_COUNTERS);
-    ck_assert_str_eq(iolens_counter_name(IOLENS_REGION_MPIIO, MPIIO_COLL_OPENS), "MPIIO_COLL_OPENS");
-    ck_assert_str_eq(iolens_fcounter_desc(IOLENS_REGION_MPIIO, MPIIO_F_MAX_READ_TIME),
+    ck_assert_uint_eq(desc_of(IOLENS_REGION_MPIIO)->ncounters, MPIIO_NUM_COUNTERS);
+    ck_assert_uint_eq(desc_of(IOLENS_REGION_MPIIO)->nfcounters, MPIIO_F_NUM_COUNTERS);
+    ck_assert_str_eq(desc_of(IOLENS_REGION_MPIIO)->counter_names[MPIIO_COLL_OPENS],
+                     "MPIIO_COLL_OPENS");
+    ck_assert_str_eq(desc_of(IOLENS_REGION_MPIIO)->fcounter_descs[MPIIO_F_MAX_READ_TIME],
                      "duration of the slowest read");
     ck_assert_ptr_null(iolens_layer_name(IOLENS_REGION_RANKS));
     ck_assert_ptr_null(iolens_layer_name(99));
-    ck_assert_uint_eq(iolens_counter_known(IOLENS_REGION_POSIX), POSIX_NUM_COUNTERS);
-    ck_assert_uint_eq(iolens_fcounter_known(IOLENS_REGION_STDIO), STDIO_F_NUM_COUNTERS);
-    ck_assert_uint_eq(iolens_counter_known(99), 0);
-    ck_assert_str_eq(iolens_counter_name(IOLENS_REGION_POSIX, POSIX_BYTES_WRITTEN),
+    ck_assert_uint_eq(desc_of(IOLENS_REGION_POSIX)->ncounters, POSIX_NUM_COUNTERS);
+    ck_assert_uint_eq(desc_of(IOLENS_REGION_STDIO)->nfcounters, STDIO_F_NUM_COUNTERS);
+    ck_assert_ptr_null(iolens_layer_desc_by_kind(99));
+    ck_assert_str_eq(desc_of(IOLENS_REGION_POSIX)->counter_names[POSIX_BYTES_WRITTEN],
                      "POSIX_BYTES_WRITTEN");
-    ck_assert_str_eq(iolens_counter_name(IOLENS_REGION_POSIX, POSIX_MAX_WRITE_TIME_SIZE),
+    ck_assert_str_eq(desc_of(IOLENS_REGION_POSIX)->counter_names[POSIX_MAX_WRITE_TIME_SIZE],
                      "POSIX_MAX_WRITE_TIME_SIZE");
-    ck_assert_str_eq(iolens_fcounter_name(IOLENS_REGION_STDIO, STDIO_F_META_TIME),
+    ck_assert_str_eq(desc_of(IOLENS_REGION_STDIO)->fcounter_names[STDIO_F_META_TIME],
                      "STDIO_F_META_TIME");
-    ck_assert_str_eq(iolens_counter_desc(IOLENS_REGION_POSIX, POSIX_FSYNCS), "fsync");
-    ck_assert_ptr_null(iolens_counter_name(IOLENS_REGION_POSIX, POSIX_NUM_COUNTERS));
-    ck_assert_ptr_null(iolens_fcounter_name(IOLENS_REGION_POSIX, POSIX_F_NUM_COUNTERS));
-    ck_assert_ptr_null(iolens_fcounter_desc(99, 0));
+    ck_assert_str_eq(desc_of(IOLENS_REGION_POSIX)->counter_descs[POSIX_FSYNCS], "fsync");
+    /* No name past the last counter: the tables end at the enums' count. */
+    ck_assert_uint_eq(desc_of(IOLENS_REGION_POSIX)->ncounters, POSIX_NUM_COUNTERS);
+    ck_assert_uint_eq(desc_of(IOLENS_REGION_POSIX)->nfcounters, POSIX_F_NUM_COUNTERS);
+    ck_assert_ptr_null(iolens_layer_desc_by_kind(99)); /* nor descriptions */
 }
 END_TEST
 
@@ -817,16 +828,18 @@ START_TEST(hdf5_layers)
 {
     ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_H5F), "H5F");
     ck_assert_str_eq(iolens_layer_name(IOLENS_REGION_H5D), "H5D");
-    ck_assert_uint_eq(iolens_counter_known(IOLENS_REGION_H5F), H5F_NUM_COUNTERS);
-    ck_assert_uint_eq(iolens_fcounter_known(IOLENS_REGION_H5F), H5F_F_NUM_COUNTERS);
-    ck_assert_uint_eq(iolens_counter_known(IOLENS_REGION_H5D), H5D_NUM_COUNTERS);
-    ck_assert_uint_eq(iolens_fcounter_known(IOLENS_REGION_H5D), H5D_F_NUM_COUNTERS);
-    ck_assert_str_eq(iolens_counter_name(IOLENS_REGION_H5D, H5D_ACCESS4_LENGTH_D5),
+    ck_assert_uint_eq(desc_of(IOLENS_REGION_H5F)->ncounters, H5F_NUM_COUNTERS);
+    ck_assert_uint_eq(desc_of(IOLENS_REGION_H5F)->nfcounters, H5F_F_NUM_COUNTERS);
+    ck_assert_uint_eq(desc_of(IOLENS_REGION_H5D)->ncounters, H5D_NUM_COUNTERS);
+    ck_assert_uint_eq(desc_of(IOLENS_REGION_H5D)->nfcounters, H5D_F_NUM_COUNTERS);
+    ck_assert_str_eq(desc_of(IOLENS_REGION_H5D)->counter_names[H5D_ACCESS4_LENGTH_D5],
                      "H5D_ACCESS4_LENGTH_D5");
-    ck_assert_str_eq(iolens_fcounter_name(IOLENS_REGION_H5F, H5F_F_META_TIME), "H5F_F_META_TIME");
-    ck_assert_str_eq(iolens_counter_desc(IOLENS_REGION_H5F, H5F_OPENS),
+    ck_assert_str_eq(desc_of(IOLENS_REGION_H5F)->fcounter_names[H5F_F_META_TIME],
+                     "H5F_F_META_TIME");
+    ck_assert_str_eq(desc_of(IOLENS_REGION_H5F)->counter_descs[H5F_OPENS],
                      "H5Fcreate and H5Fopen (as Darshan)");
-    ck_assert_ptr_null(iolens_counter_name(IOLENS_REGION_H5D, H5D_NUM_COUNTERS));
+    /* No name past the last H5D counter. */
+    ck_assert_uint_eq(desc_of(IOLENS_REGION_H5D)->ncounters, H5D_NUM_COUNTERS);
     ck_assert_ptr_null(iolens_layer_name(IOLENS_REGION_H5D + 1));
 
     struct content c;
