@@ -158,6 +158,11 @@ static posix_rec *record_of(struct iolens_file *file)
     return iolens_file_layer_record(file, IOLENS_LAYER_POSIX, sizeof(posix_rec), init_rec);
 }
 
+size_t iolens_posix_record_size(void)
+{
+    return sizeof(posix_rec);
+}
+
 static int path_is_traced(const char *abspath)
 {
     const struct iolens_config *cfg = iolens_runtime_config();
