@@ -87,9 +87,7 @@ struct iolens_posix_rec {
      * any descriptor): the last byte of each, 0 before the first and
      * again after each open, as in Darshan.  Indexed by last_io - 1. */
     int64_t last_byte[2];
-    /* The on-disk record's first fields (layer_ops.h: disk_offset). */
-    uint64_t id;
-    int64_t rank;
+    uint64_t id;              /* the file's, for its access intervals */
     int64_t counters[NKEPT_COUNTERS];     /* see KEPT_* above */
     double fcounters[NKEPT_FCOUNTERS];
     struct iolens_common_values sizes;
@@ -148,9 +146,14 @@ static void clear_counters(posix_rec *r, const struct iolens_file *file)
     memset(&r->pat, 0, sizeof r->pat);
 }
 
+/* A new record (not iolens_layer_record_init: the record holds no
+ * on-disk struct, only the file's id in front of its compact counters). */
 static void init_rec(void *rec, struct iolens_file *file)
 {
-    iolens_layer_record_init(&posix_ops, rec, file);
+    posix_rec *r = rec;
+    atomic_store(&r->lock, 0);
+    r->id = file->id;
+    clear_counters(r, file);
 }
 
 static posix_rec *record_of(struct iolens_file *file)
@@ -812,8 +815,7 @@ static int pack(void *rec, void *record)
     struct iolens_access_pattern pat;
     memset(out, 0, sizeof *out);
     int held = lock_rec(r);
-    out->id = r->id;
-    out->rank = r->rank;
+    out->id = r->id;   /* rank 0: the log writer sets a rank's */
     memcpy(out->counters, r->counters, KEPT_AT_OWN_INDEX * sizeof *out->counters);
     out->counters[POSIX_MAX_READ_TIME_SIZE] = r->counters[KEPT_MAX_READ_TIME_SIZE];
     out->counters[POSIX_MAX_WRITE_TIME_SIZE] = r->counters[KEPT_MAX_WRITE_TIME_SIZE];
@@ -848,7 +850,9 @@ IOLENS_LAYER_OPS(posix_ops) = {
     .region_kind = IOLENS_REGION_POSIX,
     .empty_region = IOLENS_EMPTY_IN_PROCESS_LOG | IOLENS_EMPTY_IN_JOB_LOG,
     .lock_offset = offsetof(posix_rec, lock),
-    .disk_offset = offsetof(posix_rec, id),   /* id and rank; the counters are compact */
+    /* No on-disk struct inside: the record is compact (see KEPT_*), made
+     * by init_rec and packed by pack, so nothing uses this offset. */
+    .disk_offset = 0,
     .init = layer_init,
     .release_locks = release_layer_locks,
     .pack = pack,
