@@ -110,11 +110,14 @@ struct iolens_common_values {
     int64_t count[IOLENS_COMMON_INLINE];
     struct iolens_common_ext *ext; /* every slot, once the inline ones were
                                     * outgrown; NULL before */
-    int used;
-    int last;       /* slot of the value added last (a memo; 0 when unused) */
-    int estimated;  /* 1 once a value was given up: counts are estimates */
-    int no_ext;     /* the budget had no room for ext: do not ask again */
+    /* Bytes: at most IOLENS_COMMON_SLOTS slots, and the struct is in
+     * every POSIX and MPI-IO record, where each byte is a byte a file. */
+    uint8_t used;
+    uint8_t last;       /* slot of the value added last (a memo; 0 when unused) */
+    uint8_t estimated;  /* 1 once a value was given up: counts are estimates */
+    uint8_t no_ext;     /* the budget had no room for ext: do not ask again */
 };
+_Static_assert(IOLENS_COMMON_SLOTS <= UINT8_MAX, "slot numbers fit in a byte");
 /* The slots in use: value i and its count. */
 static inline int64_t *iolens_common_values_of(struct iolens_common_values *cv)
 {
@@ -140,8 +143,8 @@ void iolens_common_add_search(struct iolens_common_values *cv, int64_t value);
  * iolens_common_count_last (what iolens_common_add does). */
 static inline int iolens_common_is_last(const struct iolens_common_values *cv, int64_t value)
 {
-    int last = cv->last;
-    return (unsigned)last < (unsigned)cv->used && iolens_common_cvalues_of(cv)[last] == value;
+    unsigned last = cv->last;
+    return last < cv->used && iolens_common_cvalues_of(cv)[last] == value;
 }
 static inline void iolens_common_count_last(struct iolens_common_values *cv, int64_t n)
 {

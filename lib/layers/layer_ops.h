@@ -37,7 +37,10 @@ struct iolens_layer_ops {
     uint32_t region_kind;         /* IOLENS_REGION_*: its layer descriptor */
     unsigned empty_region;        /* IOLENS_EMPTY_IN_* */
     size_t lock_offset;           /* of the record's _Atomic int lock */
-    size_t disk_offset;           /* of the record's on-disk struct (log_format.h) */
+    /* Of the record's on-disk struct (log_format.h), for the shared
+     * helpers of layer_ops.c.  A compact record that packs itself at
+     * emit time (POSIX, MPI-IO) holds none: 0, and it never calls them. */
+    size_t disk_offset;
     /* Whether the layer of a library (not a base layer, log_format.h)
      * can see accesses in this process at all, asked when the interval
      * stores are shared out (layer_intervals.c).  NULL: always. */

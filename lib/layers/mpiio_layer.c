@@ -39,9 +39,37 @@ struct busy {
     double start, end;
 };
 
+/*
+ * The counters a record keeps while the program runs: compact, as the
+ * POSIX layer's (posix_layer.c).  The counters before
+ * MPIIO_ACCESS_TOP_STATE keep their on-disk index and the sizes of the
+ * slowest read and write follow them; pack makes the top table and the
+ * pattern counters, the log writer the sharing counters and fcounters
+ * (iolens_record_fill_own_sharing).
+ */
+enum {
+    KEPT_AT_OWN_INDEX = MPIIO_ACCESS_TOP_STATE,
+    KEPT_MAX_READ_TIME_SIZE = KEPT_AT_OWN_INDEX,
+    KEPT_MAX_WRITE_TIME_SIZE,
+    NKEPT_COUNTERS
+};
+enum { NKEPT_FCOUNTERS = MPIIO_F_FASTEST_RANK_TIME };
+
+_Static_assert(MPIIO_MAX_READ_TIME_SIZE == MPIIO_ACCESS4_COUNT + 1 &&
+                   MPIIO_MAX_WRITE_TIME_SIZE == MPIIO_MAX_READ_TIME_SIZE + 1 &&
+                   MPIIO_RANKS_OPENED == MPIIO_MAX_WRITE_TIME_SIZE + 1 &&
+                   MPIIO_PAT_STEPS == MPIIO_SLOWEST_RANK_BYTES + 1 &&
+                   MPIIO_NUM_COUNTERS == MPIIO_PAT_STEPS + IOLENS_PAT_NCOUNTERS,
+               "MPI-IO counters not kept in memory: top table, sharing, pattern");
+_Static_assert(MPIIO_F_NUM_COUNTERS == MPIIO_F_VARIANCE_RANK_BYTES + 1 &&
+                   NKEPT_FCOUNTERS == MPIIO_F_MAX_WRITE_TIME + 1,
+               "MPI-IO fcounters not kept in memory: the sharing ones, last");
+
 struct iolens_mpiio_rec {
     _Atomic int lock;
-    struct iolens_mpiio_record disk;
+    uint64_t id;              /* the file's, for its access intervals */
+    int64_t counters[NKEPT_COUNTERS];   /* see KEPT_* above */
+    double fcounters[NKEPT_FCOUNTERS];
     /* Runtime-only state. */
     struct busy read_busy;    /* non-overlapping read and write time */
     struct busy write_busy;
@@ -62,7 +90,8 @@ static const struct iolens_layer_ops mpiio_ops;
 
 static void clear_counters(mpiio_rec *r)
 {
-    iolens_layer_zero_counters(&mpiio_ops, r);
+    memset(r->counters, 0, sizeof r->counters);
+    memset(r->fcounters, 0, sizeof r->fcounters);
     r->read_busy = r->write_busy = (struct busy){0.0, 0.0};
     r->last_meta_end = 0.0;
     r->last_io = IO_NONE;
@@ -70,9 +99,14 @@ static void clear_counters(mpiio_rec *r)
     memset(&r->pat, 0, sizeof r->pat);
 }
 
+/* A new record (not iolens_layer_record_init: the record holds no
+ * on-disk struct, only the file's id in front of its compact counters). */
 static void init_rec(void *rec, struct iolens_file *file)
 {
-    iolens_layer_record_init(&mpiio_ops, rec, file);
+    mpiio_rec *r = rec;
+    atomic_store(&r->lock, 0);
+    r->id = file->id;
+    clear_counters(r);
 }
 
 static mpiio_rec *record_of(struct iolens_file *file)
@@ -97,8 +131,8 @@ static mpiio_rec *record_for_open(const char *abspath, size_t len)
 
 static void add_meta_time(mpiio_rec *r, double t0, double t1)
 {
-    r->disk.fcounters[MPIIO_F_META_TIME] = iolens_time_add_nonoverlap(
-        r->disk.fcounters[MPIIO_F_META_TIME], &r->last_meta_end, t0, t1);
+    r->fcounters[MPIIO_F_META_TIME] = iolens_time_add_nonoverlap(
+        r->fcounters[MPIIO_F_META_TIME], &r->last_meta_end, t0, t1);
 }
 
 /*
@@ -250,11 +284,11 @@ struct rw_ids {
 };
 
 static const struct rw_ids rw_ids[2] = {
-    [IOLENS_MPIIO_READ] = {MPIIO_BYTES_READ, MPIIO_SIZE_READ_AGG_0_100, MPIIO_MAX_READ_TIME_SIZE,
+    [IOLENS_MPIIO_READ] = {MPIIO_BYTES_READ, MPIIO_SIZE_READ_AGG_0_100, KEPT_MAX_READ_TIME_SIZE,
                            MPIIO_F_READ_START_TIMESTAMP, MPIIO_F_READ_END_TIMESTAMP,
                            MPIIO_F_READ_TIME, MPIIO_F_MAX_READ_TIME, IO_READ},
     [IOLENS_MPIIO_WRITE] = {MPIIO_BYTES_WRITTEN, MPIIO_SIZE_WRITE_AGG_0_100,
-                            MPIIO_MAX_WRITE_TIME_SIZE, MPIIO_F_WRITE_START_TIMESTAMP,
+                            KEPT_MAX_WRITE_TIME_SIZE, MPIIO_F_WRITE_START_TIMESTAMP,
                             MPIIO_F_WRITE_END_TIMESTAMP, MPIIO_F_WRITE_TIME,
                             MPIIO_F_MAX_WRITE_TIME, IO_WRITE},
 };
@@ -263,7 +297,7 @@ static const struct rw_ids rw_ids[2] = {
 static void count_issue(mpiio_rec *r, const struct access *a)
 {
     const struct rw_ids *k = &rw_ids[a->dir];
-    int64_t *c = r->disk.counters;
+    int64_t *c = r->counters;
     c[op_counter[a->kind][a->dir]]++;
     c[k->bytes] += a->bytes;
     c[k->size0 + iolens_size_bin(a->bytes)]++;
@@ -281,18 +315,18 @@ static void count_time(mpiio_rec *r, enum iolens_mpiio_dir dir, int64_t bytes, d
                        double t1)
 {
     const struct rw_ids *k = &rw_ids[dir];
-    double *f = r->disk.fcounters;
+    double *f = r->fcounters;
     struct busy *busy = dir == IOLENS_MPIIO_READ ? &r->read_busy : &r->write_busy;
     iolens_note_earliest(&f[k->f_start], t0);
     iolens_note_last(&f[k->f_end], t1);
     f[k->f_time] = busy_add(f[k->f_time], busy, t0, t1);
     if (t1 - t0 > f[k->f_max_time]) {
         f[k->f_max_time] = t1 - t0;
-        r->disk.counters[k->max_time_size] = bytes;
+        r->counters[k->max_time_size] = bytes;
     }
     /* Every access ends here (blocking, split, nonblocking at completion):
      * its interval for BPS (layer_intervals.h). */
-    iolens_intervals_add(IOLENS_LAYER_MPIIO, t0, t1, r->disk.id, bytes,
+    iolens_intervals_add(IOLENS_LAYER_MPIIO, t0, t1, r->id, bytes,
                          dir == IOLENS_MPIIO_READ ? IOLENS_IV_READ : IOLENS_IV_WRITE);
 }
 
@@ -301,7 +335,7 @@ static void count_meta(mpiio_rec *r, int counter, double t0, double t1)
 {
     iolens_lock_always(&r->lock);
     if (counter >= 0)
-        r->disk.counters[counter]++;
+        r->counters[counter]++;
     add_meta_time(r, t0, t1);
     iolens_unlock_always(&r->lock);
 }
@@ -596,11 +630,11 @@ void iolens_mpiio_open(MPI_Comm comm, const char *filename, int amode, MPI_Info 
     track_file(fh, r);
 
     iolens_lock_always(&r->lock);
-    r->disk.counters[nprocs > 1 ? MPIIO_COLL_OPENS : MPIIO_INDEP_OPENS]++;
-    r->disk.counters[MPIIO_HINTS] += info != MPI_INFO_NULL;
-    r->disk.counters[MPIIO_MODE] = amode;
-    iolens_note_earliest(&r->disk.fcounters[MPIIO_F_OPEN_START_TIMESTAMP], t0);
-    iolens_note_last(&r->disk.fcounters[MPIIO_F_OPEN_END_TIMESTAMP], t1);
+    r->counters[nprocs > 1 ? MPIIO_COLL_OPENS : MPIIO_INDEP_OPENS]++;
+    r->counters[MPIIO_HINTS] += info != MPI_INFO_NULL;
+    r->counters[MPIIO_MODE] = amode;
+    iolens_note_earliest(&r->fcounters[MPIIO_F_OPEN_START_TIMESTAMP], t0);
+    iolens_note_last(&r->fcounters[MPIIO_F_OPEN_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
     iolens_unlock_always(&r->lock);
 }
@@ -612,7 +646,15 @@ mpiio_rec *iolens_mpiio_close_begin(MPI_File fh)
 
 void iolens_mpiio_close_end(mpiio_rec *r, double t0, double t1)
 {
-    iolens_layer_close_end(&mpiio_ops, r, r != NULL ? &r->last_meta_end : NULL, t0, t1);
+    /* Not iolens_layer_close_end: that helper finds the fcounters through
+     * the on-disk struct, which this compact record does not hold. */
+    if (r == NULL)
+        return;
+    iolens_lock_always(&r->lock);
+    iolens_note_earliest(&r->fcounters[MPIIO_F_CLOSE_START_TIMESTAMP], t0);
+    iolens_note_last(&r->fcounters[MPIIO_F_CLOSE_END_TIMESTAMP], t1);
+    add_meta_time(r, t0, t1);
+    iolens_unlock_always(&r->lock);
 }
 
 void iolens_mpiio_sync(MPI_File fh, double t0, double t1)
@@ -646,8 +688,8 @@ void iolens_mpiio_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
     mpiio_rec *r = slot->rec;
     int derived = is_derived(filetype);
     iolens_lock_always(&r->lock);
-    r->disk.counters[MPIIO_VIEWS]++;
-    r->disk.counters[MPIIO_DERIVED_VIEWS] += derived;
+    r->counters[MPIIO_VIEWS]++;
+    r->counters[MPIIO_DERIVED_VIEWS] += derived;
     add_meta_time(r, t0, t1);
     iolens_unlock_always(&r->lock);
 }
@@ -712,7 +754,7 @@ void iolens_mpiio_failed_access(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Data
         return;
     uint32_t flags = IOLENS_IV_FAILED |
                      (dir == IOLENS_MPIIO_READ ? IOLENS_IV_READ : IOLENS_IV_WRITE);
-    iolens_intervals_add(IOLENS_LAYER_MPIIO, t0, t1, r->disk.id, access_bytes(dt, count), flags);
+    iolens_intervals_add(IOLENS_LAYER_MPIIO, t0, t1, r->id, access_bytes(dt, count), flags);
 }
 
 void iolens_mpiio_split_begin(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype dt,
@@ -846,8 +888,13 @@ static int pack(void *rec, void *record)
     mpiio_rec *r = rec;
     struct iolens_mpiio_record *out = record;
     struct iolens_access_pattern pat;
+    memset(out, 0, sizeof *out);
     iolens_lock_always(&r->lock);
-    *out = r->disk;
+    out->id = r->id;   /* rank 0: the log writer sets a rank's */
+    memcpy(out->counters, r->counters, KEPT_AT_OWN_INDEX * sizeof *out->counters);
+    out->counters[MPIIO_MAX_READ_TIME_SIZE] = r->counters[KEPT_MAX_READ_TIME_SIZE];
+    out->counters[MPIIO_MAX_WRITE_TIME_SIZE] = r->counters[KEPT_MAX_WRITE_TIME_SIZE];
+    memcpy(out->fcounters, r->fcounters, sizeof r->fcounters);
     /* Under the lock: the table's outer slots are not in a copy. */
     out->counters[MPIIO_ACCESS_TOP_STATE] =
         iolens_common_top(&r->sizes, 4, &out->counters[MPIIO_ACCESS1_ACCESS],
@@ -887,8 +934,10 @@ IOLENS_LAYER_OPS(mpiio_ops) = {
     .region_kind = IOLENS_REGION_MPIIO,
     .empty_region = IOLENS_EMPTY_IN_JOB_LOG,
     .lock_offset = offsetof(mpiio_rec, lock),
-    .disk_offset = offsetof(mpiio_rec, disk),
     .can_record = iolens_mpi_calls_resolve,     /* an MPI program */
+    /* No on-disk struct inside: the record is compact (see KEPT_*), made
+     * by init_rec and packed by pack, so nothing uses this offset. */
+    .disk_offset = 0,
     .init = layer_init,
     .release_locks = release_layer_locks,
     .reset = layer_reset,

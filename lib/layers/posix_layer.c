@@ -40,6 +40,38 @@
 
 enum last_io { IO_NONE, IO_READ, IO_WRITE };
 
+/*
+ * The counters a record keeps while the program runs.  Its in-memory form
+ * is compact: of the on-disk record (struct iolens_posix_record) it keeps
+ * only what the calls count.  The counters before POSIX_STRIDE_TOP_STATE
+ * keep their on-disk index; the sizes of the slowest read and write
+ * follow them.  The rest is made when the record is packed: the top
+ * tables from sizes and strides, the pattern counters from pat, and the
+ * sharing counters and fcounters by the log writer
+ * (iolens_record_fill_own_sharing).  So the log is what it was, and the
+ * record is 304 bytes smaller than the on-disk one plus its trackers.
+ */
+enum {
+    KEPT_AT_OWN_INDEX = POSIX_STRIDE_TOP_STATE,
+    KEPT_MAX_READ_TIME_SIZE = KEPT_AT_OWN_INDEX,
+    KEPT_MAX_WRITE_TIME_SIZE,
+    NKEPT_COUNTERS
+};
+/* The fcounters kept: all but the sharing ones, at their own index. */
+enum { NKEPT_FCOUNTERS = POSIX_F_FASTEST_RANK_TIME };
+
+/* The layout pack relies on: the counters not kept are the top tables,
+ * the sharing counters and the pattern counters, in that order. */
+_Static_assert(POSIX_MAX_READ_TIME_SIZE == POSIX_ACCESS4_COUNT + 1 &&
+                   POSIX_MAX_WRITE_TIME_SIZE == POSIX_MAX_READ_TIME_SIZE + 1 &&
+                   POSIX_RANKS_OPENED == POSIX_MAX_WRITE_TIME_SIZE + 1 &&
+                   POSIX_PAT_STEPS == POSIX_SLOWEST_RANK_BYTES + 1 &&
+                   POSIX_NUM_COUNTERS == POSIX_PAT_STEPS + IOLENS_PAT_NCOUNTERS,
+               "POSIX counters not kept in memory: top tables, sharing, pattern");
+_Static_assert(POSIX_F_NUM_COUNTERS == POSIX_F_VARIANCE_RANK_BYTES + 1 &&
+                   NKEPT_FCOUNTERS == POSIX_F_MAX_WRITE_TIME + 1,
+               "POSIX fcounters not kept in memory: the sharing ones, last");
+
 struct iolens_posix_rec {
     _Atomic int lock;
     enum last_io last_io;     /* for POSIX_RW_SWITCHES */
@@ -55,7 +87,9 @@ struct iolens_posix_rec {
      * any descriptor): the last byte of each, 0 before the first and
      * again after each open, as in Darshan.  Indexed by last_io - 1. */
     int64_t last_byte[2];
-    struct iolens_posix_record disk;
+    uint64_t id;              /* the file's, for its access intervals */
+    int64_t counters[NKEPT_COUNTERS];     /* see KEPT_* above */
+    double fcounters[NKEPT_FCOUNTERS];
     struct iolens_common_values sizes;
     struct iolens_common_values strides;
     struct iolens_access_pattern pat;   /* the <POSIX>_PAT_* detector */
@@ -98,11 +132,12 @@ static const struct iolens_layer_ops posix_ops;
 
 static void clear_counters(posix_rec *r, const struct iolens_file *file)
 {
-    iolens_layer_zero_counters(&posix_ops, r);
-    r->disk.counters[POSIX_MEM_ALIGNMENT] = configured_mem_alignment();
-    r->disk.counters[POSIX_FILE_ALIGNMENT] = file->fs_block_size > 0 ? file->fs_block_size : 0;
-    r->mem_align_mask = iolens_align_mask(r->disk.counters[POSIX_MEM_ALIGNMENT]);
-    r->file_align_mask = iolens_align_mask(r->disk.counters[POSIX_FILE_ALIGNMENT]);
+    memset(r->counters, 0, sizeof r->counters);
+    memset(r->fcounters, 0, sizeof r->fcounters);
+    r->counters[POSIX_MEM_ALIGNMENT] = configured_mem_alignment();
+    r->counters[POSIX_FILE_ALIGNMENT] = file->fs_block_size > 0 ? file->fs_block_size : 0;
+    r->mem_align_mask = iolens_align_mask(r->counters[POSIX_MEM_ALIGNMENT]);
+    r->file_align_mask = iolens_align_mask(r->counters[POSIX_FILE_ALIGNMENT]);
     r->last_meta_end = 0.0;
     r->last_io = IO_NONE;
     r->last_byte[0] = r->last_byte[1] = 0;
@@ -111,14 +146,24 @@ static void clear_counters(posix_rec *r, const struct iolens_file *file)
     memset(&r->pat, 0, sizeof r->pat);
 }
 
+/* A new record (not iolens_layer_record_init: the record holds no
+ * on-disk struct, only the file's id in front of its compact counters). */
 static void init_rec(void *rec, struct iolens_file *file)
 {
-    iolens_layer_record_init(&posix_ops, rec, file);
+    posix_rec *r = rec;
+    atomic_store(&r->lock, 0);
+    r->id = file->id;
+    clear_counters(r, file);
 }
 
 static posix_rec *record_of(struct iolens_file *file)
 {
     return iolens_file_layer_record(file, IOLENS_LAYER_POSIX, sizeof(posix_rec), init_rec);
+}
+
+size_t iolens_posix_record_size(void)
+{
+    return sizeof(posix_rec);
 }
 
 static int path_is_traced(const char *abspath)
@@ -160,8 +205,8 @@ static posix_rec *record_for_path(const char *abspath, size_t len, int is_open,
 
 static void add_meta_time(posix_rec *r, double t0, double t1)
 {
-    r->disk.fcounters[POSIX_F_META_TIME] = iolens_time_add_nonoverlap(
-        r->disk.fcounters[POSIX_F_META_TIME], &r->last_meta_end, t0, t1);
+    r->fcounters[POSIX_F_META_TIME] = iolens_time_add_nonoverlap(
+        r->fcounters[POSIX_F_META_TIME], &r->last_meta_end, t0, t1);
 }
 
 /* Counts one metadata operation (counter index) on a record. */
@@ -170,7 +215,7 @@ static void count_meta(posix_rec *r, int counter, double t0, double t1)
     if (r == NULL)
         return;
     int held = lock_rec(r);
-    r->disk.counters[counter]++;
+    r->counters[counter]++;
     add_meta_time(r, t0, t1);
     unlock_rec(r, held);
 }
@@ -371,12 +416,12 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
     }
 
     int held = lock_rec(r);
-    r->disk.counters[POSIX_OPENS]++;
+    r->counters[POSIX_OPENS]++;
     if (mode > 0) /* -1: the call passed none; Darshan keeps 0 as none too */
-        r->disk.counters[POSIX_MODE] = mode;
+        r->counters[POSIX_MODE] = mode;
     r->last_byte[0] = r->last_byte[1] = 0;
-    iolens_note_first(&r->disk.fcounters[POSIX_F_OPEN_START_TIMESTAMP], t0);
-    iolens_note_last(&r->disk.fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
+    iolens_note_first(&r->fcounters[POSIX_F_OPEN_START_TIMESTAMP], t0);
+    iolens_note_last(&r->fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
     unlock_rec(r, held);
 }
@@ -393,8 +438,8 @@ void iolens_posix_close_end(posix_rec *r, double t0, double t1)
     if (r == NULL)
         return;
     int held = lock_rec(r);
-    iolens_note_first(&r->disk.fcounters[POSIX_F_CLOSE_START_TIMESTAMP], t0);
-    iolens_note_last(&r->disk.fcounters[POSIX_F_CLOSE_END_TIMESTAMP], t1);
+    iolens_note_first(&r->fcounters[POSIX_F_CLOSE_START_TIMESTAMP], t0);
+    iolens_note_last(&r->fcounters[POSIX_F_CLOSE_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
     unlock_rec(r, held);
 }
@@ -427,14 +472,14 @@ struct rw_ids {
 
 static const struct rw_ids read_ids = {
     POSIX_READS, POSIX_BYTES_READ, POSIX_MAX_BYTE_READ, POSIX_CONSEC_READS,
-    POSIX_SEQ_READS, POSIX_SIZE_READ_0_100, POSIX_MAX_READ_TIME_SIZE,
+    POSIX_SEQ_READS, POSIX_SIZE_READ_0_100, KEPT_MAX_READ_TIME_SIZE,
     POSIX_F_READ_START_TIMESTAMP, POSIX_F_READ_END_TIMESTAMP, POSIX_F_READ_TIME,
     POSIX_F_MAX_READ_TIME, IO_READ,
 };
 
 static const struct rw_ids write_ids = {
     POSIX_WRITES, POSIX_BYTES_WRITTEN, POSIX_MAX_BYTE_WRITTEN, POSIX_CONSEC_WRITES,
-    POSIX_SEQ_WRITES, POSIX_SIZE_WRITE_0_100, POSIX_MAX_WRITE_TIME_SIZE,
+    POSIX_SEQ_WRITES, POSIX_SIZE_WRITE_0_100, KEPT_MAX_WRITE_TIME_SIZE,
     POSIX_F_WRITE_START_TIMESTAMP, POSIX_F_WRITE_END_TIMESTAMP, POSIX_F_WRITE_TIME,
     POSIX_F_MAX_WRITE_TIME, IO_WRITE,
 };
@@ -478,7 +523,7 @@ static inline int64_t access_start(struct iolens_ofd *ofd, int64_t offset, int64
 static inline int64_t count_darshan_order(posix_rec *r, const struct rw_ids *k, int64_t start,
                                           int64_t size)
 {
-    int64_t *c = r->disk.counters;
+    int64_t *c = r->counters;
     int64_t *last = &r->last_byte[k->kind - IO_READ];
     c[k->consec] += iolens_is_darshan_consecutive(start, *last);
     c[k->seq] += iolens_is_darshan_sequential(start, *last);
@@ -492,7 +537,7 @@ static inline int64_t count_darshan_order(posix_rec *r, const struct rw_ids *k, 
 static inline void count_pattern(posix_rec *r, struct iolens_ofd *ofd, const struct rw_ids *k,
                                  int64_t start, int64_t size)
 {
-    int64_t *c = r->disk.counters;
+    int64_t *c = r->counters;
     int64_t prev_end = ofd->last_end;
     r->pat.consec += iolens_is_consecutive(start, prev_end);
     r->pat.seq += iolens_is_sequential(start, prev_end);
@@ -507,7 +552,7 @@ static inline void count_pattern(posix_rec *r, struct iolens_ofd *ofd, const str
 static inline void count_timing(posix_rec *r, const struct rw_ids *k, int64_t size, double t0,
                                 double t1)
 {
-    double *f = r->disk.fcounters;
+    double *f = r->fcounters;
     iolens_note_first(&f[k->f_start], t0);
     /* The end of the last access of a kind is both F_*_END_TIMESTAMP and
      * the point from which non-overlapping time counts: one update does
@@ -515,7 +560,7 @@ static inline void count_timing(posix_rec *r, const struct rw_ids *k, int64_t si
     f[k->f_time] = iolens_time_add_nonoverlap(f[k->f_time], &f[k->f_end], t0, t1);
     if (__builtin_expect(t1 - t0 > f[k->f_max_time], 0)) {
         f[k->f_max_time] = t1 - t0;
-        r->disk.counters[k->max_time_size] = size;
+        r->counters[k->max_time_size] = size;
     }
 }
 
@@ -548,7 +593,7 @@ count_access(struct iolens_ofd *ofd, const void *buf, int64_t offset, int64_t si
              double t1, const struct rw_ids *k, int64_t append_pos)
 {
     posix_rec *r = ofd->rec;
-    int64_t *c = r->disk.counters;
+    int64_t *c = r->counters;
 
     int held = lock_rec(r);
     int64_t start = access_start(ofd, offset, size, append_pos);
@@ -598,7 +643,7 @@ void iolens_posix_read_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int6
 {
     (void)fd;
     count_access(ofd, buf, offset, ret, t0, t1, &read_ids, -1);
-    iolens_intervals_add(IOLENS_LAYER_POSIX, t0, t1, ((posix_rec *)ofd->rec)->disk.id, ret,
+    iolens_intervals_add(IOLENS_LAYER_POSIX, t0, t1, ((posix_rec *)ofd->rec)->id, ret,
                          IOLENS_IV_READ);
 }
 
@@ -609,7 +654,7 @@ void iolens_posix_write_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int
         count_append_write(ofd, fd, buf, ret, t0, t1);
     else
         count_access(ofd, buf, offset, ret, t0, t1, &write_ids, -1);
-    iolens_intervals_add(IOLENS_LAYER_POSIX, t0, t1, ((posix_rec *)ofd->rec)->disk.id, ret,
+    iolens_intervals_add(IOLENS_LAYER_POSIX, t0, t1, ((posix_rec *)ofd->rec)->id, ret,
                          IOLENS_IV_WRITE);
 }
 
@@ -619,7 +664,7 @@ void iolens_posix_failed_access(int fd, int64_t requested, int is_write, double 
     if (ofd == NULL)
         return;
     uint32_t flags = IOLENS_IV_FAILED | (is_write ? IOLENS_IV_WRITE : IOLENS_IV_READ);
-    iolens_intervals_add(IOLENS_LAYER_POSIX, t0, t1, ((posix_rec *)ofd->rec)->disk.id,
+    iolens_intervals_add(IOLENS_LAYER_POSIX, t0, t1, ((posix_rec *)ofd->rec)->id,
                          requested, flags);
 }
 
@@ -649,7 +694,7 @@ void iolens_posix_seek(int fd, int64_t new_offset, double t0, double t1)
     posix_rec *r = ofd->rec;
     int held = lock_rec(r); /* the offset changes only under the record lock */
     atomic_store_explicit(&ofd->offset, new_offset, memory_order_relaxed);
-    r->disk.counters[POSIX_SEEKS]++;
+    r->counters[POSIX_SEEKS]++;
     add_meta_time(r, t0, t1);
     unlock_rec(r, held);
 }
@@ -768,8 +813,13 @@ static int pack(void *rec, void *record)
     posix_rec *r = rec;
     struct iolens_posix_record *out = record;
     struct iolens_access_pattern pat;
+    memset(out, 0, sizeof *out);
     int held = lock_rec(r);
-    *out = r->disk;
+    out->id = r->id;   /* rank 0: the log writer sets a rank's */
+    memcpy(out->counters, r->counters, KEPT_AT_OWN_INDEX * sizeof *out->counters);
+    out->counters[POSIX_MAX_READ_TIME_SIZE] = r->counters[KEPT_MAX_READ_TIME_SIZE];
+    out->counters[POSIX_MAX_WRITE_TIME_SIZE] = r->counters[KEPT_MAX_WRITE_TIME_SIZE];
+    memcpy(out->fcounters, r->fcounters, sizeof r->fcounters);
     /* Under the lock: the tables' outer slots are not in a copy. */
     out->counters[POSIX_STRIDE_TOP_STATE] =
         iolens_common_top(&r->strides, 4, &out->counters[POSIX_STRIDE1_STRIDE],
@@ -800,7 +850,9 @@ IOLENS_LAYER_OPS(posix_ops) = {
     .region_kind = IOLENS_REGION_POSIX,
     .empty_region = IOLENS_EMPTY_IN_PROCESS_LOG | IOLENS_EMPTY_IN_JOB_LOG,
     .lock_offset = offsetof(posix_rec, lock),
-    .disk_offset = offsetof(posix_rec, disk),
+    /* No on-disk struct inside: the record is compact (see KEPT_*), made
+     * by init_rec and packed by pack, so nothing uses this offset. */
+    .disk_offset = 0,
     .init = layer_init,
     .release_locks = release_layer_locks,
     .pack = pack,

@@ -96,6 +96,10 @@ void iolens_posix_unlink(int dirfd, const char *path, double t0, double t1);
 void iolens_posix_rename(int olddirfd, const char *oldpath, int newdirfd,
                          const char *newpath, double t0, double t1);
 
+/* Bytes of one file's POSIX record in memory (before the budget rounds
+ * it up): what a traced file costs beside its record-table entry. */
+size_t iolens_posix_record_size(void);
+
 /* The current working directory changed (chdir/fchdir): drop the cache. */
 void iolens_posix_cwd_changed(void);
 

@@ -1,0 +1,135 @@
+/* How many files the default memory budget keeps apart, by byte
+ * accounting: the runtime's start-up allocations (lib/runtime.c:
+ * build_state, without the mount table, which depends on the machine),
+ * then files opened, written once and closed through the POSIX layer, as
+ * bench/run-memory.sh's prog_stress does, until the first one is folded
+ * into <other files>.  Deterministic: nothing here depends on timing.
+ *
+ * The stdio and HDF5 layers take their tables at start-up as in
+ * libiolens.so; the Makefile links them in (-u), and the test checks they
+ * are. */
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/budget.h"
+#include "core/config.h"
+#include "core/fd_table.h"
+#include "core/file_table.h"
+#include "iolens/log_format.h"
+#include "layers/layer_intervals.h"
+#include "layers/layer_ops.h"
+#include "layers/posix_layer.h"
+
+/* The path length of bench/run-memory.sh's files under a mktemp
+ * directory: /tmp/tmp.XXXXXXXXXX/d/f0000000 is 31 bytes, as is
+ * PATH_FMT. */
+#define PATH_FMT "/tmp/tmp.iolensKEPT/d/f%08d"
+#define FD 100
+
+/* The figures this build reaches; a change that makes a file cost more
+ * fails here.  bench/README.md gives the bytes by part. */
+#define POSIX_RECORD_MAX_BYTES 976u
+#define FILE_COST_MAX_BYTES 1072u
+#define FILES_KEPT_MIN 1300
+
+static void start_runtime(size_t memory)
+{
+    ck_assert_int_eq(iolens_budget_init(memory), 0);
+    ck_assert_int_eq(iolens_file_table_init_for_budget(), 0);
+    ck_assert_int_eq(iolens_fd_table_init(), 0);
+    iolens_intervals_init(memory);
+    iolens_layers_init();
+}
+
+/* Opens path (as descriptor FD), writes one byte and closes it; returns
+ * 1 if the file got a record of its own. */
+static int touch_file(const char *path)
+{
+    uint64_t folded = iolens_file_folded_opens();
+    iolens_posix_open(AT_FDCWD, path, FD, O_CREAT | O_WRONLY | O_TRUNC, 0644, 1.0, 2.0);
+    iolens_posix_write(FD, "x", -1, 1, 3.0, 4.0);
+    iolens_posix_close_end(iolens_posix_close_begin(FD), 5.0, 6.0);
+    return iolens_file_folded_opens() == folded;
+}
+
+static size_t budget_used(void)
+{
+    struct iolens_budget_stats st;
+    iolens_budget_stats(&st);
+    return (size_t)st.used;
+}
+
+START_TEST(layers_with_start_up_tables_are_linked)
+{
+    ck_assert_ptr_nonnull(iolens_layer_ops_of(IOLENS_LAYER_POSIX));
+    ck_assert_ptr_nonnull(iolens_layer_ops_of(IOLENS_LAYER_STDIO));
+#ifdef IOLENS_HAVE_HDF5
+    ck_assert_ptr_nonnull(iolens_layer_ops_of(IOLENS_LAYER_H5D));
+#endif
+}
+END_TEST
+
+/* A file costs its entry (header and name, rounded up) and its POSIX
+ * record (rounded up), nothing else. */
+START_TEST(a_file_costs_its_entry_and_its_posix_record)
+{
+    start_runtime(IOLENS_DEFAULT_MEMORY);
+    char path[64];
+    snprintf(path, sizeof path, PATH_FMT, 0);
+    ck_assert_int_eq(strlen(path), 31);
+    ck_assert_int_eq(touch_file(path), 1); /* the first file: fd chunk, ofd */
+    size_t before = budget_used();
+    snprintf(path, sizeof path, PATH_FMT, 1);
+    ck_assert_int_eq(touch_file(path), 1);
+    size_t cost = budget_used() - before;
+
+    size_t entry = iolens_budget_round(offsetof(struct iolens_file, name) + strlen(path) + 1);
+    size_t record = iolens_budget_round(iolens_posix_record_size());
+    ck_assert_uint_eq(entry, 96);
+    ck_assert_uint_le(iolens_posix_record_size(), POSIX_RECORD_MAX_BYTES);
+    ck_assert_uint_eq(cost, entry + record);
+    ck_assert_uint_le(cost, FILE_COST_MAX_BYTES);
+    iolens_budget_fini();
+}
+END_TEST
+
+START_TEST(default_budget_keeps_files_apart)
+{
+    start_runtime(IOLENS_DEFAULT_MEMORY);
+    size_t start_up = budget_used();
+    char path[64];
+    int kept = 0;
+    while (kept < 100000) {
+        snprintf(path, sizeof path, PATH_FMT, kept);
+        if (!touch_file(path))
+            break;
+        kept++;
+    }
+    printf("files kept apart in %u bytes: %d (start-up took %zu bytes)\n", IOLENS_DEFAULT_MEMORY,
+           kept, start_up);
+    ck_assert_int_ge(kept, FILES_KEPT_MIN);
+    /* Folding keeps the counts: the next file's open and write went to
+     * <other files>. */
+    ck_assert_uint_eq(iolens_file_folded_opens(), 1);
+    iolens_budget_fini();
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("files_per_budget");
+    TCase *tc = tcase_create("budget");
+    tcase_add_test(tc, layers_with_start_up_tables_are_linked);
+    tcase_add_test(tc, a_file_costs_its_entry_and_its_posix_record);
+    tcase_add_test(tc, default_budget_keeps_files_apart);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_set_fork_status(sr, CK_FORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
