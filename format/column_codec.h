@@ -35,6 +35,12 @@ void iolens_column_encode(const uint64_t *values, size_t n, unsigned char *plane
 void iolens_column_decode_block(const unsigned char *planes, uint64_t n, uint64_t i0, size_t m,
                                 uint64_t *v);
 
+/* As iolens_column_decode_block, but value i0 + i goes to the 8 bytes at
+ * dst + i * stride: straight into a field of row-major records, without
+ * a pass through a block of values. */
+void iolens_column_decode_strided(const unsigned char *planes, uint64_t n, uint64_t i0, size_t m,
+                                  void *dst, size_t stride);
+
 /* Decodes the n-value column at bytes (len bytes available) into
  * values[0..n).  Returns 0, or -1 when len cannot hold the column
  * (truncated input), with values untouched. */

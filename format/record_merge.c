@@ -587,6 +587,105 @@ void iolens_record_merge_no_top(const struct iolens_layer_desc *d, void *acc, co
     merge_record(d, acc, src, false);
 }
 
+/* Rows at a time, so that a block of rows stays in the cache while each
+ * counter of the block is merged. */
+#define MERGE_ROWS_BLOCK 32
+
+/* SLOWEST_SIZE counter s follows F_MAX_*_TIME t over the rows as
+ * merge_slowest, record after record, would have it: against the time
+ * merged so far, which the fcounter runs (merged after it) would give. */
+static void merge_slowest_rows(const struct iolens_layer_desc *d, int64_t *ac, double *af,
+                               const int64_t *counters, size_t cstride, const double *fcounters,
+                               size_t fstride, size_t n, int s, int t)
+{
+    if (s < 0 || t < 0)
+        return;
+    double time = af[t];
+    for (size_t i = 0; i < n; i++) {
+        int64_t size = counters[i * cstride + (size_t)s];
+        double st = fcounters[i * fstride + (size_t)t];
+        if (st > time || (st == time && size > ac[s]))
+            ac[s] = size;
+        time = merge_fcounter(d->fagg[t], time, st);
+    }
+}
+
+/* a merged with col[0], col[stride], ... col[(m - 1) stride] in turn by
+ * rule agg, as merge_counter would, one switch for the column. */
+static int64_t merge_counter_column(uint8_t agg, int64_t a, const int64_t *col, size_t stride,
+                                    size_t m)
+{
+    switch (agg) {
+    case IOLENS_AGG_SUM:
+        for (size_t i = 0; i < m; i++)
+            a = iolens_sat_add(a, col[i * stride]);
+        return a;
+    case IOLENS_AGG_MAX:
+        for (size_t i = 0; i < m; i++)
+            a = col[i * stride] > a ? col[i * stride] : a;
+        return a;
+    case IOLENS_AGG_MIN_NONZERO:
+    case IOLENS_AGG_SAME:
+    case IOLENS_AGG_AGREE:
+        for (size_t i = 0; i < m; i++)
+            a = merge_counter(agg, a, col[i * stride]);
+        return a;
+    default: /* merge_counter leaves these alone */
+        return a;
+    }
+}
+
+static double merge_fcounter_column(uint8_t agg, double a, const double *col, size_t stride,
+                                    size_t m)
+{
+    switch (agg) {
+    case IOLENS_AGG_SUM:
+        for (size_t i = 0; i < m; i++)
+            a += col[i * stride];
+        return a;
+    case IOLENS_AGG_MAX:
+        for (size_t i = 0; i < m; i++)
+            a = col[i * stride] > a ? col[i * stride] : a;
+        return a;
+    case IOLENS_AGG_MIN_NONZERO:
+    case IOLENS_AGG_SAME:
+        for (size_t i = 0; i < m; i++)
+            a = merge_fcounter(agg, a, col[i * stride]);
+        return a;
+    default:
+        return a;
+    }
+}
+
+void iolens_record_merge_rows_no_top(const struct iolens_layer_desc *d, void *acc,
+                                     const int64_t *counters, size_t cstride,
+                                     const double *fcounters, size_t fstride, size_t n)
+{
+    int64_t *ac = iolens_rec_counters(acc);
+    double *af = iolens_rec_fcounters(d, acc);
+    /* First, while af still holds the times before these rows. */
+    merge_slowest_rows(d, ac, af, counters, cstride, fcounters, fstride, n,
+                       d->slowest_read_size, d->f_max_read_time);
+    merge_slowest_rows(d, ac, af, counters, cstride, fcounters, fstride, n,
+                       d->slowest_write_size, d->f_max_write_time);
+    const struct merge_plan *plan = plan_of(d);
+    for (size_t i0 = 0; i0 < n; i0 += MERGE_ROWS_BLOCK) {
+        size_t m = n - i0 < MERGE_ROWS_BLOCK ? n - i0 : MERGE_ROWS_BLOCK;
+        const int64_t *c = counters + i0 * cstride;
+        const double *f = fcounters + i0 * fstride;
+        for (unsigned r = 0; r < plan->ncounters; r++) {
+            struct agg_run run = plan->counters[r];
+            for (unsigned j = run.first; j < (unsigned)run.first + run.count; j++)
+                ac[j] = merge_counter_column(run.agg, ac[j], c + j, cstride, m);
+        }
+        for (unsigned r = 0; r < plan->nfcounters; r++) {
+            struct agg_run run = plan->fcounters[r];
+            for (unsigned j = run.first; j < (unsigned)run.first + run.count; j++)
+                af[j] = merge_fcounter_column(run.agg, af[j], f + j, fstride, m);
+        }
+    }
+}
+
 /* -------------------------------------------------------- rank stats -- */
 
 void iolens_rank_stats_init(struct iolens_rank_stats *s)

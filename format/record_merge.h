@@ -147,6 +147,15 @@ void iolens_record_merge(const struct iolens_layer_desc *d, void *acc, const voi
  * are: for a caller that recomputes them from every record's entries
  * (iolens-parser --total). */
 void iolens_record_merge_no_top(const struct iolens_layer_desc *d, void *acc, const void *src);
+/* The same as iolens_record_merge_no_top of n records in turn, each
+ * record given as a row: its counters at counters + i * cstride and its
+ * fcounters at fcounters + i * fstride (strides in values, at least the
+ * layer's counts; the id and rank, which the merge does not read, are not
+ * needed).  For a decoded region's rows, merged a block of rows and a
+ * counter at a time rather than a record at a time. */
+void iolens_record_merge_rows_no_top(const struct iolens_layer_desc *d, void *acc,
+                                     const int64_t *counters, size_t cstride,
+                                     const double *fcounters, size_t fstride, size_t n);
 
 /* Per-rank statistics of one shared file, fed one rank's record at a time
  * (in any order), then stored into the reduced record's RANK_STAT

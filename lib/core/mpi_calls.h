@@ -36,7 +36,13 @@
     X(PMPI_Type_get_envelope, int, (MPI_Datatype, int *, int *, int *, int *)) \
     X(PMPI_Comm_get_attr, int, (MPI_Comm, int, void *, int *)) \
     X(PMPI_Send, int, (const void *, int, MPI_Datatype, int, int, MPI_Comm)) \
-    X(PMPI_Recv, int, (void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *))
+    X(PMPI_Recv, int, (void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Status *)) \
+    X(PMPI_Ibcast, int, (void *, int, MPI_Datatype, int, MPI_Comm, MPI_Request *)) \
+    X(PMPI_Igather, int, (const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm, MPI_Request *)) \
+    X(PMPI_Igatherv, int, (const void *, int, MPI_Datatype, void *, const int *, const int *, MPI_Datatype, int, MPI_Comm, MPI_Request *)) \
+    X(PMPI_Ialltoall, int, (const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm, MPI_Request *)) \
+    X(PMPI_Ialltoallv, int, (const void *, const int *, const int *, MPI_Datatype, void *, const int *, const int *, MPI_Datatype, MPI_Comm, MPI_Request *)) \
+    X(PMPI_Iallreduce, int, (const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request *))
 
 /* MPI-IO and request completion, used by the MPI-IO layer (every call
  * wrappers/mpiio.c wraps, and MPI_Request_free) and by the collective log

@@ -8,6 +8,7 @@
  * splits big layers) and Allreduce (did every rank write its part).  File
  * I/O goes through the real calls.
  */
+#include "mpi/mpi_coll.h"
 #include "mpi/mpi_log.h"
 
 #include <errno.h>
@@ -570,7 +571,7 @@ static void gather_regions(const struct iolens_mpi_job *job, const struct rank_s
         }
         table = region_table(h) + h->job.nregions;
     }
-    IOLENS_PMPI(PMPI_Gatherv)(mine->regions, (int)mine->nregions * size, MPI_BYTE, table, counts,
+    iolens_coll_gatherv(mine->regions, (int)mine->nregions * size, MPI_BYTE, table, counts,
                               displs, MPI_BYTE, 0, MPI_COMM_WORLD);
     free(counts);
     free(displs);
@@ -658,7 +659,7 @@ int iolens_mpi_log_write(const struct iolens_mpi_job *job, const struct iolens_r
     summarize(job, &mine, error, &s);
     if (job->rank == 0)
         all = iolens_mpi_must_alloc((size_t)job->nprocs * sizeof *all);
-    IOLENS_PMPI(PMPI_Gather)(&s, (int)sizeof s, MPI_BYTE, all, (int)sizeof s, MPI_BYTE, 0, world);
+    iolens_coll_gather(&s, (int)sizeof s, MPI_BYTE, all, (int)sizeof s, MPI_BYTE, 0, world);
 
     size_t plansz = sizeof(struct plan) + (size_t)job->nprocs * sizeof(uint64_t);
     unsigned char *planbuf = iolens_mpi_must_alloc(plansz);
@@ -668,7 +669,7 @@ int iolens_mpi_log_write(const struct iolens_mpi_job *job, const struct iolens_r
     struct head h = {.fd = -1, .place = {.dirfd = -1}};
     if (job->rank == 0)
         make_plan(job, all, &mine, plan, offsets, &h);
-    IOLENS_PMPI(PMPI_Bcast)(planbuf, (int)plansz, MPI_BYTE, 0, world);
+    iolens_coll_bcast(planbuf, (int)plansz, MPI_BYTE, 0, world);
 
     int rc = -1;
     if (plan->code == 0) {
@@ -678,7 +679,7 @@ int iolens_mpi_log_write(const struct iolens_mpi_job *job, const struct iolens_r
         struct { int code, rank; } local = {0, job->rank}, agreed;
         if (job->rank != 0)
             local.code = write_part(plan->tmp, &mine, offsets[job->rank]);
-        IOLENS_PMPI(PMPI_Allreduce)(&local, &agreed, 1, MPI_2INT, MPI_MAXLOC, world);
+        iolens_coll_allreduce(&local, &agreed, 1, MPI_2INT, MPI_MAXLOC, world);
         if (job->rank == 0)
             rc = finish(&h, agreed.code, agreed.rank);
         else

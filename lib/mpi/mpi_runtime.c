@@ -33,6 +33,7 @@
 #include "log/log_writer.h"
 #include "log/log_regions.h"
 #include "core/mpi_calls.h"
+#include "mpi/mpi_coll.h"
 #include "mpi/mpi_log.h"
 #include "core/real_calls.h"
 #include "core/stderr_copy.h"
@@ -367,7 +368,7 @@ static size_t exchange_counts_hello(struct exchange *x, struct iolens_mpi_job *j
     }
     for (int r = 0; r < x->nprocs; r++)
         out[r] = (struct hello){x->scount[r], process_start_ns(), off | used << 32};
-    IOLENS_PMPI(PMPI_Alltoall)(out, 3, MPI_INT64_T, in, 3, MPI_INT64_T, MPI_COMM_WORLD);
+    iolens_coll_alltoall(out, 3, MPI_INT64_T, in, 3, MPI_INT64_T, MPI_COMM_WORLD);
     job->job_start_ns = in[0].start_ns;
     for (int r = 0; r < x->nprocs; r++) {
         x->rcount[r] = (int)in[r].count;
@@ -388,7 +389,7 @@ static size_t exchange_counts_hello(struct exchange *x, struct iolens_mpi_job *j
 /* Plain Alltoall of the send counts. */
 static size_t exchange_counts(struct exchange *x)
 {
-    IOLENS_PMPI(PMPI_Alltoall)(x->scount, 1, MPI_INT, x->rcount, 1, MPI_INT, MPI_COMM_WORLD);
+    iolens_coll_alltoall(x->scount, 1, MPI_INT, x->rcount, 1, MPI_INT, MPI_COMM_WORLD);
     return receive_displacements(x);
 }
 
@@ -442,7 +443,7 @@ static struct iolens_share_assign *assign_writers(struct exchange *x, struct iol
     size_t nrecv = exchange_counts_hello(x, job, set);
     align_to_job(job, set);
     uint64_t *recv = iolens_mpi_must_alloc(nrecv * sizeof *recv);
-    IOLENS_PMPI(PMPI_Alltoallv)(ids, x->scount, x->sdispl, MPI_UINT64_T, recv, x->rcount,
+    iolens_coll_alltoallv(ids, x->scount, x->sdispl, MPI_UINT64_T, recv, x->rcount,
                                 x->rdispl, MPI_UINT64_T, MPI_COMM_WORLD);
 
     /* As owner: decide; should that fail, every holder keeps its own. */
@@ -454,7 +455,7 @@ static struct iolens_share_assign *assign_writers(struct exchange *x, struct iol
                 writer[x->rdispl[r] + i] = r;
     }
     int32_t *mine = iolens_mpi_must_alloc((size_t)nids * sizeof *mine);
-    IOLENS_PMPI(PMPI_Alltoallv)(writer, x->rcount, x->rdispl, MPI_INT32_T, mine, x->scount,
+    iolens_coll_alltoallv(writer, x->rcount, x->rdispl, MPI_INT32_T, mine, x->scount,
                                 x->sdispl, MPI_INT32_T, MPI_COMM_WORLD);
     free(recv);
     free(writer);
@@ -483,7 +484,7 @@ static void move_and_reduce(struct exchange *x, const struct iolens_record_set *
     }
     size_t nrecv = exchange_counts(x);
     unsigned char *recv = iolens_mpi_must_alloc(nrecv);
-    IOLENS_PMPI(PMPI_Alltoallv)(send, x->scount, x->sdispl, MPI_BYTE, recv, x->rcount, x->rdispl,
+    iolens_coll_alltoallv(send, x->scount, x->sdispl, MPI_BYTE, recv, x->rcount, x->rdispl,
                                 MPI_BYTE, MPI_COMM_WORLD);
     free(send);
     memset(out, 0, sizeof *out);

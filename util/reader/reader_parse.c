@@ -36,18 +36,10 @@ static void decode_range(const unsigned char *body, uint64_t n, uint64_t from, u
         iolens_column_decode_block(col, n, i0, m, v);
         memcpy(&L->rank[at], v, m * sizeof *v);
         col += 8 * n;
-        for (size_t k = 0; k < cc; k++, col += 8 * n) {
-            iolens_column_decode_block(col, n, i0, m, v);
-            int64_t *dst = &L->counters[at * cc + k];
-            for (size_t i = 0; i < m; i++)
-                dst[i * cc] = (int64_t)v[i];
-        }
-        for (size_t k = 0; k < fc; k++, col += 8 * n) {
-            iolens_column_decode_block(col, n, i0, m, v);
-            double *dst = &L->fcounters[at * fc + k];
-            for (size_t i = 0; i < m; i++)
-                memcpy(&dst[i * fc], &v[i], sizeof v[i]);
-        }
+        for (size_t k = 0; k < cc; k++, col += 8 * n)
+            iolens_column_decode_strided(col, n, i0, m, &L->counters[at * cc + k], 8 * cc);
+        for (size_t k = 0; k < fc; k++, col += 8 * n)
+            iolens_column_decode_strided(col, n, i0, m, &L->fcounters[at * fc + k], 8 * fc);
     }
 }
 

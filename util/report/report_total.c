@@ -174,13 +174,22 @@ int iolens_totals_add_region(void *ctx, const struct iolens_log_layer *L)
     if (kt->d == NULL)
         return 0;
     const struct iolens_layer_desc *d = kt->d;
+    /* Rows with every counter of the layer are merged in blocks; rows of
+     * an older layout (fewer counters) a record at a time. */
+    bool whole = L->counter_count >= d->ncounters && L->fcounter_count >= d->nfcounters;
     for (uint64_t r = 0; r < L->record_count; r++) {
         iolens_log_record_load(L, r, d, kt->rec);
         if (kt->records + r == 0)
             iolens_record_merge_begin(d, kt->total, kt->rec);
-        else
+        else if (!whole)
             iolens_record_merge_no_top(d, kt->total, kt->rec);
         iolens_rank_stats_add(&kt->rs, d, L->rank[r], kt->rec);
+    }
+    if (whole && L->record_count > 0) {
+        uint64_t from = kt->records == 0; /* the first record began the total */
+        iolens_record_merge_rows_no_top(d, kt->total, L->counters + from * L->counter_count,
+                                        L->counter_count, L->fcounters + from * L->fcounter_count,
+                                        L->fcounter_count, (size_t)(L->record_count - from));
     }
     kt->records += L->record_count;
     for (size_t i = 0; i < kt->ntops; i++)

@@ -137,6 +137,42 @@ START_TEST(round_trip_lengths_around_the_vector_width)
 }
 END_TEST
 
+/* Strided decoding puts value i0 + i at row i of a row-major table (here
+ * 3 values a row, the column in the middle) and touches nothing else:
+ * checked against the planes' bytes put together by hand. */
+START_TEST(strided_decode_fills_one_field_of_each_row)
+{
+    static const size_t lengths[] = {1, 15, 16, 17, 33, 1000};
+    for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++) {
+        size_t n = lengths[k];
+        uint64_t *v = malloc(n * sizeof *v), *rows = malloc(3 * n * sizeof *rows);
+        unsigned char *planes = malloc(iolens_column_bytes(n));
+        ck_assert_ptr_nonnull(v);
+        ck_assert_ptr_nonnull(rows);
+        ck_assert_ptr_nonnull(planes);
+        for (size_t i = 0; i < n; i++)
+            v[i] = pattern(i);
+        iolens_column_encode(v, n, planes);
+        size_t i0 = n / 4, m = n - i0;
+        memset(rows, 0xee, 3 * n * sizeof *rows);
+        iolens_column_decode_strided(planes, n, i0, m, rows + 1, 3 * sizeof *rows);
+        for (size_t i = 0; i < m; i++) {
+            uint64_t want = 0;
+            for (unsigned b = 0; b < 8; b++)
+                want |= (uint64_t)planes[b * n + i0 + i] << (8 * b);
+            ck_assert_uint_eq(rows[3 * i + 1], want);
+            ck_assert_uint_eq(rows[3 * i], 0xeeeeeeeeeeeeeeeeull);
+            ck_assert_uint_eq(rows[3 * i + 2], 0xeeeeeeeeeeeeeeeeull);
+        }
+        for (size_t i = 3 * m; i < 3 * n; i++)
+            ck_assert_uint_eq(rows[i], 0xeeeeeeeeeeeeeeeeull);
+        free(v);
+        free(rows);
+        free(planes);
+    }
+}
+END_TEST
+
 static Suite *column_codec_suite(void)
 {
     Suite *s = suite_create("column_codec");
@@ -148,6 +184,7 @@ static Suite *column_codec_suite(void)
     tcase_add_test(t, truncated_input_rejected);
     tcase_add_test(t, size_overflow_rejected);
     tcase_add_test(t, round_trip_lengths_around_the_vector_width);
+    tcase_add_test(t, strided_decode_fills_one_field_of_each_row);
     suite_add_tcase(s, t);
     return s;
 }

@@ -912,6 +912,75 @@ START_TEST(agree_keeps_the_common_pattern_parameter)
 }
 END_TEST
 
+/* ------------------------------------------------------- merge rows -- */
+
+/* A value for counter c of record i that exercises every rule: small
+ * numbers repeating (so SAME and AGREE sometimes agree), zeros (MIN_NONZERO
+ * skips them), the odd huge one (SUM saturates), ties of the slowest times
+ * (SLOWEST_SIZE's tie rule). */
+static int64_t row_value(size_t i, uint32_t c)
+{
+    uint64_t x = (uint64_t)(i * 2654435761u) ^ (uint64_t)c * 40503u;
+    x ^= x >> 13;
+    switch (x % 7) {
+    case 0:
+        return 0;
+    case 1:
+        return INT64_MAX / 3;
+    case 2:
+        return 4096;
+    default:
+        return (int64_t)(x % 5);
+    }
+}
+
+/* iolens_record_merge_rows_no_top against its definition: the same rows
+ * merged a record at a time by iolens_record_merge_no_top, for every
+ * layer, with row strides wider than the layer (a newer layout), and for
+ * counts around the block of rows. */
+START_TEST(merge_rows_equals_merging_record_by_record)
+{
+    static const size_t counts[] = {1, 2, 31, 32, 33, 100};
+    for (unsigned l = 0; l < iolens_layer_desc_count(); l++) {
+        const struct iolens_layer_desc *d = iolens_layer_desc_at(l);
+        size_t cs = d->ncounters + 2, fs = d->nfcounters + 1, nmax = 101;
+        int64_t *c = calloc(nmax * cs, sizeof *c);
+        double *f = calloc(nmax * fs, sizeof *f);
+        unsigned char *rec = calloc(1, d->record_size), *want = calloc(1, d->record_size),
+                      *got = calloc(1, d->record_size);
+        ck_assert_ptr_nonnull(c);
+        ck_assert_ptr_nonnull(f);
+        for (size_t i = 0; i < nmax; i++) {
+            for (uint32_t k = 0; k < cs; k++)
+                c[i * cs + k] = row_value(i, k);
+            for (uint32_t k = 0; k < fs; k++)
+                f[i * fs + k] = (double)row_value(i, 1000 + k) * 0.25;
+        }
+        for (size_t t = 0; t < sizeof counts / sizeof counts[0]; t++) {
+            size_t n = counts[t];
+            /* Row 0 begins the total, rows 1 .. n are merged. */
+            memset(rec, 0, d->record_size);
+            memcpy(iolens_rec_counters(rec), c, d->ncounters * sizeof *c);
+            memcpy(iolens_rec_fcounters(d, rec), f, d->nfcounters * sizeof *f);
+            iolens_record_merge_begin(d, want, rec);
+            iolens_record_merge_begin(d, got, rec);
+            for (size_t i = 1; i <= n; i++) {
+                memcpy(iolens_rec_counters(rec), c + i * cs, d->ncounters * sizeof *c);
+                memcpy(iolens_rec_fcounters(d, rec), f + i * fs, d->nfcounters * sizeof *f);
+                iolens_record_merge_no_top(d, want, rec);
+            }
+            iolens_record_merge_rows_no_top(d, got, c + cs, cs, f + fs, fs, n);
+            ck_assert_mem_eq(got, want, d->record_size);
+        }
+        free(c);
+        free(f);
+        free(rec);
+        free(want);
+        free(got);
+    }
+}
+END_TEST
+
 static Suite *merge_suite(void)
 {
     Suite *s = suite_create("record_merge");
@@ -949,6 +1018,9 @@ static Suite *merge_suite(void)
     tcase_add_test(tc, rank_stats_count_openers_and_io_ranks);
     tcase_add_test(tc, rank_stats_store_with_no_ranks);
     tcase_add_test(tc, fill_own_sharing_describes_the_record_itself);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("merge_rows");
+    tcase_add_test(tc, merge_rows_equals_merging_record_by_record);
     suite_add_tcase(s, tc);
     return s;
 }
