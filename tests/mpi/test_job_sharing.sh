@@ -234,4 +234,41 @@ check_eq 18010 "$(base_of "$LOG" | awk -F'\t' -v d="$DATA/" '$1 == "POSIX" &&
 check_eq 2 "$(counter "$LOG" "$DATA/s.9" POSIX_OPENS)" "POSIX_OPENS of shared s.9 $what"
 check_eq $((18020 * 64)) "$(total "$LOG" POSIX_BYTES_WRITTEN)" "total_POSIX_BYTES_WRITTEN $what"
 check_eq 18020 "$(total "$LOG" POSIX_OPENS)" "total_POSIX_OPENS $what"
+
+# The records name their files by place in their rank's names block
+# (log_format.h); a record that names the entry of the one before it again
+# is damage: one line, exit status 2, in every mode, streaming or not.
+if command -v python3 >/dev/null; then
+    said=$(python3 - "$LOG" "$RUN/twice.iolens" <<'PY'
+import struct, sys, zlib
+data = bytearray(open(sys.argv[1], 'rb').read())
+count = struct.unpack_from('<I', data, 28)[0]
+desc = lambda i: list(struct.unpack_from('<IIQQQII', data, 40 + 40 * i))
+i = [k for k in range(count) if desc(k)[0] == 16][0]    # rank 0's first POSIX region
+d = desc(i)
+raw = bytearray(zlib.decompress(bytes(data[d[2]:d[2] + d[3]])))
+cc, fc, n = struct.unpack_from('<IIQ', raw, 0)
+ids = 16 + 2 + cc + fc                                  # the head, a code byte a column
+assert raw[16] == 3                                     # IOLENS_COL_NAME_PLACE
+place = sum(raw[ids + b * n] << (8 * b) for b in range(8))
+for b in range(8):
+    raw[ids + b * n + 1] = raw[ids + b * n]             # record 1 := record 0's place
+packed = zlib.compress(bytes(raw))
+d[2], d[3], d[4], d[5] = len(data), len(packed), len(raw), zlib.crc32(packed)
+data += packed
+struct.pack_into('<IIQQQII', data, 40 + 40 * i, *d)
+h = bytearray(data[:40]); struct.pack_into('<I', h, 32, 0)
+struct.pack_into('<I', data, 32, zlib.crc32(bytes(data[40:40 + 40 * count]), zlib.crc32(bytes(h))))
+open(sys.argv[2], 'wb').write(data)
+print('corrupt POSIX region: record 1 names entry %d after entry %d' % (place, place))
+PY
+)
+    for mode in --base --total --file; do
+        "$IOLENS_PARSER" $mode "$RUN/twice.iolens" >"$RUN/out" 2>"$RUN/err"
+        check_eq 2 "$?" "exit status of $mode on a repeated place"
+        check_eq 0 "$(wc -c <"$RUN/out" | tr -d ' ')" "stdout bytes of $mode on a repeated place"
+        check_eq "iolens-parser: $RUN/twice.iolens: $said" "$(cat "$RUN/err")" \
+            "the line of $mode on a repeated place"
+    done
+fi
 finish
