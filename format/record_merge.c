@@ -759,6 +759,32 @@ void iolens_record_fill_own_sharing(const struct iolens_layer_desc *d, void *rec
     iolens_rank_stats_store(&s, d, rec);
 }
 
+int iolens_fcounter_time_refs(const struct iolens_layer_desc *d, uint32_t f, int refs[3])
+{
+    int n = 0;
+    const int pairs[][2] = {
+        {d->f_open_end, d->f_open_start},   {d->f_read_end, d->f_read_start},
+        {d->f_write_end, d->f_write_start}, {d->f_close_end, d->f_close_start},
+        {d->f_read_start, 0},               {d->f_write_start, 0},
+        {d->f_close_start, 0},              {d->f_max_read_time, d->read_time},
+        {d->f_max_write_time, d->write_time},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0] && n == 0; i++)
+        if (pairs[i][0] >= 0 && (uint32_t)pairs[i][0] == f && pairs[i][1] >= 0)
+            refs[n++] = pairs[i][1];
+    if (n == 0 && d->f_fastest_rank_time >= 0 &&
+        (f == (uint32_t)d->f_fastest_rank_time || f == (uint32_t)d->f_fastest_rank_time + 1)) {
+        int io[3] = {d->read_time, d->write_time, d->meta_time};
+        for (int i = 0; i < 3; i++)
+            if (io[i] >= 0)
+                refs[n++] = io[i];
+    }
+    for (int i = 0; i < n; i++) /* one pass decodes them: refs come first */
+        if ((uint32_t)refs[i] >= f)
+            return 0;
+    return n;
+}
+
 void iolens_record_scale_times(const struct iolens_layer_desc *d, void *rec, double factor)
 {
     double *f = iolens_rec_fcounters(d, rec);

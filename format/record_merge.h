@@ -183,4 +183,12 @@ void iolens_record_scale_times(const struct iolens_layer_desc *d, void *rec, dou
  * record's own values: as if reduced over one rank. */
 void iolens_record_fill_own_sharing(const struct iolens_layer_desc *d, void *rec);
 
+/* The fcounters a time fcounter f is stored from in a layer region
+ * (IOLENS_COL_TICKS_FROM_REF, log_format.h), into refs[0..3): an end
+ * timestamp from its start, any other timestamp from the first open
+ * (fcounter 0), the slowest read or write's time from the read or write
+ * time, the rank times from the read, write and meta times.  Each ref is
+ * below f.  Returns how many (0: f has none). */
+int iolens_fcounter_time_refs(const struct iolens_layer_desc *d, uint32_t f, int refs[3]);
+
 #endif

@@ -144,7 +144,7 @@ static int anonymize(const struct anon_key *key, const unsigned char *in, size_t
         if (raw == NULL || uncompress(raw, &raw_len, in + d->offset, (uLong)d->stored_size) != Z_OK) {
             snprintf(err, errsz, "region %zu does not decompress", i);
             rc = -1;
-        } else if (anon_region(key, d->kind, raw, raw_len, &out, err, errsz) != 0) {
+        } else if (anon_region(key, d->kind, d->version, raw, raw_len, &out, err, errsz) != 0) {
             rc = -1;
         } else {
             put_region(&data, &out_table[kept++], d->kind, d->version, &out);

@@ -1,5 +1,5 @@
 /*
- * iolens log format, version 1.
+ * iolens log format, version 2 (a reader reads version 1 too).
  *
  * This is the only definition of the on-disk format.  The runtime (lib/)
  * writes it and the reader (util/reader/) parses it; neither keeps a private copy.
@@ -22,6 +22,18 @@
  * of its layers into regions of at most 8192 entries, so that a reader
  * holds one bounded region at a time); a reader concatenates regions of
  * the same kind.  A record id appears in at most one NAMES region entry.
+ *
+ * Names blocks: a run of NAMES regions one right after the other in the
+ * table is one names block, its entries numbered from 0 across its
+ * regions in table order.  A layer or intervals region may name its
+ * files by place in the names block that comes last before it in the
+ * table (an MPI job's ranks each write their names, then their layers
+ * and intervals), which compresses where the random 64-bit ids do not.
+ *
+ * Format version 2 (this one) has layer regions of version 3 and
+ * intervals regions of version 3 (places in the names block, times in
+ * ticks); version 1 had layer regions of version 2 and intervals regions
+ * of versions 1 and 2, which a reader still reads.
  */
 #ifndef IOLENS_LOG_FORMAT_H
 #define IOLENS_LOG_FORMAT_H
@@ -30,7 +42,10 @@
 
 #define IOLENS_MAGIC "IOLENS\r\n" /* 8 bytes; \r\n catches text-mode mangling */
 #define IOLENS_MAGIC_LEN 8
-#define IOLENS_FORMAT_VERSION 1u
+#define IOLENS_FORMAT_VERSION 2u
+/* The earlier format, still read (its regions are of versions a reader
+ * still reads too). */
+#define IOLENS_FORMAT_VERSION_1 1u
 #define IOLENS_BYTE_ORDER_MARK 0x01020304u
 /* Regions in one log: a few job-wide ones plus, for each rank, its
  * intervals and a NAMES region and a region per layer for each 8192 files,
@@ -215,8 +230,11 @@ struct iolens_rank_info {
 
 /* ---------------------------------------------------------- intervals -- */
 
-#define IOLENS_INTERVALS_VERSION 2u
-/* The earlier layout, still read: no busy column, no overlap field. */
+#define IOLENS_INTERVALS_VERSION 3u
+/* The earlier layouts, still read: version 2 has file ids only (its
+ * layer heads' file_column is 0), version 1 has no busy column and no
+ * overlap field either. */
+#define IOLENS_INTERVALS_VERSION_2 2u
 #define IOLENS_INTERVALS_VERSION_1 1u
 
 /*
@@ -234,8 +252,13 @@ struct iolens_rank_info {
  *                    into the interval (equal to duration for one access;
  *                    below it when the runtime merged across idle gaps)
  *   int64  bytes     bytes requested by the accesses merged into it, >= 0
- *   uint64 file_id   record id (IOLENS_ID_OTHER_FILES when merged across
- *                    files, then flags has IOLENS_IV_MIXED)
+ *   uint64 file_id   the file: with file_column IOLENS_IV_FILE_IDS its record
+ *                    id (IOLENS_ID_OTHER_FILES when merged across files, then
+ *                    flags has IOLENS_IV_MIXED); with IOLENS_IV_FILE_PLACES
+ *                    (version 3 only) a reserved id (<= IOLENS_ID_RESERVED_MAX)
+ *                    as it is, else IOLENS_IV_FIRST_PLACE + the place of the
+ *                    file's entry in the names block before the region (see
+ *                    the top of this file), which must be there
  *   uint32 accesses  accesses merged into the interval, >= 1
  *   uint32 flags     IOLENS_IV_* (read 1, write 2, failed 4, mixed 8) or'ed
  * so a layer's intervals take count * 48 bytes.  Times are in nanoseconds
@@ -267,7 +290,8 @@ struct iolens_intervals_head {
 
 struct iolens_intervals_layer {
     uint32_t kind;              /* layer region kind: IOLENS_REGION_POSIX ... */
-    uint32_t reserved;          /* 0 */
+    uint32_t file_column;       /* IOLENS_IV_FILE_IDS or (version 3 on)
+                                   IOLENS_IV_FILE_PLACES: what file_id holds */
     uint64_t count;             /* intervals stored */
     double error_bound;         /* seconds, >= 0 */
     uint64_t accesses;          /* every access of the layer */
@@ -275,6 +299,12 @@ struct iolens_intervals_layer {
     double sum_duration;        /* seconds: sum of the accesses' durations */
     double overlap;             /* seconds, >= 0 (version 2 on) */
 };
+
+#define IOLENS_IV_FILE_IDS 0u
+#define IOLENS_IV_FILE_PLACES 1u
+/* A file_id of IOLENS_IV_FILE_PLACES from here up is a place in the names
+ * block (plus this); below, a reserved id. */
+#define IOLENS_IV_FIRST_PLACE (IOLENS_ID_RESERVED_MAX + 1u)
 
 /* Bytes of a version 1 layer head: struct iolens_intervals_layer up to
  * sum_duration. */
@@ -315,29 +345,68 @@ struct iolens_intervals_layer {
 /* ------------------------------------------------------------- layers -- */
 
 /*
- * A layer region holds struct iolens_layer_head, then record_count records.
- * Each record is a row of 8-byte values: uint64 id, int64 rank,
- * int64 counters[counter_count], double fcounters[fcounter_count] (the
- * in-memory struct iolens_<layer>_record).  On disk the rows are stored
- * column-major and byte-shuffled: column after column (ids, ranks,
- * counter 0 of every record, counter 1, ..., the last fcounter), each
- * column as its 8 byte-planes (byte 0, the least significant, of every
- * value, then byte 1 of every value, ... byte 7).  Byte b of value i of
- * column k is at body offset (k * 8 + b) * record_count + i; the body is
- * record_count * 8 * (2 + counter_count + fcounter_count) bytes.  Values of
- * one counter are alike across records and their high bytes even more so.
- * fcounters in seconds (all but the two *_F_VARIANCE_RANK_*) are stored
- * rounded to a multiple of 2^-30 s (0.93 ns): finer digits are
- * clock-conversion noise that does not compress.  Together: a POSIX record
- * of a file written once compresses (zlib level 1) to about 38 bytes,
- * against 102 for whole records one after the other.  A reader that knows fewer counters than the region holds
+ * A layer region (version 3) holds struct iolens_layer_head, a code byte
+ * per column (2 + counter_count + fcounter_count bytes, IOLENS_COL_*),
+ * then record_count records.  Each record is a row of 8-byte values:
+ * uint64 id, int64 rank, int64 counters[counter_count], double
+ * fcounters[fcounter_count] (the in-memory struct iolens_<layer>_record).
+ * On disk the rows are stored column-major and byte-shuffled: column
+ * after column (ids, ranks, counter 0 of every record, counter 1, ...,
+ * the last fcounter), each column as its 8 byte-planes (byte 0, the least
+ * significant, of every value, then byte 1 of every value, ... byte 7).
+ * Byte b of value i of column k is at body offset (k * 8 + b) *
+ * record_count + i; the body is record_count * 8 * (2 + counter_count +
+ * fcounter_count) bytes.  Values of one counter are alike across records
+ * and their high bytes even more so.  fcounters in seconds (all but the
+ * two *_F_VARIANCE_RANK_*) are rounded to a multiple of 2^-30 s (0.93 ns,
+ * a tick): finer digits are clock-conversion noise that does not
+ * compress.  A column's code says how its values are stored:
+ *   IOLENS_COL_RAW          the value's own 8 bytes (any column);
+ *   IOLENS_COL_NAME_PLACE   the id column only: the place of the record's
+ *                           entry in the names block before the region
+ *                           (top of this file); places increase strictly
+ *                           from record to record, so each names one
+ *                           file once; the id is that entry's;
+ *   IOLENS_COL_TICKS        an fcounter: k, zigzag-coded (0, -1, 1, -2 ...
+ *                           as 0, 1, 2, 3 ...); the value is k ticks
+ *                           (k / 2^30 s);
+ *   IOLENS_COL_TICKS_FROM_REF  an fcounter that has refs, every one of
+ *                           them IOLENS_COL_TICKS or _FROM_REF: 0 for
+ *                           0.0, else 1 + the zigzag-coded ticks from
+ *                           the sum of the record's refs.  The refs of
+ *                           an fcounter (all before it): an end
+ *                           timestamp's is its start (*_F_WRITE_END_-
+ *                           TIMESTAMP from *_F_WRITE_START_TIMESTAMP),
+ *                           another timestamp's the first open
+ *                           (fcounter 0), *_F_MAX_READ_TIME's and
+ *                           *_F_MAX_WRITE_TIME's the read or write time,
+ *                           the rank times' (*_F_FASTEST_RANK_TIME,
+ *                           *_F_SLOWEST_RANK_TIME) the read, write and
+ *                           meta times the layer has; no other fcounter
+ *                           has refs (format/record_merge.h:
+ *                           iolens_fcounter_time_refs).  Times of one
+ *                           file are close to each other: the
+ *                           differences are small numbers.
+ * The rank and the counters are IOLENS_COL_RAW.  Together: a POSIX
+ * record of a file written once compresses (zlib level 1) to about 27
+ * bytes (8 ranks of 1000 files, bench/run-shutdown.sh), against 40 with
+ * ids and times stored as themselves (version 2).  A reader that knows fewer counters than the region holds
  * prints the ones it knows; the counts make the columns self-delimiting.
+ * Version 2 (IOLENS_LAYER_VERSION_2, still read) has no code bytes: every
+ * column raw, the ids themselves.
  */
 struct iolens_layer_head {
     uint32_t counter_count;
     uint32_t fcounter_count;
     uint64_t record_count;
 };
+
+#define IOLENS_LAYER_VERSION_2 2u
+#define IOLENS_COL_RAW 0u
+#define IOLENS_COL_TICKS 1u
+#define IOLENS_COL_TICKS_FROM_REF 2u
+#define IOLENS_COL_NAME_PLACE 3u
+#define IOLENS_TICKS_PER_SECOND 1073741824.0   /* 2^30 */
 
 /* rank value of a record that was reduced across ranks (a shared file:
  * opened by more than one rank; <L>_RANKS_OPENED says by how many). */
@@ -496,7 +565,7 @@ enum iolens_pat_counter { IOLENS_PATTERN_COUNTERS(IOLENS_X_PAT_INDEX, IOLENS) IO
  * counters it includes, AGREE and RANK_STAT.
  * Integer counters; -1 never appears except where a description says so.
  */
-#define IOLENS_POSIX_VERSION 2u
+#define IOLENS_POSIX_VERSION 3u
 #define IOLENS_POSIX_COUNTERS(X) \
     X(POSIX_OPENS, IOLENS_AGG_SUM, "open, open64, openat, creat and their fortified forms") \
     X(POSIX_READS, IOLENS_AGG_SUM, "read, pread, readv, preadv and their variants") \
@@ -599,7 +668,7 @@ enum iolens_pat_counter { IOLENS_PATTERN_COUNTERS(IOLENS_X_PAT_INDEX, IOLENS) IO
     R(f_max_read_time, POSIX_F_MAX_READ_TIME) \
     R(f_max_write_time, POSIX_F_MAX_WRITE_TIME)
 
-#define IOLENS_STDIO_VERSION 2u
+#define IOLENS_STDIO_VERSION 3u
 #define IOLENS_STDIO_COUNTERS(X) \
     X(STDIO_OPENS, IOLENS_AGG_SUM, "fopen, fopen64, fdopen and freopen") \
     X(STDIO_READS, IOLENS_AGG_SUM, "read calls: fread, fgets, getline, fgetc and the like, fscanf, __uflow (the refill of glibc's inline getc_unlocked); bytes inline code takes from the buffer are no call") \
@@ -656,7 +725,7 @@ enum iolens_pat_counter { IOLENS_PATTERN_COUNTERS(IOLENS_X_PAT_INDEX, IOLENS) IO
  * split collectives (_begin/_end) and nonblocking forms (iread ...) have
  * their own counters and are not also counted as independent/collective.
  */
-#define IOLENS_MPIIO_VERSION 2u
+#define IOLENS_MPIIO_VERSION 3u
 #define IOLENS_MPIIO_COUNTERS(X) \
     X(MPIIO_INDEP_OPENS, IOLENS_AGG_SUM, "MPI_File_open on MPI_COMM_SELF or a one-rank communicator") \
     X(MPIIO_COLL_OPENS, IOLENS_AGG_SUM, "MPI_File_open on a communicator of more than one rank") \
@@ -749,7 +818,7 @@ enum iolens_pat_counter { IOLENS_PATTERN_COUNTERS(IOLENS_X_PAT_INDEX, IOLENS) IO
  * HDF5 file layer (H5F).  One record per HDF5 file, keyed by its path like
  * the POSIX record of the same file.
  */
-#define IOLENS_H5F_VERSION 2u
+#define IOLENS_H5F_VERSION 3u
 #define IOLENS_H5F_COUNTERS(X) \
     X(H5F_OPENS, IOLENS_AGG_SUM, "H5Fcreate and H5Fopen (as Darshan)") \
     X(H5F_CREATES, IOLENS_AGG_SUM, "H5Fcreate: the part of H5F_OPENS that created the file") \
@@ -784,7 +853,7 @@ enum iolens_pat_counter { IOLENS_PATTERN_COUNTERS(IOLENS_X_PAT_INDEX, IOLENS) IO
  * bounding box in each of the last 5 dimensions, right-aligned as in
  * Darshan: the last dimension in D5, a 2-D access in D4 and D5.
  */
-#define IOLENS_H5D_VERSION 2u
+#define IOLENS_H5D_VERSION 3u
 #define IOLENS_H5D_ACCESS_SHAPE(X, N, ORD) \
     X(H5D_ACCESS##N##_ACCESS, IOLENS_AGG_TOP_VALUE, ORD " most common access size, bytes") \
     X(H5D_ACCESS##N##_LENGTH_D1, IOLENS_AGG_TOP_SHAPE, "extent in the 5th-last dimension of the " ORD " most common access shape (right-aligned as Darshan: 0 for a selection of rank below 5)") \

@@ -100,12 +100,15 @@ int iolens_build_names_region(struct iolens_buf *out, const uint64_t *ids, size_
 }
 
 int iolens_emit_names_regions(const struct iolens_region_sink *sink, const uint64_t *ids,
-                              size_t n)
+                              size_t n, struct iolens_names_block *block)
 {
     struct iolens_file **files;
+    *block = (struct iolens_names_block){0};
     long nfiles = named_files(ids, n, &files);
-    if (nfiles < 0)
+    if (nfiles < 0 || iolens_names_block_make(block, files, (size_t)nfiles) != 0) {
+        free(files);
         return -1;
+    }
     int rc = 0;
     size_t from = 0;
     do {
@@ -211,7 +214,7 @@ int iolens_build_layer_region(struct iolens_buf *out, const struct iolens_layer_
                               const void *records, size_t n)
 {
     size_t *order = n > 1 ? record_order(d, records, n) : NULL;
-    int rc = iolens_encode_layer(out, d, records, order, 0, n);
+    int rc = iolens_encode_layer(out, d, records, order, 0, n, NULL);
     free(order);
     return rc;
 }
@@ -219,7 +222,8 @@ int iolens_build_layer_region(struct iolens_buf *out, const struct iolens_layer_
 /* One order for all the regions: the records of a directory stay
  * together, in the same order as the names regions' entries. */
 int iolens_emit_layer_regions(const struct iolens_region_sink *sink,
-                              const struct iolens_layer_desc *d, const void *records, size_t n)
+                              const struct iolens_layer_desc *d, const void *records, size_t n,
+                              const struct iolens_names_block *names)
 {
     size_t *order = n > 1 ? record_order(d, records, n) : NULL;
     int rc = 0;
@@ -227,7 +231,7 @@ int iolens_emit_layer_regions(const struct iolens_region_sink *sink,
     do {
         size_t m = iolens_region_slice_len(n, from);
         struct iolens_buf raw = {0};
-        iolens_encode_layer(&raw, d, records, order, from, m);
+        iolens_encode_layer(&raw, d, records, order, from, m, names);
         rc = iolens_region_sink_add(sink, d->region_kind, d->version, &raw);
         from += m;
     } while (rc == 0 && from < n);
@@ -275,7 +279,7 @@ long iolens_layer_collect(const struct iolens_layer_desc *d, int64_t rank, void 
 /* The stores packed (layer_intervals.c), then encoded (region_encode.c). */
 int iolens_gather_intervals_region(struct iolens_buf *out, int64_t rank, unsigned layers_off,
                                    double shift_seconds, double clock_offset,
-                                   double clock_uncertainty)
+                                   double clock_uncertainty, const struct iolens_names_block *names)
 {
     struct iolens_intervals_packed packed[IOLENS_NLAYERS];
     struct iolens_intervals_layer_in in[IOLENS_NLAYERS];
@@ -299,6 +303,7 @@ int iolens_gather_intervals_region(struct iolens_buf *out, int64_t rank, unsigne
         .clock_uncertainty = clock_uncertainty,
         .layers = in,
         .nlayers = (uint32_t)n,
+        .names = names,
     };
     int rc = iolens_encode_intervals_region(out, &r);
     iolens_intervals_packed_free(packed, n);

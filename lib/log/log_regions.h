@@ -18,28 +18,33 @@ int iolens_region_mounts(struct iolens_buf *out);
  * the record table; ids without a name are skipped). */
 int iolens_build_names_region(struct iolens_buf *out, const uint64_t *ids, size_t n);
 /* The same as one names region per IOLENS_REGION_RECORDS of them (one
- * empty region when there are none), handed to the sink. */
+ * empty region when there are none), handed to the sink, one after the
+ * other: one names block (log_format.h), whose entries *block finds
+ * (freed with iolens_names_block_free, also after a failure). */
 int iolens_emit_names_regions(const struct iolens_region_sink *sink, const uint64_t *ids,
-                              size_t n);
+                              size_t n, struct iolens_names_block *block);
 
 /* One layer region of n records laid out back to back, stored in the
  * order of their names in the record table when memory allows (files of
- * one directory together, which compresses better). */
+ * one directory together, which compresses better), naming them by id. */
 int iolens_build_layer_region(struct iolens_buf *out, const struct iolens_layer_desc *d,
                               const void *records, size_t n);
 /* The n records as one region per IOLENS_REGION_RECORDS of them (one
  * empty region when n is 0), in name order across all of them, handed to
- * the sink. */
+ * the sink; they name their files by place in names (the names block
+ * before them) where they can. */
 int iolens_emit_layer_regions(const struct iolens_region_sink *sink,
-                              const struct iolens_layer_desc *d, const void *records, size_t n);
+                              const struct iolens_layer_desc *d, const void *records, size_t n,
+                              const struct iolens_names_block *names);
 
 /* This process's intervals region (log_format.h) into out: the stores
  * packed (layer_intervals.h: iolens_intervals_pack), with the rank and the
  * clock offset to rank 0 (and its uncertainty, seconds; 0 and 0 outside
- * MPI).  Returns 0 or -1. */
+ * MPI); files named by place in names (the names block before it) where
+ * they can.  Returns 0 or -1. */
 int iolens_gather_intervals_region(struct iolens_buf *out, int64_t rank, unsigned layers_off,
                                    double shift_seconds, double clock_offset,
-                                   double clock_uncertainty);
+                                   double clock_uncertainty, const struct iolens_names_block *names);
 
 /* Collects every record of a layer from the runtime (the layer table's
  * walk, layers/layer_ops.h), packed and with rank set to the caller's

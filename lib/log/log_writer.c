@@ -530,19 +530,29 @@ static int build_regions(struct job_log *jl, unsigned layers_off)
 {
     struct iolens_region_sink sink = {add_region, jl};
     struct iolens_buf raw = {0};
+    struct iolens_names_block names = {0};
     if (add_built(jl, IOLENS_REGION_JOB, IOLENS_JOB_VERSION, build_job(jl, &raw), &raw) != 0 ||
         add_built(jl, IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, iolens_region_mounts(&raw),
                   &raw) != 0 ||
-        collect_layers(jl, layers_off) != 0 || iolens_emit_names_regions(&sink, jl->ids, jl->nids) != 0)
+        collect_layers(jl, layers_off) != 0 ||
+        iolens_emit_names_regions(&sink, jl->ids, jl->nids, &names) != 0) {
+        iolens_names_block_free(&names);
         return -1;
-    for (unsigned i = 0; i < iolens_layer_desc_count() && i < IOLENS_LOG_NLAYERS; i++) {
+    }
+    int rc = 0;
+    for (unsigned i = 0; rc == 0 && i < iolens_layer_desc_count() && i < IOLENS_LOG_NLAYERS; i++) {
         if (jl->count[i] >= 0 &&
             iolens_emit_layer_regions(&sink, iolens_layer_desc_at(i),
-                                 jl->count[i] > 0 ? jl->records[i] : "", (size_t)jl->count[i]) != 0)
-            return -1;
+                                      jl->count[i] > 0 ? jl->records[i] : "",
+                                      (size_t)jl->count[i], &names) != 0)
+            rc = -1;
     }
-    return add_built(jl, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION,
-                     iolens_gather_intervals_region(&raw, 0, layers_off, 0.0, 0.0, 0.0), &raw);
+    if (rc == 0)
+        rc = add_built(jl, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION,
+                       iolens_gather_intervals_region(&raw, 0, layers_off, 0.0, 0.0, 0.0, &names),
+                       &raw);
+    iolens_names_block_free(&names);
+    return rc;
 }
 
 /* The regions as the file writer takes them. */

@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "format/column_codec.h"
+#include "format/compare.h"
 #include "format/path_hash.h"
 
 /* Level 1: 3000 POSIX records (1.9 MB raw, about a full 2 MiB budget)
@@ -131,6 +132,49 @@ int iolens_encode_names(struct iolens_buf *out, struct iolens_file *const *files
     return iolens_buf_status(out);
 }
 
+static int compare_places(const void *a, const void *b)
+{
+    uint64_t x = ((const struct iolens_name_place *)a)->id;
+    uint64_t y = ((const struct iolens_name_place *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+int iolens_names_block_make(struct iolens_names_block *b, struct iolens_file *const *files,
+                            size_t n)
+{
+    b->n = 0;
+    b->by_id = malloc((n > 0 ? n : 1) * sizeof *b->by_id);
+    if (b->by_id == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        b->by_id[i] = (struct iolens_name_place){files[i]->id, i};
+    qsort(b->by_id, n, sizeof *b->by_id, compare_places);
+    b->n = n;
+    return 0;
+}
+
+void iolens_names_block_free(struct iolens_names_block *b)
+{
+    free(b->by_id);
+    *b = (struct iolens_names_block){0};
+}
+
+int iolens_names_block_find(const struct iolens_names_block *b, uint64_t id, uint64_t *index)
+{
+    size_t lo = 0, hi = b->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->by_id[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == b->n || b->by_id[lo].id != id)
+        return 0;
+    *index = b->by_id[lo].index;
+    return 1;
+}
+
 /* ------------------------------------------------------------ regions -- */
 
 size_t iolens_region_slice_len(size_t n, size_t from)
@@ -153,7 +197,7 @@ int iolens_region_sink_add(const struct iolens_region_sink *sink, uint32_t kind,
 /* Times are stored as multiples of 2^-30 s (0.93 ns): finer digits are
  * noise from converting clock units, and zeroing them lets the byte-planes
  * of the time columns compress (see log_format.h). */
-#define TIME_GRID_SCALE 1073741824.0   /* 2^30 */
+#define TIME_GRID_SCALE IOLENS_TICKS_PER_SECOND   /* 2^30 */
 
 /* Without libm (the runtime does not link it).  From 2^52 on, a double
  * is an integer already; NaN and infinities fail both tests and pass. */
@@ -174,7 +218,7 @@ static int fcounter_is_seconds(const struct iolens_layer_desc *d, uint32_t i)
     return (int)i != d->f_fastest_rank_time + 2 && (int)i != d->f_fastest_rank_time + 3;
 }
 
-/* Value of column c of record rec (row-major, as the layers emit it),
+/* Raw value of column c of record rec (row-major, as the layers emit it),
  * with times rounded to the grid. */
 static uint64_t column_value(const struct iolens_layer_desc *d, const unsigned char *rec,
                              uint32_t c)
@@ -190,15 +234,153 @@ static uint64_t column_value(const struct iolens_layer_desc *d, const unsigned c
     return v;
 }
 
-/* Layout (log_format.h): the head, then column by column (id, rank,
- * counters, fcounters), each column as 8 byte-planes of n bytes, least
- * significant byte first.  The region holds rows order[first..first+n)
- * of recs, or rows first..first+n when order is NULL. */
+/* ------------------------------------------------- layer column codes -- */
+
+static uint64_t zigzag(int64_t k)
+{
+    return ((uint64_t)k << 1) ^ (uint64_t)(k >> 63);
+}
+
+/* The ticks (log_format.h) of the time whose bits are v: 1 and *k when v
+ * is exactly k ticks (the grid's times of under 2^22 s, +0.0 included),
+ * else 0 (-0.0, NaN, infinities, times too large for the grid). */
+static int time_ticks(uint64_t v, int64_t *k)
+{
+    double t;
+    memcpy(&t, &v, sizeof t);
+    double x = t * IOLENS_TICKS_PER_SECOND;
+    if (!(x > -4503599627370496.0 && x < 4503599627370496.0))
+        return 0;
+    int64_t ticks = (int64_t)x;
+    double back = (double)ticks / IOLENS_TICKS_PER_SECOND;
+    uint64_t bits;
+    memcpy(&bits, &back, sizeof bits);
+    if (bits != v)
+        return 0;
+    *k = ticks;
+    return 1;
+}
+
+/* The record at place i of the region. */
+static const unsigned char *row_at(const struct iolens_layer_desc *d, const unsigned char *recs,
+                                   const size_t *order, size_t first, size_t i)
+{
+    size_t row = order != NULL ? order[first + i] : first + i;
+    return recs + row * d->record_size;
+}
+
+/* IOLENS_COL_NAME_PLACE when every record is in names, at places that
+ * increase, else IOLENS_COL_RAW (ids). */
+static uint8_t id_column_code(const struct iolens_layer_desc *d, const unsigned char *recs,
+                              const size_t *order, size_t first, size_t n,
+                              const struct iolens_names_block *names)
+{
+    if (names == NULL)
+        return IOLENS_COL_RAW;
+    uint64_t prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t place;
+        if (!iolens_names_block_find(names, column_value(d, row_at(d, recs, order, first, i), 0),
+                                     &place) ||
+            (i > 0 && place <= prev))
+            return IOLENS_COL_RAW;
+        prev = place;
+    }
+    return IOLENS_COL_NAME_PLACE;
+}
+
+/* Ticks of fcounter f of rec (0 off the grid: not for a column in ticks). */
+static int64_t fcounter_ticks(const struct iolens_layer_desc *d, const unsigned char *rec, int f)
+{
+    int64_t k = 0;
+    if (!time_ticks(column_value(d, rec, 2 + d->ncounters + (uint32_t)f), &k))
+        k = 0;
+    return k;
+}
+
+/* The sum of the ticks of the fcounters fcounter f is stored from. */
+static int64_t ref_ticks(const struct iolens_layer_desc *d, const unsigned char *rec, uint32_t f)
+{
+    int refs[3];
+    int n = iolens_fcounter_time_refs(d, f, refs);
+    int64_t k = 0;
+    for (int i = 0; i < n; i++)
+        k += fcounter_ticks(d, rec, refs[i]);
+    return k;
+}
+
+/* Whether fcounter f has refs, all in ticks (fcodes: the codes of the
+ * fcounters before it). */
+static int refs_in_ticks(const struct iolens_layer_desc *d, const unsigned char *fcodes, uint32_t f)
+{
+    int refs[3];
+    int n = iolens_fcounter_time_refs(d, f, refs);
+    for (int i = 0; i < n; i++)
+        if (fcodes[refs[i]] != IOLENS_COL_TICKS && fcodes[refs[i]] != IOLENS_COL_TICKS_FROM_REF)
+            return 0;
+    return n > 0;
+}
+
+/* The code of fcounter f: ticks when every value is on the grid (from
+ * its refs when it has some, in ticks too), else raw.  fcodes: the codes
+ * of fcounters 0..f-1. */
+static uint8_t time_column_code(const struct iolens_layer_desc *d, const unsigned char *recs,
+                                const size_t *order, size_t first, size_t n, uint32_t f,
+                                const unsigned char *fcodes)
+{
+    if (!fcounter_is_seconds(d, f))
+        return IOLENS_COL_RAW;
+    uint32_t c = 2 + d->ncounters + f;
+    for (size_t i = 0; i < n; i++) {
+        int64_t k;
+        if (!time_ticks(column_value(d, row_at(d, recs, order, first, i), c), &k))
+            return IOLENS_COL_RAW;
+    }
+    return refs_in_ticks(d, fcodes, f) ? IOLENS_COL_TICKS_FROM_REF : IOLENS_COL_TICKS;
+}
+
+/* Stored value of column c of rec under code (log_format.h). */
+static uint64_t coded_value(const struct iolens_layer_desc *d, const unsigned char *rec,
+                            uint32_t c, uint8_t code, const struct iolens_names_block *names)
+{
+    uint64_t v = column_value(d, rec, c), place = 0;
+    int64_t k = 0;
+    switch (code) {
+    case IOLENS_COL_NAME_PLACE:
+        iolens_names_block_find(names, v, &place);
+        return place;
+    case IOLENS_COL_TICKS:
+        time_ticks(v, &k);
+        return zigzag(k);
+    case IOLENS_COL_TICKS_FROM_REF:
+        if (v == 0)
+            return 0;
+        time_ticks(v, &k);
+        return zigzag(k - ref_ticks(d, rec, c - 2 - d->ncounters)) + 1;
+    default:
+        return v;
+    }
+}
+
+/* Layout (log_format.h): the head, a code byte per column, then column by
+ * column (id, rank, counters, fcounters), each column as 8 byte-planes
+ * of n bytes, least significant byte first. */
 int iolens_encode_layer(struct iolens_buf *out, const struct iolens_layer_desc *d,
-                        const unsigned char *recs, const size_t *order, size_t first, size_t n)
+                        const unsigned char *recs, const size_t *order, size_t first, size_t n,
+                        const struct iolens_names_block *names)
 {
     struct iolens_layer_head head = {d->ncounters, d->nfcounters, (uint64_t)n};
     iolens_buf_put(out, &head, sizeof head);
+    uint32_t ncols = 2 + d->ncounters + d->nfcounters;
+    unsigned char *codes = iolens_buf_reserve(out, ncols);
+    if (codes == NULL)
+        return -1;
+    memset(codes, IOLENS_COL_RAW, ncols);
+    codes[0] = id_column_code(d, recs, order, first, n, names);
+    for (uint32_t f = 0; f < d->nfcounters; f++)
+        codes[2 + d->ncounters + f] =
+            time_column_code(d, recs, order, first, n, f, codes + 2 + d->ncounters);
+    out->len += ncols;
     if (n > SIZE_MAX / d->record_size) {
         out->failed = 1;
         return -1;
@@ -206,13 +388,12 @@ int iolens_encode_layer(struct iolens_buf *out, const struct iolens_layer_desc *
     unsigned char *body = iolens_buf_reserve(out, n * d->record_size);
     if (body == NULL)
         return -1;
-    uint32_t ncols = 2 + d->ncounters + d->nfcounters;
+    codes = body - ncols; /* the reserve may have moved the buffer */
     for (uint32_t c = 0; c < ncols; c++) {
         unsigned char *planes = body + (size_t)c * 8 * n;
-        for (size_t i = 0; i < n; i++) {
-            size_t row = order != NULL ? order[first + i] : first + i;
-            iolens_column_put(planes, n, i, column_value(d, recs + row * d->record_size, c));
-        }
+        for (size_t i = 0; i < n; i++)
+            iolens_column_put(planes, n, i,
+                              coded_value(d, row_at(d, recs, order, first, i), c, codes[c], names));
     }
     out->len += n * d->record_size;
     return iolens_buf_status(out);
@@ -248,36 +429,108 @@ static int compare_iv_start(const void *a, const void *b)
     return sx < sy ? -1 : sx > sy;
 }
 
+/* How a layer's file column names its files (log_format.h): without
+ * names, by id; with them, a reserved id as it is, then the ids that are
+ * not in names (files another rank holds the record of: a shared file),
+ * then the places in names. */
+struct file_coding {
+    const struct iolens_names_block *names;
+    uint64_t *extra;                    /* sorted, distinct */
+    size_t nextra;
+};
+
+static uint64_t file_value(const struct file_coding *fc, uint64_t id)
+{
+    uint64_t place;
+    if (fc->names == NULL || id <= IOLENS_ID_RESERVED_MAX)
+        return id;
+    if (iolens_names_block_find(fc->names, id, &place))
+        return IOLENS_IV_FIRST_PLACE + fc->nextra + place;
+    const uint64_t *hit = bsearch(&id, fc->extra, fc->nextra, sizeof id, iolens_compare_u64);
+    return IOLENS_IV_FIRST_PLACE + (uint64_t)(hit - fc->extra);
+}
+
+/* The ids of L's intervals that are neither reserved nor in names, sorted
+ * and distinct, into fc.  -1: out of memory. */
+static int collect_extra_ids(const struct iolens_intervals_layer_in *L, struct file_coding *fc)
+{
+    fc->extra = malloc((L->count > 0 ? L->count : 1) * sizeof *fc->extra);
+    if (fc->extra == NULL)
+        return -1;
+    size_t n = 0;
+    uint64_t place;
+    for (size_t i = 0; i < L->count; i++)
+        if (L->iv[i].file_id > IOLENS_ID_RESERVED_MAX &&
+            !iolens_names_block_find(fc->names, L->iv[i].file_id, &place))
+            fc->extra[n++] = L->iv[i].file_id;
+    qsort(fc->extra, n, sizeof *fc->extra, iolens_compare_u64);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || fc->extra[k - 1] != fc->extra[i])
+            fc->extra[k++] = fc->extra[i];
+    fc->nextra = k;
+    return 0;
+}
+
+/* Appends a column of n values of width bytes (8 or 4), byte-planed as
+ * a layer's columns are (log_format.h): byte b of value i at b * n + i. */
+static void put_planes(struct iolens_buf *out, const uint64_t *v, size_t n, unsigned width)
+{
+    unsigned char *p = iolens_buf_reserve(out, n * width);
+    if (p == NULL)
+        return;
+    for (unsigned b = 0; b < width; b++)
+        for (size_t i = 0; i < n; i++)
+            p[b * n + i] = (unsigned char)(v[i] >> (8 * b));
+    out->len += n * width;
+}
+
 /* The seven columns of log_format.h, from intervals sorted by start. */
 static void put_interval_columns(struct iolens_buf *out, const struct iolens_interval *const *v,
-                                 size_t n)
+                                 size_t n, const struct file_coding *fc)
 {
+    uint64_t *col = malloc((n > 0 ? n : 1) * sizeof *col);
+    if (col == NULL) {
+        out->failed = 1;
+        return;
+    }
     int64_t prev = 0;
     for (size_t i = 0; i < n; i++) {
         int64_t start = seconds_to_ns(v[i]->start);
-        iolens_buf_put_u64(out, (uint64_t)(start - prev));
+        col[i] = (uint64_t)(start - prev);
         prev = start;
     }
+    put_planes(out, col, n, 8);
     for (size_t i = 0; i < n; i++) {
         int64_t d = seconds_to_ns(v[i]->end) - seconds_to_ns(v[i]->start);
-        iolens_buf_put_u64(out, (uint64_t)(d > 0 ? d : 0));
+        col[i] = (uint64_t)(d > 0 ? d : 0);
     }
+    put_planes(out, col, n, 8);
+    for (size_t i = 0; i < n; i++) /* from the duration: 0 for one access */
+        col[i] = zigzag((int64_t)col[i] - seconds_to_ns(v[i]->busy));
+    put_planes(out, col, n, 8);
     for (size_t i = 0; i < n; i++)
-        iolens_buf_put_u64(out, (uint64_t)seconds_to_ns(v[i]->busy));
+        col[i] = (uint64_t)(v[i]->bytes > 0 ? v[i]->bytes : 0);
+    put_planes(out, col, n, 8);
     for (size_t i = 0; i < n; i++)
-        iolens_buf_put_u64(out, (uint64_t)(v[i]->bytes > 0 ? v[i]->bytes : 0));
+        col[i] = file_value(fc, v[i]->file_id);
+    put_planes(out, col, n, 8);
     for (size_t i = 0; i < n; i++)
-        iolens_buf_put_u64(out, v[i]->file_id);
+        col[i] = v[i]->accesses > 0 ? v[i]->accesses : 1;
+    put_planes(out, col, n, 4);
     for (size_t i = 0; i < n; i++)
-        iolens_buf_put_u32(out, v[i]->accesses > 0 ? v[i]->accesses : 1);
-    for (size_t i = 0; i < n; i++)
-        iolens_buf_put_u32(out, v[i]->flags);
+        col[i] = v[i]->flags;
+    put_planes(out, col, n, 4);
+    free(col);
 }
 
-static void put_interval_layer(struct iolens_buf *out, const struct iolens_intervals_layer_in *L)
+static void put_interval_layer(struct iolens_buf *out, const struct iolens_intervals_layer_in *L,
+                               const struct iolens_names_block *names)
 {
+    struct file_coding fc = {names, NULL, 0};
     const struct iolens_interval **sorted = malloc((L->count > 0 ? L->count : 1) * sizeof *sorted);
-    if (sorted == NULL) {
+    if (sorted == NULL || (names != NULL && collect_extra_ids(L, &fc) != 0)) {
+        free(sorted);
         out->failed = 1;
         return;
     }
@@ -286,6 +539,7 @@ static void put_interval_layer(struct iolens_buf *out, const struct iolens_inter
     qsort(sorted, L->count, sizeof *sorted, compare_iv_start);
     struct iolens_intervals_layer head = {
         .kind = L->kind,
+        .file_column = names != NULL ? IOLENS_IV_FILE_PLACES : IOLENS_IV_FILE_IDS,
         .count = L->count,
         .error_bound = non_negative(L->error_bound),
         .accesses = L->accesses,
@@ -294,7 +548,12 @@ static void put_interval_layer(struct iolens_buf *out, const struct iolens_inter
         .overlap = non_negative(L->overlap),
     };
     iolens_buf_put(out, &head, sizeof head);
-    put_interval_columns(out, sorted, L->count);
+    if (names != NULL) {
+        iolens_buf_put_u64(out, fc.nextra);
+        iolens_buf_put(out, fc.extra, fc.nextra * sizeof *fc.extra);
+    }
+    put_interval_columns(out, sorted, L->count, &fc);
+    free(fc.extra);
     free(sorted);
 }
 
@@ -310,7 +569,7 @@ int iolens_encode_intervals_region(struct iolens_buf *out,
     };
     iolens_buf_put(out, &head, sizeof head);
     for (uint32_t l = 0; l < in->nlayers; l++)
-        put_interval_layer(out, &in->layers[l]);
+        put_interval_layer(out, &in->layers[l], in->names);
     return iolens_buf_status(out);
 }
 

@@ -42,12 +42,34 @@ int iolens_region_ranks(struct iolens_buf *out, const struct iolens_rank_info *r
 /* A names region of files[0..n), in that order. */
 int iolens_encode_names(struct iolens_buf *out, struct iolens_file *const *files, size_t n);
 
-/* A layer region of n records of recs (row-major, as the layers pack
- * them): rows order[first..first+n), or rows first..first+n when order
- * is NULL, as byte-plane columns (format/column_codec.h) with times
- * rounded to the grid of log_format.h. */
+/* The entries of a rank's names block (log_format.h: the NAMES regions
+ * that a layer or intervals region refers to), found by id: each id with
+ * its place in the block, sorted by id. */
+struct iolens_name_place {
+    uint64_t id;
+    uint64_t index;
+};
+struct iolens_names_block {
+    struct iolens_name_place *by_id;    /* malloc'd, sorted by id */
+    size_t n;
+};
+/* The block of files[0..n), in that order.  Returns 0 or -1 (memory). */
+int iolens_names_block_make(struct iolens_names_block *b, struct iolens_file *const *files,
+                            size_t n);
+void iolens_names_block_free(struct iolens_names_block *b);
+/* 1 and *index when id is in the block, else 0. */
+int iolens_names_block_find(const struct iolens_names_block *b, uint64_t id, uint64_t *index);
+
+/* A layer region (the IOLENS_<layer>_VERSION layout of log_format.h) of
+ * n records of recs (row-major, as the layers pack them): rows
+ * order[first..first+n), or rows first..first+n when order is NULL, as
+ * byte-plane columns (format/column_codec.h) with times rounded to the
+ * grid of log_format.h.  The records name their files by their place in
+ * names when every one of them is there in increasing places, else by
+ * id; names may be NULL (ids). */
 int iolens_encode_layer(struct iolens_buf *out, const struct iolens_layer_desc *d,
-                        const unsigned char *recs, const size_t *order, size_t first, size_t n);
+                        const unsigned char *recs, const size_t *order, size_t first, size_t n,
+                        const struct iolens_names_block *names);
 
 /*
  * A rank's names and each of its layers are written as several regions
@@ -95,9 +117,12 @@ struct iolens_intervals_rank {
     double clock_uncertainty;               /* seconds */
     const struct iolens_intervals_layer_in *layers;
     uint32_t nlayers;
+    const struct iolens_names_block *names; /* the rank's names, or NULL */
 };
 
-/* The intervals region of in. */
+/* The intervals region of in.  A layer's file column holds places in
+ * in->names when every file of its intervals is there (or a reserved
+ * id), else ids. */
 int iolens_encode_intervals_region(struct iolens_buf *out,
                                    const struct iolens_intervals_rank *in);
 

@@ -257,14 +257,15 @@ static int part_add(struct part *p, uint32_t kind, uint32_t version, struct iole
 /* This rank's INTERVALS region: its times shifted to the job start
  * exactly as its records' (mpi_runtime.c, align_to_job), with the clock
  * offset to rank 0 measured at MPI_Init. */
-static int add_intervals(const struct iolens_mpi_job *job, struct part *p)
+static int add_intervals(const struct iolens_mpi_job *job, const struct iolens_names_block *names,
+                         struct part *p)
 {
     struct timespec ts = iolens_clock_start_real();
     int64_t start_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
     double shift = (double)(start_ns - job->job_start_ns) * 1e-9;
     struct iolens_buf raw = {0};
     if (iolens_gather_intervals_region(&raw, job->rank, iolens_runtime_config()->layers_off, shift,
-                                job->clock_offset, job->clock_uncertainty) != 0) {
+                                job->clock_offset, job->clock_uncertainty, names) != 0) {
         iolens_buf_free(&raw);
         return ENOMEM;
     }
@@ -282,19 +283,24 @@ static int build_rank_part(const struct iolens_mpi_job *job, const struct iolens
                            struct part *p)
 {
     struct iolens_region_sink sink = {part_sink_add, p};
+    struct iolens_names_block names = {0};
     uint64_t *ids = NULL;
     long n = iolens_share_distinct_ids(recs, &ids);
-    int rc = n >= 0 && iolens_emit_names_regions(&sink, ids, (size_t)n) == 0 ? 0 : ENOMEM;
+    int rc = n >= 0 && iolens_emit_names_regions(&sink, ids, (size_t)n, &names) == 0 ? 0 : ENOMEM;
     free(ids);
     for (unsigned l = 0; rc == 0 && l < iolens_layer_desc_count(); l++) {
         if (!(job->layers_on & (1u << l)))
             continue;
         const struct iolens_layer_desc *d = iolens_layer_desc_at(l);
         size_t count = l < recs->nlayers ? recs->count[l] : 0;
-        if (iolens_emit_layer_regions(&sink, d, count > 0 ? recs->records[l] : "", count) != 0)
+        if (iolens_emit_layer_regions(&sink, d, count > 0 ? recs->records[l] : "", count,
+                                      &names) != 0)
             rc = ENOMEM;
     }
-    return rc == 0 ? add_intervals(job, p) : rc;
+    if (rc == 0)
+        rc = add_intervals(job, &names, p);
+    iolens_names_block_free(&names);
+    return rc;
 }
 
 static void summarize(const struct iolens_mpi_job *job, const struct part *p, int error,

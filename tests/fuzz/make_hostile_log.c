@@ -113,7 +113,8 @@ static void shared_ids(long n, const char *path)
     job_region(&job, (uint32_t)n);
     struct iolens_region_src regions[] = {
         src_of(IOLENS_REGION_JOB, IOLENS_JOB_VERSION, &job),
-        {IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, raw, sizeof head + body},
+        /* version 2's layout (no column codes), which a reader still reads */
+        {IOLENS_REGION_POSIX, IOLENS_LAYER_VERSION_2, raw, sizeof head + body},
     };
     write_log(path, regions, 2);
     iolens_buf_free(&job);
@@ -264,7 +265,7 @@ static void big_regions(long nregions, long mib, const char *path)
         const struct bytes *b = i == 0 ? &jobz : &layer;
         t[i] = (struct iolens_region_desc){
             .kind = i == 0 ? IOLENS_REGION_JOB : IOLENS_REGION_POSIX,
-            .version = i == 0 ? IOLENS_JOB_VERSION : IOLENS_POSIX_VERSION,
+            .version = i == 0 ? IOLENS_JOB_VERSION : IOLENS_LAYER_VERSION_2, /* no codes */
             .offset = at, .stored_size = b->len, .raw_size = i == 0 ? job.len : raw_size,
             .crc32 = (uint32_t)crc32(0, b->p, (uInt)b->len), .compression = IOLENS_COMPRESS_ZLIB,
         };

@@ -648,8 +648,8 @@ static void build_intervals(struct out *rank0, struct out *rank1)
         {IOLENS_REGION_POSIX, posix1, 2, 0.125, 3, 1052672, 0.625, 0},
         {UNKNOWN_KIND, future1, 1, 0.0, 1, 1, 1.0, 0},
     };
-    put_intervals(rank0, &(struct iolens_intervals_rank){0, 0.0, 0.000001, layers0, 2});
-    put_intervals(rank1, &(struct iolens_intervals_rank){1, 0.5, 0.000002, layers1, 2});
+    put_intervals(rank0, &(struct iolens_intervals_rank){0, 0.0, 0.000001, layers0, 2, NULL});
+    put_intervals(rank1, &(struct iolens_intervals_rank){1, 0.5, 0.000002, layers1, 2, NULL});
 }
 
 /*
@@ -687,7 +687,7 @@ static void build_intervals_extra(struct out *rank2)
         {IOLENS_REGION_POSIX, posix2, 2, 0.0, 4, 3072, 0.3125, 0},
         {IOLENS_REGION_MPIIO, mpiio2, 3, 0.0, 3, 5120, 0.75, 0},
     };
-    put_intervals(rank2, &(struct iolens_intervals_rank){2, -0.25, 0.000004, layers2, 2});
+    put_intervals(rank2, &(struct iolens_intervals_rank){2, -0.25, 0.000004, layers2, 2, NULL});
 }
 
 /* --------------------------------------------------------- odd names --

@@ -126,8 +126,8 @@ elif action == 'twice':      # the last POSIX region is the first names region a
     put(layer[-1], desc(names[0]))
 elif action == 'rank':       # record 1 of the second POSIX region has rank 5000
     i, raw = region_raw(layer[1])
-    n = struct.unpack_from('<Q', raw, 8)[0]
-    ranks = 16 + 8 * n           # after the head and the id planes
+    cc, fc, n = struct.unpack_from('<IIQ', raw, 0)
+    ranks = 16 + 2 + cc + fc + 8 * n  # after the head, the column codes and the id planes
     for b in range(8):
         raw[ranks + b * n + 1] = (5000 >> (8 * b)) & 255
     repack(i, raw)
@@ -141,13 +141,15 @@ else:
     for what, k in sorted(zip(edits[::2], map(int, edits[1::2])), key=lambda e: e[1]):
         i, raw = region_raw(layer[k])
         cc, fc, n = struct.unpack_from('<IIQ', raw, 0)
+        codes = 2 + cc + fc          # a code byte per column after the head
         if what == 'fill':
             struct.pack_into('<Q', raw, 8, n + 1)
             said.append('corrupt POSIX region: %d records of %d bytes do not fill %d bytes'
-                        % (n + 1, 16 + 8 * (cc + fc), len(raw) - 16))
+                        % (n + 1, 16 + 8 * (cc + fc), len(raw) - 16 - codes))
         else:
             struct.pack_into('<I', raw, 4, fc - 1)
             del raw[len(raw) - 8 * n:]
+            del raw[16 + codes - 1]
             said.append('corrupt POSIX region: %d+%d counters where an earlier one has %d+%d'
                         % (cc, fc - 1, cc, fc))
         repack(i, raw)

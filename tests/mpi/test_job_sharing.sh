@@ -210,11 +210,13 @@ done
 # POSIX records as regions of at most 8192 (lib/log/log_regions.h): 8192 and
 # the rest, 9000 plus the shared records it reduced (their writer is
 # picked by their id), 18010 - 2 * 8192 for both.  A region's raw size is
-# its 16-byte head plus its records, all of one size.
+# its 16-byte head and a code byte per column (the id, the rank and every
+# counter: log_format.h) plus its records, all of one size.
 run_job 2 files 9000 IOLENS_MEMORY=64M
 what="(2 ranks, 9000 files each)"
 region_sizes "$LOG" 16 >"$RUN/posix"
-check_eq "8192 8192 1626" "$(awk '{ s[NR] = $1 - 16; sum += s[NR] }
+head=$((16 + 2 + $("$IOLENS_PARSER" --list-counters | grep -c '^POSIX	')))
+check_eq "8192 8192 1626" "$(awk -v head="$head" '{ s[NR] = $1 - head; sum += s[NR] }
     END { r = sum / 18010; printf "%s %s %s", s[1] / r, s[3] / r, (s[2] + s[4]) / r }' \
     "$RUN/posix")" "records in the POSIX regions, in table order $what"
 check_eq 4 "$(wc -l <"$RUN/posix" | tr -d ' ')" "POSIX regions $what"
@@ -232,4 +234,41 @@ check_eq 18010 "$(base_of "$LOG" | awk -F'\t' -v d="$DATA/" '$1 == "POSIX" &&
 check_eq 2 "$(counter "$LOG" "$DATA/s.9" POSIX_OPENS)" "POSIX_OPENS of shared s.9 $what"
 check_eq $((18020 * 64)) "$(total "$LOG" POSIX_BYTES_WRITTEN)" "total_POSIX_BYTES_WRITTEN $what"
 check_eq 18020 "$(total "$LOG" POSIX_OPENS)" "total_POSIX_OPENS $what"
+
+# The records name their files by place in their rank's names block
+# (log_format.h); a record that names the entry of the one before it again
+# is damage: one line, exit status 2, in every mode, streaming or not.
+if command -v python3 >/dev/null; then
+    said=$(python3 - "$LOG" "$RUN/twice.iolens" <<'PY'
+import struct, sys, zlib
+data = bytearray(open(sys.argv[1], 'rb').read())
+count = struct.unpack_from('<I', data, 28)[0]
+desc = lambda i: list(struct.unpack_from('<IIQQQII', data, 40 + 40 * i))
+i = [k for k in range(count) if desc(k)[0] == 16][0]    # rank 0's first POSIX region
+d = desc(i)
+raw = bytearray(zlib.decompress(bytes(data[d[2]:d[2] + d[3]])))
+cc, fc, n = struct.unpack_from('<IIQ', raw, 0)
+ids = 16 + 2 + cc + fc                                  # the head, a code byte a column
+assert raw[16] == 3                                     # IOLENS_COL_NAME_PLACE
+place = sum(raw[ids + b * n] << (8 * b) for b in range(8))
+for b in range(8):
+    raw[ids + b * n + 1] = raw[ids + b * n]             # record 1 := record 0's place
+packed = zlib.compress(bytes(raw))
+d[2], d[3], d[4], d[5] = len(data), len(packed), len(raw), zlib.crc32(packed)
+data += packed
+struct.pack_into('<IIQQQII', data, 40 + 40 * i, *d)
+h = bytearray(data[:40]); struct.pack_into('<I', h, 32, 0)
+struct.pack_into('<I', data, 32, zlib.crc32(bytes(data[40:40 + 40 * count]), zlib.crc32(bytes(h))))
+open(sys.argv[2], 'wb').write(data)
+print('corrupt POSIX region: record 1 names entry %d after entry %d' % (place, place))
+PY
+)
+    for mode in --base --total --file; do
+        "$IOLENS_PARSER" $mode "$RUN/twice.iolens" >"$RUN/out" 2>"$RUN/err"
+        check_eq 2 "$?" "exit status of $mode on a repeated place"
+        check_eq 0 "$(wc -c <"$RUN/out" | tr -d ' ')" "stdout bytes of $mode on a repeated place"
+        check_eq "iolens-parser: $RUN/twice.iolens: $said" "$(cat "$RUN/err")" \
+            "the line of $mode on a repeated place"
+    done
+fi
 finish

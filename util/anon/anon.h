@@ -40,8 +40,9 @@ void anon_token(struct anon_buf *out, const struct anon_key *key, const char *la
 
 /* Rewrites one region's raw bytes (already validated by the reader) into
  * out.  Returns 0, or -1 with a reason in err. */
-int anon_region(const struct anon_key *key, uint32_t kind, const unsigned char *raw, size_t len,
-                struct anon_buf *out, char *err, size_t errsz);
+int anon_region(const struct anon_key *key, uint32_t kind, uint32_t version,
+                const unsigned char *raw, size_t len, struct anon_buf *out, char *err,
+                size_t errsz);
 /* 1 if anon_region knows how to rewrite (or keep) this kind and version. */
 int anon_region_known(uint32_t kind, uint32_t version);
 

@@ -170,24 +170,37 @@ static void map_column(const struct anon_key *key, unsigned char *body, uint64_t
     }
 }
 
-static int rewrite_layer(const struct anon_key *key, uint32_t kind, struct cur *c,
-                         struct anon_buf *out)
+/* A layer region of version 2 (no column codes: ids) or 3 (a code per
+ * column; places in the names block stay as they are, since the names
+ * regions keep their entries' order). */
+static int rewrite_layer(const struct anon_key *key, uint32_t kind, uint32_t version,
+                         struct cur *c, struct anon_buf *out)
 {
     struct iolens_layer_head h;
     if (take(c, &h, sizeof h) != 0)
         return -1;
+    anon_put(out, &h, sizeof h);
     uint64_t columns = 2 + (uint64_t)h.counter_count + h.fcounter_count;
+    int ids = 1;
+    if (version != IOLENS_LAYER_VERSION_2) {
+        if (columns > c->left)
+            return -1;
+        ids = c->p[0] == IOLENS_COL_RAW;
+        anon_put(out, c->p, (size_t)columns);
+        c->p += columns;
+        c->left -= columns;
+    }
     if (h.record_count > c->left / 8 / columns)
         return -1;
     size_t body = (size_t)(h.record_count * 8 * columns);
-    anon_put(out, &h, sizeof h);
     size_t at = out->len;
     anon_put(out, c->p, body);
     if (out->failed)
         return 0;
     c->p += body;
     c->left -= body;
-    map_column(key, out->p + at, h.record_count, 0); /* the ids */
+    if (ids)
+        map_column(key, out->p + at, h.record_count, 0); /* the ids */
     /* A record that is not a file (H5D's datasets) names its file's record
      * by id in a counter (the descriptor's file_rec_id role). */
     const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
@@ -196,7 +209,10 @@ static int rewrite_layer(const struct anon_key *key, uint32_t kind, struct cur *
     return 0;
 }
 
-static int rewrite_intervals(const struct anon_key *key, struct cur *c, struct anon_buf *out)
+/* Versions 2 and 3; file columns of places in the names block stay as
+ * they are (the names regions keep their entries' order). */
+static int rewrite_intervals(const struct anon_key *key, uint32_t version, struct cur *c,
+                             struct anon_buf *out)
 {
     struct iolens_intervals_head h;
     if (take(c, &h, sizeof h) != 0)
@@ -204,16 +220,40 @@ static int rewrite_intervals(const struct anon_key *key, struct cur *c, struct a
     anon_put(out, &h, sizeof h);
     for (uint32_t l = 0; l < h.nlayers; l++) {
         struct iolens_intervals_layer L;
-        if (take(c, &L, sizeof L) != 0 || L.count > c->left / IOLENS_INTERVAL_DISK_SIZE)
+        if (take(c, &L, sizeof L) != 0)
             return -1;
         anon_put(out, &L, sizeof L);
+        int places = version == IOLENS_INTERVALS_VERSION && L.file_column == IOLENS_IV_FILE_PLACES;
+        if (places) { /* the extra ids are ids; the places stay */
+            uint64_t nextra, id;
+            if (take(c, &nextra, sizeof nextra) != 0 || nextra > c->left / 8)
+                return -1;
+            anon_put(out, &nextra, sizeof nextra);
+            for (uint64_t k = 0; k < nextra; k++) {
+                take(c, &id, sizeof id);
+                id = anon_id(key, id);
+                anon_put(out, &id, sizeof id);
+            }
+        }
+        if (L.count > c->left / IOLENS_INTERVAL_DISK_SIZE)
+            return -1;
         size_t n = (size_t)L.count;
+        if (version == IOLENS_INTERVALS_VERSION) { /* byte-planed columns */
+            size_t at = out->len;
+            anon_put(out, c->p, IOLENS_INTERVAL_DISK_SIZE * n);
+            if (!places && !out->failed) /* the file ids: the fifth 8-byte column */
+                map_column(key, out->p + at, n, 4);
+            c->p += IOLENS_INTERVAL_DISK_SIZE * n;
+            c->left -= IOLENS_INTERVAL_DISK_SIZE * n;
+            continue;
+        }
         /* Columns start, duration, busy, bytes, then the file ids. */
         anon_put(out, c->p, 32 * n);
         for (size_t i = 0; i < n; i++) {
             uint64_t id;
             memcpy(&id, c->p + 32 * n + 8 * i, sizeof id);
-            id = anon_id(key, id);
+            if (!places || id < IOLENS_IV_FIRST_PLACE)
+                id = anon_id(key, id);
             anon_put(out, &id, sizeof id);
         }
         anon_put(out, c->p + 40 * n, 8 * n); /* accesses and flags */
@@ -226,11 +266,16 @@ static int rewrite_intervals(const struct anon_key *key, struct cur *c, struct a
 int anon_region_known(uint32_t kind, uint32_t version)
 {
     uint32_t v = iolens_region_known_version(kind);
+    if (kind == IOLENS_REGION_INTERVALS && version == IOLENS_INTERVALS_VERSION_2)
+        return 1;
+    if (v != 0 && kind >= IOLENS_REGION_POSIX && version == IOLENS_LAYER_VERSION_2)
+        return 1;
     return v != 0 && v == version;
 }
 
-int anon_region(const struct anon_key *key, uint32_t kind, const unsigned char *raw, size_t len,
-                struct anon_buf *out, char *err, size_t errsz)
+int anon_region(const struct anon_key *key, uint32_t kind, uint32_t version,
+                const unsigned char *raw, size_t len, struct anon_buf *out, char *err,
+                size_t errsz)
 {
     struct cur c = {raw, len};
     int rc;
@@ -238,13 +283,13 @@ int anon_region(const struct anon_key *key, uint32_t kind, const unsigned char *
     case IOLENS_REGION_JOB: rc = rewrite_job(key, &c, out); break;
     case IOLENS_REGION_MOUNTS: rc = rewrite_mounts(key, &c, out); break;
     case IOLENS_REGION_NAMES: rc = rewrite_names(key, &c, out); break;
-    case IOLENS_REGION_INTERVALS: rc = rewrite_intervals(key, &c, out); break;
+    case IOLENS_REGION_INTERVALS: rc = rewrite_intervals(key, version, &c, out); break;
     case IOLENS_REGION_RANKS: /* times and host indexes only */
         anon_put(out, raw, len);
         c.left = 0;
         rc = 0;
         break;
-    default: rc = rewrite_layer(key, kind, &c, out); break;
+    default: rc = rewrite_layer(key, kind, version, &c, out); break;
     }
     if (rc == 0 && c.left != 0)
         rc = -1;

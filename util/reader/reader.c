@@ -53,6 +53,11 @@ static enum iolens_read_status read_all(struct reader *r)
         return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     memcpy(table, r->data + sizeof h, (size_t)h.region_count * sizeof table[0]);
     st = rd_check_log_size(r, table, h.region_count);
+    /* The names blocks grow as the regions are parsed in table order:
+     * a block is whole before any region that refers to it. */
+    struct rd_names_blocks blocks = {0};
+    r->blocks = &blocks;
+    r->blocks_grow = true;
 
     /* All bounds and CRCs first, so a damaged file reports damage rather
      * than whatever a half-parsed region happens to say. */
@@ -61,6 +66,8 @@ static enum iolens_read_status read_all(struct reader *r)
     for (unsigned i = 0; i < h.region_count && st == IOLENS_READ_OK; i++)
         st = rd_parse_region(r, i, &table[i], r->data + table[i].offset);
     free(table);
+    r->blocks = NULL;
+    rd_blocks_free(&blocks);
     if (st != IOLENS_READ_OK)
         return st;
     if (!r->seen_job)

@@ -13,6 +13,39 @@
 /* Layer kinds one log can hold (the reader's descriptors). */
 #define MAX_LAYER_KINDS 8
 
+/* The names blocks of a log (log_format.h): every names entry's id, in
+ * table and entry order, and the runs of NAMES regions one right after
+ * the other that make each block.  A layer or intervals region names its
+ * files by place in the block that comes last before it. */
+struct rd_names_block {
+    unsigned first_region, last_region;   /* table indexes */
+    size_t first;                         /* its first entry in ids */
+    size_t n;
+};
+struct rd_names_blocks {
+    uint64_t *ids;
+    size_t nids, capids;
+    struct rd_names_block *v;
+    size_t nv, capv;
+};
+/* Appends the n ids of names region i (regions come in table order).
+ * False: out of memory. */
+bool rd_blocks_add(struct rd_names_blocks *b, unsigned region, const struct iolens_log_name *names,
+                   size_t n);
+/* The block before region i, or NULL when there is none. */
+const struct rd_names_block *rd_blocks_before(const struct rd_names_blocks *b, unsigned region);
+void rd_blocks_free(struct rd_names_blocks *b);
+
+/* How a layer region's columns are stored (log_format.h): a code per
+ * column (NULL for version 2: every column raw), the ids of the names
+ * block its places refer to, and its layer (the refs of its times). */
+struct iolens_layer_desc;
+struct column_codes {
+    const unsigned char *codes;
+    const uint64_t *places;
+    const struct iolens_layer_desc *desc;
+};
+
 /* data/size: the log (the streaming reader holds only the header and the
  * region table at data, and size is the file's size). */
 struct reader {
@@ -35,7 +68,13 @@ struct reader {
         const unsigned char *body;            /* the records' columns, in raw */
         uint64_t n;
         size_t layer;                         /* index in log->layers */
+        struct column_codes codes;            /* how its columns are stored */
     } deferred;
+    /* The names blocks layer and intervals regions refer to (NULL: none
+     * known, so a region that refers to one is corrupt); NAMES regions
+     * parsed are added to them when blocks_grow is set. */
+    struct rd_names_blocks *blocks;
+    bool blocks_grow;
 };
 
 /* Records [from, from + m) of the deferred layer region decoded into its

@@ -65,10 +65,10 @@ enum iolens_read_status rd_check_log_size(struct reader *r, const struct iolens_
     enum iolens_read_status st = current_limit(r, &limit);
     if (st != IOLENS_READ_OK)
         return st;
-    /* Regions of kinds the reader skips are never inflated. */
+    /* Regions of kinds (or versions) the reader skips are never inflated. */
     for (unsigned i = 0; i < count; i++) {
-        uint32_t expect = iolens_region_known_version(table[i].kind);
-        if (expect != 0 && table[i].version == expect && rd_raw_size_possible(&table[i]) &&
+        if (iolens_region_readable(table[i].kind, table[i].version) &&
+            rd_raw_size_possible(&table[i]) &&
             __builtin_add_overflow(total, table[i].raw_size, &total))
             total = UINT64_MAX;
     }

@@ -18,11 +18,60 @@
  * gathered plane by plane (a loop the compiler vectorizes), then stored. */
 #define DECODE_BLOCK 512
 
+static int64_t unzigzag(uint64_t z)
+{
+    return (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
+}
+
+static double ticks_seconds(int64_t k)
+{
+    return (double)k / IOLENS_TICKS_PER_SECOND;
+}
+
+/* The ids of m records from column 0's values v (checked). */
+static void decode_ids(const struct column_codes *cc, const uint64_t *v, size_t m, uint64_t *dst)
+{
+    if (cc->codes != NULL && cc->codes[0] == IOLENS_COL_NAME_PLACE)
+        for (size_t i = 0; i < m; i++)
+            dst[i] = cc->places[v[i]];
+    else
+        memcpy(dst, v, m * sizeof *v);
+}
+
+/* Ticks of a decoded time: exact for a column in ticks (or from refs);
+ * 0 for a value no column in ticks holds (damage: the record then
+ * decodes to garbage, never to undefined behaviour). */
+static int64_t seconds_ticks(double t)
+{
+    double x = t * IOLENS_TICKS_PER_SECOND;
+    return x > -4611686018427387904.0 && x < 4611686018427387904.0 ? (int64_t)x : 0;
+}
+
+/* Seconds from the stored value v of an fcounter of code code; f: the
+ * record's fcounters decoded so far (its refs among them). */
+static double decode_time(unsigned code, uint64_t v, const double *f, const int *refs, int nrefs)
+{
+    double t;
+    if (code == IOLENS_COL_TICKS)
+        return ticks_seconds(unzigzag(v));
+    if (code == IOLENS_COL_TICKS_FROM_REF) {
+        if (v == 0)
+            return 0.0;
+        uint64_t k = (uint64_t)unzigzag(v - 1); /* wraps, not overflows, on damage */
+        for (int i = 0; i < nrefs; i++)
+            k += (uint64_t)seconds_ticks(f[refs[i]]);
+        return ticks_seconds((int64_t)k);
+    }
+    memcpy(&t, &v, sizeof t);
+    return t;
+}
+
 /* Records [from, from + count) of the n of a column-major, byte-shuffled
- * body (layout in log_format.h; its size was checked against the region)
- * decoded into L from record first on. */
+ * body (layout in log_format.h; its size and codes were checked against
+ * the region) decoded into L from record first on. */
 static void decode_range(const unsigned char *body, uint64_t n, uint64_t from, uint64_t count,
-                         struct iolens_log_layer *L, uint64_t first)
+                         const struct column_codes *codes, struct iolens_log_layer *L,
+                         uint64_t first)
 {
     size_t cc = L->counter_count, fc = L->fcounter_count;
     uint64_t v[DECODE_BLOCK];
@@ -31,18 +80,29 @@ static void decode_range(const unsigned char *body, uint64_t n, uint64_t from, u
         size_t m = count - done < DECODE_BLOCK ? (size_t)(count - done) : DECODE_BLOCK;
         const unsigned char *col = body;
         iolens_column_decode_block(col, n, i0, m, v);
-        memcpy(&L->id[at], v, m * sizeof *v);
+        decode_ids(codes, v, m, &L->id[at]);
         col += 8 * n;
         iolens_column_decode_block(col, n, i0, m, v);
         memcpy(&L->rank[at], v, m * sizeof *v);
         col += 8 * n;
         for (size_t k = 0; k < cc; k++, col += 8 * n)
             iolens_column_decode_strided(col, n, i0, m, &L->counters[at * cc + k], 8 * cc);
-        for (size_t k = 0; k < fc; k++, col += 8 * n)
-            iolens_column_decode_strided(col, n, i0, m, &L->fcounters[at * fc + k], 8 * fc);
+        for (size_t k = 0; k < fc; k++, col += 8 * n) {
+            double *dst = &L->fcounters[at * fc + k];
+            unsigned code = codes->codes != NULL ? codes->codes[2 + cc + k] : IOLENS_COL_RAW;
+            if (code == IOLENS_COL_RAW) {
+                iolens_column_decode_strided(col, n, i0, m, dst, 8 * fc);
+                continue;
+            }
+            int refs[3], nrefs = 0;
+            if (code == IOLENS_COL_TICKS_FROM_REF)
+                nrefs = iolens_fcounter_time_refs(codes->desc, (uint32_t)k, refs);
+            iolens_column_decode_block(col, n, i0, m, v);
+            for (size_t i = 0; i < m; i++)
+                dst[i * fc] = decode_time(code, v[i], dst + i * fc - k, refs, nrefs);
+        }
     }
 }
-
 
 /* ------------------------------------------------------------ cursor -- */
 
@@ -214,18 +274,60 @@ static enum iolens_read_status take_name_entry(struct cursor *c, struct iolens_l
     return IOLENS_READ_OK;
 }
 
+bool rd_blocks_add(struct rd_names_blocks *b, unsigned region, const struct iolens_log_name *names,
+                   size_t n)
+{
+    if (!rd_grow((void **)&b->ids, &b->capids, b->nids + n, sizeof *b->ids))
+        return false;
+    struct rd_names_block *last = b->nv > 0 ? &b->v[b->nv - 1] : NULL;
+    if (last == NULL || last->last_region + 1 != region) {
+        if (!rd_grow((void **)&b->v, &b->capv, b->nv + 1, sizeof *b->v))
+            return false;
+        last = &b->v[b->nv++];
+        *last = (struct rd_names_block){region, region, b->nids, 0};
+    }
+    for (size_t k = 0; k < n; k++)
+        b->ids[b->nids++] = names[k].id;
+    last->last_region = region;
+    last->n += n;
+    return true;
+}
+
+const struct rd_names_block *rd_blocks_before(const struct rd_names_blocks *b, unsigned region)
+{
+    if (b == NULL)
+        return NULL;
+    size_t lo = 0, hi = b->nv; /* the first block that ends at or after region */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->v[mid].last_region < region)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 ? &b->v[lo - 1] : NULL;
+}
+
+void rd_blocks_free(struct rd_names_blocks *b)
+{
+    free(b->ids);
+    free(b->v);
+    *b = (struct rd_names_blocks){0};
+}
+
 /* Appends a names region's entries; sorting and the duplicate check wait
- * until every names region is in (finish_names). */
-static enum iolens_read_status parse_names(struct reader *r, struct cursor *c)
+ * until every names region is in (finish_names).  The ids go to the
+ * names blocks too when they grow. */
+static enum iolens_read_status parse_names(struct reader *r, struct cursor *c, unsigned region)
 {
     struct iolens_log *log = r->log;
     uint32_t count;
     if (!take_u32(c, &count) || count > c->left / NAME_ENTRY_MIN)
         return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt names region: bad count");
-    if (count == 0)
-        return IOLENS_READ_OK;
-    if (!rd_grow((void **)&log->names, &r->names_cap, log->nnames + count, sizeof *log->names))
+    if (count > 0 &&
+        !rd_grow((void **)&log->names, &r->names_cap, log->nnames + count, sizeof *log->names))
         return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+    size_t before = log->nnames;
     for (uint32_t i = 0; i < count; i++) {
         struct iolens_log_name *n = &log->names[log->nnames];
         n->name = NULL;
@@ -236,6 +338,9 @@ static enum iolens_read_status parse_names(struct reader *r, struct cursor *c)
         if (st != IOLENS_READ_OK)
             return rd_fail(r, st, "corrupt names region: entry %u", (unsigned)i);
     }
+    if (r->blocks != NULL && r->blocks_grow &&
+        !rd_blocks_add(r->blocks, region, log->names + before, count))
+        return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     return IOLENS_READ_OK;
 }
 
@@ -414,7 +519,7 @@ bool rd_decode_deferred(struct reader *r, uint64_t from, size_t m)
     struct iolens_log_layer *L = &r->log->layers[index];
     if (!grow_layer(r, index, L, m))
         return false;
-    decode_range(r->deferred.body, r->deferred.n, from, m, L, 0);
+    decode_range(r->deferred.body, r->deferred.n, from, m, &r->deferred.codes, L, 0);
     L->record_count = m;
     return true;
 }
@@ -455,13 +560,91 @@ static enum iolens_read_status check_sums_not_negative(struct reader *r, const u
     return IOLENS_READ_OK;
 }
 
-static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, uint32_t kind,
-                                           uint32_t version)
+/* The column codes of a version 3 layer region (log_format.h), checked:
+ * each allowed for its column, and places into the names block before
+ * region that increase from record to record. */
+/* Whether fcounter k of the region may be IOLENS_COL_TICKS_FROM_REF: it
+ * has refs, each in the region and in ticks. */
+static bool refs_ok(const struct iolens_layer_desc *d, const unsigned char *fcodes, uint64_t k)
+{
+    int refs[3];
+    int n = k <= UINT32_MAX ? iolens_fcounter_time_refs(d, (uint32_t)k, refs) : 0;
+    for (int i = 0; i < n; i++)
+        if (fcodes[refs[i]] != IOLENS_COL_TICKS && fcodes[refs[i]] != IOLENS_COL_TICKS_FROM_REF)
+            return false;
+    return n > 0;
+}
+
+static enum iolens_read_status take_codes(struct reader *r, struct cursor *c, unsigned region,
+                                          uint32_t kind, const struct iolens_layer_head *head,
+                                          const char *lname, struct column_codes *out)
+{
+    uint64_t ncols = 2 + (uint64_t)head->counter_count + head->fcounter_count;
+    if (ncols > c->left)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt %s region: no column codes", lname);
+    const unsigned char *codes = c->p;
+    c->p += ncols;
+    c->left -= ncols;
+    uint64_t fc0 = 2 + (uint64_t)head->counter_count;
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
+    for (uint64_t k = 0; k < ncols; k++) {
+        unsigned code = codes[k];
+        bool ok = code == IOLENS_COL_RAW ||
+                  (k == 0 && code == IOLENS_COL_NAME_PLACE) ||
+                  (k >= fc0 && code == IOLENS_COL_TICKS) ||
+                  (k >= fc0 && code == IOLENS_COL_TICKS_FROM_REF && refs_ok(d, codes + fc0, k - fc0));
+        if (!ok)
+            return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt %s region: column %llu has code %u",
+                           lname, (unsigned long long)k, code);
+    }
+    /* The places themselves are checked once the body's size is
+     * (check_places). */
+    const struct rd_names_block *b = rd_blocks_before(r->blocks, region);
+    *out = (struct column_codes){codes, b != NULL ? r->blocks->ids + b->first : NULL, d};
+    return IOLENS_READ_OK;
+}
+
+/* The places of the id column (body checked whole): each inside the
+ * names block before the region, and larger than the one before. */
+static enum iolens_read_status check_places(struct reader *r, const unsigned char *body,
+                                            uint64_t n, unsigned region, const char *lname)
+{
+    const struct rd_names_block *b = rd_blocks_before(r->blocks, region);
+    uint64_t block_n = b != NULL ? b->n : 0, v[DECODE_BLOCK], prev = 0;
+    for (uint64_t done = 0; done < n; done += DECODE_BLOCK) {
+        size_t m = n - done < DECODE_BLOCK ? (size_t)(n - done) : DECODE_BLOCK;
+        iolens_column_decode_block(body, n, done, m, v);
+        for (size_t i = 0; i < m; i++) {
+            uint64_t rec = done + i;
+            if (v[i] >= block_n)
+                return rd_fail(r, IOLENS_READ_CORRUPT,
+                               "corrupt %s region: record %llu names entry %llu of a names block "
+                               "of %llu",
+                               lname, (unsigned long long)rec, (unsigned long long)v[i],
+                               (unsigned long long)block_n);
+            if (rec > 0 && v[i] <= prev)
+                return rd_fail(r, IOLENS_READ_CORRUPT,
+                               "corrupt %s region: record %llu names entry %llu after entry %llu",
+                               lname, (unsigned long long)rec, (unsigned long long)v[i],
+                               (unsigned long long)prev);
+            prev = v[i];
+        }
+    }
+    return IOLENS_READ_OK;
+}
+
+static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, unsigned region,
+                                           uint32_t kind, uint32_t version)
 {
     const char *lname = iolens_layer_name(kind);
     struct iolens_layer_head head;
     if (!take(c, &head, sizeof head))
         return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt %s region: no layer head", lname);
+    struct column_codes codes = {NULL, NULL, NULL};
+    enum iolens_read_status st = IOLENS_READ_OK;
+    if (version != IOLENS_LAYER_VERSION_2 &&
+        (st = take_codes(r, c, region, kind, &head, lname, &codes)) != IOLENS_READ_OK)
+        return st;
 
     /* The record count must account for the region exactly.  cc and fc are
      * 32-bit, so the record size fits in 64 bits; the product is checked. */
@@ -473,7 +656,10 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
                     (unsigned long long)head.record_count, (unsigned long long)rec_size,
                     (unsigned long long)c->left);
 
-    enum iolens_read_status st = check_sums_not_negative(r, c->p, &head, kind);
+    if (codes.codes != NULL && codes.codes[0] == IOLENS_COL_NAME_PLACE &&
+        (st = check_places(r, c->p, head.record_count, region, lname)) != IOLENS_READ_OK)
+        return st;
+    st = check_sums_not_negative(r, c->p, &head, kind);
     if (st != IOLENS_READ_OK)
         return st;
     size_t index;
@@ -488,6 +674,7 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
         r->deferred.body = c->p;
         r->deferred.n = n;
         r->deferred.layer = index;
+        r->deferred.codes = codes;
         skip_records(c, L, n);
         return IOLENS_READ_OK;
     }
@@ -495,7 +682,7 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
         return IOLENS_READ_OK;
     if (!grow_layer(r, index, L, first + n))
         return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
-    decode_range(c->p, n, 0, n, L, first);
+    decode_range(c->p, n, 0, n, &codes, L, first);
     skip_records(c, L, n);
     L->record_count = first + n;
     return IOLENS_READ_OK;
@@ -564,13 +751,23 @@ static bool decode_interval_times(struct cursor *c, struct iolens_log_intervals 
 static bool decode_interval_busy(struct cursor *c, struct iolens_log_intervals *set,
                                  uint32_t version)
 {
+    /* The duration column, just taken (checked >= 0). */
+    const unsigned char *durations = c->p - set->count * 8;
     for (uint64_t i = 0; i < set->count; i++) {
         if (version == IOLENS_INTERVALS_VERSION_1) {
             set->busy[i] = set->end[i] - set->start[i];
             continue;
         }
         int64_t ns = 0;
-        if (!take(c, &ns, sizeof ns) || ns < 0)
+        if (!take(c, &ns, sizeof ns))
+            return false;
+        if (version != IOLENS_INTERVALS_VERSION_2) { /* from the duration */
+            int64_t dur;
+            memcpy(&dur, durations + 8 * i, sizeof dur);
+            if (__builtin_sub_overflow(dur, unzigzag((uint64_t)ns), &ns))
+                return false;
+        }
+        if (ns < 0)
             return false;
         set->busy[i] = (double)ns / 1e9;
     }
@@ -578,15 +775,50 @@ static bool decode_interval_busy(struct cursor *c, struct iolens_log_intervals *
 }
 
 /* bytes, file_id, accesses and flags columns; bytes >= 0, accesses >= 1,
- * and the intervals hold no more accesses than the layer counted. */
-static bool decode_interval_values(struct cursor *c, struct iolens_log_intervals *set)
+ * and the intervals hold no more accesses than the layer counted.  With
+ * a names block, the file column holds reserved ids and places in it. */
+/* How a version 3 layer's file column names its files (log_format.h):
+ * names NULL, by id; else a reserved id, an extra id, or a place in the
+ * names block. */
+struct file_refs {
+    const struct rd_names_blocks *blocks;
+    const struct rd_names_block *names;
+    const unsigned char *extra;         /* nextra uint64 ids, in the region */
+    uint64_t nextra;
+};
+
+/* The id of file column value v; false when it refers to nothing. */
+static bool file_of(const struct file_refs *f, uint64_t v, uint64_t *id)
+{
+    if (f->names == NULL || v < IOLENS_IV_FIRST_PLACE) {
+        *id = v;
+        return true;
+    }
+    uint64_t k = v - IOLENS_IV_FIRST_PLACE;
+    if (k < f->nextra) {
+        memcpy(id, f->extra + 8 * k, sizeof *id);
+        return true;
+    }
+    k -= f->nextra;
+    if (k >= f->names->n)
+        return false;
+    *id = f->blocks->ids[f->names->first + k];
+    return true;
+}
+
+static bool decode_interval_values(struct cursor *c, struct iolens_log_intervals *set,
+                                   const struct file_refs *refs)
 {
     uint64_t n = set->count, accesses = 0;
     for (uint64_t i = 0; i < n; i++)
         if (!take(c, &set->bytes[i], 8) || set->bytes[i] < 0)
             return false;
-    for (uint64_t i = 0; i < n; i++)
-        take(c, &set->file_id[i], 8);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t v = 0;
+        take(c, &v, 8);
+        if (!file_of(refs, v, &set->file_id[i]))
+            return false;
+    }
     for (uint64_t i = 0; i < n; i++) {
         if (!take_u32(c, &set->accesses[i]) || set->accesses[i] == 0)
             return false;
@@ -595,6 +827,26 @@ static bool decode_interval_values(struct cursor *c, struct iolens_log_intervals
     for (uint64_t i = 0; i < n; i++)
         take_u32(c, &set->flags[i]);
     return accesses <= set->total_accesses;
+}
+
+/* The count intervals of a version 3 layer (byte-planed columns, whole:
+ * checked) in the plain column-major layout of version 2, malloc'd. */
+static unsigned char *unplane_intervals(const unsigned char *p, uint64_t count)
+{
+    static const unsigned widths[] = {8, 8, 8, 8, 8, 4, 4};
+    size_t n = (size_t)count;
+    unsigned char *out = malloc(n > 0 ? n * IOLENS_INTERVAL_DISK_SIZE : 1), *o = out;
+    if (out == NULL)
+        return NULL;
+    for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
+        unsigned w = widths[k];
+        for (size_t i = 0; i < n; i++)
+            for (unsigned b = 0; b < w; b++)
+                o[i * w + b] = p[b * n + i];
+        o += n * w;
+        p += n * w;
+    }
+    return out;
 }
 
 static bool layer_totals_valid(const struct iolens_intervals_layer *L)
@@ -618,6 +870,7 @@ static struct iolens_log_intervals *new_interval_set(struct reader *r)
 /* One layer of an intervals region: its head and columns.  Layers this
  * reader does not know are skipped. */
 static enum iolens_read_status parse_interval_layer(struct reader *r, struct cursor *c,
+                                                    unsigned region,
                                                     const struct iolens_intervals_head *h,
                                                     uint32_t version)
 {
@@ -628,6 +881,22 @@ static enum iolens_read_status parse_interval_layer(struct reader *r, struct cur
         return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: layer head missing");
     if (v1)
         L.overlap = L.sum_duration;   /* nothing known: no lower bound from it */
+    /* Before version 3 the field was reserved: ids, whatever it holds. */
+    bool places = version == IOLENS_INTERVALS_VERSION && L.file_column == IOLENS_IV_FILE_PLACES;
+    if (version == IOLENS_INTERVALS_VERSION && L.file_column > IOLENS_IV_FILE_PLACES)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: file column code %u",
+                       (unsigned)L.file_column);
+    static const struct rd_names_block no_names = {0, 0, 0, 0};
+    struct file_refs refs = {r->blocks, NULL, NULL, 0};
+    if (places) {
+        if ((refs.names = rd_blocks_before(r->blocks, region)) == NULL)
+            refs.names = &no_names;
+        if (!take(c, &refs.nextra, sizeof refs.nextra) || refs.nextra > c->left / 8)
+            return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad extra ids");
+        refs.extra = c->p;
+        c->p += 8 * refs.nextra;
+        c->left -= 8 * refs.nextra;
+    }
     if (L.count > c->left / iv_size)
         return rd_fail(r, IOLENS_READ_CORRUPT,
                     "corrupt intervals region: %llu intervals do not fit in %zu bytes",
@@ -650,8 +919,22 @@ static enum iolens_read_status parse_interval_layer(struct reader *r, struct cur
     };
     if (!alloc_interval_set(set, L.count))
         return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
-    if (!decode_interval_times(c, set) || !decode_interval_busy(c, set, version) ||
-        !decode_interval_values(c, set))
+    /* Version 3's columns are byte-planed: read from their plain copy. */
+    struct cursor plain = *c;
+    unsigned char *copy = NULL;
+    if (version == IOLENS_INTERVALS_VERSION) {
+        if ((copy = unplane_intervals(c->p, L.count)) == NULL)
+            return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+        plain = (struct cursor){copy, (size_t)L.count * iv_size};
+        c->p += L.count * iv_size;
+        c->left -= L.count * iv_size;
+    }
+    bool good = decode_interval_times(&plain, set) && decode_interval_busy(&plain, set, version) &&
+                decode_interval_values(&plain, set, &refs);
+    if (copy == NULL)
+        *c = plain;
+    free(copy);
+    if (!good)
         return rd_fail(r, IOLENS_READ_CORRUPT,
                     "corrupt intervals region: bad interval of rank %lld (%s)",
                     (long long)h->rank, iolens_layer_name(L.kind));
@@ -659,7 +942,7 @@ static enum iolens_read_status parse_interval_layer(struct reader *r, struct cur
 }
 
 static enum iolens_read_status parse_intervals(struct reader *r, struct cursor *c,
-                                               uint32_t version)
+                                               unsigned region, uint32_t version)
 {
     struct iolens_intervals_head h;
     if (!take(c, &h, sizeof h))
@@ -669,7 +952,7 @@ static enum iolens_read_status parse_intervals(struct reader *r, struct cursor *
     if (h.nlayers > c->left / IOLENS_INTERVALS_LAYER_SIZE_V1)
         return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: bad layer count");
     for (uint32_t l = 0; l < h.nlayers; l++) {
-        enum iolens_read_status st = parse_interval_layer(r, c, &h, version);
+        enum iolens_read_status st = parse_interval_layer(r, c, region, &h, version);
         if (st != IOLENS_READ_OK)
             return st;
     }
@@ -746,13 +1029,13 @@ enum iolens_read_status rd_parse_region(struct reader *r, unsigned i,
     else if (d->kind == IOLENS_REGION_MOUNTS)
         st = parse_mounts(r, &c);
     else if (d->kind == IOLENS_REGION_NAMES)
-        st = parse_names(r, &c);
+        st = parse_names(r, &c, i);
     else if (d->kind == IOLENS_REGION_RANKS)
         st = parse_ranks(r, &c);
     else if (d->kind == IOLENS_REGION_INTERVALS)
-        st = parse_intervals(r, &c, d->version);
+        st = parse_intervals(r, &c, i, d->version);
     else if (is_layer_kind(d->kind))
-        st = parse_layer(r, &c, d->kind, d->version);
+        st = parse_layer(r, &c, i, d->kind, d->version);
     if (st == IOLENS_READ_OK && c.left != 0)
         st = rd_fail(r, IOLENS_READ_CORRUPT, "corrupt %s region: %zu trailing bytes", label, c.left);
     return st;

@@ -84,6 +84,8 @@ struct iolens_stream {
     uint64_t chunk_from;               /* its next record to decode */
     struct name_ref *ids;
     size_t nids, capids;
+    struct rd_names_blocks blocks;     /* every names region's ids, by block */
+    unsigned names_ahead;              /* names regions below it are in ids and blocks */
     uint32_t kinds[MAX_LAYER_KINDS];
     struct kind_track track[MAX_LAYER_KINDS];
     size_t nkinds;
@@ -393,6 +395,8 @@ static enum iolens_read_status parse_decoded_region(struct iolens_stream *s, uns
         return st;
     }
     bool names = s->table[i].kind == IOLENS_REGION_NAMES;
+    if (names && i < s->names_ahead)
+        return IOLENS_READ_OK; /* read by read_names_ahead */
     st = names ? decode_names(s, i) : decode_layer(s, i);
     if (st != IOLENS_READ_OK)
         return st;
@@ -434,6 +438,28 @@ static enum iolens_read_status parse_one(struct iolens_stream *s, unsigned i,
         set->accesses = set->flags = NULL;
     }
     return st;
+}
+
+/* Every names region decoded before the rest, in table order, for the id
+ * index and the names blocks, which the layer and intervals regions after
+ * them refer to (log_format.h), on the decoding thread too.  A names
+ * region that fails stops it: the regions from there on are read in
+ * turn, so that the first damage in table order is the one reported, as
+ * reader.c reports it. */
+static void read_names_ahead(struct iolens_stream *s)
+{
+    unsigned count = s->h.region_count, i = 0;
+    s->nr.blocks = &s->blocks;
+    s->nr.blocks_grow = true;
+    for (; i < count; i++) {
+        const struct iolens_region_desc *d = &s->table[i];
+        if (d->kind != IOLENS_REGION_NAMES || !known(d))
+            continue;
+        if (decode_names(s, i) != IOLENS_READ_OK || add_ids(s, &s->nam, i) != IOLENS_READ_OK)
+            break;
+    }
+    s->nr.blocks_grow = false;
+    s->names_ahead = i;
 }
 
 /* The layer regions decoded ahead on a second thread, when there are two
@@ -503,6 +529,8 @@ static enum iolens_read_status open_all(struct iolens_stream *s, iolens_stream_l
         if (st == IOLENS_READ_OK)
             st = rd_check_region_crc(&s->r, i, &s->table[i], s->buf);
     }
+    if (st == IOLENS_READ_OK)
+        read_names_ahead(s);
     struct rd_prefetch *ahead = st == IOLENS_READ_OK ? start_prefetch(s) : NULL;
     for (unsigned i = 0; i < count && st == IOLENS_READ_OK; i++)
         st = parse_one(s, i, ahead, fn, ctx);
@@ -564,8 +592,10 @@ enum iolens_read_status iolens_stream_open(const char *path, iolens_stream_layer
         iolens_stream_close(s);
         return e == ENOMEM ? IOLENS_READ_NOMEM : IOLENS_READ_IO;
     }
-    s->r = (struct reader){.size = s->size, .log = &s->log, .err = err, .errsz = errsz};
-    s->lr = (struct reader){.size = s->size, .log = &s->lay, .err = err, .errsz = errsz};
+    s->r = (struct reader){.size = s->size, .log = &s->log, .err = err, .errsz = errsz,
+                           .blocks = &s->blocks};
+    s->lr = (struct reader){.size = s->size, .log = &s->lay, .err = err, .errsz = errsz,
+                            .blocks = &s->blocks};
     s->nr = (struct reader){.size = s->size, .log = &s->nam, .err = err, .errsz = errsz};
     enum iolens_read_status st = open_all(s, fn, ctx);
     if (st != IOLENS_READ_OK) {
@@ -597,6 +627,7 @@ void iolens_stream_close(struct iolens_stream *s)
     rd_reader_release(&s->lr);
     rd_reader_release(&s->nr);
     free(s->ids);
+    rd_blocks_free(&s->blocks);
     for (size_t k = 0; k < s->nkinds; k++)
         free(s->track[k].max);
     free(s->buf);

@@ -25,6 +25,7 @@
 #include "log/log_regions.h"
 #include "log/log_writer.h"
 #include "reader/reader.h"
+#include "reader/reader_stream.h"
 #include "format/record_merge.h"
 #include "../reader/hand_log.h"
 
@@ -116,8 +117,80 @@ START_TEST(default_name)
 }
 END_TEST
 
+static uint64_t zz(int64_t k)
+{
+    return k >= 0 ? (uint64_t)k * 2 : (uint64_t)(-(k + 1)) * 2 + 1;
+}
+
+/* A POSIX layer region of version 3 from the format's definition
+ * (log_format.h), for records whose times are all on the grid and not
+ * -0.0: ids raw, times in ticks, those with refs from them. */
+static void put_posix_v3(struct bytes *b, const struct iolens_posix_record *r, size_t n)
+{
+    enum { CC = POSIX_NUM_COUNTERS, FC = POSIX_F_NUM_COUNTERS };
+    struct iolens_layer_head h = {CC, FC, n};
+    put(b, &h, sizeof h);
+    /* Each fcounter's refs (-1: none; -2: not seconds, raw). */
+    int refs[FC][3];
+    for (int k = 0; k < FC; k++)
+        refs[k][0] = refs[k][1] = refs[k][2] = -1;
+    refs[POSIX_F_READ_START_TIMESTAMP][0] = POSIX_F_OPEN_START_TIMESTAMP;
+    refs[POSIX_F_WRITE_START_TIMESTAMP][0] = POSIX_F_OPEN_START_TIMESTAMP;
+    refs[POSIX_F_CLOSE_START_TIMESTAMP][0] = POSIX_F_OPEN_START_TIMESTAMP;
+    refs[POSIX_F_OPEN_END_TIMESTAMP][0] = POSIX_F_OPEN_START_TIMESTAMP;
+    refs[POSIX_F_READ_END_TIMESTAMP][0] = POSIX_F_READ_START_TIMESTAMP;
+    refs[POSIX_F_WRITE_END_TIMESTAMP][0] = POSIX_F_WRITE_START_TIMESTAMP;
+    refs[POSIX_F_CLOSE_END_TIMESTAMP][0] = POSIX_F_CLOSE_START_TIMESTAMP;
+    refs[POSIX_F_MAX_READ_TIME][0] = POSIX_F_READ_TIME;
+    refs[POSIX_F_MAX_WRITE_TIME][0] = POSIX_F_WRITE_TIME;
+    for (int k = POSIX_F_FASTEST_RANK_TIME; k <= POSIX_F_SLOWEST_RANK_TIME; k++) {
+        refs[k][0] = POSIX_F_READ_TIME;
+        refs[k][1] = POSIX_F_WRITE_TIME;
+        refs[k][2] = POSIX_F_META_TIME;
+    }
+    refs[POSIX_F_VARIANCE_RANK_TIME][0] = refs[POSIX_F_VARIANCE_RANK_BYTES][0] = -2;
+    unsigned char codes[2 + CC + FC] = {0};
+    for (int k = 0; k < FC; k++)
+        codes[2 + CC + k] = refs[k][0] == -2   ? IOLENS_COL_RAW
+                            : refs[k][0] == -1 ? IOLENS_COL_TICKS
+                                               : IOLENS_COL_TICKS_FROM_REF;
+    put(b, codes, sizeof codes);
+    for (int col = 0; col < 2 + CC + FC; col++) {
+        uint64_t v[8];
+        ck_assert_uint_le(n, 8);
+        for (size_t i = 0; i < n; i++) {
+            const double *f = r[i].fcounters;
+            int k = col - 2 - CC;
+            if (col == 0)
+                v[i] = r[i].id;
+            else if (col == 1)
+                v[i] = (uint64_t)r[i].rank;
+            else if (k < 0)
+                v[i] = (uint64_t)r[i].counters[col - 2];
+            else if (codes[col] == IOLENS_COL_RAW)
+                memcpy(&v[i], &f[k], sizeof v[i]);
+            else if (codes[col] == IOLENS_COL_TICKS)
+                v[i] = zz((int64_t)(f[k] * 1073741824.0));
+            else if (f[k] == 0)
+                v[i] = 0;
+            else {
+                int64_t t = (int64_t)(f[k] * 1073741824.0);
+                for (int j = 0; j < 3 && refs[k][j] >= 0; j++)
+                    t -= (int64_t)(f[refs[k][j]] * 1073741824.0);
+                v[i] = zz(t) + 1;
+            }
+        }
+        for (unsigned byte = 0; byte < 8; byte++)
+            for (size_t i = 0; i < n; i++) {
+                unsigned char x = (unsigned char)(v[i] >> (8 * byte));
+                put(b, &x, 1);
+            }
+    }
+}
+
 /* The runtime's encoder writes exactly the layout above, with times
- * rounded to 2^-30 s and everything else bit for bit. */
+ * rounded to 2^-30 s and everything else bit for bit, and the reader
+ * gives the records back bit for bit. */
 START_TEST(encoder_layout_and_time_grid)
 {
     const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(IOLENS_REGION_POSIX);
@@ -132,13 +205,45 @@ START_TEST(encoder_layout_and_time_grid)
             r[i].fcounters[k] = 0.5 * k + 0.25 * i;   /* on the grid already */
     }
     struct iolens_buf out = {0};
+    r[1].fcounters[POSIX_F_WRITE_END_TIMESTAMP] = 0; /* a time that never was */
+    r[2].fcounters[POSIX_F_OPEN_END_TIMESTAMP] = 0.25; /* before its start */
     ck_assert_int_eq(iolens_build_layer_region(&out, d, r, 3), 0);
     struct bytes want = {0};
-    put_layer(&want, POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, r, 3);
+    put_posix_v3(&want, r, 3);
     ck_assert_uint_eq(out.len, want.len);
     ck_assert_int_eq(memcmp(out.data, want.p, want.len), 0);
-    iolens_buf_free(&out);
     free(want.p);
+    { /* read back (sums must not be negative there) */
+        for (int k = 0; k < POSIX_NUM_COUNTERS; k++)
+            r[1].counters[k] = -r[1].counters[k];
+        r[2].rank = 0; /* the job has one process */
+        iolens_buf_free(&out);
+        ck_assert_int_eq(iolens_build_layer_region(&out, d, r, 3), 0);
+        struct content c;
+        standard_content(&c);
+        c.r[R_POSIX].version = IOLENS_POSIX_VERSION;
+        c.r[R_POSIX].raw.len = 0;
+        put(&c.r[R_POSIX].raw, out.data, out.len);
+        struct bytes file = assemble(&c);
+        free_content(&c);
+        struct iolens_log log;
+        char err[256] = "";
+        enum iolens_read_status st = iolens_log_read_buffer(file.p, file.len, &log, err, sizeof err);
+        ck_assert_msg(st == IOLENS_READ_OK, "%s", err);
+        const struct iolens_log_layer *L = &log.layers[0];
+        ck_assert_uint_eq(L->record_count, 3);
+        for (size_t i = 0; i < 3; i++) {
+            ck_assert_uint_eq(L->id[i], r[i].id);
+            ck_assert_int_eq(L->rank[i], r[i].rank);
+            ck_assert_int_eq(memcmp(&L->counters[i * POSIX_NUM_COUNTERS], r[i].counters,
+                                    sizeof r[i].counters), 0);
+            ck_assert_int_eq(memcmp(&L->fcounters[i * POSIX_F_NUM_COUNTERS], r[i].fcounters,
+                                    sizeof r[i].fcounters), 0);
+        }
+        iolens_log_free(&log);
+        free(file.p);
+    }
+    iolens_buf_free(&out);
 
     /* Off-grid times are rounded to the nearest multiple of 2^-30 s; the
      * variances (not seconds) are kept as they are. */
@@ -151,6 +256,7 @@ START_TEST(encoder_layout_and_time_grid)
     ck_assert_int_eq(iolens_build_layer_region(&out, d, r, 1), 0);
     struct content c;
     standard_content(&c);
+    c.r[R_POSIX].version = IOLENS_POSIX_VERSION;
     c.r[R_POSIX].raw.len = 0;
     put(&c.r[R_POSIX].raw, out.data, out.len);
     iolens_buf_free(&out);
@@ -176,7 +282,8 @@ END_TEST
 /* Byte b of value i of column col of a layer region body with n records. */
 static uint64_t stored_value(const struct iolens_buf *region, size_t n, size_t col, size_t i)
 {
-    const unsigned char *body = region->data + sizeof(struct iolens_layer_head);
+    const unsigned char *body = region->data + sizeof(struct iolens_layer_head) + 2 +
+                                POSIX_NUM_COUNTERS + POSIX_F_NUM_COUNTERS; /* the codes */
     uint64_t v = 0;
     for (unsigned b = 0; b < 8; b++)
         v |= (uint64_t)body[(col * 8 + b) * n + i] << (8 * b);
@@ -262,6 +369,279 @@ START_TEST(writer_names_and_record_order)
 }
 END_TEST
 
+
+/* ------------------------------------------ records named by place -- */
+
+/* A log of the standard content with names, POSIX and intervals regions
+ * from the runtime's encoders: files /p/a, /p/b, /p/c named (block
+ * places 0, 1, 2), POSIX records of /p/a and /p/c, intervals on /p/a, on
+ * an id no names entry has (a shared file another rank holds) and on
+ * <other files>. */
+struct placed {
+    struct content c;
+    uint64_t id_a, id_c;
+    size_t posix_places;     /* offset in the POSIX raw of column 0's byte planes */
+    size_t iv_files;         /* offset in the intervals raw of the file column */
+};
+
+static void put_buf(struct bytes *b, struct iolens_buf *raw)
+{
+    b->len = 0;
+    put(b, raw->data, raw->len);
+    iolens_buf_free(raw);
+}
+
+static void placed_log(struct placed *pl)
+{
+    ck_assert_int_eq(iolens_budget_init(1 << 20), 0);
+    ck_assert_int_eq(iolens_file_table_init(64), 0);
+    struct iolens_file *files[3] = {iolens_file_get("/p/a", 4), iolens_file_get("/p/b", 4),
+                                    iolens_file_get("/p/c", 4)};
+    struct iolens_names_block block;
+    ck_assert_int_eq(iolens_names_block_make(&block, files, 3), 0);
+    pl->id_a = files[0]->id;
+    pl->id_c = files[2]->id;
+    standard_content(&pl->c);
+    struct iolens_buf raw = {0};
+    ck_assert_int_eq(iolens_encode_names(&raw, files, 3), 0);
+    put_buf(&pl->c.r[R_NAMES].raw, &raw);
+
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(IOLENS_REGION_POSIX);
+    struct iolens_posix_record r[2];
+    memset(r, 0, sizeof r);
+    r[0].id = pl->id_a;
+    r[1].id = pl->id_c;
+    r[0].counters[POSIX_OPENS] = 1;
+    r[1].counters[POSIX_OPENS] = 2;
+    r[1].fcounters[POSIX_F_OPEN_START_TIMESTAMP] = 0.5;
+    r[1].fcounters[POSIX_F_OPEN_END_TIMESTAMP] = 0.75;
+    ck_assert_int_eq(iolens_encode_layer(&raw, d, (const unsigned char *)r, NULL, 0, 2, &block), 0);
+    size_t ncols = 2 + POSIX_NUM_COUNTERS + POSIX_F_NUM_COUNTERS;
+    ck_assert_uint_eq(raw.data[sizeof(struct iolens_layer_head)], IOLENS_COL_NAME_PLACE);
+    pl->posix_places = sizeof(struct iolens_layer_head) + ncols;
+    ck_assert_uint_eq(raw.data[pl->posix_places], 0);       /* /p/a: place 0 */
+    ck_assert_uint_eq(raw.data[pl->posix_places + 1], 2);   /* /p/c: place 2 */
+    pl->c.r[R_POSIX].version = IOLENS_POSIX_VERSION;
+    put_buf(&pl->c.r[R_POSIX].raw, &raw);
+
+    struct iolens_interval iv[3] = {
+        {0.25, 0.5, pl->id_a, 10, 1, IOLENS_IV_WRITE, 0.25},
+        {0.5, 0.75, 424242, 20, 1, IOLENS_IV_WRITE, 0.25},
+        {0.75, 1.0, IOLENS_ID_OTHER_FILES, 30, 2, IOLENS_IV_WRITE | IOLENS_IV_MIXED, 0.125},
+    };
+    struct iolens_intervals_layer_in layer = {IOLENS_REGION_POSIX, iv, 3, 0, 4, 60, 0.625, 0};
+    struct iolens_intervals_rank in = {0, 0.0, 0.0, &layer, 1, &block};
+    ck_assert_int_eq(iolens_encode_intervals_region(&raw, &in), 0);
+    /* head, layer head, 1 extra id, then start, duration, busy, bytes */
+    pl->iv_files = sizeof(struct iolens_intervals_head) + sizeof(struct iolens_intervals_layer) +
+                   8 + 8 + 4 * 8 * 3;
+    struct iolens_intervals_layer L;
+    memcpy(&L, raw.data + sizeof(struct iolens_intervals_head), sizeof L);
+    ck_assert_uint_eq(L.file_column, IOLENS_IV_FILE_PLACES);
+    /* file values: /p/a is place 0 after the one extra id, 424242 extra 0,
+     * <other files> as it is */
+    ck_assert_uint_eq(raw.data[pl->iv_files], IOLENS_IV_FIRST_PLACE + 1);
+    ck_assert_uint_eq(raw.data[pl->iv_files + 1], IOLENS_IV_FIRST_PLACE);
+    ck_assert_uint_eq(raw.data[pl->iv_files + 2], IOLENS_ID_OTHER_FILES);
+    struct region *ivr = &pl->c.r[pl->c.n++];
+    *ivr = (struct region){IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, {0}};
+    put_buf(&ivr->raw, &raw);
+    iolens_names_block_free(&block);
+    iolens_budget_fini();
+}
+
+/* Both readers' verdict on file, with the whole reader's reason. */
+static enum iolens_read_status both_readers(struct bytes *file, char *err, size_t errsz)
+{
+    struct iolens_log log;
+    enum iolens_read_status st = iolens_log_read_buffer(file->p, file->len, &log, err, errsz);
+    if (st == IOLENS_READ_OK)
+        iolens_log_free(&log);
+    char path[] = "/tmp/iolens-placed.XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, file->p, file->len), (ssize_t)file->len);
+    close(fd);
+    struct iolens_stream *s = NULL;
+    char serr[256] = "";
+    enum iolens_read_status sst = iolens_stream_open(path, NULL, NULL, &s, serr, sizeof serr);
+    unlink(path);
+    iolens_stream_close(s);
+    ck_assert_int_eq(sst, st);
+    ck_assert_str_eq(serr, err);
+    return st;
+}
+
+START_TEST(records_named_by_place)
+{
+    struct placed pl;
+    placed_log(&pl);
+    struct bytes file = assemble(&pl.c);
+    struct iolens_log log;
+    char err[256] = "";
+    ck_assert_int_eq(both_readers(&file, err, sizeof err), IOLENS_READ_OK);
+    ck_assert_int_eq(iolens_log_read_buffer(file.p, file.len, &log, err, sizeof err),
+                     IOLENS_READ_OK);
+    const struct iolens_log_layer *L = iolens_log_layer_of(&log, IOLENS_REGION_POSIX);
+    ck_assert_uint_eq(L->record_count, 2);
+    ck_assert_uint_eq(L->id[0], pl.id_a);
+    ck_assert_uint_eq(L->id[1], pl.id_c);
+    ck_assert_int_eq(L->counters[POSIX_NUM_COUNTERS + POSIX_OPENS], 2);
+    ck_assert_double_eq(L->fcounters[POSIX_F_NUM_COUNTERS + POSIX_F_OPEN_START_TIMESTAMP], 0.5);
+    ck_assert_double_eq(L->fcounters[POSIX_F_NUM_COUNTERS + POSIX_F_OPEN_END_TIMESTAMP], 0.75);
+    ck_assert_str_eq(iolens_log_name_of(&log, L->id[1]), "/p/c");
+    ck_assert_uint_eq(log.ninterval_sets, 1);
+    const struct iolens_log_intervals *set = &log.intervals[0];
+    ck_assert_uint_eq(set->count, 3);
+    ck_assert_uint_eq(set->file_id[0], pl.id_a);
+    ck_assert_uint_eq(set->file_id[1], 424242);
+    ck_assert_uint_eq(set->file_id[2], IOLENS_ID_OTHER_FILES);
+    ck_assert_double_eq(set->busy[2], 0.125);
+    iolens_log_free(&log);
+    free(file.p);
+    free_content(&pl.c);
+}
+END_TEST
+
+/* A place out of the names block, a record naming the entry of the one
+ * before it again (a duplicate), and an interval's place out of the
+ * block: damage, one line, from both readers alike. */
+START_TEST(bad_places_are_damage)
+{
+    static const struct {
+        int intervals;
+        size_t at;
+        unsigned char value;
+        const char *reason;
+    } cases[] = {
+        {0, 1, 3, "corrupt POSIX region: record 1 names entry 3 of a names block of 3"},
+        {0, 1, 0, "corrupt POSIX region: record 1 names entry 0 after entry 0"},
+        {0, 0, 200, "corrupt POSIX region: record 0 names entry 200 of a names block of 3"},
+        {1, 0, IOLENS_IV_FIRST_PLACE + 4,
+         "corrupt intervals region: bad interval of rank 0 (POSIX)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        struct placed pl;
+        placed_log(&pl);
+        struct bytes *raw = cases[k].intervals ? &pl.c.r[pl.c.n - 1].raw : &pl.c.r[R_POSIX].raw;
+        size_t base = cases[k].intervals ? pl.iv_files : pl.posix_places;
+        raw->p[base + cases[k].at] = cases[k].value;
+        struct bytes file = assemble(&pl.c);
+        char err[256] = "";
+        ck_assert_int_eq(both_readers(&file, err, sizeof err), IOLENS_READ_CORRUPT);
+        ck_assert_str_eq(err, cases[k].reason);
+        free(file.p);
+        free_content(&pl.c);
+    }
+    /* Places with no names block before them: the POSIX region moved
+     * ahead of the names. */
+    struct placed pl;
+    placed_log(&pl);
+    struct region names = pl.c.r[R_NAMES];
+    pl.c.r[R_NAMES] = pl.c.r[R_POSIX];
+    pl.c.r[R_POSIX] = names;
+    struct bytes file = assemble(&pl.c);
+    char err[256] = "";
+    ck_assert_int_eq(both_readers(&file, err, sizeof err), IOLENS_READ_CORRUPT);
+    ck_assert_str_eq(err, "corrupt POSIX region: record 0 names entry 0 of a names block of 0");
+    free(file.p);
+    free_content(&pl.c);
+}
+END_TEST
+
+/* ------------------------------------------------ bytes per record -- */
+
+/* A deterministic stand-in for the clock's noise: nanoseconds in [lo, hi). */
+static uint64_t lcg_state = 20261126;
+static double jitter_s(unsigned lo_ns, unsigned hi_ns)
+{
+    lcg_state = lcg_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (lo_ns + (unsigned)((lcg_state >> 33) % (hi_ns - lo_ns))) * 1e-9;
+}
+
+/* Bytes the regions take in a log: compressed, and a 40-byte descriptor. */
+static size_t stored_bytes(struct iolens_buf *raw)
+{
+    void *z;
+    size_t zlen;
+    ck_assert_int_eq(iolens_region_compress(raw->data, raw->len, &z, &zlen), 0);
+    free(z);
+    iolens_buf_free(raw);
+    return zlen + sizeof(struct iolens_region_desc);
+}
+
+/* The log of a rank that creates 1000 files of one directory, one 8-byte
+ * write each (bench/shutdown.c's unique files): names, POSIX records and
+ * intervals as the runtime encodes them, with times of a busy machine
+ * (microseconds apart, nanoseconds of noise, from a fixed seed).  The
+ * format's target: at most 40 bytes a record, names included (the layer
+ * regions of version 2, random ids and times as doubles, took 57). */
+START_TEST(log_bytes_per_record)
+{
+    enum { N = 1000 };
+    ck_assert_int_eq(iolens_budget_init(8 << 20), 0);
+    ck_assert_int_eq(iolens_file_table_init(4096), 0);
+    struct iolens_file **files = calloc(N, sizeof *files);
+    struct iolens_posix_record *r = calloc(N, sizeof *r);
+    struct iolens_interval *iv = calloc(N, sizeof *iv);
+    ck_assert(files != NULL && r != NULL && iv != NULL);
+    char path[64];
+    double t = 1.25;
+    for (int i = 0; i < N; i++) {
+        int len = snprintf(path, sizeof path, "/scratch/run/shutdown/data/u0.%d", i);
+        files[i] = iolens_file_get(path, (size_t)len);
+        ck_assert_ptr_nonnull(files[i]);
+        double *f = r[i].fcounters;
+        int64_t *c = r[i].counters;
+        r[i].id = files[i]->id;
+        f[POSIX_F_OPEN_START_TIMESTAMP] = t;
+        f[POSIX_F_OPEN_END_TIMESTAMP] = t += jitter_s(4000, 20000);
+        f[POSIX_F_WRITE_START_TIMESTAMP] = t += jitter_s(500, 3000);
+        f[POSIX_F_WRITE_END_TIMESTAMP] = t += jitter_s(2000, 9000);
+        f[POSIX_F_CLOSE_START_TIMESTAMP] = t += jitter_s(500, 3000);
+        f[POSIX_F_CLOSE_END_TIMESTAMP] = t += jitter_s(1000, 6000);
+        t += jitter_s(2000, 8000);
+        f[POSIX_F_WRITE_TIME] = f[POSIX_F_WRITE_END_TIMESTAMP] - f[POSIX_F_WRITE_START_TIMESTAMP];
+        f[POSIX_F_MAX_WRITE_TIME] = f[POSIX_F_WRITE_TIME];
+        f[POSIX_F_META_TIME] = f[POSIX_F_OPEN_END_TIMESTAMP] - f[POSIX_F_OPEN_START_TIMESTAMP] +
+                               f[POSIX_F_CLOSE_END_TIMESTAMP] - f[POSIX_F_CLOSE_START_TIMESTAMP];
+        c[POSIX_OPENS] = c[POSIX_WRITES] = c[POSIX_SIZE_WRITE_0_100] = 1;
+        c[POSIX_BYTES_WRITTEN] = c[POSIX_ACCESS1_ACCESS] = 8;
+        c[POSIX_MAX_BYTE_WRITTEN] = 7;
+        c[POSIX_ACCESS1_COUNT] = c[POSIX_RANKS_OPENED] = c[POSIX_RANKS_IO] = 1;
+        c[POSIX_MODE] = 0644;
+        c[POSIX_MEM_ALIGNMENT] = 8;
+        c[POSIX_FILE_ALIGNMENT] = 4096;
+        c[POSIX_FASTEST_RANK_BYTES] = c[POSIX_SLOWEST_RANK_BYTES] = 8;
+        f[POSIX_F_FASTEST_RANK_TIME] = f[POSIX_F_SLOWEST_RANK_TIME] =
+            f[POSIX_F_WRITE_TIME] + f[POSIX_F_META_TIME];
+        iv[i] = (struct iolens_interval){f[POSIX_F_WRITE_START_TIMESTAMP],
+                                         f[POSIX_F_WRITE_END_TIMESTAMP], files[i]->id, 8, 1,
+                                         IOLENS_IV_WRITE, f[POSIX_F_WRITE_TIME]};
+    }
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(IOLENS_REGION_POSIX);
+    struct iolens_buf raw = {0};
+    struct iolens_names_block block;
+    ck_assert_int_eq(iolens_names_block_make(&block, files, N), 0);
+    ck_assert_int_eq(iolens_encode_names(&raw, files, N), 0);
+    size_t bytes = sizeof(struct iolens_file_header) + stored_bytes(&raw);
+    ck_assert_int_eq(iolens_encode_layer(&raw, d, (const unsigned char *)r, NULL, 0, N, &block), 0);
+    bytes += stored_bytes(&raw);
+    struct iolens_intervals_layer_in layer = {IOLENS_REGION_POSIX, iv, N, 0, N, 8 * N, 0, 0};
+    struct iolens_intervals_rank in = {0, 0.0, 0.0, &layer, 1, &block};
+    ck_assert_int_eq(iolens_encode_intervals_region(&raw, &in), 0);
+    bytes += stored_bytes(&raw);
+    double per_record = (double)bytes / N;
+    printf("log_bytes_per_record: %zu bytes, %.2f a record\n", bytes, per_record);
+    ck_assert_msg(per_record <= 40.0, "%.2f log bytes a record", per_record);
+    iolens_names_block_free(&block);
+    free(files);
+    free(r);
+    free(iv);
+    iolens_budget_fini();
+}
+END_TEST
+
 /* iolens_log_header_build: the header the reader accepts, CRC over header
  * and table. */
 START_TEST(header_build)
@@ -301,6 +681,9 @@ static Suite *log_writer_suite(void)
     tcase_add_test(tc, encoder_layout_and_time_grid);
     tcase_add_test(tc, writer_names_and_record_order);
     tcase_add_test(tc, header_build);
+    tcase_add_test(tc, records_named_by_place);
+    tcase_add_test(tc, bad_places_are_damage);
+    tcase_add_test(tc, log_bytes_per_record);
     suite_add_tcase(s, tc);
     return s;
 }

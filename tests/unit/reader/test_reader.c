@@ -104,11 +104,11 @@ END_TEST
 START_TEST(version_and_byte_order)
 {
     struct bytes file = standard_file();
-    header_of(&file)->version = 2;
+    header_of(&file)->version = IOLENS_FORMAT_VERSION + 1;
     ck_assert_int_eq(status_of(&file), IOLENS_READ_VERSION); /* before the CRC check */
     reseal(&file);
     ck_assert_int_eq(status_of(&file), IOLENS_READ_VERSION);
-    header_of(&file)->version = IOLENS_FORMAT_VERSION;
+    header_of(&file)->version = IOLENS_FORMAT_VERSION_1;
     header_of(&file)->byte_order = __builtin_bswap32(IOLENS_BYTE_ORDER_MARK);
     reseal(&file);
     ck_assert_int_eq(status_of(&file), IOLENS_READ_VERSION);
@@ -603,18 +603,18 @@ START_TEST(repeated_regions_concatenate)
         r[i].fcounters[POSIX_F_NUM_COUNTERS - 1] = 1000.0 + i;
     }
     put_layer(&posix, POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, r, 3);
-    add_region(&c, IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, &posix);
+    add_region(&c, IOLENS_REGION_POSIX, IOLENS_LAYER_VERSION_2, &posix);
     struct iolens_mpiio_record m;
     memset(&m, 0, sizeof m);
     m.id = ID_A;
     m.counters[MPIIO_COLL_WRITES] = 4;
     m.fcounters[MPIIO_F_VARIANCE_RANK_BYTES] = 2.5;
     put_layer(&mpiio, MPIIO_NUM_COUNTERS, MPIIO_F_NUM_COUNTERS, &m, 1);
-    add_region(&c, IOLENS_REGION_MPIIO, IOLENS_MPIIO_VERSION, &mpiio);
+    add_region(&c, IOLENS_REGION_MPIIO, IOLENS_LAYER_VERSION_2, &mpiio);
     /* an empty layer region of a kind seen before adds nothing */
     struct bytes empty = {0};
     put_layer(&empty, STDIO_NUM_COUNTERS, STDIO_F_NUM_COUNTERS, NULL, 0);
-    add_region(&c, IOLENS_REGION_STDIO, IOLENS_STDIO_VERSION, &empty);
+    add_region(&c, IOLENS_REGION_STDIO, IOLENS_LAYER_VERSION_2, &empty);
 
     struct bytes file = assemble(&c);
     struct iolens_log log;
@@ -656,7 +656,7 @@ START_TEST(repeated_regions_concatenate)
     posix.len = 0;
     int64_t small[2 + 2 + 1] = {80, 0, 1, 2, 0};
     put_layer(&posix, 2, 1, small, 1);
-    add_region(&c, IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, &posix);
+    add_region(&c, IOLENS_REGION_POSIX, IOLENS_LAYER_VERSION_2, &posix);
     ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
     free(names.p);
     free(posix.p);
@@ -856,7 +856,7 @@ START_TEST(hdf5_layers)
     f.counters[H5F_USE_MPIIO] = 1;
     f.fcounters[H5F_F_META_TIME] = 0.75;
     put_layer(&h5f, H5F_NUM_COUNTERS, H5F_F_NUM_COUNTERS, &f, 1);
-    add_region(&c, IOLENS_REGION_H5F, IOLENS_H5F_VERSION, &h5f);
+    add_region(&c, IOLENS_REGION_H5F, IOLENS_LAYER_VERSION_2, &h5f);
     struct iolens_h5d_record d;
     memset(&d, 0, sizeof d);
     d.id = 91;
@@ -866,11 +866,11 @@ START_TEST(hdf5_layers)
     d.counters[H5D_FILE_REC_ID] = 90;
     d.fcounters[H5D_F_VARIANCE_RANK_BYTES] = 4.5;
     put_layer(&h5d1, H5D_NUM_COUNTERS, H5D_F_NUM_COUNTERS, &d, 1);
-    add_region(&c, IOLENS_REGION_H5D, IOLENS_H5D_VERSION, &h5d1);
+    add_region(&c, IOLENS_REGION_H5D, IOLENS_LAYER_VERSION_2, &h5d1);
     d.rank = IOLENS_RANK_ALL; /* a serial log: ranks 0 and -1 only */
     d.counters[H5D_WRITES] = 3;
     put_layer(&h5d2, H5D_NUM_COUNTERS, H5D_F_NUM_COUNTERS, &d, 1);
-    add_region(&c, IOLENS_REGION_H5D, IOLENS_H5D_VERSION, &h5d2);
+    add_region(&c, IOLENS_REGION_H5D, IOLENS_LAYER_VERSION_2, &h5d2);
 
     struct bytes file = assemble(&c);
     struct iolens_log log;
@@ -878,7 +878,7 @@ START_TEST(hdf5_layers)
     ck_assert_uint_eq(log.nlayers, 4);
     const struct iolens_log_layer *lf = &log.layers[2], *ld = &log.layers[3];
     ck_assert_uint_eq(lf->kind, IOLENS_REGION_H5F);
-    ck_assert_uint_eq(lf->version, IOLENS_H5F_VERSION);
+    ck_assert_uint_eq(lf->version, IOLENS_LAYER_VERSION_2);
     ck_assert_uint_eq(lf->counter_count, H5F_NUM_COUNTERS);
     ck_assert_uint_eq(lf->record_count, 1);
     ck_assert_int_eq(lf->counters[H5F_USE_MPIIO], 1);
@@ -904,7 +904,7 @@ START_TEST(hdf5_layers)
     put(&h5d2, zeros, sizeof zeros);
     c.n--;
     free(c.r[c.n].raw.p);
-    add_region(&c, IOLENS_REGION_H5D, IOLENS_H5D_VERSION, &h5d2);
+    add_region(&c, IOLENS_REGION_H5D, IOLENS_LAYER_VERSION_2, &h5d2);
     ck_assert_int_eq(status_of_content(&c), IOLENS_READ_CORRUPT);
     free(names.p);
     free(h5f.p);
@@ -924,9 +924,58 @@ struct hand_iv {
     int64_t busy_ns;
 };
 
+/* A column of n values of width bytes, byte-planed (version 3). */
+static void put_hand_planes(struct bytes *b, const uint64_t *v, size_t n, unsigned width)
+{
+    for (unsigned k = 0; k < width; k++)
+        for (size_t i = 0; i < n; i++) {
+            unsigned char byte = (unsigned char)(v[i] >> (8 * k));
+            put(b, &byte, 1);
+        }
+}
+
+static uint64_t hand_zigzag(int64_t k)
+{
+    return k >= 0 ? (uint64_t)k * 2 : (uint64_t)(-(k + 1)) * 2 + 1;
+}
+
+/* An intervals layer of version 3 written from the format's definition:
+ * the seven columns byte-planed, busy as the zigzag-coded difference
+ * from the duration, file ids as they are (file column 0). */
+static void put_hand_columns_v3(struct bytes *b, const struct hand_iv *iv, size_t n)
+{
+    uint64_t v[8];
+    ck_assert_uint_le(n, 8);
+    int64_t prev = 0;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = (uint64_t)(iv[i].start_ns - prev);
+        prev = iv[i].start_ns;
+    }
+    put_hand_planes(b, v, n, 8);
+    for (size_t i = 0; i < n; i++)
+        v[i] = (uint64_t)iv[i].dur_ns;
+    put_hand_planes(b, v, n, 8);
+    for (size_t i = 0; i < n; i++)
+        v[i] = hand_zigzag(iv[i].dur_ns - iv[i].busy_ns);
+    put_hand_planes(b, v, n, 8);
+    for (size_t i = 0; i < n; i++)
+        v[i] = (uint64_t)iv[i].bytes;
+    put_hand_planes(b, v, n, 8);
+    for (size_t i = 0; i < n; i++)
+        v[i] = iv[i].file_id;
+    put_hand_planes(b, v, n, 8);
+    for (size_t i = 0; i < n; i++)
+        v[i] = iv[i].accesses;
+    put_hand_planes(b, v, n, 4);
+    for (size_t i = 0; i < n; i++)
+        v[i] = iv[i].flags;
+    put_hand_planes(b, v, n, 4);
+}
+
 /* An intervals layer written from the format's definition: head, then the
  * seven columns (version 1: the head without overlap, six columns, no
- * busy), starts as differences from the previous start. */
+ * busy; version 3: put_hand_columns_v3), starts as differences from the
+ * previous start. */
 static void put_hand_layer_version(struct bytes *b, uint32_t version, uint32_t kind,
                                    uint64_t count, double bound, uint64_t accesses,
                                    int64_t bytes, double sum_dur, double overlap,
@@ -934,6 +983,10 @@ static void put_hand_layer_version(struct bytes *b, uint32_t version, uint32_t k
 {
     struct iolens_intervals_layer L = {kind, 0, count, bound, accesses, bytes, sum_dur, overlap};
     put(b, &L, version == IOLENS_INTERVALS_VERSION_1 ? IOLENS_INTERVALS_LAYER_SIZE_V1 : sizeof L);
+    if (version == IOLENS_INTERVALS_VERSION) {
+        put_hand_columns_v3(b, iv, n);
+        return;
+    }
     int64_t prev = 0;
     for (size_t i = 0; i < n; i++) {
         put_u64(b, (uint64_t)(iv[i].start_ns - prev));
@@ -1003,7 +1056,7 @@ static void encode_rank1_region(struct iolens_buf *out)
         {99, &future, 1, 0, 1, 1, 0, 0},
         {IOLENS_REGION_STDIO, &stdio_iv, 1, 0, 1, 10, 0.125, 0},
     };
-    struct iolens_intervals_rank in = {1, -0.5, 0.25, layers, 3};
+    struct iolens_intervals_rank in = {1, -0.5, 0.25, layers, 3, NULL};
     ck_assert_int_eq(iolens_encode_intervals_region(out, &in), 0);
 }
 
