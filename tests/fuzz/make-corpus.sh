@@ -13,6 +13,10 @@
 #   truncated-table.iolens   the first 100 bytes (header, part of the table)
 #   truncated-header.iolens  the first 30 bytes
 #   text.txt                 not a log (kept as it is)
+#   crash-empty-names.iolens, crash-empty-names-block.iolens
+#                            libFuzzer finds (kept as they are): a names
+#                            region with no entries before any other left
+#                            the names arrays NULL, then offset (UBSan)
 # and the hostile logs' regression seeds (tests/fuzz/make_hostile_log):
 #   shared-ids.iolens        2000 per-rank records of one file (once
 #                            quadratic in --json, --csv, iolens-report)

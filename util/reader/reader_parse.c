@@ -338,8 +338,9 @@ static enum iolens_read_status parse_names(struct reader *r, struct cursor *c, u
         if (st != IOLENS_READ_OK)
             return rd_fail(r, st, "corrupt names region: entry %u", (unsigned)i);
     }
-    if (r->blocks != NULL && r->blocks_grow &&
-        !rd_blocks_add(r->blocks, region, log->names + before, count))
+    /* An empty first names region leaves log->names NULL: no offset on it. */
+    const struct iolens_log_name *added = count > 0 ? log->names + before : NULL;
+    if (r->blocks != NULL && r->blocks_grow && !rd_blocks_add(r->blocks, region, added, count))
         return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     return IOLENS_READ_OK;
 }
@@ -600,7 +601,10 @@ static enum iolens_read_status take_codes(struct reader *r, struct cursor *c, un
     /* The places themselves are checked once the body's size is
      * (check_places). */
     const struct rd_names_block *b = rd_blocks_before(r->blocks, region);
-    *out = (struct column_codes){codes, b != NULL ? r->blocks->ids + b->first : NULL, d};
+    /* Names blocks may all be empty, leaving ids NULL: no offset on it
+     * (check_places refuses every place of an empty block). */
+    bool named = b != NULL && b->n > 0;
+    *out = (struct column_codes){codes, named ? r->blocks->ids + b->first : NULL, d};
     return IOLENS_READ_OK;
 }
 
