@@ -12,8 +12,10 @@
  * The wrappers are written out, one function per call; the bookkeeping
  * they share is in the typed after_* functions (and split_end, the whole
  * body of the split-collective _end calls).  The prototypes must match
- * MPICH's mpio.h exactly (const-ness included): the compiler checks them
- * against the declarations there.
+ * the MPI's own declarations exactly (const-ness included): IOLENS_MPI_ENTRY
+ * (wrappers/mpi_entry.h) has the compiler check them against mpi.h's; the
+ * MPI-4 _c calls only where mpi.h declares them (MPICH 4, not Open MPI
+ * 4.1).
  *
  * MPI_Wait, MPI_Test, their variants and MPI_Request_free are wrapped to
  * time nonblocking MPI-IO to completion.  They cost one atomic load when
