@@ -5,12 +5,13 @@
  * its configuration, setting up shared memory) is the library's I/O, not
  * the program's: the runtime guard is set around those calls so that it is
  * not traced. */
-#include <mpi.h>
+#include "core/mpi_handles.h"
 
 #include "core/mpi_calls.h"
 #include "mpi/mpi_runtime.h"
 #include "runtime.h"
 #include "wrapper.h"
+#include "mpi_entry.h"
 
 static inline int untraced_begin(void)
 {
@@ -24,16 +25,22 @@ static inline void untraced_end(int saved)
     iolens_in_runtime = saved;
 }
 
-/* Before PMPI_Init: the MPI library, wherever it was loaded, and tracing
- * started if the process had no MPI library at its start. */
+/* Before PMPI_Init: the MPI library, wherever it was loaded; whether it
+ * is the MPI libiolens was built for (if not, its handles must never be
+ * used: the program is traced as a non-MPI one); and tracing started if
+ * the process had no MPI library at its start. */
 static void before_init(void)
 {
     iolens_runtime_ensure_init();
-    if (iolens_mpi_calls_resolve_loaded())
-        iolens_runtime_start_at_mpi_init();
+    if (!iolens_mpi_calls_resolve_loaded())
+        return;
+    int saved = untraced_begin();
+    (void)iolens_mpi_check_library();
+    untraced_end(saved);
+    iolens_runtime_start_at_mpi_init();
 }
 
-IOLENS_EXPORT int MPI_Init(int *argc, char ***argv)
+IOLENS_MPI_ENTRY(MPI_Init)(int *argc, char ***argv)
 {
     before_init();
     __typeof__(iolens_PMPI_Init) init = IOLENS_PMPI(PMPI_Init);
@@ -47,7 +54,7 @@ IOLENS_EXPORT int MPI_Init(int *argc, char ***argv)
     return rc;
 }
 
-IOLENS_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+IOLENS_MPI_ENTRY(MPI_Init_thread)(int *argc, char ***argv, int required, int *provided)
 {
     before_init();
     __typeof__(iolens_PMPI_Init_thread) init = IOLENS_PMPI(PMPI_Init_thread);
@@ -61,7 +68,7 @@ IOLENS_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *pr
     return rc;
 }
 
-IOLENS_EXPORT int MPI_Finalize(void)
+IOLENS_MPI_ENTRY(MPI_Finalize)(void)
 {
     __typeof__(iolens_PMPI_Finalize) finalize = IOLENS_PMPI(PMPI_Finalize);
     if (finalize == NULL)
@@ -76,7 +83,7 @@ IOLENS_EXPORT int MPI_Finalize(void)
 /* MPI_Abort ends the job without MPI_Finalize: the calling rank's data is
  * written first, as its incomplete log (the other ranks are killed by
  * the launcher, usually with SIGKILL, and have none: iolens(7), GUARANTEES). */
-IOLENS_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
+IOLENS_MPI_ENTRY(MPI_Abort)(MPI_Comm comm, int errorcode)
 {
     __typeof__(iolens_PMPI_Abort) abort_job = IOLENS_PMPI(PMPI_Abort);
     if (abort_job == NULL)

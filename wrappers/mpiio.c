@@ -12,14 +12,16 @@
  * The wrappers are written out, one function per call; the bookkeeping
  * they share is in the typed after_* functions (and split_end, the whole
  * body of the split-collective _end calls).  The prototypes must match
- * MPICH's mpio.h exactly (const-ness included): the compiler checks them
- * against the declarations there.
+ * the MPI's own declarations exactly (const-ness included): IOLENS_MPI_ENTRY
+ * (wrappers/mpi_entry.h) has the compiler check them against mpi.h's; the
+ * MPI-4 _c calls only where mpi.h declares them (MPICH 4, not Open MPI
+ * 4.1).
  *
  * MPI_Wait, MPI_Test, their variants and MPI_Request_free are wrapped to
  * time nonblocking MPI-IO to completion.  They cost one atomic load when
  * no MPI-IO request is pending. */
 #include <errno.h>
-#include <mpi.h>
+#include "core/mpi_handles.h"
 #include <stdatomic.h>
 
 #include "core/clock.h"
@@ -29,6 +31,7 @@
 #include "core/state.h"
 #define IOLENS_WRAPPER_LAYER IOLENS_LAYER_MPIIO
 #include "wrapper.h"
+#include "mpi_entry.h"
 
 /* Declares fn as the PMPI function name; fails the call if it is missing. */
 #define PMPI_OR_FAIL(fn, name)                   \
@@ -150,7 +153,7 @@ static int after_meta(MPI_File fh, void (*report)(MPI_File, double, double), int
 
 /* ------------------------------------------- file management -- */
 
-IOLENS_EXPORT int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
+IOLENS_MPI_ENTRY(MPI_File_open)(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
                                 MPI_File *fh)
 {
     PMPI_OR_FAIL(real, PMPI_File_open);
@@ -188,7 +191,7 @@ static int after_close(struct iolens_mpiio_rec *rec, int rc, double t0)
     return rc;
 }
 
-IOLENS_EXPORT int MPI_File_close(MPI_File *fh)
+IOLENS_MPI_ENTRY(MPI_File_close)(MPI_File *fh)
 {
     PMPI_OR_FAIL(real, PMPI_File_close);
     if (fh == NULL || !traced(*fh))
@@ -198,7 +201,7 @@ IOLENS_EXPORT int MPI_File_close(MPI_File *fh)
     return after_close(rec, real(fh), t0);
 }
 
-IOLENS_EXPORT int MPI_File_sync(MPI_File fh)
+IOLENS_MPI_ENTRY(MPI_File_sync)(MPI_File fh)
 {
     PMPI_OR_FAIL(real, PMPI_File_sync);
     if (!traced(fh))
@@ -207,7 +210,7 @@ IOLENS_EXPORT int MPI_File_sync(MPI_File fh)
     return after_meta(fh, iolens_mpiio_sync, real(fh), t0);
 }
 
-IOLENS_EXPORT int MPI_File_set_size(MPI_File fh, MPI_Offset size)
+IOLENS_MPI_ENTRY(MPI_File_set_size)(MPI_File fh, MPI_Offset size)
 {
     PMPI_OR_FAIL(real, PMPI_File_set_size);
     if (!traced(fh))
@@ -216,7 +219,7 @@ IOLENS_EXPORT int MPI_File_set_size(MPI_File fh, MPI_Offset size)
     return after_meta(fh, iolens_mpiio_meta, real(fh, size), t0);
 }
 
-IOLENS_EXPORT int MPI_File_preallocate(MPI_File fh, MPI_Offset size)
+IOLENS_MPI_ENTRY(MPI_File_preallocate)(MPI_File fh, MPI_Offset size)
 {
     PMPI_OR_FAIL(real, PMPI_File_preallocate);
     if (!traced(fh))
@@ -225,7 +228,7 @@ IOLENS_EXPORT int MPI_File_preallocate(MPI_File fh, MPI_Offset size)
     return after_meta(fh, iolens_mpiio_meta, real(fh, size), t0);
 }
 
-IOLENS_EXPORT int MPI_File_set_info(MPI_File fh, MPI_Info info)
+IOLENS_MPI_ENTRY(MPI_File_set_info)(MPI_File fh, MPI_Info info)
 {
     PMPI_OR_FAIL(real, PMPI_File_set_info);
     if (!traced(fh))
@@ -234,7 +237,7 @@ IOLENS_EXPORT int MPI_File_set_info(MPI_File fh, MPI_Info info)
     return after_meta(fh, iolens_mpiio_set_info, real(fh, info), t0);
 }
 
-IOLENS_EXPORT int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
+IOLENS_MPI_ENTRY(MPI_File_set_view)(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
                                     MPI_Datatype filetype, const char *datarep, MPI_Info info)
 {
     PMPI_OR_FAIL(real, PMPI_File_set_view);
@@ -255,7 +258,7 @@ IOLENS_EXPORT int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype e
 
 /* Explicit offset. */
 
-IOLENS_EXPORT int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
+IOLENS_MPI_ENTRY(MPI_File_read_at)(MPI_File fh, MPI_Offset offset, void *buf, int count,
                                    MPI_Datatype datatype, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_read_at);
@@ -266,7 +269,7 @@ IOLENS_EXPORT int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, in
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_INDEP, datatype, count, offset, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+IOLENS_MPI_ENTRY(MPI_File_read_at_all)(MPI_File fh, MPI_Offset offset, void *buf, int count,
                                        MPI_Datatype datatype, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_read_at_all);
@@ -277,7 +280,7 @@ IOLENS_EXPORT int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_COLL, datatype, count, offset, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+IOLENS_MPI_ENTRY(MPI_File_write_at)(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                                     MPI_Datatype datatype, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_write_at);
@@ -289,7 +292,7 @@ IOLENS_EXPORT int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *
                         t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+IOLENS_MPI_ENTRY(MPI_File_write_at_all)(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                                         MPI_Datatype datatype, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_write_at_all);
@@ -300,7 +303,7 @@ IOLENS_EXPORT int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const vo
     return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_COLL, datatype, count, offset, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_read_at_c)(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                                      MPI_Datatype datatype, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_read_at_c);
@@ -311,7 +314,7 @@ IOLENS_EXPORT int MPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void *buf, 
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_INDEP, datatype, count, offset, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *buf,
+IOLENS_MPI4_ENTRY(MPI_File_read_at_all_c)(MPI_File fh, MPI_Offset offset, void *buf,
                                          MPI_Count count, MPI_Datatype datatype,
                                          MPI_Status *status)
 {
@@ -323,7 +326,7 @@ IOLENS_EXPORT int MPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void *b
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_COLL, datatype, count, offset, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void *buf,
+IOLENS_MPI4_ENTRY(MPI_File_write_at_c)(MPI_File fh, MPI_Offset offset, const void *buf,
                                       MPI_Count count, MPI_Datatype datatype, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_write_at_c);
@@ -335,7 +338,7 @@ IOLENS_EXPORT int MPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void
                         t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf,
+IOLENS_MPI4_ENTRY(MPI_File_write_at_all_c)(MPI_File fh, MPI_Offset offset, const void *buf,
                                           MPI_Count count, MPI_Datatype datatype,
                                           MPI_Status *status)
 {
@@ -349,7 +352,7 @@ IOLENS_EXPORT int MPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const 
 
 /* Individual file pointer. */
 
-IOLENS_EXPORT int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+IOLENS_MPI_ENTRY(MPI_File_read)(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                                 MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_read);
@@ -361,7 +364,7 @@ IOLENS_EXPORT int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype 
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_INDEP, datatype, count, at, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+IOLENS_MPI_ENTRY(MPI_File_read_all)(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                                     MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_read_all);
@@ -373,7 +376,7 @@ IOLENS_EXPORT int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datat
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_COLL, datatype, count, at, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+IOLENS_MPI_ENTRY(MPI_File_write)(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                                  MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_write);
@@ -385,7 +388,7 @@ IOLENS_EXPORT int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Da
     return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_INDEP, datatype, count, at, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_all(MPI_File fh, const void *buf, int count,
+IOLENS_MPI_ENTRY(MPI_File_write_all)(MPI_File fh, const void *buf, int count,
                                      MPI_Datatype datatype, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_write_all);
@@ -397,7 +400,7 @@ IOLENS_EXPORT int MPI_File_write_all(MPI_File fh, const void *buf, int count,
     return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_COLL, datatype, count, at, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+IOLENS_MPI4_ENTRY(MPI_File_read_c)(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                                   MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_read_c);
@@ -409,7 +412,7 @@ IOLENS_EXPORT int MPI_File_read_c(MPI_File fh, void *buf, MPI_Count count, MPI_D
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_INDEP, datatype, count, at, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_read_all_c)(MPI_File fh, void *buf, MPI_Count count,
                                       MPI_Datatype datatype, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_read_all_c);
@@ -421,7 +424,7 @@ IOLENS_EXPORT int MPI_File_read_all_c(MPI_File fh, void *buf, MPI_Count count,
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_COLL, datatype, count, at, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_write_c)(MPI_File fh, const void *buf, MPI_Count count,
                                    MPI_Datatype datatype, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_write_c);
@@ -433,7 +436,7 @@ IOLENS_EXPORT int MPI_File_write_c(MPI_File fh, const void *buf, MPI_Count count
     return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_INDEP, datatype, count, at, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_write_all_c)(MPI_File fh, const void *buf, MPI_Count count,
                                        MPI_Datatype datatype, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_write_all_c);
@@ -447,7 +450,7 @@ IOLENS_EXPORT int MPI_File_write_all_c(MPI_File fh, const void *buf, MPI_Count c
 
 /* Shared file pointer: _shared is independent, _ordered collective. */
 
-IOLENS_EXPORT int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+IOLENS_MPI_ENTRY(MPI_File_read_shared)(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                                        MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_read_shared);
@@ -459,7 +462,7 @@ IOLENS_EXPORT int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Da
                         IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_shared(MPI_File fh, const void *buf, int count,
+IOLENS_MPI_ENTRY(MPI_File_write_shared)(MPI_File fh, const void *buf, int count,
                                         MPI_Datatype datatype, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_write_shared);
@@ -471,7 +474,7 @@ IOLENS_EXPORT int MPI_File_write_shared(MPI_File fh, const void *buf, int count,
                         IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+IOLENS_MPI_ENTRY(MPI_File_read_ordered)(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                                         MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_read_ordered);
@@ -483,7 +486,7 @@ IOLENS_EXPORT int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_D
                         IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_ordered(MPI_File fh, const void *buf, int count,
+IOLENS_MPI_ENTRY(MPI_File_write_ordered)(MPI_File fh, const void *buf, int count,
                                          MPI_Datatype datatype, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_write_ordered);
@@ -495,7 +498,7 @@ IOLENS_EXPORT int MPI_File_write_ordered(MPI_File fh, const void *buf, int count
                         IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_read_shared_c)(MPI_File fh, void *buf, MPI_Count count,
                                          MPI_Datatype datatype, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_read_shared_c);
@@ -507,7 +510,7 @@ IOLENS_EXPORT int MPI_File_read_shared_c(MPI_File fh, void *buf, MPI_Count count
                         IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_write_shared_c)(MPI_File fh, const void *buf, MPI_Count count,
                                           MPI_Datatype datatype, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_write_shared_c);
@@ -519,7 +522,7 @@ IOLENS_EXPORT int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Coun
                         IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_read_ordered_c)(MPI_File fh, void *buf, MPI_Count count,
                                           MPI_Datatype datatype, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_read_ordered_c);
@@ -531,7 +534,7 @@ IOLENS_EXPORT int MPI_File_read_ordered_c(MPI_File fh, void *buf, MPI_Count coun
                         IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_write_ordered_c)(MPI_File fh, const void *buf, MPI_Count count,
                                            MPI_Datatype datatype, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_File_write_ordered_c);
@@ -545,7 +548,7 @@ IOLENS_EXPORT int MPI_File_write_ordered_c(MPI_File fh, const void *buf, MPI_Cou
 
 /* Nonblocking. */
 
-IOLENS_EXPORT int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
+IOLENS_MPI_ENTRY(MPI_File_iread_at)(MPI_File fh, MPI_Offset offset, void *buf, int count,
                                     MPI_Datatype datatype, MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iread_at);
@@ -556,7 +559,7 @@ IOLENS_EXPORT int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, i
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, offset, request, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+IOLENS_MPI_ENTRY(MPI_File_iwrite_at)(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                                      MPI_Datatype datatype, MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iwrite_at);
@@ -567,7 +570,7 @@ IOLENS_EXPORT int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void 
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, request, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+IOLENS_MPI_ENTRY(MPI_File_iread_at_all)(MPI_File fh, MPI_Offset offset, void *buf, int count,
                                         MPI_Datatype datatype, MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iread_at_all);
@@ -578,7 +581,7 @@ IOLENS_EXPORT int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *bu
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, offset, request, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
+IOLENS_MPI_ENTRY(MPI_File_iwrite_at_all)(MPI_File fh, MPI_Offset offset, const void *buf,
                                          int count, MPI_Datatype datatype, MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iwrite_at_all);
@@ -589,7 +592,7 @@ IOLENS_EXPORT int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const v
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, request, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+IOLENS_MPI_ENTRY(MPI_File_iread)(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                                  MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iread);
@@ -601,7 +604,7 @@ IOLENS_EXPORT int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, at, request, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+IOLENS_MPI_ENTRY(MPI_File_iwrite)(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                                   MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iwrite);
@@ -613,7 +616,7 @@ IOLENS_EXPORT int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_D
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, at, request, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+IOLENS_MPI_ENTRY(MPI_File_iread_all)(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                                      MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iread_all);
@@ -625,7 +628,7 @@ IOLENS_EXPORT int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Data
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, at, request, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count,
+IOLENS_MPI_ENTRY(MPI_File_iwrite_all)(MPI_File fh, const void *buf, int count,
                                       MPI_Datatype datatype, MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iwrite_all);
@@ -637,7 +640,7 @@ IOLENS_EXPORT int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count,
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, at, request, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+IOLENS_MPI_ENTRY(MPI_File_iread_shared)(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                                         MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iread_shared);
@@ -649,7 +652,7 @@ IOLENS_EXPORT int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_D
                        t0);
 }
 
-IOLENS_EXPORT int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count,
+IOLENS_MPI_ENTRY(MPI_File_iwrite_shared)(MPI_File fh, const void *buf, int count,
                                          MPI_Datatype datatype, MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iwrite_shared);
@@ -661,7 +664,7 @@ IOLENS_EXPORT int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count
                        rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_iread_at_c)(MPI_File fh, MPI_Offset offset, void *buf, MPI_Count count,
                                       MPI_Datatype datatype, MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iread_at_c);
@@ -672,7 +675,7 @@ IOLENS_EXPORT int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void *buf,
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, offset, request, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void *buf,
+IOLENS_MPI4_ENTRY(MPI_File_iwrite_at_c)(MPI_File fh, MPI_Offset offset, const void *buf,
                                        MPI_Count count, MPI_Datatype datatype,
                                        MPI_Request *request)
 {
@@ -684,7 +687,7 @@ IOLENS_EXPORT int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const voi
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, request, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *buf,
+IOLENS_MPI4_ENTRY(MPI_File_iread_at_all_c)(MPI_File fh, MPI_Offset offset, void *buf,
                                           MPI_Count count, MPI_Datatype datatype,
                                           MPI_Request *request)
 {
@@ -696,7 +699,7 @@ IOLENS_EXPORT int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void *
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, offset, request, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void *buf,
+IOLENS_MPI4_ENTRY(MPI_File_iwrite_at_all_c)(MPI_File fh, MPI_Offset offset, const void *buf,
                                            MPI_Count count, MPI_Datatype datatype,
                                            MPI_Request *request)
 {
@@ -708,7 +711,7 @@ IOLENS_EXPORT int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, request, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
+IOLENS_MPI4_ENTRY(MPI_File_iread_c)(MPI_File fh, void *buf, MPI_Count count, MPI_Datatype datatype,
                                    MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iread_c);
@@ -720,7 +723,7 @@ IOLENS_EXPORT int MPI_File_iread_c(MPI_File fh, void *buf, MPI_Count count, MPI_
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, at, request, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_iwrite_c)(MPI_File fh, const void *buf, MPI_Count count,
                                     MPI_Datatype datatype, MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iwrite_c);
@@ -732,7 +735,7 @@ IOLENS_EXPORT int MPI_File_iwrite_c(MPI_File fh, const void *buf, MPI_Count coun
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, at, request, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_iread_all_c)(MPI_File fh, void *buf, MPI_Count count,
                                        MPI_Datatype datatype, MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iread_all_c);
@@ -744,7 +747,7 @@ IOLENS_EXPORT int MPI_File_iread_all_c(MPI_File fh, void *buf, MPI_Count count,
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, at, request, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_iwrite_all_c)(MPI_File fh, const void *buf, MPI_Count count,
                                         MPI_Datatype datatype, MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iwrite_all_c);
@@ -756,7 +759,7 @@ IOLENS_EXPORT int MPI_File_iwrite_all_c(MPI_File fh, const void *buf, MPI_Count 
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, at, request, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_iread_shared_c)(MPI_File fh, void *buf, MPI_Count count,
                                           MPI_Datatype datatype, MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iread_shared_c);
@@ -768,7 +771,7 @@ IOLENS_EXPORT int MPI_File_iread_shared_c(MPI_File fh, void *buf, MPI_Count coun
                        t0);
 }
 
-IOLENS_EXPORT int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_iwrite_shared_c)(MPI_File fh, const void *buf, MPI_Count count,
                                            MPI_Datatype datatype, MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_File_iwrite_shared_c);
@@ -782,7 +785,7 @@ IOLENS_EXPORT int MPI_File_iwrite_shared_c(MPI_File fh, const void *buf, MPI_Cou
 
 /* Split collective: timed from the start of _begin to the return of _end. */
 
-IOLENS_EXPORT int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
+IOLENS_MPI_ENTRY(MPI_File_read_at_all_begin)(MPI_File fh, MPI_Offset offset, void *buf, int count,
                                              MPI_Datatype datatype)
 {
     PMPI_OR_FAIL(real, PMPI_File_read_at_all_begin);
@@ -793,7 +796,7 @@ IOLENS_EXPORT int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, voi
     return after_split_begin(fh, IOLENS_MPIIO_READ, datatype, count, offset, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf,
+IOLENS_MPI_ENTRY(MPI_File_write_at_all_begin)(MPI_File fh, MPI_Offset offset, const void *buf,
                                               int count, MPI_Datatype datatype)
 {
     PMPI_OR_FAIL(real, PMPI_File_write_at_all_begin);
@@ -804,7 +807,7 @@ IOLENS_EXPORT int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, co
     return after_split_begin(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
+IOLENS_MPI_ENTRY(MPI_File_read_all_begin)(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
 {
     PMPI_OR_FAIL(real, PMPI_File_read_all_begin);
     if (!traced(fh))
@@ -815,7 +818,7 @@ IOLENS_EXPORT int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI
     return after_split_begin(fh, IOLENS_MPIIO_READ, datatype, count, at, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count,
+IOLENS_MPI_ENTRY(MPI_File_write_all_begin)(MPI_File fh, const void *buf, int count,
                                            MPI_Datatype datatype)
 {
     PMPI_OR_FAIL(real, PMPI_File_write_all_begin);
@@ -827,7 +830,7 @@ IOLENS_EXPORT int MPI_File_write_all_begin(MPI_File fh, const void *buf, int cou
     return after_split_begin(fh, IOLENS_MPIIO_WRITE, datatype, count, at, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count,
+IOLENS_MPI_ENTRY(MPI_File_read_ordered_begin)(MPI_File fh, void *buf, int count,
                                               MPI_Datatype datatype)
 {
     PMPI_OR_FAIL(real, PMPI_File_read_ordered_begin);
@@ -839,7 +842,7 @@ IOLENS_EXPORT int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count,
                              t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count,
+IOLENS_MPI_ENTRY(MPI_File_write_ordered_begin)(MPI_File fh, const void *buf, int count,
                                                MPI_Datatype datatype)
 {
     PMPI_OR_FAIL(real, PMPI_File_write_ordered_begin);
@@ -851,7 +854,7 @@ IOLENS_EXPORT int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int
                              t0);
 }
 
-IOLENS_EXPORT int MPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void *buf,
+IOLENS_MPI4_ENTRY(MPI_File_read_at_all_begin_c)(MPI_File fh, MPI_Offset offset, void *buf,
                                                MPI_Count count, MPI_Datatype datatype)
 {
     PMPI_OR_FAIL(real, PMPI_File_read_at_all_begin_c);
@@ -862,7 +865,7 @@ IOLENS_EXPORT int MPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, v
     return after_split_begin(fh, IOLENS_MPIIO_READ, datatype, count, offset, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void *buf,
+IOLENS_MPI4_ENTRY(MPI_File_write_at_all_begin_c)(MPI_File fh, MPI_Offset offset, const void *buf,
                                                 MPI_Count count, MPI_Datatype datatype)
 {
     PMPI_OR_FAIL(real, PMPI_File_write_at_all_begin_c);
@@ -873,7 +876,7 @@ IOLENS_EXPORT int MPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, 
     return after_split_begin(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_read_all_begin_c)(MPI_File fh, void *buf, MPI_Count count,
                                             MPI_Datatype datatype)
 {
     PMPI_OR_FAIL(real, PMPI_File_read_all_begin_c);
@@ -885,7 +888,7 @@ IOLENS_EXPORT int MPI_File_read_all_begin_c(MPI_File fh, void *buf, MPI_Count co
     return after_split_begin(fh, IOLENS_MPIIO_READ, datatype, count, at, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_write_all_begin_c)(MPI_File fh, const void *buf, MPI_Count count,
                                              MPI_Datatype datatype)
 {
     PMPI_OR_FAIL(real, PMPI_File_write_all_begin_c);
@@ -897,7 +900,7 @@ IOLENS_EXPORT int MPI_File_write_all_begin_c(MPI_File fh, const void *buf, MPI_C
     return after_split_begin(fh, IOLENS_MPIIO_WRITE, datatype, count, at, rc, t0);
 }
 
-IOLENS_EXPORT int MPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_read_ordered_begin_c)(MPI_File fh, void *buf, MPI_Count count,
                                                 MPI_Datatype datatype)
 {
     PMPI_OR_FAIL(real, PMPI_File_read_ordered_begin_c);
@@ -909,7 +912,7 @@ IOLENS_EXPORT int MPI_File_read_ordered_begin_c(MPI_File fh, void *buf, MPI_Coun
                              t0);
 }
 
-IOLENS_EXPORT int MPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, MPI_Count count,
+IOLENS_MPI4_ENTRY(MPI_File_write_ordered_begin_c)(MPI_File fh, const void *buf, MPI_Count count,
                                                  MPI_Datatype datatype)
 {
     PMPI_OR_FAIL(real, PMPI_File_write_ordered_begin_c);
@@ -921,32 +924,32 @@ IOLENS_EXPORT int MPI_File_write_ordered_begin_c(MPI_File fh, const void *buf, M
                              t0);
 }
 
-IOLENS_EXPORT int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
+IOLENS_MPI_ENTRY(MPI_File_read_at_all_end)(MPI_File fh, void *buf, MPI_Status *status)
 {
     return split_end(fh, IOLENS_PMPI(PMPI_File_read_at_all_end), NULL, buf, status);
 }
 
-IOLENS_EXPORT int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+IOLENS_MPI_ENTRY(MPI_File_write_at_all_end)(MPI_File fh, const void *buf, MPI_Status *status)
 {
     return split_end(fh, NULL, IOLENS_PMPI(PMPI_File_write_at_all_end), buf, status);
 }
 
-IOLENS_EXPORT int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
+IOLENS_MPI_ENTRY(MPI_File_read_all_end)(MPI_File fh, void *buf, MPI_Status *status)
 {
     return split_end(fh, IOLENS_PMPI(PMPI_File_read_all_end), NULL, buf, status);
 }
 
-IOLENS_EXPORT int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+IOLENS_MPI_ENTRY(MPI_File_write_all_end)(MPI_File fh, const void *buf, MPI_Status *status)
 {
     return split_end(fh, NULL, IOLENS_PMPI(PMPI_File_write_all_end), buf, status);
 }
 
-IOLENS_EXPORT int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
+IOLENS_MPI_ENTRY(MPI_File_read_ordered_end)(MPI_File fh, void *buf, MPI_Status *status)
 {
     return split_end(fh, IOLENS_PMPI(PMPI_File_read_ordered_end), NULL, buf, status);
 }
 
-IOLENS_EXPORT int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
+IOLENS_MPI_ENTRY(MPI_File_write_ordered_end)(MPI_File fh, const void *buf, MPI_Status *status)
 {
     return split_end(fh, NULL, IOLENS_PMPI(PMPI_File_write_ordered_end), buf, status);
 }
@@ -986,7 +989,7 @@ static __attribute__((noinline)) int wait_watched(MPI_Request *request, MPI_Stat
     return settle(&w, request, iolens_PMPI_Wait(request, status));
 }
 
-IOLENS_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status)
+IOLENS_MPI_ENTRY(MPI_Wait)(MPI_Request *request, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_Wait);
     if (nothing_pending() || request == NULL)
@@ -1002,7 +1005,7 @@ static __attribute__((noinline)) int test_watched(MPI_Request *request, int *fla
     return settle(&w, request, iolens_PMPI_Test(request, flag, status));
 }
 
-IOLENS_EXPORT int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+IOLENS_MPI_ENTRY(MPI_Test)(MPI_Request *request, int *flag, MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_Test);
     if (nothing_pending() || request == NULL)
@@ -1019,7 +1022,7 @@ static __attribute__((noinline)) int request_free_watched(MPI_Request *request)
 
 /* A pending MPI-IO request given up with MPI_Request_free is timed to the
  * free: its end is unknown, and its handle may be reused at once. */
-IOLENS_EXPORT int MPI_Request_free(MPI_Request *request)
+IOLENS_MPI_ENTRY(MPI_Request_free)(MPI_Request *request)
 {
     PMPI_OR_FAIL(real, PMPI_Request_free);
     if (nothing_pending() || request == NULL)
@@ -1035,7 +1038,7 @@ static __attribute__((noinline)) int waitall_watched(int count, MPI_Request reqs
     return settle(&w, reqs, iolens_PMPI_Waitall(count, reqs, statuses));
 }
 
-IOLENS_EXPORT int MPI_Waitall(int count, MPI_Request array_of_requests[],
+IOLENS_MPI_ENTRY(MPI_Waitall)(int count, MPI_Request array_of_requests[],
                               MPI_Status array_of_statuses[])
 {
     PMPI_OR_FAIL(real, PMPI_Waitall);
@@ -1052,7 +1055,7 @@ static __attribute__((noinline)) int waitany_watched(int count, MPI_Request reqs
     return settle(&w, reqs, iolens_PMPI_Waitany(count, reqs, indx, status));
 }
 
-IOLENS_EXPORT int MPI_Waitany(int count, MPI_Request array_of_requests[], int *indx,
+IOLENS_MPI_ENTRY(MPI_Waitany)(int count, MPI_Request array_of_requests[], int *indx,
                               MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_Waitany);
@@ -1070,7 +1073,7 @@ static __attribute__((noinline)) int waitsome_watched(int incount, MPI_Request r
     return settle(&w, reqs, iolens_PMPI_Waitsome(incount, reqs, outcount, indices, statuses));
 }
 
-IOLENS_EXPORT int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+IOLENS_MPI_ENTRY(MPI_Waitsome)(int incount, MPI_Request array_of_requests[], int *outcount,
                                int array_of_indices[], MPI_Status array_of_statuses[])
 {
     PMPI_OR_FAIL(real, PMPI_Waitsome);
@@ -1088,7 +1091,7 @@ static __attribute__((noinline)) int testall_watched(int count, MPI_Request reqs
     return settle(&w, reqs, iolens_PMPI_Testall(count, reqs, flag, statuses));
 }
 
-IOLENS_EXPORT int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+IOLENS_MPI_ENTRY(MPI_Testall)(int count, MPI_Request array_of_requests[], int *flag,
                               MPI_Status array_of_statuses[])
 {
     PMPI_OR_FAIL(real, PMPI_Testall);
@@ -1105,7 +1108,7 @@ static __attribute__((noinline)) int testany_watched(int count, MPI_Request reqs
     return settle(&w, reqs, iolens_PMPI_Testany(count, reqs, indx, flag, status));
 }
 
-IOLENS_EXPORT int MPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag,
+IOLENS_MPI_ENTRY(MPI_Testany)(int count, MPI_Request array_of_requests[], int *indx, int *flag,
                               MPI_Status *status)
 {
     PMPI_OR_FAIL(real, PMPI_Testany);
@@ -1123,7 +1126,7 @@ static __attribute__((noinline)) int testsome_watched(int incount, MPI_Request r
     return settle(&w, reqs, iolens_PMPI_Testsome(incount, reqs, outcount, indices, statuses));
 }
 
-IOLENS_EXPORT int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+IOLENS_MPI_ENTRY(MPI_Testsome)(int incount, MPI_Request array_of_requests[], int *outcount,
                                int array_of_indices[], MPI_Status array_of_statuses[])
 {
     PMPI_OR_FAIL(real, PMPI_Testsome);

@@ -231,6 +231,7 @@ void iolens_config_load(struct iolens_config *cfg, const char *(*getenv_fn)(cons
     const char *exclude = getenv_fn("IOLENS_EXCLUDE");
     load_prefixes(&cfg->exclude, cfg->exclude_storage, sizeof cfg->exclude_storage,
                   exclude != NULL ? exclude : IOLENS_DEFAULT_EXCLUDE);
+    cfg->mpi_own_excluded = exclude == NULL;
     load_prefixes(&cfg->include, cfg->include_storage, sizeof cfg->include_storage,
                   getenv_fn("IOLENS_INCLUDE"));
     exclude_log_location(cfg);
@@ -240,5 +241,7 @@ int iolens_config_traces_path(const struct iolens_config *cfg, const char *abspa
 {
     if (iolens_prefix_list_match(&cfg->include, abspath))
         return 1;
+    if (cfg->mpi_own_excluded && iolens_path_is_mpi_own(abspath))
+        return 0;
     return !iolens_prefix_list_match(&cfg->exclude, abspath);
 }

@@ -22,12 +22,15 @@ struct iolens_config {
     char logfile[PATH_MAX];       /* IOLENS_LOGFILE, exact path, or "" */
     struct iolens_prefix_list exclude;  /* default or IOLENS_EXCLUDE */
     struct iolens_prefix_list include;  /* IOLENS_INCLUDE: traced even if excluded */
+    int mpi_own_excluded;         /* the MPI's own files (iolens_path_is_mpi_own),
+                                     excluded unless IOLENS_EXCLUDE replaces the defaults */
     char exclude_storage[4096];   /* the strings exclude points into */
     char include_storage[4096];   /* the strings include points into */
     char error[256];              /* first problem found, for one stderr line */
 };
 
-/* Path prefixes excluded unless IOLENS_EXCLUDE replaces them. */
+/* Path prefixes excluded unless IOLENS_EXCLUDE replaces them (with the
+ * MPI library's own files, iolens_path_is_mpi_own). */
 #define IOLENS_DEFAULT_EXCLUDE "/proc,/sys,/dev,/etc,/usr,/lib,/lib64,/bin,/sbin,/boot,/run"
 
 /* Mode bits of a new log unless IOLENS_LOG_MODE says otherwise. */

@@ -24,8 +24,20 @@ static void *lookup(const char *name)
     return fn != NULL ? fn : iolens_symbol_in(atomic_load(&local_mpi), name);
 }
 
+/* The variables behind Open MPI's predefined handles are data: a program
+ * that names MPI_COMM_WORLD gets, by copy relocation, its own copy of
+ * ompi_mpi_comm_world, which libmpi then uses too; RTLD_NEXT would find
+ * libmpi's unused original.  The global scope in load order finds the
+ * copy first (libiolens defines none of these names). */
+static void *lookup_data(const char *name)
+{
+    void *p = dlsym(RTLD_DEFAULT, name);
+    return p != NULL ? p : iolens_symbol_in(atomic_load(&local_mpi), name);
+}
+
 static void resolve_all(void)
 {
+    iolens_mpi_handles_resolve(lookup_data);
 #define IOLENS_MPI_LOOKUP(name, ret, params) \
     __atomic_store_n((void **)&iolens_##name, lookup(#name), __ATOMIC_RELEASE);
     IOLENS_MPI_CALLS(IOLENS_MPI_LOOKUP)
@@ -43,6 +55,23 @@ int iolens_mpi_calls_resolve_loaded(void)
     if (!atomic_compare_exchange_strong(&local_mpi, &expected, h))
         dlclose(h); /* another thread was first: same library */
     return iolens_mpi_calls_resolve();
+}
+
+int iolens_mpi_refused;
+
+void iolens_mpi_calls_refuse(void)
+{
+    __atomic_store_n(&iolens_mpi_refused, 1, __ATOMIC_SEQ_CST);
+}
+
+int iolens_mpi_calls_refused(void)
+{
+    return __atomic_load_n(&iolens_mpi_refused, __ATOMIC_RELAXED);
+}
+
+int iolens_mpi_calls_usable(void)
+{
+    return !iolens_mpi_calls_refused() && iolens_mpi_calls_resolve();
 }
 
 /* Until an MPI library is found the lookup is repeated on demand, so a

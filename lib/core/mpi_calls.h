@@ -1,13 +1,15 @@
 /* Pointers to the MPI profiling interface (PMPI_*), resolved in the
- * running process with dlsym.  libiolens is compiled against MPICH's mpi.h
- * but never linked to libmpi, so a non-MPI program under LD_PRELOAD does
- * not load MPI, and LD_BIND_NOW=1 finds no undefined MPI symbol.
+ * running process with dlsym, with the MPI's predefined handles
+ * (lib/core/mpi_handles.h).  libiolens is compiled against one MPI's
+ * mpi.h (MPICH's or Open MPI's, configure --with-mpi) but never linked to
+ * libmpi, so a non-MPI program under LD_PRELOAD does not load MPI, and
+ * LD_BIND_NOW=1 finds no undefined MPI symbol.
  *
  * X(name, return type, parameter list). */
 #ifndef IOLENS_MPI_CALLS_H
 #define IOLENS_MPI_CALLS_H
 
-#include <mpi.h>
+#include "core/mpi_handles.h"
 
 /* Job life cycle, the collectives used at shutdown and the point-to-point
  * calls of the clock-offset ping-pong at MPI_Init. */
@@ -148,6 +150,21 @@ int iolens_mpi_calls_resolve(void);
  * MPI_Init reach our wrapper first.  For MPI_Init only: it walks the
  * loaded objects.  Returns 1 if an MPI library was found. */
 int iolens_mpi_calls_resolve_loaded(void);
+
+/* The running MPI library is not the one libiolens was compiled for
+ * (MPI_Init's check, lib/mpi/mpi_runtime.c): its handles, requests and
+ * structs mean other things.  The PMPI pointers stay, so that the
+ * wrappers still forward every call, but nothing else may use MPI. */
+void iolens_mpi_calls_refuse(void);
+int iolens_mpi_calls_refused(void);
+/* 1 once refused: read by the exported entries' instructions
+ * (wrappers/mpi_entry.c), hence a plain int. */
+extern int iolens_mpi_refused;
+
+/* An MPI library is present and it is the one libiolens was compiled
+ * for: the MPI layers may work (iolens_mpi_calls_resolve, and not
+ * refused). */
+int iolens_mpi_calls_usable(void);
 
 /* The wrappers' way to reach PMPI_x: iolens_PMPI_x after resolution. */
 #define IOLENS_PMPI(name) \

@@ -146,3 +146,85 @@ int iolens_prefix_list_match(const struct iolens_prefix_list *list, const char *
     }
     return 0;
 }
+
+/* s[0..n) is ".DIGITS" with at least one digit. */
+static int is_dot_number(const char *s, size_t n)
+{
+    if (n < 2 || s[0] != '.')
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+    return 1;
+}
+
+/* "ompi.HOST.UID": Open MPI's session directory (HOST may hold dots). */
+static int is_ompi_session_dir(const char *name, size_t n)
+{
+    static const char prefix[] = "ompi.";
+    const size_t plen = sizeof prefix - 1;
+    if (n <= plen + 2 || strncmp(name, prefix, plen) != 0)
+        return 0;
+    size_t dot = n;
+    while (dot > plen && name[dot - 1] != '.')
+        dot--;
+    /* name[dot - 1] is the last '.'; a host of one character at least. */
+    return dot > plen + 1 && is_dot_number(name + dot - 1, n - (dot - 1));
+}
+
+/* "NAME.locktest.N" with a NAME. */
+static int is_locktest_file(const char *name, size_t n)
+{
+    static const char tag[] = ".locktest";
+    const size_t tlen = sizeof tag - 1;
+    size_t dot = n;
+    while (dot > 0 && name[dot - 1] != '.')
+        dot--;
+    if (dot == 0 || !is_dot_number(name + dot - 1, n - (dot - 1)))
+        return 0;
+    size_t end = dot - 1; /* where ".N" starts */
+    return end > tlen && memcmp(name + end - tlen, tag, tlen) == 0;
+}
+
+/* ".NAME.shfp.DIGITS[.DIGITS...]": ROMIO's shared file pointer (MPICH's
+ * MPI_File_*_shared and _ordered), hidden beside NAME. */
+static int is_romio_shfp_file(const char *name, size_t n)
+{
+    static const char tag[] = ".shfp.";
+    const size_t tlen = sizeof tag - 1;
+    if (name[0] != '.')
+        return 0;
+    /* The last tag after ".NAME" (at 2 at the earliest). */
+    size_t at = 0;
+    for (size_t i = 2; i + tlen <= n; i++)
+        if (memcmp(name + i, tag, tlen) == 0)
+            at = i;
+    if (at == 0 || at + tlen == n)
+        return 0;
+    int digits = 0;
+    for (size_t i = at + tlen; i < n; i++) {
+        if (name[i] >= '0' && name[i] <= '9')
+            digits = 1;
+        else if (name[i] != '.')
+            return 0;
+    }
+    return digits;
+}
+
+int iolens_path_is_mpi_own(const char *abspath)
+{
+    const char *p = abspath;
+    while (*p != '\0') {
+        while (*p == '/')
+            p++;
+        size_t n = strcspn(p, "/");
+        if (n == 0)
+            break;
+        if (is_ompi_session_dir(p, n))
+            return 1;
+        if (p[n] == '\0')
+            return is_locktest_file(p, n) || is_romio_shfp_file(p, n);
+        p += n;
+    }
+    return 0;
+}

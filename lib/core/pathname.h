@@ -30,4 +30,12 @@ void iolens_prefix_list_parse(struct iolens_prefix_list *list, char *storage);
 void iolens_prefix_list_add(struct iolens_prefix_list *list, const char *prefix);
 int iolens_prefix_list_match(const struct iolens_prefix_list *list, const char *abspath);
 
+/* 1 if the normalized absolute path is one of the MPI library's own files,
+ * never the program's (iolens(7), WHAT IS TRACED): anything under Open
+ * MPI's session directory (a component "ompi.HOST.UID", in TMPDIR or
+ * /tmp), the lock-test files Open MPI's MPI-IO puts beside a file it
+ * opens ("NAME.locktest.N"), and the shared file pointer ROMIO (MPICH)
+ * keeps hidden beside one (".NAME.shfp.N.M"). */
+int iolens_path_is_mpi_own(const char *abspath);
+
 #endif

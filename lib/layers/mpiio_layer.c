@@ -482,8 +482,22 @@ int iolens_mpiio_is_traced(MPI_File fh)
 #define REQ_TOMB (INT64_MIN + 1)
 #define MAX_REQ_SLOTS (2u * IOLENS_MPIIO_MAX_PENDING)
 
-/* MPICH's MPI_Request is an int handle. */
-_Static_assert(sizeof(MPI_Request) <= sizeof(int32_t), "MPI_Request is an integer handle");
+/* A request's key in the table: MPICH's MPI_Request is an int, Open MPI's
+ * a pointer; either converts to an integer of its value through intptr_t
+ * (an int widens, a pointer becomes its address).  A handle whose key is
+ * one of the two markers (no int is; a pointer would have to be near
+ * 2^63) is not remembered: its access is timed at issue. */
+_Static_assert(sizeof(MPI_Request) <= sizeof(int64_t), "MPI_Request fits a table key");
+
+static int64_t request_key(MPI_Request req)
+{
+    return (int64_t)(intptr_t)req;
+}
+
+static int request_key_usable(int64_t key)
+{
+    return key != REQ_EMPTY && key != REQ_TOMB;
+}
 
 struct req_slot {
     int64_t key;                /* the request, or REQ_EMPTY/REQ_TOMB */
@@ -570,7 +584,8 @@ void iolens_mpiio_watch(struct iolens_mpiio_watch *w, const MPI_Request *reqs, i
     for (int i = 0; i < count && w->n < IOLENS_MPIIO_MAX_PENDING; i++) {
         if (reqs[i] == MPI_REQUEST_NULL)
             continue;
-        long slot = find_req((int64_t)reqs[i]);
+        int64_t key = request_key(reqs[i]);
+        long slot = request_key_usable(key) ? find_req(key) : -1;
         if (slot < 0)
             continue;
         w->req[w->n].index = i;
@@ -813,9 +828,9 @@ void iolens_mpiio_issue_at(MPI_File fh, enum iolens_mpiio_dir dir, MPI_Datatype 
     struct access a = describe(dir, IOLENS_MPIIO_NB, dt, count);
     int64_t start = byte_offset(fh, slot, at);
     int remembered = -1;
-    if (req != MPI_REQUEST_NULL) {
+    if (req != MPI_REQUEST_NULL && request_key_usable(request_key(req))) {
         iolens_lock_always(&req_table_lock);
-        remembered = insert_req((int64_t)req, r, &a, t0);
+        remembered = insert_req(request_key(req), r, &a, t0);
         iolens_unlock_always(&req_table_lock);
     }
     iolens_lock_always(&r->lock);
@@ -934,7 +949,7 @@ IOLENS_LAYER_OPS(mpiio_ops) = {
     .region_kind = IOLENS_REGION_MPIIO,
     .empty_region = IOLENS_EMPTY_IN_JOB_LOG,
     .lock_offset = offsetof(mpiio_rec, lock),
-    .can_record = iolens_mpi_calls_resolve,     /* an MPI program */
+    .can_record = iolens_mpi_calls_usable,      /* an MPI program, of our MPI */
     /* No on-disk struct inside: the record is compact (see KEPT_*), made
      * by init_rec and packed by pack, so nothing uses this offset. */
     .disk_offset = 0,

@@ -25,7 +25,7 @@
 #ifndef IOLENS_MPIIO_LAYER_H
 #define IOLENS_MPIIO_LAYER_H
 
-#include <mpi.h>
+#include "core/mpi_handles.h"
 #include <stdatomic.h>
 #include <stdint.h>
 

@@ -17,7 +17,7 @@
 #ifndef IOLENS_MPI_COLL_H
 #define IOLENS_MPI_COLL_H
 
-#include <mpi.h>
+#include "core/mpi_handles.h"
 
 int iolens_coll_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
 int iolens_coll_gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,

@@ -14,7 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <mpi.h>
+#include "core/mpi_handles.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -18,7 +18,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <unistd.h>
-#include <mpi.h>
+#include "core/mpi_handles.h"
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +33,7 @@
 #include "log/log_writer.h"
 #include "log/log_regions.h"
 #include "core/mpi_calls.h"
+#include "core/mpi_family.h"
 #include "mpi/mpi_coll.h"
 #include "mpi/mpi_log.h"
 #include "core/real_calls.h"
@@ -55,7 +56,7 @@ static struct {
 
 int iolens_mpi_program_detected(void)
 {
-    return iolens_mpi_calls_resolve();
+    return iolens_mpi_calls_usable();
 }
 
 int iolens_mpi_initialized(void)
@@ -84,6 +85,64 @@ int iolens_mpi_missing(const char *name)
     snprintf(line, sizeof line, "iolens: the MPI library has no %s\n", name);
     iolens_real_say(line);
     return MPI_ERR_INTERN;
+}
+
+/* ------------------------------------------- the MPI library's family -- */
+
+/* Whether the library's version text names the MPI libiolens was compiled
+ * for: the family, and for Open MPI the major version (its ABI changes
+ * between majors). */
+static int library_matches(const char *text)
+{
+    if (iolens_mpi_family_of(text) != IOLENS_MPI_BUILT_FOR)
+        return 0;
+#ifdef OPEN_MPI
+    return iolens_mpi_openmpi_major(text) == OMPI_MAJOR_VERSION;
+#else
+    return 1;
+#endif
+}
+
+/* The one line, from the launcher's rank 0 (or a process no launcher
+ * numbered): every rank finds the same mismatch.  None when iolens is
+ * switched off (IOLENS_DISABLE, a setuid program). */
+static void say_mismatch(const char *text)
+{
+    if (iolens_jobinfo_launcher_rank() > 0 || iolens_runtime_config()->disabled)
+        return;
+    char running[128], line[512];
+    iolens_mpi_family_short_name(text, running, sizeof running);
+    snprintf(line, sizeof line,
+             "iolens: built for %s, but the program runs %s: MPI-IO not traced, one "
+             "POSIX/STDIO log per process (preload the libiolens built for this MPI)\n",
+             iolens_mpi_family_name(IOLENS_MPI_BUILT_FOR),
+             running[0] != '\0' ? running : "an MPI without MPI_Get_library_version");
+    iolens_real_say(line);
+}
+
+/* MPI_Get_library_version may be called before MPI_Init, and its
+ * arguments (a char buffer and an int) mean the same in every MPI; the
+ * buffer holds the longest text of either family, whichever mpi.h this
+ * was compiled with.  Static: MPI_Init runs once, and MPICH's limit is 8
+ * KiB. */
+int iolens_mpi_check_library(void)
+{
+    static char text[IOLENS_MPI_VERSION_TEXT_MAX];
+    if (iolens_mpi_calls_refused())
+        return 0;
+    __typeof__(iolens_PMPI_Get_library_version) get = IOLENS_PMPI(PMPI_Get_library_version);
+    int len = 0;
+    text[0] = '\0';
+    if (get != NULL && get(text, &len) == MPI_SUCCESS && len > 0)
+        text[len < (int)sizeof text ? len : (int)sizeof text - 1] = '\0';
+    text[sizeof text - 1] = '\0';
+    if (library_matches(text))
+        return 1;
+    iolens_mpi_calls_refuse();
+    /* The MPI-IO wrappers then only forward (their tracing() is off). */
+    __atomic_fetch_or(&iolens_layers_off, 1u << IOLENS_LAYER_MPIIO, __ATOMIC_RELAXED);
+    say_mismatch(text);
+    return 0;
 }
 
 static double realtime_now(void)
@@ -233,7 +292,7 @@ const char *iolens_mpi_job_log_path(void)
 
 void iolens_mpi_on_init(void)
 {
-    if (mpi.init_seen || mpi.forked)
+    if (mpi.init_seen || mpi.forked || iolens_mpi_calls_refused())
         return;
     mpi.init_time = realtime_now();
     IOLENS_PMPI(PMPI_Comm_rank)(MPI_COMM_WORLD, &mpi.rank);
@@ -525,7 +584,7 @@ void iolens_mpi_on_finalize(void)
         return;
     mpi.initialized = 0;
     /* IOLENS_DISABLE (the same on every rank) means no shutdown at all. */
-    if (iolens_runtime_config()->disabled || !iolens_mpi_calls_resolve())
+    if (iolens_runtime_config()->disabled || !iolens_mpi_calls_usable())
         return;
     int saved_errno = errno;
     int saved_guard = iolens_in_runtime;

@@ -8,8 +8,17 @@
 #include <stddef.h>
 
 /* 1 if the process has an MPI library loaded (PMPI_Init resolvable), i.e.
- * it is an MPI program: traced from its start without IOLENS_NONMPI. */
+ * it is an MPI program: traced from its start without IOLENS_NONMPI; 0
+ * once that library was refused (iolens_mpi_check_library). */
 int iolens_mpi_program_detected(void);
+
+/* Before PMPI_Init/PMPI_Init_thread: 1 if the running MPI library is the
+ * family (and for Open MPI the major version) libiolens was compiled for.
+ * If not, says so in one line (from rank 0), refuses the MPI calls
+ * (lib/core/mpi_calls.h) and returns 0: the program is then traced as a
+ * non-MPI one (POSIX, STDIO; one log per process), and the wrappers only
+ * forward MPI calls. */
+int iolens_mpi_check_library(void);
 
 /* After PMPI_Init/PMPI_Init_thread returned MPI_SUCCESS. */
 void iolens_mpi_on_init(void);

@@ -127,6 +127,32 @@ START_TEST(empty_exclude_traces_everything_but_the_logs)
 }
 END_TEST
 
+/* The MPI library's own files are excluded by default wherever they are
+ * (Open MPI's session directory in /tmp or TMPDIR, its lock-test files
+ * beside the program's); IOLENS_EXCLUDE replaces that default too, and
+ * IOLENS_INCLUDE makes exceptions to it. */
+START_TEST(mpi_own_files_excluded_by_default)
+{
+    static const char *const env[] = {NULL};
+    load(env, "/home/u");
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/tmp/ompi.vm.0/pid.15881/contact.txt"), 0);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/scratch/tmp/ompi.n01.1000/pid.7/1/x.sm"), 0);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/scratch/out.dat.locktest.0"), 0);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/scratch/out.dat"), 1);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/tmp/ompi.txt"), 1);
+
+    static const char *const replaced[] = {"IOLENS_EXCLUDE", "/proc", NULL};
+    load(replaced, "/home/u");
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/tmp/ompi.vm.0/pid.1/contact.txt"), 1);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/scratch/out.dat.locktest.0"), 1);
+
+    static const char *const included[] = {"IOLENS_INCLUDE", "/tmp/ompi.vm.0", NULL};
+    load(included, "/home/u");
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/tmp/ompi.vm.0/pid.1/contact.txt"), 1);
+    ck_assert_int_eq(iolens_config_traces_path(&cfg, "/tmp/ompi.vm.1/pid.1/contact.txt"), 0);
+}
+END_TEST
+
 /* A value that is ignored gives way to the default, as for
  * an unset one: the log is not lost. */
 START_TEST(too_long_logdir_falls_back_to_the_default)
@@ -261,6 +287,7 @@ int main(void)
     tcase_add_test(tc, log_location_is_excluded);
     tcase_add_test(tc, exclude_replaces_defaults_and_include_wins);
     tcase_add_test(tc, empty_exclude_traces_everything_but_the_logs);
+    tcase_add_test(tc, mpi_own_files_excluded_by_default);
     tcase_add_test(tc, switches);
     tcase_add_test(tc, too_long_logdir_falls_back_to_the_default);
     tcase_add_test(tc, bad_values_are_shown_escaped);

@@ -163,6 +163,40 @@ START_TEST(parse_appends_and_caps_at_max)
 }
 END_TEST
 
+/* Open MPI's session directory "ompi.HOST.UID" (any depth, HOST may hold
+ * dots), "NAME.locktest.N" and ROMIO's ".NAME.shfp.N.M" files (names as
+ * strace showed the MPIs open them); near misses are the program's. */
+START_TEST(mpi_own_files)
+{
+    ck_assert_int_eq(iolens_path_is_mpi_own("/tmp/ompi.vm.0"), 1);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/tmp/ompi.vm.0/pid.15881/hwloc.sm"), 1);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/scratch/t/ompi.n01.cluster.org.1000/x"), 1);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/d/out.dat.locktest.0"), 1);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/d/out.dat.locktest.17"), 1);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/d/a.locktest.3"), 1);
+
+    ck_assert_int_eq(iolens_path_is_mpi_own("/tmp/ompi.txt"), 0);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/tmp/ompi.vm"), 0);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/tmp/ompi..0"), 0);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/tmp/ompi.vm.0x"), 0);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/tmp/myompi.vm.0/x"), 0);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/d/out.locktest"), 0);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/d/.locktest.0"), 0);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/d/out.locktest.0/inside"), 0);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/d/out.locktest.x"), 0);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/d/.sh.dat.shfp.1324531853.19785"), 1);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/d/.x.shfp.7"), 1);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/d/.x.shfp.shfp.7"), 1);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/d/x.shfp.7"), 0);          /* not hidden */
+    ck_assert_int_eq(iolens_path_is_mpi_own("/d/.x.shfp."), 0);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/d/.x.shfp.7a"), 0);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/d/.shfp.7"), 0);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/d/.x.shfp.7/y"), 0);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/d/out.dat"), 0);
+    ck_assert_int_eq(iolens_path_is_mpi_own("/"), 0);
+}
+END_TEST
+
 static Suite *pathname_suite(void)
 {
     Suite *s = suite_create("pathname");
@@ -181,6 +215,7 @@ static Suite *pathname_suite(void)
     tcase_add_test(pre, empty_list_matches_nothing);
     tcase_add_test(pre, parse_comma_list);
     tcase_add_test(pre, parse_appends_and_caps_at_max);
+    tcase_add_test(pre, mpi_own_files);
     suite_add_tcase(s, pre);
     return s;
 }
