@@ -73,7 +73,7 @@ launch() {
         envs="$envs -genv ${assignment%%=*} ${assignment#*=}"
     done
     # shellcheck disable=SC2086  # envs: -genv pairs; arg: empty or one word
-    "$IOLENS_MPIEXEC" -n "$nranks" -genv LD_PRELOAD "$IOLENS_LIB" \
+    mpi_run -n "$nranks" -genv LD_PRELOAD "$IOLENS_LIB" \
         -genv IOLENS_LOGDIR "$LOGDIR" $envs "$JOB_PROG" "$mode" "$DATA" $arg >"$OUT" 2>"$ERR"
     STATUS=$?
 }

@@ -103,8 +103,8 @@ check_eq 1 "$(records_of "$LOG" "$DATA/strided" POSIX)" "POSIX record of strided
 # the ranks: only the job writes a log.
 dir=$T/mpiexec-preload
 mkdir -p "$dir/data" "$dir/logs"
-env LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" \
-    "$IOLENS_MPIEXEC" -n 2 "$JOB_PROG" sharing "$dir/data" >"$dir/out" 2>"$dir/err"
+LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" \
+    mpi_run -n 2 "$JOB_PROG" sharing "$dir/data" >"$dir/out" 2>"$dir/err"
 check_eq 0 "$?" "exit status of mpiexec under LD_PRELOAD"
 check_eq 1 "$(logs_in "$dir/logs")" "logs of mpiexec -n 2 under LD_PRELOAD"
 check_eq 1 "$(count_in "$dir/logs" '*_job_prog_*.iolens')" "the one log is the job's"
@@ -135,7 +135,7 @@ env LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" ls / >/dev/null
 check_eq 0 "$?" "exit status of ls under the preload"
 env LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" bash -c 'echo x >/dev/null; exit 3'
 check_eq 3 "$?" "exit status of bash under the preload"
-env LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" "$IOLENS_MPIEXEC" -n 1 /bin/true
+LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" mpi_run -n 1 /bin/true
 check_eq 0 "$?" "exit status of mpiexec -n 1 /bin/true under the preload"
 check_eq 0 "$(count_in "$dir/logs" '*')" "logs of /bin/true, ls, bash and mpiexec"
 finish
