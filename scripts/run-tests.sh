@@ -6,7 +6,8 @@
 #      _build-openmpi and `make check-openmpi`: the MPI, HDF5 and Python
 #      MPI tests (OPENMPI_TESTS in Makefile.am) against that library;
 #   3. a fresh AddressSanitizer/UBSan build in _build-asan and
-#      `make check-sanitize` (the unit and parser tests);
+#      `make check-sanitize` (it builds only what the unit and parser
+#      tests run, then runs them);
 #   4. a fresh ThreadSanitizer build in _build-tsan and `make check-tsan`
 #      (the threaded integration test, libtsan preloaded before the runtime,
 #      and the streaming parser's test: it decodes on two threads);
@@ -143,7 +144,6 @@ if (cd "$ASAN_BUILD" &&
     "$TOP/configure" -q \
         CFLAGS="-O1 -g $SAN_FLAGS -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
         LDFLAGS="$SAN_FLAGS" &&
-    make -j2 &&
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 make -j2 check-sanitize); then
     count_results "$ASAN_BUILD/test-suite.log"
     note "check-sanitize" "ok ($last_counts)"
