@@ -66,8 +66,14 @@ done
 
 # MPI_Init without MPI_Finalize: the job's log cannot be written; the
 # rank writes its own, marked incomplete (more in test_abnormal_end.sh).
+# Open MPI's launcher reports a rank that exits without it as a failure
+# (status 1, untraced too); Hydra passes the rank's status 0 on.
 launch 1 nofinal
-check_eq 0 "$STATUS" "exit status of a job without MPI_Finalize"
+case $(mpi_flavour) in
+    openmpi) nofinal_status=1 ;;
+    *) nofinal_status=0 ;;
+esac
+check_eq "$nofinal_status" "$STATUS" "exit status of a job without MPI_Finalize"
 check_eq 1 "$(logs_in "$LOGDIR")" "logs of a job without MPI_Finalize"
 check_eq 1 "$(count_in "$LOGDIR" '*.rank0.incomplete.iolens')" "rank 0's incomplete log"
 LOG=$(first_in "$LOGDIR" '*.rank0.incomplete.iolens')
