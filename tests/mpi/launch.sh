@@ -10,6 +10,11 @@
 #                        blanks), and the job may run as root and put more
 #                        ranks than cores on this machine; MPICH's command
 #                        line is passed as it is.
+#   mpi_strip_banners FILE
+#                        remove the launcher's own notices from FILE (a job's
+#                        stderr): Open MPI frames each in lines of dashes
+#                        (a rank's non-zero status, an abort); MPICH's
+#                        Hydra adds none, and FILE is left as it is
 #
 # Every launch goes through mpi_run, so the Open MPI stage of
 # scripts/run-tests.sh runs the same tests with the same assertions.
@@ -63,4 +68,10 @@ mpi_run() {
     # (the tests run 4 ranks on 2) unless told to oversubscribe.
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
         OMPI_MCA_rmaps_base_oversubscribe=1 "$IOLENS_MPIEXEC" "$@"
+}
+
+mpi_strip_banners() {
+    [ "$(mpi_flavour)" = openmpi ] || return 0
+    awk 'length($0) >= 20 && $0 ~ /^-+$/ { framed = !framed; next } !framed' "$1" >"$1.app" &&
+        mv "$1.app" "$1"
 }

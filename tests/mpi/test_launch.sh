@@ -4,7 +4,8 @@
 # command line is passed unchanged; under Open MPI each -genv VAR VALUE
 # before the program becomes -x VAR=VALUE, -np becomes -n, the run-as-root
 # and oversubscribe settings are in the launcher's environment, and the
-# program's own arguments (a -genv among them) are left alone.
+# program's own arguments (a -genv among them) are left alone; Open MPI's
+# dash-framed notices are taken out of a job's stderr, MPICH's is kept.
 . "$(dirname "$0")/../integration/common.sh"
 T=$(mktemp -d /tmp/iolens-test.XXXXXX) || exit 1
 trap 'rm -rf "$T"' EXIT
@@ -40,6 +41,22 @@ check_eq "[-n][4][-x][LD_PRELOAD=/x/lib.so][-x][IOLENS_LOGDIR=/d/a b][--flag][pr
 root=1 confirm=1 oversubscribe=1 extra=e
 status 7" "$(cat "$T/out")" "Open MPI: -x VAR=VALUE, its settings, the program's arguments unchanged"
 check_eq "" "${OMPI_ALLOW_RUN_AS_ROOT:-}" "the settings stay out of the test's own environment"
+
+# The launcher's notices, framed in dashes by Open MPI, leave a job's
+# stderr; the application's lines stay, dashes of its own included.
+printf '%s\n' "iolens: one line" "------------------------------------" \
+    "Primary job  terminated normally, but 1 process returned" \
+    "------------------------------------" "app: ---" "--" >"$T/err"
+cp "$T/err" "$T/err.orig"
+IOLENS_MPI_FLAVOUR=openmpi
+mpi_strip_banners "$T/err"
+check_eq "iolens: one line
+app: ---
+--" "$(cat "$T/err")" "Open MPI: stderr without the launcher's notice"
+cp "$T/err.orig" "$T/err"
+IOLENS_MPI_FLAVOUR=mpich
+mpi_strip_banners "$T/err"
+check_eq "$(cat "$T/err.orig")" "$(cat "$T/err")" "MPICH: stderr as it was"
 
 # Without IOLENS_MPI_FLAVOUR, the launcher says which it is.
 IOLENS_MPI_FLAVOUR=
