@@ -8,8 +8,16 @@
 # sqlite3 and hdf5-tools (h5dump, h5import).
 # chromium: renders iolens-report's page headless (test_report_html.sh).
 # tests/oracle (real programs checked against strace): strace, fio and
-# python3-h5py-serial (by that name: the -mpi flavour, python3-mpi4py and
-# libpnetcdf-dev would pull in Open MPI).
+# python3-h5py-serial.
+# Open MPI beside MPICH (the second stage of scripts/run-tests.sh):
+# openmpi-bin, libopenmpi-dev and libhdf5-openmpi-dev; python3-mpi4py and
+# python3-h5py-mpi (Debian builds both with Open MPI) for the Python MPI
+# tests.  libdw-dev: stack unwinding.
+# Installing Open MPI switches the system's MPI alternatives (mpicc,
+# mpiexec, h5pcc, hdf5.pc, the mpi.h directory) to it: they are recorded
+# before and set back after, so the machine's default MPI stays the one
+# it had.  The scripts never rely on them: they name mpicc.mpich,
+# mpiexec.hydra, mpicc.openmpi, mpiexec.openmpi.
 set -eu
 
 PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev
@@ -19,7 +27,12 @@ libsqlite3-dev sqlite3
 tar gzip git make
 hdf5-tools
 chromium
-strace fio python3-h5py-serial"
+strace fio python3-h5py-serial
+openmpi-bin libopenmpi-dev libhdf5-openmpi-dev python3-mpi4py python3-h5py-mpi
+libdw-dev"
+
+# The alternatives an MPI or parallel HDF5 package switches when installed.
+MPI_ALTERNATIVES="mpi mpirun mpi-x86_64-linux-gnu h5pcc hdf5.pc"
 
 missing=""
 for pkg in $PACKAGES; do
@@ -43,8 +56,35 @@ else
     exit 1
 fi
 
+# "NAME MODE VALUE" lines (update-alternatives --get-selections) of the
+# MPI alternatives that exist now.
+mpi_selections() {
+    update-alternatives --get-selections 2>/dev/null |
+        awk -v names=" $MPI_ALTERNATIVES " 'index(names, " " $1 " ") > 0'
+}
+
+# Sets each alternative of the saved lines back: the same value in manual
+# mode, automatic mode where it was automatic.  An alternative that did
+# not exist before is left as the installation made it.
+restore_selections() {
+    echo "$1" | while read -r name mode value; do
+        [ -n "$name" ] || continue
+        if [ "$mode" = auto ]; then
+            $SUDO update-alternatives --auto "$name"
+        else
+            $SUDO update-alternatives --set "$name" "$value"
+        fi
+    done
+}
+
 echo "install-deps: installing:$missing"
+before=$(mpi_selections)
 export DEBIAN_FRONTEND=noninteractive
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update
 # shellcheck disable=SC2086  # word splitting of the package list is intended
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing
+if [ "$(mpi_selections)" != "$before" ]; then
+    echo "install-deps: setting the MPI alternatives back:"
+    echo "$before" | sed 's/^/  /'
+    restore_selections "$before"
+fi

@@ -2,12 +2,16 @@
 # Runs the whole iolens test suite, as CI does (.ci/run calls only this):
 #   1. a fresh build in _build-test and `make check` (unit, parser and
 #      LD_PRELOAD integration tests);
-#   2. a fresh AddressSanitizer/UBSan build in _build-asan and
-#      `make check-sanitize` (the unit and parser tests);
-#   3. a fresh ThreadSanitizer build in _build-tsan and `make check-tsan`
+#   2. a fresh build for Open MPI (configure --with-mpi=openmpi) in
+#      _build-openmpi and `make check-openmpi`: the MPI, HDF5 and Python
+#      MPI tests (OPENMPI_TESTS in Makefile.am) against that library;
+#   3. a fresh AddressSanitizer/UBSan build in _build-asan and
+#      `make check-sanitize` (it builds only what the unit and parser
+#      tests run, then runs them);
+#   4. a fresh ThreadSanitizer build in _build-tsan and `make check-tsan`
 #      (the threaded integration test, libtsan preloaded before the runtime,
 #      and the streaming parser's test: it decodes on two threads);
-#   4. `make distcheck` from _build-test: the tarball builds, installs
+#   5. `make distcheck` from _build-test: the tarball builds, installs
 #      and uninstalls from a read-only source tree and its unit tests
 #      pass (the slow integration, MPI and oracle tests ran in step
 #      1 from the same files); scripts/check-dist.sh then checks that the
@@ -19,6 +23,7 @@ set -eu
 cd "$(dirname "$0")/.."
 TOP=$PWD
 TEST_BUILD=$TOP/_build-test
+OMPI_BUILD=$TOP/_build-openmpi
 ASAN_BUILD=$TOP/_build-asan
 TSAN_BUILD=$TOP/_build-tsan
 SAN_FLAGS='-fsanitize=address,undefined'
@@ -113,6 +118,25 @@ else
     show_log "$TEST_BUILD/test-suite.log"
 fi
 
+# ----------------------------------------------------------------- Open MPI --
+# The same MPI tests, assertions and all, against the library built for
+# Open MPI.  Open MPI is always installed beside MPICH (install-deps.sh).
+step "Building for Open MPI in $OMPI_BUILD and running make check-openmpi"
+if ! ./configure --help | grep -q -e '--with-mpi.*openmpi'; then
+    note "check-openmpi" "skipped: this configure has no --with-mpi=openmpi"
+else
+    fresh_dir "$OMPI_BUILD"
+    if (cd "$OMPI_BUILD" && "$TOP/configure" -q --with-mpi=openmpi && make -j4 check-openmpi); then
+        count_results "$OMPI_BUILD/test-suite.log"
+        note "check-openmpi" "ok ($last_counts)"
+    else
+        count_results "$OMPI_BUILD/test-suite.log"
+        stage_failed
+        note "check-openmpi" "FAILED ($last_counts)"
+        show_log "$OMPI_BUILD/test-suite.log"
+    fi
+fi
+
 # --------------------------------------------------------- sanitizer run --
 step "Building with $SAN_FLAGS in $ASAN_BUILD and running make check-sanitize"
 fresh_dir "$ASAN_BUILD"
@@ -120,7 +144,6 @@ if (cd "$ASAN_BUILD" &&
     "$TOP/configure" -q \
         CFLAGS="-O1 -g $SAN_FLAGS -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
         LDFLAGS="$SAN_FLAGS" &&
-    make -j2 &&
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 make -j2 check-sanitize); then
     count_results "$ASAN_BUILD/test-suite.log"
     note "check-sanitize" "ok ($last_counts)"

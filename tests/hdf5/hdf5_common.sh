@@ -3,10 +3,14 @@
 # counter, sum_counter, check_gt ...).
 #
 #   hdf5_setup           skip unless make check gave an MPI compiler and
-#                        mpiexec; compile h5_prog.c into $T with
-#                        `h5pcc -shlib` when present (Debian's h5pcc links
-#                        libhdf5.a by default, which cannot be interposed),
-#                        else with $IOLENS_MPICC and pkg-config hdf5-mpich
+#                        mpiexec; compile h5_prog.c into $T (hdf5_compile)
+#   hdf5_pc              the pkg-config name of the build's MPI's parallel
+#                        HDF5: hdf5-mpich or hdf5-openmpi
+#   hdf5_compile SRC OUT compile SRC into OUT against that HDF5, the
+#                        compiler's output in OUT.cc: with the flavour's
+#                        `h5pcc.FLAVOUR -shlib` when present (Debian's h5pcc
+#                        links libhdf5.a by default, which cannot be
+#                        interposed), else with $IOLENS_MPICC and pkg-config
 #   run_serial [VAR=VALUE...]
 #   run_one MODE [VAR=VALUE...]
 #                        run `h5_prog serial DATA` (or MODE) as a plain process
@@ -30,19 +34,29 @@ hdf5_setup() {
     done
     unset LD_PRELOAD
     H5_PROG=$T/h5_prog
-    src=$IOLENS_SRCDIR/tests/hdf5/h5_prog.c
-    if command -v h5pcc >/dev/null 2>&1; then
-        h5pcc -shlib -Wall -Wextra -Werror "$src" -o "$H5_PROG" >"$T/cc.out" 2>&1
-    else
-        # shellcheck disable=SC2046  # pkg-config prints separate words
-        "$IOLENS_MPICC" -Wall -Wextra -Werror "$src" $(pkg-config --cflags --libs hdf5-mpich) \
-            -o "$H5_PROG" >"$T/cc.out" 2>&1
-    fi
-    if [ ! -x "$H5_PROG" ]; then
-        fail "compiling tests/hdf5/h5_prog.c: $(cat "$T/cc.out")"
+    if ! hdf5_compile "$IOLENS_SRCDIR/tests/hdf5/h5_prog.c" "$H5_PROG"; then
+        fail "compiling tests/hdf5/h5_prog.c: $(cat "$H5_PROG.cc")"
         finish
     fi
     runs=0
+}
+
+hdf5_pc() {
+    echo "hdf5-$(mpi_flavour)"
+}
+
+# The compiler is named with its flavour: plain h5pcc is whichever MPI
+# the system's alternatives chose.
+hdf5_compile() {
+    hc_h5pcc=h5pcc.$(mpi_flavour)
+    if command -v "$hc_h5pcc" >/dev/null 2>&1; then
+        "$hc_h5pcc" -shlib -Wall -Wextra -Werror "$1" -o "$2" >"$2.cc" 2>&1
+    else
+        # shellcheck disable=SC2046  # pkg-config prints separate words
+        "$IOLENS_MPICC" -Wall -Wextra -Werror "$1" $(pkg-config --cflags --libs "$(hdf5_pc)") \
+            -o "$2" >"$2.cc" 2>&1
+    fi
+    [ -x "$2" ]
 }
 
 # Sets RUN, DATA, OUT, ERR for a new run.
@@ -86,7 +100,7 @@ run_serial() {
 
 run_parallel() {
     new_run "parallel.$1"
-    if ! "$IOLENS_MPIEXEC" -n "$1" -genv LD_PRELOAD "$IOLENS_LIB" -genv IOLENS_LOGDIR "$RUN/logs" \
+    if ! mpi_run -n "$1" -genv LD_PRELOAD "$IOLENS_LIB" -genv IOLENS_LOGDIR "$RUN/logs" \
         "$H5_PROG" parallel "$DATA" >"$OUT" 2>"$ERR"; then
         fail "h5_prog parallel on $1 ranks exited with an error: $(cat "$ERR")"
     fi

@@ -9,19 +9,12 @@ hdf5_setup
 
 # hdf5_setup compiled h5_prog.c the way that works here: the same for ours.
 PROG=$T/advice_h5_prog
-src=$IOLENS_SRCDIR/tests/hdf5/advice_h5_prog.c
-if command -v h5pcc >/dev/null 2>&1; then
-    h5pcc -shlib -Wall -Wextra -Werror "$src" -o "$PROG" >"$T/cc2.out" 2>&1
-else
-    # shellcheck disable=SC2046  # pkg-config prints separate words
-    "$IOLENS_MPICC" -Wall -Wextra -Werror "$src" $(pkg-config --cflags --libs hdf5-mpich) \
-        -o "$PROG" >"$T/cc2.out" 2>&1
-fi
-[ -x "$PROG" ] || { fail "compiling advice_h5_prog.c: $(cat "$T/cc2.out")"; finish; }
+hdf5_compile "$IOLENS_SRCDIR/tests/hdf5/advice_h5_prog.c" "$PROG" ||
+    { fail "compiling advice_h5_prog.c: $(cat "$PROG.cc")"; finish; }
 
 advise() {
     new_run "$1"
-    if ! "$IOLENS_MPIEXEC" -n 4 -genv LD_PRELOAD "$IOLENS_LIB" -genv IOLENS_LOGDIR "$RUN/logs" \
+    if ! mpi_run -n 4 -genv LD_PRELOAD "$IOLENS_LIB" -genv IOLENS_LOGDIR "$RUN/logs" \
         "$PROG" "$1" "$DATA" >"$OUT" 2>"$ERR"; then
         fail "advice_h5_prog $1 exited with an error: $(cat "$ERR")"
     fi

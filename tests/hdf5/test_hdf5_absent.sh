@@ -40,7 +40,7 @@ END
         finish
     fi
     mkdir -p "$T/mpilogs"
-    if ! env LD_DEBUG=files LD_DEBUG_OUTPUT="$T/ld" "$IOLENS_MPIEXEC" -n 1 \
+    if ! LD_DEBUG=files LD_DEBUG_OUTPUT="$T/ld" mpi_run -n 1 \
         -genv LD_PRELOAD "$IOLENS_LIB" -genv IOLENS_LOGDIR "$T/mpilogs" \
         "$T/plain_mpi" "$T/out.txt" >"$T/mpiout" 2>"$T/mpierr"; then
         fail "the MPI program without HDF5 exited with an error: $(cat "$T/mpierr")"

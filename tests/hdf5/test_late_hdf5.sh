@@ -1,7 +1,8 @@
 #!/bin/sh
 # HDF5 libraries loaded after the start, into local scopes (dlopen with
 # RTLD_LOCAL, as Python loads h5py): late_h5_host.c loads modules linked
-# against libhdf5_serial and libhdf5_mpich (late_h5_plugin.c).
+# against libhdf5_serial and the build's MPI's parallel libhdf5
+# (libhdf5_mpich or libhdf5_openmpi; late_h5_plugin.c).
 #   - A wrapper called with no HDF5 library in the process fails the call
 #     (it never finds and calls itself: lib/core/symbol_lookup.h), and finds
 #     the library once one is loaded.
@@ -14,8 +15,10 @@
 iolens_setup
 unset LD_PRELOAD
 
-if ! pkg-config --exists hdf5-mpich; then
-    echo "SKIP: no hdf5-mpich development files (pkg-config)"
+FLAVOUR=$(mpi_flavour)
+PAR_PC=hdf5-$FLAVOUR
+if ! pkg-config --exists "$PAR_PC"; then
+    echo "SKIP: no $PAR_PC development files (pkg-config)"
     exit 77
 fi
 SERIAL_LIB=$(/sbin/ldconfig -p | awk '/libhdf5_serial\.so\.103 /{ print $NF; exit }')
@@ -25,25 +28,25 @@ if [ -z "$SERIAL_LIB" ]; then
 fi
 
 # The serial library has no development files here: the plugin is
-# compiled with the MPICH build's header (the same 1.10 API) and linked
+# compiled with the parallel build's header (the same 1.10 API) and linked
 # to the serial library by path.
 CC=${IOLENS_CC:-cc}
 SRC=$IOLENS_SRCDIR/tests/hdf5
 HOST=$T/late_h5_host
 SERIAL=$T/plugin_serial.so
-MPICH=$T/plugin_mpich.so
+PARALLEL=$T/plugin_$FLAVOUR.so
 # shellcheck disable=SC2046  # pkg-config prints separate words
 if ! "$CC" -Wall -Wextra -Werror "$SRC/late_h5_host.c" -o "$HOST" -ldl ||
     ! "$CC" -Wall -Wextra -Werror -shared -fPIC "$SRC/late_h5_plugin.c" \
-        $(pkg-config --cflags hdf5-mpich) "$SERIAL_LIB" -o "$SERIAL" ||
+        $(pkg-config --cflags "$PAR_PC") "$SERIAL_LIB" -o "$SERIAL" ||
     ! "$CC" -Wall -Wextra -Werror -shared -fPIC "$SRC/late_h5_plugin.c" \
-        $(pkg-config --cflags --libs hdf5-mpich) -o "$MPICH"; then
+        $(pkg-config --cflags --libs "$PAR_PC") -o "$PARALLEL"; then
     fail "compiling tests/hdf5/late_h5_host.c and late_h5_plugin.c"
     finish
 fi
 check_eq "" "$(readelf -d "$HOST" | grep 'NEEDED.*hdf5')" "HDF5 libraries the host is linked to"
 check_eq 1 "$(readelf -d "$SERIAL" | grep -c 'NEEDED.*libhdf5_serial')" "the serial plugin's libhdf5"
-check_eq 1 "$(readelf -d "$MPICH" | grep -c 'NEEDED.*libhdf5_mpich')" "the MPICH plugin's libhdf5"
+check_eq 1 "$(readelf -d "$PARALLEL" | grep -c "NEEDED.*libhdf5_$FLAVOUR")" "the $FLAVOUR plugin's libhdf5"
 
 # run NAME [VAR=VALUE...] -- PLUGIN...: runs the host traced, as a plain
 # process, in $T/NAME; sets RUN, DATA (the files' prefix) and RC.
@@ -121,10 +124,10 @@ check_eq 1 "$(records_of "$LOG" "$DATA.1" POSIX)" "POSIX records with IOLENS_DIS
 # ---------------------------------------------------- two libraries --
 # Each order: the first library is traced; the file of the other has its
 # POSIX record (the library's own I/O) and no HDF5 record.
-for order in serial_mpich mpich_serial; do
+for order in serial_$FLAVOUR ${FLAVOUR}_serial; do
     case $order in
-        serial_mpich) set -- "$SERIAL" "$MPICH" ;;
-        *) set -- "$MPICH" "$SERIAL" ;;
+        serial_*) set -- "$SERIAL" "$PARALLEL" ;;
+        *) set -- "$PARALLEL" "$SERIAL" ;;
     esac
     mkdir -p "$T/plain.$order/data"
     "$HOST" "$T/plain.$order/data/f" "$@" >"$T/plain.$order.out" 2>&1

@@ -213,3 +213,6 @@ finish() {
     echo "PASS: $checks checks"
     exit 0
 }
+
+# mpi_run, mpi_flavour: starting MPI jobs under MPICH or Open MPI.
+. "$(dirname "$0")/../mpi/launch.sh"

@@ -9,7 +9,8 @@
 #                        LD_PRELOAD as an MPI job (no IOLENS_NONMPI), the log
 #                        directory $LOGDIR, with the extra environment
 #                        (values without blanks); sets RUN, DATA, LOGDIR,
-#                        OUT, ERR (the job's stdout and stderr) and STATUS
+#                        OUT, ERR (the job's stdout and stderr, without the
+#                        launcher's own notices) and STATUS
 #   run_job N MODE [ARG] [VAR=VALUE...]
 #                        launch, then require exit status 0, exactly one log
 #                        in $LOGDIR (set LOG) that parses, and nothing on
@@ -73,9 +74,10 @@ launch() {
         envs="$envs -genv ${assignment%%=*} ${assignment#*=}"
     done
     # shellcheck disable=SC2086  # envs: -genv pairs; arg: empty or one word
-    "$IOLENS_MPIEXEC" -n "$nranks" -genv LD_PRELOAD "$IOLENS_LIB" \
+    mpi_run -n "$nranks" -genv LD_PRELOAD "$IOLENS_LIB" \
         -genv IOLENS_LOGDIR "$LOGDIR" $envs "$JOB_PROG" "$mode" "$DATA" $arg >"$OUT" 2>"$ERR"
     STATUS=$?
+    mpi_strip_banners "$ERR"
 }
 
 count_in() {

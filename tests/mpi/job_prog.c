@@ -11,7 +11,8 @@
  *                       1000 * (R + 1) bytes at offset (R % 2) * 100000
  *            only0      rank 0 alone: 4 write()s of 512 bytes
  *            and "x\n" from every rank on stdout (fputs + fflush)
- *   before   I/O before MPI_Init (the rank taken from PMI_RANK):
+ *   before   I/O before MPI_Init (the rank taken from the launcher's
+ *            PMI_RANK, OMPI_COMM_WORLD_RANK or PMIX_RANK):
  *            before.R   123 * (R + 1) bytes; before.shared 100 bytes at
  *            R * 100; after MPI_Finalize after.R (not traced)
  *   heavy K  every rank writes 512-byte blocks to heavy at its own
@@ -119,11 +120,17 @@ static void many_files(const char *dir, int rank, int k)
     }
 }
 
-/* Before MPI_Init the rank is known only from the launcher. */
+/* Before MPI_Init the rank is known only from the launcher: MPICH's Hydra
+ * says PMI_RANK, Open MPI OMPI_COMM_WORLD_RANK (and PMIx PMIX_RANK). */
 static int launcher_rank(void)
 {
-    const char *r = getenv("PMI_RANK");
-    return r != NULL ? atoi(r) : 0;
+    static const char *const names[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *r = getenv(names[i]);
+        if (r != NULL)
+            return atoi(r);
+    }
+    return 0;
 }
 
 static int before(int argc, char **argv, const char *dir)
@@ -141,7 +148,7 @@ static int before(int argc, char **argv, const char *dir)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank != prank) {
-        fprintf(stderr, "job_prog: PMI_RANK %d is not the MPI rank %d\n", prank, rank);
+        fprintf(stderr, "job_prog: the launcher's rank %d is not the MPI rank %d\n", prank, rank);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     MPI_Finalize();

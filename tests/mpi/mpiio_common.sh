@@ -14,6 +14,7 @@
 #                           COUNTER summed over FILE's records (one reduced
 #                           record or one per rank: the same sum)
 #   check_at_least MIN VALUE WHAT
+#   mpi_header_version      MPI_VERSION of $IOLENS_MPICC's mpi.h (0 if unknown)
 
 mpiio_setup() {
     iolens_setup
@@ -48,7 +49,7 @@ run_mpiio() {
         envs="$envs -genv ${assignment%%=*} ${assignment#*=}"
     done
     # shellcheck disable=SC2086  # envs: -genv pairs, values without blanks
-    if ! "$IOLENS_MPIEXEC" -n "$nranks" -genv LD_PRELOAD "$IOLENS_LIB" \
+    if ! mpi_run -n "$nranks" -genv LD_PRELOAD "$IOLENS_LIB" \
         -genv IOLENS_LOGDIR "$RUN/logs" $envs "$MPIIO_PROG" "$mode" "$DATA" >"$OUT"; then
         fail "mpiio_prog $mode on $nranks ranks exited with an error"
     fi
@@ -71,4 +72,12 @@ sum_counter() {
 
 check_at_least() {
     check_le "$1" "$2" "$3 (at least $1)"
+}
+
+mpi_header_version() {
+    mhv=$(printf '#include <mpi.h>\nMPI_VERSION\n' | "$IOLENS_MPICC" -E -P -x c - 2>/dev/null | tail -n 1)
+    case $mhv in
+        '' | *[!0-9]*) echo 0 ;;
+        *) echo "$mhv" ;;
+    esac
 }

@@ -31,7 +31,7 @@ pio_run() {
     mkdir -p "$RUN/data"
     OUT=$RUN/out
     ERR=$RUN/err
-    "$IOLENS_MPIEXEC" -n "$np" "$PIO" --dir "$RUN/data" "$@" >"$OUT" 2>"$ERR"
+    mpi_run -n "$np" "$PIO" --dir "$RUN/data" "$@" >"$OUT" 2>"$ERR"
     STATUS=$?
 }
 
@@ -43,7 +43,7 @@ pio_traced() {
     mkdir -p "$RUN/data" "$LOGDIR"
     OUT=$RUN/out
     ERR=$RUN/err
-    "$IOLENS_MPIEXEC" -n "$np" -genv LD_PRELOAD "$IOLENS_LIB" -genv IOLENS_LOGDIR "$LOGDIR" \
+    mpi_run -n "$np" -genv LD_PRELOAD "$IOLENS_LIB" -genv IOLENS_LOGDIR "$LOGDIR" \
         "$PIO" --dir "$RUN/data" "$@" >"$OUT" 2>"$ERR"
     STATUS=$?
     check_eq 0 "$STATUS" "exit status of iolens-pio-perf $*"

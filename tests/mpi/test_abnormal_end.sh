@@ -38,11 +38,11 @@ start() {
     mkdir -p "$DIR/data" "$DIR/logs"
     if [ "$2" = 1 ]; then
         # shellcheck disable=SC2086  # CLEANUP: empty or one option
-        "$IOLENS_MPIEXEC" $CLEANUP -n $NP -genv LD_PRELOAD "$IOLENS_LIB" -genv IOLENS_LOGDIR "$DIR/logs" \
+        mpi_run $CLEANUP -n $NP -genv LD_PRELOAD "$IOLENS_LIB" -genv IOLENS_LOGDIR "$DIR/logs" \
             "$PROG" "$1" "$DIR/data" >"$DIR/out" 2>"$DIR/err" &
     else
         # shellcheck disable=SC2086
-        "$IOLENS_MPIEXEC" $CLEANUP -n $NP "$PROG" "$1" "$DIR/data" >"$DIR/out" 2>"$DIR/err" &
+        mpi_run $CLEANUP -n $NP "$PROG" "$1" "$DIR/data" >"$DIR/out" 2>"$DIR/err" &
     fi
     PID=$!
 }

@@ -37,7 +37,7 @@ bps() {
 small() {
     dir=$T/run.$1
     mkdir -p "$dir/data" "$dir/logs"
-    if ! "$IOLENS_MPIEXEC" -n "$N" -genv LD_PRELOAD "$IOLENS_LIB" -genv IOLENS_LOGDIR "$dir/logs" \
+    if ! mpi_run -n "$N" -genv LD_PRELOAD "$IOLENS_LIB" -genv IOLENS_LOGDIR "$dir/logs" \
         -genv IOLENS_MEMORY "$1" "$PROG" "$dir/data" "$WRITES" >"$dir/out" 2>"$dir/err"; then
         fail "bps_small_prog at IOLENS_MEMORY=$1: $(cat "$dir/err")"
         finish

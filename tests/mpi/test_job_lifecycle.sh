@@ -66,8 +66,14 @@ done
 
 # MPI_Init without MPI_Finalize: the job's log cannot be written; the
 # rank writes its own, marked incomplete (more in test_abnormal_end.sh).
+# Open MPI's launcher reports a rank that exits without it as a failure
+# (status 1, untraced too); Hydra passes the rank's status 0 on.
 launch 1 nofinal
-check_eq 0 "$STATUS" "exit status of a job without MPI_Finalize"
+case $(mpi_flavour) in
+    openmpi) nofinal_status=1 ;;
+    *) nofinal_status=0 ;;
+esac
+check_eq "$nofinal_status" "$STATUS" "exit status of a job without MPI_Finalize"
 check_eq 1 "$(logs_in "$LOGDIR")" "logs of a job without MPI_Finalize"
 check_eq 1 "$(count_in "$LOGDIR" '*.rank0.incomplete.iolens')" "rank 0's incomplete log"
 LOG=$(first_in "$LOGDIR" '*.rank0.incomplete.iolens')
@@ -103,8 +109,8 @@ check_eq 1 "$(records_of "$LOG" "$DATA/strided" POSIX)" "POSIX record of strided
 # the ranks: only the job writes a log.
 dir=$T/mpiexec-preload
 mkdir -p "$dir/data" "$dir/logs"
-env LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" \
-    "$IOLENS_MPIEXEC" -n 2 "$JOB_PROG" sharing "$dir/data" >"$dir/out" 2>"$dir/err"
+LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" \
+    mpi_run -n 2 "$JOB_PROG" sharing "$dir/data" >"$dir/out" 2>"$dir/err"
 check_eq 0 "$?" "exit status of mpiexec under LD_PRELOAD"
 check_eq 1 "$(logs_in "$dir/logs")" "logs of mpiexec -n 2 under LD_PRELOAD"
 check_eq 1 "$(count_in "$dir/logs" '*_job_prog_*.iolens')" "the one log is the job's"
@@ -135,7 +141,7 @@ env LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" ls / >/dev/null
 check_eq 0 "$?" "exit status of ls under the preload"
 env LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" bash -c 'echo x >/dev/null; exit 3'
 check_eq 3 "$?" "exit status of bash under the preload"
-env LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" "$IOLENS_MPIEXEC" -n 1 /bin/true
+LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" mpi_run -n 1 /bin/true
 check_eq 0 "$?" "exit status of mpiexec -n 1 /bin/true under the preload"
 check_eq 0 "$(count_in "$dir/logs" '*')" "logs of /bin/true, ls, bash and mpiexec"
 finish

@@ -24,7 +24,7 @@ expect_failure() {
 # The untraced run, for comparison: status 3, four lines of output.
 dir=$T/untraced
 mkdir -p "$dir"
-"$IOLENS_MPIEXEC" -n 4 "$JOB_PROG" status "$dir" 3 >"$dir/out" 2>"$dir/err"
+mpi_run -n 4 "$JOB_PROG" status "$dir" 3 >"$dir/out" 2>"$dir/err"
 check_eq 3 "$?" "exit status of the untraced job"
 check_eq "x x x x" "$(tr '\n' ' ' <"$dir/out" | sed 's/ $//')" "stdout of the untraced job"
 

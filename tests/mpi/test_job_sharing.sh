@@ -144,8 +144,10 @@ END
     check_eq "$n" "$(header "$LOG" nprocs)" "nprocs $what"
     check_eq 1 "$(header "$LOG" nnodes)" "nnodes $what"
     check_eq "$(hostname)" "$(dumped_str 4)" "host list $what"
-    case "$(dumped_str 6)" in
-        MPICH\ Version:*) pass ;;
+    # What MPI_Get_library_version says, per MPI.
+    case "$(mpi_flavour):$(dumped_str 6)" in
+        mpich:MPICH\ Version:*) pass ;;
+        openmpi:Open\ MPI\ v*) pass ;;
         *) fail "MPI library version $what: '$(dumped_str 6)'" ;;
     esac
     check_le "$(dumped_str 6 | wc -c)" 257 "MPI library version is at most 256 characters $what"

@@ -27,7 +27,7 @@ fi
 
 # Untraced, for comparison.
 mkdir -p "$T/untraced"
-"$IOLENS_MPIEXEC" -n 2 "$HOST" "$PLUGIN" "$T/untraced/out" >"$T/untraced.out" 2>"$T/untraced.err"
+mpi_run -n 2 "$HOST" "$PLUGIN" "$T/untraced/out" >"$T/untraced.out" 2>"$T/untraced.err"
 check_eq 0 "$?" "exit status of the untraced job"
 check_eq 2000 "$(wc -c <"$T/untraced/out" | tr -d ' ')" "bytes the untraced job wrote"
 
@@ -35,7 +35,7 @@ for n in 1 2; do
     what="($n ranks)"
     mkdir -p "$T/run$n/logs"
     out=$T/run$n/out
-    "$IOLENS_MPIEXEC" -n $n -genv LD_PRELOAD "$IOLENS_LIB" -genv IOLENS_LOGDIR "$T/run$n/logs" \
+    mpi_run -n $n -genv LD_PRELOAD "$IOLENS_LIB" -genv IOLENS_LOGDIR "$T/run$n/logs" \
         "$HOST" "$PLUGIN" "$out" >"$T/run$n/stdout" 2>"$T/run$n/stderr"
     check_eq 0 "$?" "exit status $what"
     check_eq "" "$(cat "$T/run$n/stderr")" "stderr $what"

@@ -69,9 +69,12 @@ id_of() {
 check_eq "$(id_of POSIX "$f")" "$(id_of MPIIO "$f")" "record id of indep.0 in POSIX and MPIIO"
 check_gt "$(counter "$LOG" "$f" POSIX_WRITES)" 0 "POSIX_WRITES under MPI-IO (ROMIO's own)"
 
-# "ufs:" names the ROMIO driver, not the file; a relative name is
-# resolved against the working directory.
-for name in ufs.0 rel.0; do
+# "ufs:" names the ROMIO driver, not the file (MPICH; Open MPI's OMPIO
+# refuses such names and mpiio_prog does not use one there); a relative
+# name is resolved against the working directory.
+names="ufs.0 rel.0"
+[ "$(mpi_flavour)" = openmpi ] && names=rel.0
+for name in $names; do
     expect_counters "$LOG" "$DATA/$name" <<END
 MPIIO_INDEP_OPENS 1
 MPIIO_INDEP_WRITES 1
@@ -93,7 +96,10 @@ END
     check_eq "$r" "$(base_of "$LOG" | awk -F'\t' -v f="$DATA/indep.$r" \
         '$1 == "MPIIO" && $6 == f { print $2; exit }')" "rank of indep.$r's MPIIO record"
 done
-check_eq 12 "$(total "$LOG" MPIIO_INDEP_WRITES)" "total_MPIIO_INDEP_WRITES at 2 ranks (4 + 1 + 1 each)"
+# Each rank: 4 writes to indep.<r>, 1 to ufs.<r> (not under Open MPI), 1 to rel.<r>.
+per_rank=$((4 + $(echo "$names" | wc -w)))
+check_eq $((2 * per_rank)) "$(total "$LOG" MPIIO_INDEP_WRITES)" \
+    "total_MPIIO_INDEP_WRITES at 2 ranks (4 + 1 a file of $names, each)"
 
 # --------------------------------------- individual pointer: read, read_all --
 run_mpiio 1 read
@@ -134,6 +140,15 @@ MPIIO_ACCESS3_ACCESS 16
 END
 
 # ------------------------------------------------- MPI-4 large-count _c --
+# MPICH 4 has them; Open MPI 4.1 (MPI-3.1) has not.
+mpi_version=$(mpi_header_version)
+if [ "$(mpi_flavour)" = mpich ]; then
+    check_le 4 "$mpi_version" "MPI version of MPICH's mpi.h"
+fi
+if [ "$mpi_version" -lt 4 ]; then
+    echo "note: $IOLENS_MPICC's mpi.h is MPI-$mpi_version: no large-count _c calls to trace"
+    finish
+fi
 run_mpiio 1 large
 expect_counters "$LOG" "$DATA/large.0" <<END
 MPIIO_INDEP_OPENS 1

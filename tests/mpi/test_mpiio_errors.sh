@@ -8,7 +8,7 @@
 mpiio_setup
 
 mkdir -p "$T/untraced"
-if ! "$IOLENS_MPIEXEC" -n 1 "$MPIIO_PROG" errors "$T/untraced" >"$T/untraced.out"; then
+if ! mpi_run -n 1 "$MPIIO_PROG" errors "$T/untraced" >"$T/untraced.out"; then
     fail "mpiio_prog errors (untraced) exited with an error"
 fi
 run_mpiio 1 errors

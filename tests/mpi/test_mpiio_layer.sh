@@ -28,7 +28,7 @@ if ! "$IOLENS_MPICC" -std=gnu11 -Wall -Wextra -Werror \
     fail "compiling tests/mpi/mpiio_layer_test.c against $core"
     finish
 fi
-if env IOLENS_DISABLE=1 "$IOLENS_MPIEXEC" -n 1 "$T/mpiio_layer_test" >"$T/out" 2>&1; then
+if IOLENS_DISABLE=1 mpi_run -n 1 "$T/mpiio_layer_test" >"$T/out" 2>&1; then
     pass
 else
     fail "mpiio_layer_test"

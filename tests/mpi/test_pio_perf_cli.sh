@@ -37,7 +37,7 @@ check_eq 1 "$STATUS" "exit status for a share that is no whole number of transfe
 # An I/O error: the failing call named, the job aborted with status 2.
 RUN=$T/ioerr
 mkdir -p "$RUN"
-"$IOLENS_MPIEXEC" -n 2 "$PIO" -p 2 -P 2 -r -f 1M -X 256K --dir "$T/missing" >"$RUN/out" 2>"$RUN/err"
+mpi_run -n 2 "$PIO" -p 2 -P 2 -r -f 1M -X 256K --dir "$T/missing" >"$RUN/out" 2>"$RUN/err"
 check_eq 2 "$?" "exit status when the data directory is missing"
 # Each rank that got there first may say so before the abort.
 check_gt "$(grep -c "^iolens-pio-perf: open: $T/missing/iolens-pio-perf\.[0-9]*\.posix\.0\.dat\$" "$RUN/err")" 0 \

@@ -61,7 +61,7 @@ check_eq 1 "$(needed_pos "$T/prog_profile" '^libiolens[.]so')" "libiolens is the
 check_gt "$(needed_pos "$T/prog_profile" '^libmpi')" 1 "libmpich is needed, after libiolens"
 
 mkdir -p "$T/data" "$T/logs"
-if ! env IOLENS_LOGDIR="$T/logs" "$IOLENS_MPIEXEC" -n 2 "$T/prog_profile" "$T/data"; then
+if ! IOLENS_LOGDIR="$T/logs" mpi_run -n 2 "$T/prog_profile" "$T/data"; then
     fail "prog_profile exited with an error"
 fi
 # One log, and nothing else (no temporary file) in the log directory.
@@ -130,7 +130,7 @@ EOF_C
 if "$IOLENS_MPICC" -profile="$PROFILE" "$T/only_wrapped.c" -o "$T/only_wrapped"; then
     check_gt "$(needed_pos "$T/only_wrapped" '^libmpi')" 1 "libmpich kept for only-wrapped calls"
     mkdir -p "$T/logs2"
-    env IOLENS_LOGDIR="$T/logs2" "$IOLENS_MPIEXEC" -n 1 "$T/only_wrapped" >"$T/ow.out" 2>&1 ||
+    IOLENS_LOGDIR="$T/logs2" mpi_run -n 1 "$T/only_wrapped" >"$T/ow.out" 2>&1 ||
         fail "only_wrapped exited with an error: $(cat "$T/ow.out")"
     check_eq "" "$(cat "$T/ow.out")" "only_wrapped's output (iolens complaints)"
     check_eq 1 "$(find "$T/logs2" -name '*.iolens' | wc -l | tr -d ' ')" "logs of the only_wrapped job"

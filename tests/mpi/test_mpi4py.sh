@@ -1,0 +1,33 @@
+#!/bin/sh
+# An mpi4py program (mpi4py_prog.py) at 4 ranks under Open MPI: it runs
+# as it does untraced, leaves one log with nprocs 4, and the MPI-IO
+# layer counts its bytes exactly: rank r writes and reads 4096 * (r + 1)
+# bytes, 40960 in all each way, which is also the file's size.
+. "$(dirname "$0")/../integration/common.sh"
+. "$(dirname "$0")/mpiio_common.sh"
+. "$(dirname "$0")/python_mpi_common.sh"
+python_mpi_setup mpi4py
+PROG=$IOLENS_SRCDIR/tests/mpi/mpi4py_prog.py
+
+run_python 4 plain "$PROG" "$T/plain/data"
+check_eq 0 "$(cat "$T/plain.rc")" "exit status untraced"
+check_eq "mpi4py: 4 ranks wrote and read 40960 bytes, read back" "$(cat "$T/plain.out")" \
+    "output untraced"
+check_eq 40960 "$(wc -c <"$T/plain/data/shared" | tr -d ' ')" "size of the file untraced"
+
+run_python 4 traced "$PROG" "$T/traced/data"
+check_eq 0 "$(cat "$T/traced.rc")" "exit status traced"
+check_eq "$(cat "$T/plain.out")" "$(cat "$T/traced.out")" "output traced"
+check_eq "$(cat "$T/plain.err")" "$(cat "$T/traced.err")" "stderr traced (as untraced)"
+check_eq 40960 "$(wc -c <"$T/traced/data/shared" | tr -d ' ')" "size of the file traced"
+check_eq 1 "$(find "$T/traced/logs" -name '*.iolens' | wc -l | tr -d ' ')" "logs of the job"
+LOG=$(find "$T/traced/logs" -name '*.iolens' | head -n 1)
+require_log "$LOG"
+check_eq 4 "$(header "$LOG" nprocs)" "nprocs"
+F=$T/traced/data/shared
+check_eq 40960 "$(sum_counter "$LOG" "$F" MPIIO_BYTES_WRITTEN)" "MPI-IO bytes written"
+check_eq 40960 "$(sum_counter "$LOG" "$F" MPIIO_BYTES_READ)" "MPI-IO bytes read"
+check_eq 4 "$(sum_counter "$LOG" "$F" MPIIO_COLL_WRITES)" "collective writes (one a rank)"
+check_eq 4 "$(sum_counter "$LOG" "$F" MPIIO_INDEP_READS)" "independent reads (one a rank)"
+check_le 40960 "$(sum_counter "$LOG" "$F" POSIX_BYTES_WRITTEN)" "POSIX bytes written below MPI-IO"
+finish
