@@ -42,9 +42,11 @@
 
 #define IOLENS_MAGIC "IOLENS\r\n" /* 8 bytes; \r\n catches text-mode mangling */
 #define IOLENS_MAGIC_LEN 8
-#define IOLENS_FORMAT_VERSION 2u
-/* The earlier format, still read (its regions are of versions a reader
- * still reads too). */
+#define IOLENS_FORMAT_VERSION 3u
+/* The earlier formats, still read (their regions are of versions a
+ * reader still reads too): 2 has layer regions of version 3, 1 of
+ * version 2. */
+#define IOLENS_FORMAT_VERSION_2 2u
 #define IOLENS_FORMAT_VERSION_1 1u
 #define IOLENS_BYTE_ORDER_MARK 0x01020304u
 /* Regions in one log: a few job-wide ones plus, for each rank, its
@@ -345,7 +347,7 @@ struct iolens_intervals_layer {
 /* ------------------------------------------------------------- layers -- */
 
 /*
- * A layer region (version 3) holds struct iolens_layer_head, a code byte
+ * A layer region (version 4) holds struct iolens_layer_head, a code byte
  * per column (2 + counter_count + fcounter_count bytes, IOLENS_COL_*),
  * then record_count records.  Each record is a row of 8-byte values:
  * uint64 id, int64 rank, int64 counters[counter_count], double
@@ -354,9 +356,9 @@ struct iolens_intervals_layer {
  * after column (ids, ranks, counter 0 of every record, counter 1, ...,
  * the last fcounter), each column as its 8 byte-planes (byte 0, the least
  * significant, of every value, then byte 1 of every value, ... byte 7).
- * Byte b of value i of column k is at body offset (k * 8 + b) *
- * record_count + i; the body is record_count * 8 * (2 + counter_count +
- * fcounter_count) bytes.  Values of one counter are alike across records
+ * Byte b of value i of the column stored k-th is at body offset (k * 8 +
+ * b) * record_count + i; the body is record_count * 8 bytes for each
+ * column not IOLENS_COL_ZERO.  Values of one counter are alike across records
  * and their high bytes even more so.  fcounters in seconds (all but the
  * two *_F_VARIANCE_RANK_*) are rounded to a multiple of 2^-30 s (0.93 ns,
  * a tick): finer digits are clock-conversion noise that does not
@@ -387,13 +389,28 @@ struct iolens_intervals_layer {
  *                           iolens_fcounter_time_refs).  Times of one
  *                           file are close to each other: the
  *                           differences are small numbers.
- * The rank and the counters are IOLENS_COL_RAW.  Together: a POSIX
+ *   IOLENS_COL_ZERO         any column but the id (version 4): every
+ *                           value is 0 (all 8 bytes; an fcounter +0.0),
+ *                           and the column stores no bytes at all: the
+ *                           body holds only the other columns, in order.
+ *                           Most counters of most files are never used
+ *                           (8 ranks of 10000 files written once: 69 of
+ *                           a POSIX region's 102 columns), and leaving
+ *                           them out spares the writer their planes, zlib
+ *                           its scan of the zeros and the reader their
+ *                           decoding.  An
+ *                           fcounter in ticks may have refs that are
+ *                           IOLENS_COL_ZERO (0 ticks).
+ * The rank and the counters are IOLENS_COL_RAW or IOLENS_COL_ZERO.  Together: a POSIX
  * record of a file written once compresses (zlib level 1) to about 27
  * bytes (8 ranks of 1000 files, bench/run-shutdown.sh), against 40 with
  * ids and times stored as themselves (version 2).  A reader that knows fewer counters than the region holds
  * prints the ones it knows; the counts make the columns self-delimiting.
- * Version 2 (IOLENS_LAYER_VERSION_2, still read) has no code bytes: every
- * column raw, the ids themselves.
+ * Version 3 (IOLENS_LAYER_VERSION_3, still read) is version 4 without
+ * IOLENS_COL_ZERO: every column stored, the body record_count * 8 * (2 +
+ * counter_count + fcounter_count) bytes.  Version 2
+ * (IOLENS_LAYER_VERSION_2, still read) has no code bytes: every column
+ * raw, the ids themselves.
  */
 struct iolens_layer_head {
     uint32_t counter_count;
@@ -402,10 +419,12 @@ struct iolens_layer_head {
 };
 
 #define IOLENS_LAYER_VERSION_2 2u
+#define IOLENS_LAYER_VERSION_3 3u
 #define IOLENS_COL_RAW 0u
 #define IOLENS_COL_TICKS 1u
 #define IOLENS_COL_TICKS_FROM_REF 2u
 #define IOLENS_COL_NAME_PLACE 3u
+#define IOLENS_COL_ZERO 4u
 #define IOLENS_TICKS_PER_SECOND 1073741824.0   /* 2^30 */
 
 /* rank value of a record that was reduced across ranks (a shared file:
@@ -565,7 +584,7 @@ enum iolens_pat_counter { IOLENS_PATTERN_COUNTERS(IOLENS_X_PAT_INDEX, IOLENS) IO
  * counters it includes, AGREE and RANK_STAT.
  * Integer counters; -1 never appears except where a description says so.
  */
-#define IOLENS_POSIX_VERSION 3u
+#define IOLENS_POSIX_VERSION 4u
 #define IOLENS_POSIX_COUNTERS(X) \
     X(POSIX_OPENS, IOLENS_AGG_SUM, "open, open64, openat, creat and their fortified forms") \
     X(POSIX_READS, IOLENS_AGG_SUM, "read, pread, readv, preadv and their variants") \
@@ -668,7 +687,7 @@ enum iolens_pat_counter { IOLENS_PATTERN_COUNTERS(IOLENS_X_PAT_INDEX, IOLENS) IO
     R(f_max_read_time, POSIX_F_MAX_READ_TIME) \
     R(f_max_write_time, POSIX_F_MAX_WRITE_TIME)
 
-#define IOLENS_STDIO_VERSION 3u
+#define IOLENS_STDIO_VERSION 4u
 #define IOLENS_STDIO_COUNTERS(X) \
     X(STDIO_OPENS, IOLENS_AGG_SUM, "fopen, fopen64, fdopen and freopen") \
     X(STDIO_READS, IOLENS_AGG_SUM, "read calls: fread, fgets, getline, fgetc and the like, fscanf, __uflow (the refill of glibc's inline getc_unlocked); bytes inline code takes from the buffer are no call") \
@@ -725,7 +744,7 @@ enum iolens_pat_counter { IOLENS_PATTERN_COUNTERS(IOLENS_X_PAT_INDEX, IOLENS) IO
  * split collectives (_begin/_end) and nonblocking forms (iread ...) have
  * their own counters and are not also counted as independent/collective.
  */
-#define IOLENS_MPIIO_VERSION 3u
+#define IOLENS_MPIIO_VERSION 4u
 #define IOLENS_MPIIO_COUNTERS(X) \
     X(MPIIO_INDEP_OPENS, IOLENS_AGG_SUM, "MPI_File_open on MPI_COMM_SELF or a one-rank communicator") \
     X(MPIIO_COLL_OPENS, IOLENS_AGG_SUM, "MPI_File_open on a communicator of more than one rank") \
@@ -818,7 +837,7 @@ enum iolens_pat_counter { IOLENS_PATTERN_COUNTERS(IOLENS_X_PAT_INDEX, IOLENS) IO
  * HDF5 file layer (H5F).  One record per HDF5 file, keyed by its path like
  * the POSIX record of the same file.
  */
-#define IOLENS_H5F_VERSION 3u
+#define IOLENS_H5F_VERSION 4u
 #define IOLENS_H5F_COUNTERS(X) \
     X(H5F_OPENS, IOLENS_AGG_SUM, "H5Fcreate and H5Fopen (as Darshan)") \
     X(H5F_CREATES, IOLENS_AGG_SUM, "H5Fcreate: the part of H5F_OPENS that created the file") \
@@ -853,7 +872,7 @@ enum iolens_pat_counter { IOLENS_PATTERN_COUNTERS(IOLENS_X_PAT_INDEX, IOLENS) IO
  * bounding box in each of the last 5 dimensions, right-aligned as in
  * Darshan: the last dimension in D5, a 2-D access in D4 and D5.
  */
-#define IOLENS_H5D_VERSION 3u
+#define IOLENS_H5D_VERSION 4u
 #define IOLENS_H5D_ACCESS_SHAPE(X, N, ORD) \
     X(H5D_ACCESS##N##_ACCESS, IOLENS_AGG_TOP_VALUE, ORD " most common access size, bytes") \
     X(H5D_ACCESS##N##_LENGTH_D1, IOLENS_AGG_TOP_SHAPE, "extent in the 5th-last dimension of the " ORD " most common access shape (right-aligned as Darshan: 0 for a selection of rank below 5)") \

@@ -218,22 +218,6 @@ static int fcounter_is_seconds(const struct iolens_layer_desc *d, uint32_t i)
     return (int)i != d->f_fastest_rank_time + 2 && (int)i != d->f_fastest_rank_time + 3;
 }
 
-/* Raw value of column c of record rec (row-major, as the layers emit it),
- * with times rounded to the grid. */
-static uint64_t column_value(const struct iolens_layer_desc *d, const unsigned char *rec,
-                             uint32_t c)
-{
-    uint64_t v;
-    memcpy(&v, rec + 8 * (size_t)c, sizeof v);
-    if (c >= 2 + d->ncounters && fcounter_is_seconds(d, c - 2 - d->ncounters)) {
-        double t;
-        memcpy(&t, &v, sizeof t);
-        t = round_time(t);
-        memcpy(&v, &t, sizeof v);
-    }
-    return v;
-}
-
 /* ------------------------------------------------- layer column codes -- */
 
 static uint64_t zigzag(int64_t k)
@@ -269,102 +253,213 @@ static const unsigned char *row_at(const struct iolens_layer_desc *d, const unsi
     return recs + row * d->record_size;
 }
 
+/* A region's columns while it is encoded: the code of each column, and
+ * the values of the stored ones (all but IOLENS_COL_ZERO), column-major,
+ * times rounded to the grid, so that the codes and the coded values are
+ * worked out from contiguous arrays rather than a hundred strided passes
+ * over the rows. */
+struct layer_columns {
+    const struct iolens_layer_desc *d;
+    size_t n;
+    unsigned char *codes;       /* ncols, in the output buffer's place */
+    int32_t *slot;              /* column -> its place among the stored, -1 for zero */
+    uint32_t *stored;           /* stored place -> column */
+    uint32_t nstored;
+    uint64_t *v;                /* nstored * n values */
+};
+
+static const uint64_t *values_of(const struct layer_columns *lc, uint32_t c)
+{
+    return lc->v + (size_t)lc->slot[c] * lc->n;
+}
+
+/* Which columns are all 0: one pass over the rows in memory order. */
+static int find_zero_columns(struct layer_columns *lc, const unsigned char *recs,
+                             const size_t *order, size_t first)
+{
+    const struct iolens_layer_desc *d = lc->d;
+    uint32_t ncols = 2 + d->ncounters + d->nfcounters;
+    uint64_t *ors = calloc(ncols, sizeof *ors);
+    if (ors == NULL)
+        return -1;
+    for (size_t i = 0; i < lc->n; i++) {
+        const unsigned char *rec = row_at(d, recs, order, first, i);
+        for (uint32_t c = 1; c < ncols; c++) {
+            uint64_t v;
+            memcpy(&v, rec + 8 * (size_t)c, sizeof v);
+            ors[c] |= v;
+        }
+    }
+    lc->nstored = 0;
+    for (uint32_t c = 0; c < ncols; c++) {
+        int zero = c > 0 && ors[c] == 0; /* the id column is always stored */
+        lc->codes[c] = zero ? IOLENS_COL_ZERO : IOLENS_COL_RAW;
+        lc->slot[c] = zero ? -1 : (int32_t)lc->nstored;
+        if (!zero)
+            lc->stored[lc->nstored++] = c;
+    }
+    free(ors);
+    return 0;
+}
+
+/* The stored columns' values, column-major, with times rounded to the
+ * grid (log_format.h). */
+static void gather_values(struct layer_columns *lc, const unsigned char *recs,
+                          const size_t *order, size_t first)
+{
+    const struct iolens_layer_desc *d = lc->d;
+    size_t n = lc->n;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char *rec = row_at(d, recs, order, first, i);
+        for (uint32_t s = 0; s < lc->nstored; s++)
+            memcpy(&lc->v[(size_t)s * n + i], rec + 8 * (size_t)lc->stored[s], 8);
+    }
+    for (uint32_t s = 0; s < lc->nstored; s++) {
+        uint32_t c = lc->stored[s];
+        if (c < 2 + d->ncounters || !fcounter_is_seconds(d, c - 2 - d->ncounters))
+            continue;
+        uint64_t *v = lc->v + (size_t)s * n;
+        for (size_t i = 0; i < n; i++) {
+            double t;
+            memcpy(&t, &v[i], sizeof t);
+            t = round_time(t);
+            memcpy(&v[i], &t, sizeof t);
+        }
+    }
+}
+
 /* IOLENS_COL_NAME_PLACE when every record is in names, at places that
- * increase, else IOLENS_COL_RAW (ids). */
-static uint8_t id_column_code(const struct iolens_layer_desc *d, const unsigned char *recs,
-                              const size_t *order, size_t first, size_t n,
-                              const struct iolens_names_block *names)
+ * increase, else IOLENS_COL_RAW (ids).  The places go to places[]. */
+static uint8_t id_column_code(const struct layer_columns *lc,
+                              const struct iolens_names_block *names, uint64_t *places)
 {
     if (names == NULL)
         return IOLENS_COL_RAW;
-    uint64_t prev = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t place;
-        if (!iolens_names_block_find(names, column_value(d, row_at(d, recs, order, first, i), 0),
-                                     &place) ||
-            (i > 0 && place <= prev))
+    const uint64_t *ids = values_of(lc, 0);
+    for (size_t i = 0; i < lc->n; i++)
+        if (!iolens_names_block_find(names, ids[i], &places[i]) ||
+            (i > 0 && places[i] <= places[i - 1]))
             return IOLENS_COL_RAW;
-        prev = place;
-    }
     return IOLENS_COL_NAME_PLACE;
 }
 
-/* Ticks of fcounter f of rec (0 off the grid: not for a column in ticks). */
-static int64_t fcounter_ticks(const struct iolens_layer_desc *d, const unsigned char *rec, int f)
-{
-    int64_t k = 0;
-    if (!time_ticks(column_value(d, rec, 2 + d->ncounters + (uint32_t)f), &k))
-        k = 0;
-    return k;
-}
-
-/* The sum of the ticks of the fcounters fcounter f is stored from. */
-static int64_t ref_ticks(const struct iolens_layer_desc *d, const unsigned char *rec, uint32_t f)
-{
-    int refs[3];
-    int n = iolens_fcounter_time_refs(d, f, refs);
-    int64_t k = 0;
-    for (int i = 0; i < n; i++)
-        k += fcounter_ticks(d, rec, refs[i]);
-    return k;
-}
-
 /* Whether fcounter f has refs, all in ticks (fcodes: the codes of the
- * fcounters before it). */
+ * fcounters before it; a zero column is 0 ticks). */
 static int refs_in_ticks(const struct iolens_layer_desc *d, const unsigned char *fcodes, uint32_t f)
 {
     int refs[3];
     int n = iolens_fcounter_time_refs(d, f, refs);
     for (int i = 0; i < n; i++)
-        if (fcodes[refs[i]] != IOLENS_COL_TICKS && fcodes[refs[i]] != IOLENS_COL_TICKS_FROM_REF)
+        if (fcodes[refs[i]] != IOLENS_COL_TICKS && fcodes[refs[i]] != IOLENS_COL_TICKS_FROM_REF &&
+            fcodes[refs[i]] != IOLENS_COL_ZERO)
             return 0;
     return n > 0;
 }
 
-/* The code of fcounter f: ticks when every value is on the grid (from
- * its refs when it has some, in ticks too), else raw.  fcodes: the codes
- * of fcounters 0..f-1. */
-static uint8_t time_column_code(const struct iolens_layer_desc *d, const unsigned char *recs,
-                                const size_t *order, size_t first, size_t n, uint32_t f,
-                                const unsigned char *fcodes)
+/* The code of stored fcounter f: ticks when every value is on the grid
+ * (from its refs when it has some, in ticks too), else raw.  Its values
+ * become ticks in place (ticks[]: scratch of n). */
+static uint8_t time_column_code(const struct layer_columns *lc, uint32_t f, int64_t *ticks)
 {
+    const struct iolens_layer_desc *d = lc->d;
     if (!fcounter_is_seconds(d, f))
         return IOLENS_COL_RAW;
-    uint32_t c = 2 + d->ncounters + f;
-    for (size_t i = 0; i < n; i++) {
-        int64_t k;
-        if (!time_ticks(column_value(d, row_at(d, recs, order, first, i), c), &k))
+    const uint64_t *v = values_of(lc, 2 + d->ncounters + f);
+    for (size_t i = 0; i < lc->n; i++)
+        if (!time_ticks(v[i], &ticks[i]))
             return IOLENS_COL_RAW;
-    }
-    return refs_in_ticks(d, fcodes, f) ? IOLENS_COL_TICKS_FROM_REF : IOLENS_COL_TICKS;
+    return refs_in_ticks(d, lc->codes + 2 + d->ncounters, f) ? IOLENS_COL_TICKS_FROM_REF
+                                                              : IOLENS_COL_TICKS;
 }
 
-/* Stored value of column c of rec under code (log_format.h). */
-static uint64_t coded_value(const struct iolens_layer_desc *d, const unsigned char *rec,
-                            uint32_t c, uint8_t code, const struct iolens_names_block *names)
+/* The ticks of value i of fcounter f (0 for a zero column; f is in
+ * ticks: the caller checked). */
+static int64_t ticks_at(const struct layer_columns *lc, uint32_t f, size_t i)
 {
-    uint64_t v = column_value(d, rec, c), place = 0;
+    uint32_t c = 2 + lc->d->ncounters + f;
     int64_t k = 0;
-    switch (code) {
-    case IOLENS_COL_NAME_PLACE:
-        iolens_names_block_find(names, v, &place);
-        return place;
-    case IOLENS_COL_TICKS:
-        time_ticks(v, &k);
-        return zigzag(k);
-    case IOLENS_COL_TICKS_FROM_REF:
-        if (v == 0)
-            return 0;
-        time_ticks(v, &k);
-        return zigzag(k - ref_ticks(d, rec, c - 2 - d->ncounters)) + 1;
-    default:
-        return v;
+    if (lc->slot[c] >= 0 && !time_ticks(values_of(lc, c)[i], &k))
+        k = 0;
+    return k;
+}
+
+/* Stored values of fcounter f under code, into out[0..n). */
+static void coded_times(const struct layer_columns *lc, uint32_t f, uint8_t code,
+                        const int64_t *ticks, uint64_t *out)
+{
+    const uint64_t *v = values_of(lc, 2 + lc->d->ncounters + f);
+    if (code == IOLENS_COL_TICKS) {
+        for (size_t i = 0; i < lc->n; i++)
+            out[i] = zigzag(ticks[i]);
+        return;
     }
+    int refs[3];
+    int nrefs = iolens_fcounter_time_refs(lc->d, f, refs);
+    for (size_t i = 0; i < lc->n; i++) {
+        if (v[i] == 0) {
+            out[i] = 0;
+            continue;
+        }
+        int64_t k = ticks[i];
+        for (int r = 0; r < nrefs; r++)
+            k -= ticks_at(lc, (uint32_t)refs[r], i);
+        out[i] = zigzag(k) + 1;
+    }
+}
+
+/* Codes and planes of the stored columns (layout in log_format.h). */
+static int encode_columns(struct layer_columns *lc, const struct iolens_names_block *names,
+                          unsigned char *body)
+{
+    const struct iolens_layer_desc *d = lc->d;
+    size_t n = lc->n;
+    uint64_t *coded = malloc((n > 0 ? n : 1) * sizeof *coded);
+    int64_t *ticks = malloc((n > 0 ? n : 1) * sizeof *ticks);
+    if (coded == NULL || ticks == NULL) {
+        free(coded);
+        free(ticks);
+        return -1;
+    }
+    lc->codes[0] = id_column_code(lc, names, coded);
+    if (lc->codes[0] == IOLENS_COL_NAME_PLACE)
+        iolens_column_encode(coded, n, body);
+    else
+        iolens_column_encode(values_of(lc, 0), n, body);
+    /* The fcounters' codes first (each depends on its refs', before it);
+     * the planes of a column in ticks are written at once, while its
+     * ticks are at hand. */
+    for (uint32_t s = 1; s < lc->nstored; s++) {
+        uint32_t c = lc->stored[s];
+        unsigned char *planes = body + (size_t)s * 8 * n;
+        if (c < 2 + d->ncounters) {
+            iolens_column_encode(values_of(lc, c), n, planes);
+            continue;
+        }
+        uint32_t f = c - 2 - d->ncounters;
+        lc->codes[c] = time_column_code(lc, f, ticks);
+        if (lc->codes[c] == IOLENS_COL_RAW) {
+            iolens_column_encode(values_of(lc, c), n, planes);
+            continue;
+        }
+        coded_times(lc, f, lc->codes[c], ticks, coded);
+        iolens_column_encode(coded, n, planes);
+    }
+    free(coded);
+    free(ticks);
+    return 0;
+}
+
+static void layer_columns_free(struct layer_columns *lc)
+{
+    free(lc->slot);
+    free(lc->stored);
+    free(lc->v);
 }
 
 /* Layout (log_format.h): the head, a code byte per column, then column by
- * column (id, rank, counters, fcounters), each column as 8 byte-planes
- * of n bytes, least significant byte first. */
+ * column (id, rank, counters, fcounters), each column but those of
+ * IOLENS_COL_ZERO as 8 byte-planes of n bytes, least significant byte
+ * first. */
 int iolens_encode_layer(struct iolens_buf *out, const struct iolens_layer_desc *d,
                         const unsigned char *recs, const size_t *order, size_t first, size_t n,
                         const struct iolens_names_block *names)
@@ -372,31 +467,30 @@ int iolens_encode_layer(struct iolens_buf *out, const struct iolens_layer_desc *
     struct iolens_layer_head head = {d->ncounters, d->nfcounters, (uint64_t)n};
     iolens_buf_put(out, &head, sizeof head);
     uint32_t ncols = 2 + d->ncounters + d->nfcounters;
-    unsigned char *codes = iolens_buf_reserve(out, ncols);
-    if (codes == NULL)
-        return -1;
-    memset(codes, IOLENS_COL_RAW, ncols);
-    codes[0] = id_column_code(d, recs, order, first, n, names);
-    for (uint32_t f = 0; f < d->nfcounters; f++)
-        codes[2 + d->ncounters + f] =
-            time_column_code(d, recs, order, first, n, f, codes + 2 + d->ncounters);
-    out->len += ncols;
-    if (n > SIZE_MAX / d->record_size) {
+    if (n > SIZE_MAX / d->record_size || iolens_buf_reserve(out, ncols + n * d->record_size) == NULL) {
         out->failed = 1;
         return -1;
     }
-    unsigned char *body = iolens_buf_reserve(out, n * d->record_size);
-    if (body == NULL)
-        return -1;
-    codes = body - ncols; /* the reserve may have moved the buffer */
-    for (uint32_t c = 0; c < ncols; c++) {
-        unsigned char *planes = body + (size_t)c * 8 * n;
-        for (size_t i = 0; i < n; i++)
-            iolens_column_put(planes, n, i,
-                              coded_value(d, row_at(d, recs, order, first, i), c, codes[c], names));
+    /* Reserved whole: the buffer does not move from here on. */
+    struct layer_columns lc = {
+        .d = d,
+        .n = n,
+        .codes = out->data + out->len,
+        .slot = malloc(ncols * sizeof *lc.slot),
+        .stored = malloc(ncols * sizeof *lc.stored),
+    };
+    int rc = -1;
+    if (lc.slot != NULL && lc.stored != NULL && find_zero_columns(&lc, recs, order, first) == 0 &&
+        (lc.v = malloc((n > 0 ? n : 1) * lc.nstored * sizeof *lc.v)) != NULL) {
+        gather_values(&lc, recs, order, first);
+        rc = encode_columns(&lc, names, lc.codes + ncols);
     }
-    out->len += n * d->record_size;
-    return iolens_buf_status(out);
+    if (rc == 0)
+        out->len += ncols + n * 8 * lc.nstored;
+    else
+        out->failed = 1;
+    layer_columns_free(&lc);
+    return rc == 0 ? iolens_buf_status(out) : -1;
 }
 
 /* --------------------------------------------------------- intervals -- */

@@ -78,7 +78,7 @@ small.iolens.3 1 64" "$(q "SELECT replace(log_path, '$F/', ''),
 base="log_path = '$F/sim-base.iolens'"
 # The rows of a job in layers and files: WHERE $(job LOG_PATH_PATTERN)
 job() { echo "job_key = (SELECT job_key FROM jobs WHERE log_path LIKE '$1')"; }
-check_eq "4242|1000|alice|/opt/app/bin/sim|sim|-n 4 in put.dat|4|2|4321|0|1700000000.250000|1700000003.750000|3.500000|3|10550|4089032|4099582|rank-0|POSIX|0|0|0|0.1.0-test|MPICH Version: 4.1.2|2" \
+check_eq "4242|1000|alice|/opt/app/bin/sim|sim|-n 4 in put.dat|4|2|4321|0|1700000000.250000|1700000003.750000|3.500000|3|10550|4089032|4099582|rank-0|POSIX|0|0|0|0.1.0-test|MPICH Version: 4.1.2|3" \
     "$(q "SELECT jobid, uid, user, exe, exe_name, args, nprocs, nnodes, pid, parent_pid,
         printf('%.6f', start_time), printf('%.6f', end_time), printf('%.6f', runtime), records,
         bytes_read, bytes_written, bytes, sharing, sharing_layer, top_rank, folded_files,

@@ -81,8 +81,8 @@ expect_rejected "$T/crc-region" "CRC mismatch in region 9 (MPIIO)"
 flip_byte 16 "$T/crc-header" # the flags
 expect_rejected "$T/crc-header" "CRC mismatch in the header"
 
-set_u32 8 3 "$T/version"
-expect_rejected "$T/version" "unsupported format version 3 (this reader knows 2)"
+set_u32 8 4 "$T/version"
+expect_rejected "$T/version" "unsupported format version 4 (this reader knows 3)"
 
 set_u32 12 67305985 "$T/byte-order" # 0x04030201
 expect_rejected "$T/byte-order" "unsupported byte order (mark 0x04030201)"

@@ -67,7 +67,7 @@ def near(what, got, want):
     print(('ok ' if ok else 'FAIL ') + '%s: expected %r, got %r' % (what, want, got))
 MIB = 1048576.0
 check('schema_version', d['schema_version'], 1)
-check('log_format_version', d["log_format_version"], 2)
+check('log_format_version', d["log_format_version"], 3)
 j = d['job']
 check('job.nprocs', j['nprocs'], 4)
 check('job.nnodes', j['nnodes'], 4)
@@ -277,7 +277,7 @@ head -c $((size - 1)) "$plain" >"$T/trunc.iolens"
 cp "$plain" "$T/crc.iolens"
 printf 'X' | dd of="$T/crc.iolens" bs=1 seek=$((size - 5)) conv=notrunc 2>/dev/null
 cp "$plain" "$T/newer.iolens"
-printf '\003\000\000\000' | dd of="$T/newer.iolens" bs=1 seek=8 conv=notrunc 2>/dev/null
+printf '\004\000\000\000' | dd of="$T/newer.iolens" bs=1 seek=8 conv=notrunc 2>/dev/null
 "$IOLENS_PARSER" --summary "$log" "$T/text.iolens" "$T/trunc.iolens" "$plain" \
     "$T/crc.iolens" "$T/newer.iolens" >"$T/sum" 2>"$T/err"
 check_eq 2 "$?" "exit status of --summary with bad logs"
@@ -287,7 +287,7 @@ for bad in text trunc crc newer; do
     check_eq 1 "$(grep -c "^iolens-parser: $T/$bad.iolens: " "$T/err")" "error line of $bad"
 done
 grep -q "$T/text.iolens: not an iolens log" "$T/err" || fail "reason for the text file"
-grep -q "$T/newer.iolens: unsupported format version 3" "$T/err" || fail "reason for the newer log"
+grep -q "$T/newer.iolens: unsupported format version 4" "$T/err" || fail "reason for the newer log"
 grep -q "$T/crc.iolens: CRC mismatch" "$T/err" || fail "reason for the CRC mismatch"
 grep -q "$T/trunc.iolens: truncated" "$T/err" || fail "reason for the truncated log"
 py_check "$T/sum" "$log" "$plain" <<'PY'

@@ -46,7 +46,7 @@ nonzero() {
 
 # ------------------------------------------------------------------ header --
 cat >"$T/header.expected" <<END
-# iolens log format version: 2
+# iolens log format version: 3
 # exe: /opt/app/bin/sim -n 4 in put.dat
 # uid: 1000
 # user: alice

@@ -142,13 +142,17 @@ else:
         i, raw = region_raw(layer[k])
         cc, fc, n = struct.unpack_from('<IIQ', raw, 0)
         codes = 2 + cc + fc          # a code byte per column after the head
+        # 8 bytes a record for each column stored: all but those of code 4
+        # (zero), which take none
+        stored = sum(1 for k in range(codes) if raw[16 + k] != 4)
         if what == 'fill':
             struct.pack_into('<Q', raw, 8, n + 1)
             said.append('corrupt POSIX region: %d records of %d bytes do not fill %d bytes'
-                        % (n + 1, 16 + 8 * (cc + fc), len(raw) - 16 - codes))
+                        % (n + 1, 8 * stored, len(raw) - 16 - codes))
         else:
             struct.pack_into('<I', raw, 4, fc - 1)
-            del raw[len(raw) - 8 * n:]
+            if raw[16 + codes - 1] != 4:
+                del raw[len(raw) - 8 * n:]
             del raw[16 + codes - 1]
             said.append('corrupt POSIX region: %d+%d counters where an earlier one has %d+%d'
                         % (cc, fc - 1, cc, fc))

@@ -170,9 +170,24 @@ static void map_column(const struct anon_key *key, unsigned char *body, uint64_t
     }
 }
 
-/* A layer region of version 2 (no column codes: ids) or 3 (a code per
+/* The place among the stored columns of column k (codes NULL: all
+ * stored), or -1 when it is IOLENS_COL_ZERO (nothing to rewrite). */
+static int64_t stored_column(const unsigned char *codes, uint64_t k)
+{
+    if (codes == NULL)
+        return (int64_t)k;
+    if (codes[k] == IOLENS_COL_ZERO)
+        return -1;
+    int64_t at = 0;
+    for (uint64_t j = 0; j < k; j++)
+        at += codes[j] != IOLENS_COL_ZERO;
+    return at;
+}
+
+/* A layer region of version 2 (no column codes: ids), 3 (a code per
  * column; places in the names block stay as they are, since the names
- * regions keep their entries' order). */
+ * regions keep their entries' order) or 4 (columns of IOLENS_COL_ZERO
+ * store nothing). */
 static int rewrite_layer(const struct anon_key *key, uint32_t kind, uint32_t version,
                          struct cur *c, struct anon_buf *out)
 {
@@ -180,19 +195,23 @@ static int rewrite_layer(const struct anon_key *key, uint32_t kind, uint32_t ver
     if (take(c, &h, sizeof h) != 0)
         return -1;
     anon_put(out, &h, sizeof h);
-    uint64_t columns = 2 + (uint64_t)h.counter_count + h.fcounter_count;
+    uint64_t columns = 2 + (uint64_t)h.counter_count + h.fcounter_count, stored = columns;
     int ids = 1;
+    const unsigned char *codes = NULL;
     if (version != IOLENS_LAYER_VERSION_2) {
         if (columns > c->left)
             return -1;
-        ids = c->p[0] == IOLENS_COL_RAW;
+        codes = c->p;
+        ids = codes[0] == IOLENS_COL_RAW;
+        for (uint64_t k = 0; k < columns; k++)
+            stored -= codes[k] == IOLENS_COL_ZERO;
         anon_put(out, c->p, (size_t)columns);
         c->p += columns;
         c->left -= columns;
     }
-    if (h.record_count > c->left / 8 / columns)
+    if (stored == 0 || h.record_count > c->left / 8 / stored)
         return -1;
-    size_t body = (size_t)(h.record_count * 8 * columns);
+    size_t body = (size_t)(h.record_count * 8 * stored);
     size_t at = out->len;
     anon_put(out, c->p, body);
     if (out->failed)
@@ -204,8 +223,11 @@ static int rewrite_layer(const struct anon_key *key, uint32_t kind, uint32_t ver
     /* A record that is not a file (H5D's datasets) names its file's record
      * by id in a counter (the descriptor's file_rec_id role). */
     const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
-    if (d != NULL && d->file_rec_id >= 0 && (uint32_t)d->file_rec_id < h.counter_count)
-        map_column(key, out->p + at, h.record_count, 2 + (uint64_t)d->file_rec_id);
+    if (d != NULL && d->file_rec_id >= 0 && (uint32_t)d->file_rec_id < h.counter_count) {
+        int64_t k = stored_column(codes, 2 + (uint64_t)d->file_rec_id);
+        if (k >= 0)
+            map_column(key, out->p + at, h.record_count, (uint64_t)k);
+    }
     return 0;
 }
 
@@ -268,7 +290,8 @@ int anon_region_known(uint32_t kind, uint32_t version)
     uint32_t v = iolens_region_known_version(kind);
     if (kind == IOLENS_REGION_INTERVALS && version == IOLENS_INTERVALS_VERSION_2)
         return 1;
-    if (v != 0 && kind >= IOLENS_REGION_POSIX && version == IOLENS_LAYER_VERSION_2)
+    if (v != 0 && kind >= IOLENS_REGION_POSIX &&
+        (version == IOLENS_LAYER_VERSION_2 || version == IOLENS_LAYER_VERSION_3))
         return 1;
     return v != 0 && v == version;
 }

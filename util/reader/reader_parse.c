@@ -66,15 +66,37 @@ static double decode_time(unsigned code, uint64_t v, const double *f, const int 
     return t;
 }
 
+/* The code of column k (every column raw in version 2). */
+static unsigned code_of(const struct column_codes *codes, size_t k)
+{
+    return codes->codes != NULL ? codes->codes[k] : IOLENS_COL_RAW;
+}
+
+/* Whether any of the columns [from, from + k) is IOLENS_COL_ZERO. */
+static bool any_zero(const struct column_codes *codes, size_t from, size_t k)
+{
+    if (codes->codes == NULL)
+        return false;
+    for (size_t i = 0; i < k; i++)
+        if (codes->codes[from + i] == IOLENS_COL_ZERO)
+            return true;
+    return false;
+}
+
 /* Records [from, from + count) of the n of a column-major, byte-shuffled
  * body (layout in log_format.h; its size and codes were checked against
- * the region) decoded into L from record first on. */
+ * the region) decoded into L from record first on.  A column of
+ * IOLENS_COL_ZERO takes no bytes of the body. */
 static void decode_range(const unsigned char *body, uint64_t n, uint64_t from, uint64_t count,
                          const struct column_codes *codes, struct iolens_log_layer *L,
                          uint64_t first)
 {
     size_t cc = L->counter_count, fc = L->fcounter_count;
     uint64_t v[DECODE_BLOCK];
+    /* Columns of zeros: the block's rows are cleared whole (contiguous,
+     * 0 and +0.0 both all zero bytes), then only the stored columns are
+     * written; cheaper than a strided store for each zero value. */
+    bool zero_counters = any_zero(codes, 2, cc), zero_fcounters = any_zero(codes, 2 + cc, fc);
     for (uint64_t done = 0; done < count; done += DECODE_BLOCK) {
         uint64_t i0 = from + done, at = first + done;
         size_t m = count - done < DECODE_BLOCK ? (size_t)(count - done) : DECODE_BLOCK;
@@ -82,22 +104,38 @@ static void decode_range(const unsigned char *body, uint64_t n, uint64_t from, u
         iolens_column_decode_block(col, n, i0, m, v);
         decode_ids(codes, v, m, &L->id[at]);
         col += 8 * n;
-        iolens_column_decode_block(col, n, i0, m, v);
-        memcpy(&L->rank[at], v, m * sizeof *v);
-        col += 8 * n;
-        for (size_t k = 0; k < cc; k++, col += 8 * n)
+        if (code_of(codes, 1) == IOLENS_COL_ZERO) {
+            memset(&L->rank[at], 0, m * sizeof *L->rank);
+        } else {
+            iolens_column_decode_block(col, n, i0, m, v);
+            memcpy(&L->rank[at], v, m * sizeof *v);
+            col += 8 * n;
+        }
+        if (zero_counters)
+            memset(&L->counters[at * cc], 0, m * cc * sizeof *L->counters);
+        if (zero_fcounters)
+            memset(&L->fcounters[at * fc], 0, m * fc * sizeof *L->fcounters);
+        for (size_t k = 0; k < cc; k++) {
+            if (code_of(codes, 2 + k) == IOLENS_COL_ZERO)
+                continue;
             iolens_column_decode_strided(col, n, i0, m, &L->counters[at * cc + k], 8 * cc);
-        for (size_t k = 0; k < fc; k++, col += 8 * n) {
+            col += 8 * n;
+        }
+        for (size_t k = 0; k < fc; k++) {
             double *dst = &L->fcounters[at * fc + k];
-            unsigned code = codes->codes != NULL ? codes->codes[2 + cc + k] : IOLENS_COL_RAW;
+            unsigned code = code_of(codes, 2 + cc + k);
+            if (code == IOLENS_COL_ZERO)
+                continue;
+            const unsigned char *here = col;
+            col += 8 * n;
             if (code == IOLENS_COL_RAW) {
-                iolens_column_decode_strided(col, n, i0, m, dst, 8 * fc);
+                iolens_column_decode_strided(here, n, i0, m, dst, 8 * fc);
                 continue;
             }
             int refs[3], nrefs = 0;
             if (code == IOLENS_COL_TICKS_FROM_REF)
                 nrefs = iolens_fcounter_time_refs(codes->desc, (uint32_t)k, refs);
-            iolens_column_decode_block(col, n, i0, m, v);
+            iolens_column_decode_block(here, n, i0, m, v);
             for (size_t i = 0; i < m; i++)
                 dst[i * fc] = decode_time(code, v[i], dst + i * fc - k, refs, nrefs);
         }
@@ -506,12 +544,12 @@ static bool grow_layer(struct reader *r, size_t index, struct iolens_log_layer *
     return true;
 }
 
-/* The cursor moved past the n records of L's layout. */
-static void skip_records(struct cursor *c, const struct iolens_log_layer *L, uint64_t n)
+/* The cursor moved past the body of the records (used bytes, checked
+ * to be what is left). */
+static void skip_records(struct cursor *c, uint64_t used)
 {
-    size_t used = (size_t)(16 + 8 * (L->counter_count + L->fcounter_count)) * (size_t)n;
     c->p += used;
-    c->left -= used;
+    c->left -= (size_t)used;
 }
 
 bool rd_decode_deferred(struct reader *r, uint64_t from, size_t m)
@@ -543,15 +581,20 @@ enum iolens_read_status rd_counts_differ(struct reader *r, uint32_t kind, uint32
  * streaming reader defers the records, so both readers give one verdict. */
 static enum iolens_read_status check_sums_not_negative(struct reader *r, const unsigned char *body,
                                                        const struct iolens_layer_head *head,
-                                                       uint32_t kind)
+                                                       uint32_t kind,
+                                                       const struct column_codes *codes)
 {
     const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);
     uint64_t n = head->record_count;
     uint32_t known = head->counter_count < d->ncounters ? head->counter_count : d->ncounters;
+    /* Columns stored before counter 0: the ids, and the ranks unless zero. */
+    uint64_t column = 1 + (code_of(codes, 1) != IOLENS_COL_ZERO);
     for (uint32_t k = 0; k < known; k++) {
+        if (code_of(codes, 2 + (size_t)k) == IOLENS_COL_ZERO)
+            continue; /* all 0: nothing negative, nothing stored */
+        const unsigned char *sign = body + (column++ * 8 + 7) * n;
         if (d->agg[k] != IOLENS_AGG_SUM)
             continue;
-        const unsigned char *sign = body + ((2 + (uint64_t)k) * 8 + 7) * n;
         for (uint64_t i = 0; i < n; i++)
             if (sign[i] & 0x80)
                 return rd_fail(r, IOLENS_READ_CORRUPT,
@@ -571,13 +614,16 @@ static bool refs_ok(const struct iolens_layer_desc *d, const unsigned char *fcod
     int refs[3];
     int n = k <= UINT32_MAX ? iolens_fcounter_time_refs(d, (uint32_t)k, refs) : 0;
     for (int i = 0; i < n; i++)
-        if (fcodes[refs[i]] != IOLENS_COL_TICKS && fcodes[refs[i]] != IOLENS_COL_TICKS_FROM_REF)
+        if (fcodes[refs[i]] != IOLENS_COL_TICKS && fcodes[refs[i]] != IOLENS_COL_TICKS_FROM_REF &&
+            fcodes[refs[i]] != IOLENS_COL_ZERO)
             return false;
     return n > 0;
 }
 
+/* The codes of a version 3 or 4 region (IOLENS_COL_ZERO from version 4 on). */
 static enum iolens_read_status take_codes(struct reader *r, struct cursor *c, unsigned region,
-                                          uint32_t kind, const struct iolens_layer_head *head,
+                                          uint32_t kind, uint32_t version,
+                                          const struct iolens_layer_head *head,
                                           const char *lname, struct column_codes *out)
 {
     uint64_t ncols = 2 + (uint64_t)head->counter_count + head->fcounter_count;
@@ -593,7 +639,8 @@ static enum iolens_read_status take_codes(struct reader *r, struct cursor *c, un
         bool ok = code == IOLENS_COL_RAW ||
                   (k == 0 && code == IOLENS_COL_NAME_PLACE) ||
                   (k >= fc0 && code == IOLENS_COL_TICKS) ||
-                  (k >= fc0 && code == IOLENS_COL_TICKS_FROM_REF && refs_ok(d, codes + fc0, k - fc0));
+                  (k >= fc0 && code == IOLENS_COL_TICKS_FROM_REF && refs_ok(d, codes + fc0, k - fc0)) ||
+                  (k >= 1 && code == IOLENS_COL_ZERO && version != IOLENS_LAYER_VERSION_3);
         if (!ok)
             return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt %s region: column %llu has code %u",
                            lname, (unsigned long long)k, code);
@@ -647,12 +694,17 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
     struct column_codes codes = {NULL, NULL, NULL};
     enum iolens_read_status st = IOLENS_READ_OK;
     if (version != IOLENS_LAYER_VERSION_2 &&
-        (st = take_codes(r, c, region, kind, &head, lname, &codes)) != IOLENS_READ_OK)
+        (st = take_codes(r, c, region, kind, version, &head, lname, &codes)) != IOLENS_READ_OK)
         return st;
 
-    /* The record count must account for the region exactly.  cc and fc are
-     * 32-bit, so the record size fits in 64 bits; the product is checked. */
-    uint64_t rec_size = 16 + 8 * ((uint64_t)head.counter_count + head.fcounter_count);
+    /* The record count must account for the region exactly: 8 bytes a
+     * record for each column stored (all but those of IOLENS_COL_ZERO).
+     * cc and fc are 32-bit, so the record size fits in 64 bits; the
+     * product is checked. */
+    uint64_t ncols = 2 + (uint64_t)head.counter_count + head.fcounter_count, stored = ncols;
+    for (uint64_t k = 0; codes.codes != NULL && k < ncols; k++)
+        stored -= codes.codes[k] == IOLENS_COL_ZERO;
+    uint64_t rec_size = 8 * stored;
     uint64_t body;
     if (__builtin_mul_overflow(head.record_count, rec_size, &body) || body != c->left)
         return rd_fail(r, IOLENS_READ_CORRUPT,
@@ -663,7 +715,7 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
     if (codes.codes != NULL && codes.codes[0] == IOLENS_COL_NAME_PLACE &&
         (st = check_places(r, c->p, head.record_count, region, lname)) != IOLENS_READ_OK)
         return st;
-    st = check_sums_not_negative(r, c->p, &head, kind);
+    st = check_sums_not_negative(r, c->p, &head, kind, &codes);
     if (st != IOLENS_READ_OK)
         return st;
     size_t index;
@@ -679,7 +731,7 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
         r->deferred.n = n;
         r->deferred.layer = index;
         r->deferred.codes = codes;
-        skip_records(c, L, n);
+        skip_records(c, body);
         return IOLENS_READ_OK;
     }
     if (n == 0)
@@ -687,7 +739,7 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
     if (!grow_layer(r, index, L, first + n))
         return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     decode_range(c->p, n, 0, n, &codes, L, first);
-    skip_records(c, L, n);
+    skip_records(c, body);
     L->record_count = first + n;
     return IOLENS_READ_OK;
 }

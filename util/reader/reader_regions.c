@@ -51,13 +51,14 @@ const char *rd_region_label(uint32_t kind, char *buf, size_t bufsz)
 bool iolens_region_readable(uint32_t kind, uint32_t version)
 {
     uint32_t v = iolens_region_known_version(kind);
-    /* The earlier layouts still read: intervals 1 and 2, layers 2 (whose
-     * counters mean what version 3's do; layer version 1's meant
+    /* The earlier layouts still read: intervals 1 and 2, layers 2 and 3
+     * (whose counters mean what version 4's do; layer version 1's meant
      * something else). */
     if (kind == IOLENS_REGION_INTERVALS &&
         (version == IOLENS_INTERVALS_VERSION_1 || version == IOLENS_INTERVALS_VERSION_2))
         return true;
-    if (v != 0 && kind >= IOLENS_REGION_POSIX && version == IOLENS_LAYER_VERSION_2)
+    if (v != 0 && kind >= IOLENS_REGION_POSIX &&
+        (version == IOLENS_LAYER_VERSION_2 || version == IOLENS_LAYER_VERSION_3))
         return true;
     return v != 0 && v == version;
 }
@@ -220,7 +221,8 @@ enum iolens_read_status rd_check_header(struct reader *r, struct iolens_file_hea
     if (h->byte_order != IOLENS_BYTE_ORDER_MARK)
         return rd_fail(r, IOLENS_READ_VERSION, "unsupported byte order (mark 0x%08x)",
                     (unsigned)h->byte_order);
-    if (h->version != IOLENS_FORMAT_VERSION && h->version != IOLENS_FORMAT_VERSION_1)
+    if (h->version != IOLENS_FORMAT_VERSION && h->version != IOLENS_FORMAT_VERSION_2 &&
+        h->version != IOLENS_FORMAT_VERSION_1)
         return rd_fail(r, IOLENS_READ_VERSION, "unsupported format version %u (this reader knows %u)",
                     (unsigned)h->version, IOLENS_FORMAT_VERSION);
     if (h->header_size != sizeof *h)

@@ -282,13 +282,145 @@ END_TEST
 /* Byte b of value i of column col of a layer region body with n records. */
 static uint64_t stored_value(const struct iolens_buf *region, size_t n, size_t col, size_t i)
 {
-    const unsigned char *body = region->data + sizeof(struct iolens_layer_head) + 2 +
-                                POSIX_NUM_COUNTERS + POSIX_F_NUM_COUNTERS; /* the codes */
+    const unsigned char *codes = region->data + sizeof(struct iolens_layer_head);
+    const unsigned char *body = codes + 2 + POSIX_NUM_COUNTERS + POSIX_F_NUM_COUNTERS;
+    if (codes[col] == IOLENS_COL_ZERO)
+        return 0;
+    size_t at = 0; /* columns of IOLENS_COL_ZERO take no bytes */
+    for (size_t k = 0; k < col; k++)
+        at += codes[k] != IOLENS_COL_ZERO;
     uint64_t v = 0;
     for (unsigned b = 0; b < 8; b++)
-        v |= (uint64_t)body[(col * 8 + b) * n + i] << (8 * b);
+        v |= (uint64_t)body[(at * 8 + b) * n + i] << (8 * b);
     return v;
 }
+
+/* ----------------------------------------------------- zero columns -- */
+
+static enum iolens_read_status both_readers(struct bytes *file, char *err, size_t errsz);
+
+enum { ZC_N = 3, ZC_COLS = 2 + POSIX_NUM_COUNTERS + POSIX_F_NUM_COUNTERS };
+
+/* Three records of one process whose only non-zero columns are the ids,
+ * POSIX_OPENS, POSIX_BYTES_WRITTEN and POSIX_F_OPEN_END_TIMESTAMP (whose
+ * ref, the first open, is 0 throughout), encoded by the runtime. */
+static void zero_column_records(struct iolens_posix_record r[ZC_N], struct iolens_buf *out)
+{
+    memset(r, 0, ZC_N * sizeof *r);
+    for (int i = 0; i < ZC_N; i++) {
+        r[i].id = 0x1111111111111111ull * (uint64_t)(i + 1);
+        r[i].counters[POSIX_OPENS] = i + 1;
+        r[i].counters[POSIX_BYTES_WRITTEN] = 8 << i;
+        r[i].fcounters[POSIX_F_OPEN_END_TIMESTAMP] = 0.25 * (i + 1);
+    }
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(IOLENS_REGION_POSIX);
+    *out = (struct iolens_buf){0};
+    /* In record order, no names (the file table is not needed). */
+    ck_assert_int_eq(iolens_encode_layer(out, d, (const unsigned char *)r, NULL, 0, ZC_N, NULL), 0);
+}
+
+/* The standard hand-made log with raw as its POSIX region of version. */
+static struct bytes log_with_posix(const void *raw, size_t len, uint32_t version)
+{
+    struct content c;
+    standard_content(&c);
+    c.r[R_POSIX].version = version;
+    c.r[R_POSIX].raw.len = 0;
+    put(&c.r[R_POSIX].raw, raw, len);
+    struct bytes file = assemble(&c);
+    free_content(&c);
+    return file;
+}
+
+/* Columns whose every value is 0 get IOLENS_COL_ZERO and take no bytes:
+ * the body holds the four others, in column order; both readers give
+ * every value back, zeros included. */
+START_TEST(zero_columns_store_nothing)
+{
+    struct iolens_posix_record r[ZC_N];
+    struct iolens_buf out;
+    zero_column_records(r, &out);
+    const unsigned char *codes = out.data + sizeof(struct iolens_layer_head);
+    size_t fc0 = 2 + POSIX_NUM_COUNTERS;
+    for (size_t k = 0; k < ZC_COLS; k++) {
+        unsigned want = IOLENS_COL_ZERO;
+        if (k == 0 || k == 2 + POSIX_OPENS || k == 2 + POSIX_BYTES_WRITTEN)
+            want = IOLENS_COL_RAW;
+        if (k == fc0 + POSIX_F_OPEN_END_TIMESTAMP)
+            want = IOLENS_COL_TICKS_FROM_REF;
+        ck_assert_msg(codes[k] == want, "column %zu: code %u, want %u", k, codes[k], want);
+    }
+    ck_assert_uint_eq(out.len, sizeof(struct iolens_layer_head) + ZC_COLS + ZC_N * 8 * 4);
+    const unsigned char *body = codes + ZC_COLS;
+    for (size_t i = 0; i < ZC_N; i++) { /* stored columns 1, 2, 3; plane 0 of each */
+        ck_assert_uint_eq(body[(1 * 8) * ZC_N + i], i + 1);
+        ck_assert_uint_eq(body[(2 * 8) * ZC_N + i], 8u << i);
+        /* 0.25 (i + 1) s from a first open at 0: 1 + zigzag(2^28 (i + 1)),
+         * 2^29 (i + 1) + 1, whose low byte is 1 and byte 3 is 0x20 (i + 1) */
+        ck_assert_uint_eq(body[(3 * 8) * ZC_N + i], 1);
+        ck_assert_uint_eq(body[(3 * 8 + 3) * ZC_N + i], 0x20 * (i + 1));
+    }
+    struct bytes file = log_with_posix(out.data, out.len, IOLENS_POSIX_VERSION);
+    char err[256] = "";
+    ck_assert_int_eq(both_readers(&file, err, sizeof err), IOLENS_READ_OK);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    const struct iolens_log_layer *L = &log.layers[0];
+    ck_assert_uint_eq(L->kind, IOLENS_REGION_POSIX);
+    ck_assert_uint_eq(L->record_count, ZC_N);
+    for (size_t i = 0; i < ZC_N; i++) {
+        ck_assert_uint_eq(L->id[i], r[i].id);
+        ck_assert_int_eq(L->rank[i], 0);
+        ck_assert_int_eq(memcmp(&L->counters[i * POSIX_NUM_COUNTERS], r[i].counters,
+                                sizeof r[i].counters), 0);
+        ck_assert_int_eq(memcmp(&L->fcounters[i * POSIX_F_NUM_COUNTERS], r[i].fcounters,
+                                sizeof r[i].fcounters), 0);
+    }
+    iolens_log_free(&log);
+    free(file.p);
+    iolens_buf_free(&out);
+}
+END_TEST
+
+/* The zero code where it cannot be, or with a body that does not match
+ * the codes, is damage: one line, from both readers alike. */
+START_TEST(zero_code_damage)
+{
+    static const struct {
+        size_t column;             /* whose code is set to code, or -1 */
+        unsigned code;
+        uint32_t version;
+        int negative;              /* record 1's POSIX_BYTES_WRITTEN made negative */
+        const char *reason;
+    } cases[] = {
+        {0, IOLENS_COL_ZERO, IOLENS_POSIX_VERSION, 0, "corrupt POSIX region: column 0 has code 4"},
+        {(size_t)-1, 0, IOLENS_LAYER_VERSION_3, 0, "corrupt POSIX region: column 1 has code 4"},
+        {2 + POSIX_OPENS, IOLENS_COL_ZERO, IOLENS_POSIX_VERSION, 0,
+         "corrupt POSIX region: 3 records of 24 bytes do not fill 96 bytes"},
+        {3, IOLENS_COL_RAW, IOLENS_POSIX_VERSION, 0,
+         "corrupt POSIX region: 3 records of 40 bytes do not fill 96 bytes"},
+        {3, 5, IOLENS_POSIX_VERSION, 0, "corrupt POSIX region: column 3 has code 5"},
+        {(size_t)-1, 0, IOLENS_POSIX_VERSION, 1,
+         "corrupt POSIX region: record 1: POSIX_BYTES_WRITTEN is negative"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        struct iolens_posix_record r[ZC_N];
+        struct iolens_buf out;
+        zero_column_records(r, &out);
+        unsigned char *codes = out.data + sizeof(struct iolens_layer_head);
+        if (cases[k].column != (size_t)-1)
+            codes[cases[k].column] = (unsigned char)cases[k].code;
+        if (cases[k].negative) /* stored column 2, its sign plane */
+            codes[ZC_COLS + (2 * 8 + 7) * ZC_N + 1] = 0x80;
+        struct bytes file = log_with_posix(out.data, out.len, cases[k].version);
+        char err[256] = "";
+        ck_assert_int_eq(both_readers(&file, err, sizeof err), IOLENS_READ_CORRUPT);
+        ck_assert_str_eq(err, cases[k].reason);
+        free(file.p);
+        iolens_buf_free(&out);
+    }
+}
+END_TEST
 
 static uint64_t real_hash_of_a(const char *path, size_t len)
 {
@@ -684,6 +816,8 @@ static Suite *log_writer_suite(void)
     tcase_add_test(tc, records_named_by_place);
     tcase_add_test(tc, bad_places_are_damage);
     tcase_add_test(tc, log_bytes_per_record);
+    tcase_add_test(tc, zero_columns_store_nothing);
+    tcase_add_test(tc, zero_code_damage);
     suite_add_tcase(s, tc);
     return s;
 }
