@@ -294,6 +294,25 @@ static void decode_record(const struct dn_module *m, const struct dn_map *map,
     }
 }
 
+/* <L>_RANKS_OPENED and <L>_RANKS_IO are not in a Darshan log (they stay
+ * marked absent), but the sharing analyses need them, and Darshan says
+ * enough: it reduces to one record (rank -1) only a file that every rank
+ * opened, so such a record was opened by nprocs ranks, a per-rank record
+ * by one; the ranks that did I/O are taken as those, when the record has
+ * bytes. */
+static void derive_rank_counts(const struct iolens_layer_desc *d, struct iolens_log_layer *L,
+                               uint64_t k, int64_t nprocs)
+{
+    if (d->ranks_opened < 0 || (uint32_t)d->ranks_opened + 1 >= L->counter_count)
+        return;
+    int64_t *c = L->counters + k * L->counter_count;
+    int64_t bytes = (d->bytes_read >= 0 ? c[d->bytes_read] : 0) +
+                    (d->bytes_written >= 0 ? c[d->bytes_written] : 0);
+    int64_t opened = L->rank[k] == IOLENS_RANK_ALL ? nprocs : 1;
+    c[d->ranks_opened] = opened;
+    c[d->ranks_opened + 1] = bytes > 0 ? opened : 0;
+}
+
 enum iolens_read_status dn_read_module(struct reader *r, const struct dn_module *m,
                                        const unsigned char *raw, size_t len)
 {
@@ -318,6 +337,7 @@ enum iolens_read_status dn_read_module(struct reader *r, const struct dn_module 
             return rd_fail(r, IOLENS_READ_CORRUPT,
                            "corrupt Darshan log: a %s record has rank %lld, not a rank of "
                            "the job's %lld", m->name, (long long)L->rank[k], (long long)nprocs);
+        derive_rank_counts(d, L, k, nprocs);
     }
     return IOLENS_READ_OK;
 }

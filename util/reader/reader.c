@@ -222,6 +222,12 @@ bool iolens_log_file_is_darshan(const char *path)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return false;
+    /* Only a regular file: reading a pipe would take its bytes away. */
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return false;
+    }
     ssize_t n = read(fd, head, sizeof head);
     close(fd);
     return n == (ssize_t)sizeof head && dn_is_darshan(head, sizeof head);

@@ -111,7 +111,8 @@ enum iolens_log_source {
  * log format version, into buf. */
 const char *iolens_log_source_label(const struct iolens_log *log, char *buf, size_t size);
 
-/* Whether a file starts as a Darshan log (by magic number).  The tools'
+/* Whether a regular file starts as a Darshan log (by magic number; false
+ * for anything else, a pipe included, which is not read).  The tools'
  * streamed modes read such a log whole. */
 bool iolens_log_file_is_darshan(const char *path);
 
