@@ -2,6 +2,7 @@
 # Installs the Debian 12 packages iolens needs to build and test, but only
 # those that are missing: a machine that has them all is left untouched.
 # clang and libclang-rt-14-dev: libFuzzer, for tests/fuzz/run-fuzz.sh.
+# libbz2-dev: the tools read bzip2-compressed Darshan logs.
 # libsqlite3-dev: iolens-export --sqlite; sqlite3 (the CLI): its tests.
 # hdf5-tools: h5dump and h5ls, which check iolens-export --hdf5's files.
 # tests/transparency (real programs traced): tar, gzip, git, make, python3,
@@ -20,7 +21,7 @@
 # mpiexec.hydra, mpicc.openmpi, mpiexec.openmpi.
 set -eu
 
-PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev
+PACKAGES="build-essential autoconf automake libtool pkg-config zlib1g-dev libbz2-dev
 libxxhash-dev check libsubunit-dev mpich libmpich-dev libhdf5-mpich-dev python3
 clang libclang-rt-14-dev
 libsqlite3-dev sqlite3

@@ -196,6 +196,10 @@ static void put_job_line(const char *which, const char *path, const struct iolen
     iolens_put_escaped(stdout, log->jobstr[IOLENS_JOBSTR_EXE]);
     printf("\n# %s nprocs: %" PRIu32 " nnodes: %" PRIu32 " run_time: %.6f\n", which,
            log->job.nprocs, log->job.nnodes, log->job.run_time);
+    /* Which runtime wrote it: a Darshan log compares with an iolens one. */
+    char source[48];
+    printf("# %s source: %s%s\n", which, iolens_log_source_label(log, source, sizeof source),
+           (log->flags & IOLENS_FLAG_PARTIAL) ? " (partial)" : "");
 }
 
 static void put_figures(const struct job_figs *a, const struct job_figs *b)

@@ -321,7 +321,8 @@ static int process_stream(const char *path, const struct args *a)
 /* Reads and prints one log; its exit status (0, 1 or 2). */
 static int process_log(const char *path, const struct args *a)
 {
-    if (streamed(a))
+    /* A Darshan log is small beside its job's iolens log: read it whole. */
+    if (streamed(a) && !iolens_log_file_is_darshan(path))
         return process_stream(path, a);
     struct iolens_log log;
     char err[256];

@@ -25,6 +25,10 @@
 #                            default 1 GiB limit, refused
 #   extreme-counters.iolens  every counter INT64_MAX, every time 1e308
 #   negative-counters.iolens every counter INT64_MIN: refused as damage
+# and two Darshan logs, kept as they are (copies of ../shared/fixtures/darshan's
+# ior-posix-dxt.darshan and ior-mpiio-coll-bzip2.darshan, Darshan 3.5.0):
+#   darshan-dxt.darshan      POSIX, STDIO, DXT_POSIX and HEATMAP, zlib
+#   darshan-bzip2.darshan    POSIX, MPI-IO, STDIO and HEATMAP, bzip2
 set -eu
 build=${1:?usage: make-corpus.sh BUILDDIR}
 dir=$(cd "$(dirname "$0")" && pwd)/corpus

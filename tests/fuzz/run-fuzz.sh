@@ -54,7 +54,7 @@ if ! "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=u
     -include "$build/build_config.h" -I"$src/include" -I"$src" -I"$src/lib" -I"$src/util" \
     -o "$bin" "$src/tests/fuzz/fuzz_reader.c" "$src/tests/fuzz/fuzz_mutator.c" \
     "$src"/util/reader/*.c "$src"/format/*.c \
-    -lz -pthread 2>"$work/build.err"; then
+    -lz -lbz2 -pthread 2>"$work/build.err"; then
     cat "$work/build.err" >&2
     if grep -q -e 'fuzzer' "$work/build.err"; then
         echo "SKIP: $CLANG cannot link libFuzzer (libclang-rt-*-dev missing?)"

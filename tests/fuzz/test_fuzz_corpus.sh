@@ -1,7 +1,8 @@
 #!/bin/sh
 # Replays the fuzz corpus (tests/fuzz/corpus: a valid log from
-# make_test_log plus truncated and bit-flipped copies, a text file and
-# the hostile logs of make_hostile_log: make-corpus.sh lists them)
+# make_test_log plus truncated and bit-flipped copies, a text file, two
+# Darshan logs and the hostile logs of make_hostile_log: make-corpus.sh
+# lists them)
 # through the fuzz target, then 5000 deterministic mutations of it, half
 # of them structure-aware (damage inside a region with every CRC fixed).
 # The target must survive all of them, and the streaming reader (on a
@@ -33,9 +34,10 @@ else
     fail "the corpus crashed the reader (status $?)"
 fi
 echo "corpus:    $summary"
-check_eq 14 "$(verdict inputs)" "corpus inputs"
-# valid, shared-ids, huge-nprocs and extreme-counters (the hostile seeds)
-check_eq 4 "$(verdict ok)" "valid corpus logs"
+check_eq 16 "$(verdict inputs)" "corpus inputs"
+# valid, shared-ids, huge-nprocs and extreme-counters (the hostile seeds),
+# and the two Darshan logs (with DXT; bzip2-compressed)
+check_eq 6 "$(verdict ok)" "valid corpus logs"
 check_eq 1 "$(verdict not_iolens)" "corpus inputs that are not logs"
 check_eq 3 "$(verdict truncated)" "truncated corpus logs"
 check_eq 2 "$(verdict crc)" "corpus logs failing a CRC"

@@ -94,12 +94,13 @@ check_eq 1 "$(q "SELECT imported BETWEEN $now - 600 AND $now + 600 FROM jobs WHE
 fmt() { echo "CASE WHEN $1 IS NULL THEN '-' ELSE printf('%.6f', $1) END"; }
 q "SELECT log_path, exe, jobid, nprocs, nnodes, printf('%.6f', runtime), bytes,
     $(fmt agg_mib_s), $(fmt mib_s_per_cn), $(fmt union_mib_s), $(fmt bps),
-    ifnull(bps_layer, '-'), sharing FROM jobs ORDER BY log_path" >"$T/db.summary"
+    ifnull(bps_layer, '-'), sharing,
+    source || CASE WHEN partial THEN ' partial' ELSE '' END FROM jobs ORDER BY log_path" >"$T/db.summary"
 # shellcheck disable=SC2086
 "$IOLENS_PARSER" --summary $LOGS | grep -v '^#' | sort >"$T/parser.summary"
 if cmp -s "$T/parser.summary" "$T/db.summary"; then pass; else
     fail "jobs differ from --summary: $(diff "$T/parser.summary" "$T/db.summary" | head -6)"; fi
-check_eq 1 "$(grep -c "sim-odd.iolens${TAB}.*${TAB}2737.454545${TAB}POSIX${TAB}rank-0\$" "$T/db.summary")" \
+check_eq 1 "$(grep -c "sim-odd.iolens${TAB}.*${TAB}2737.454545${TAB}POSIX${TAB}rank-0${TAB}iolens 2\$" "$T/db.summary")" \
     "sim-odd's BPS (its log has intervals)"
 
 # sim-base's POSIX layer (make_test_log: out.dat and in put.dat).

@@ -298,7 +298,7 @@ def check(what, got, want):
 cols = [c.strip('<>') for c in lines[0].lstrip('#').split('\t')]
 check('summary columns', cols, ['log', 'exe', 'jobid', 'nprocs', 'nnodes', 'runtime', 'bytes',
                                 'agg_mib_s', 'mib_s_per_cn', 'union_mib_s', 'bps', 'bps_layer',
-                                'sharing'])
+                                'sharing', 'source'])
 a, b = (dict(zip(cols, l.split('\t'))) for l in lines[1:])
 check('row 1 log', a['log'], sys.argv[2])
 check('row 1 exe', a['exe'], '/opt/app/bin/sim')
@@ -312,6 +312,7 @@ check('row 1 mib_s_per_cn', a['mib_s_per_cn'], '0.501558')
 check('row 1 bps', a['bps'], '%.6f' % (5640 / 1.6875))
 check('row 1 bps_layer', a['bps_layer'], 'POSIX')
 check('row 1 sharing', a['sharing'], 'rank-0')
+check('row 1 source', a['source'], 'iolens 2')
 check('row 2 log', b['log'], sys.argv[3])
 check('row 2 nnodes', b['nnodes'], '2')
 check('row 2 bytes', b['bytes'], str(4088832 + 10250 + 200 + 300))

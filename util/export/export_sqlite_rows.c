@@ -103,7 +103,7 @@ const char iolens_sqlite_schema[] =
     " agg_mib_s REAL, mib_s_per_cn REAL, union_mib_s REAL, bps REAL, bps_layer TEXT,"
     " sharing TEXT, sharing_layer TEXT, top_rank INTEGER, top_rank_share REAL,"
     " folded_files INTEGER, folded_opens INTEGER, iolens_version TEXT, mpi_library TEXT,"
-    " log_path TEXT, log_version INTEGER, imported REAL);"
+    " log_path TEXT, log_version INTEGER, imported REAL, source TEXT, partial INTEGER);"
     "CREATE TABLE IF NOT EXISTS layers ("
     " job_key INTEGER NOT NULL, layer TEXT NOT NULL, records INTEGER,"
     " shared_records INTEGER, bytes_read INTEGER, bytes_written INTEGER, bytes INTEGER,"
@@ -125,8 +125,8 @@ static const char *const insert_job_sql =
     " nnodes, pid, parent_pid, start_time, end_time, runtime, records, bytes_read,"
     " bytes_written, bytes, io_time, agg_mib_s, mib_s_per_cn, union_mib_s, bps, bps_layer,"
     " sharing, sharing_layer, top_rank, top_rank_share, folded_files, folded_opens,"
-    " iolens_version, mpi_library, log_path, log_version, imported)"
-    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    " iolens_version, mpi_library, log_path, log_version, imported, source, partial)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 static const char *const insert_layer_sql =
     "INSERT INTO layers (job_key, layer, records, shared_records, bytes_read, bytes_written,"
@@ -309,6 +309,9 @@ static int put_job(const struct iolens_sqlite_stmts *s, int64_t key, const struc
     iolens_bind_display(&b, log_path, strlen(log_path));
     iolens_bind_int(&b, log->version);
     iolens_bind_real(&b, now());
+    char source[48];   /* which runtime wrote the log: "iolens 2", "darshan 3.41" */
+    iolens_bind_text(&b, iolens_log_source_label(log, source, sizeof source));
+    iolens_bind_int(&b, (log->flags & IOLENS_FLAG_PARTIAL) != 0);
     return iolens_bind_run(&b);
 }
 

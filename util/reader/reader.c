@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "reader/darshan.h"
 #include "reader/reader_internal.h"
 
 /* ---------------------------------------------------------- whole log -- */
@@ -91,7 +92,7 @@ enum iolens_read_status iolens_log_read_buffer(const void *data, size_t size,
     static const unsigned char empty[1];
     if (data == NULL)
         r.data = empty;
-    enum iolens_read_status st = read_all(&r);
+    enum iolens_read_status st = dn_is_darshan(r.data, size) ? dn_read_log(&r) : read_all(&r);
     rd_reader_release(&r);
     if (st != IOLENS_READ_OK)
         iolens_log_free(out);
@@ -184,12 +185,18 @@ void iolens_log_free(struct iolens_log *log)
         free(log->layers[i].rank);
         free(log->layers[i].counters);
         free(log->layers[i].fcounters);
+        free(log->layers[i].absent);
+        free((void *)log->layers[i].extra_names);   /* fextra_names is its tail */
+        free(log->layers[i].extra);
+        free(log->layers[i].fextra);
     }
     free(log->layers);
     for (size_t i = 0; i < log->ninterval_sets; i++)
         rd_free_interval_set(&log->intervals[i]);
     free(log->intervals);
     free(log->ranks);
+    free(log->skipped_modules);
+    free(log->partial_modules);
     memset(log, 0, sizeof *log);
 }
 
@@ -207,4 +214,30 @@ void rd_clear_scratch(struct iolens_log *log)
     log->nnames = 0;
     for (size_t l = 0; l < log->nlayers; l++)
         log->layers[l].record_count = 0;
+}
+
+bool iolens_log_file_is_darshan(const char *path)
+{
+    unsigned char head[16];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    /* Only a regular file: reading a pipe would take its bytes away. */
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return false;
+    }
+    ssize_t n = read(fd, head, sizeof head);
+    close(fd);
+    return n == (ssize_t)sizeof head && dn_is_darshan(head, sizeof head);
+}
+
+const char *iolens_log_source_label(const struct iolens_log *log, char *buf, size_t size)
+{
+    if (log->source == IOLENS_SOURCE_DARSHAN)
+        snprintf(buf, size, "darshan %s", log->source_version);
+    else
+        snprintf(buf, size, "iolens %u", (unsigned)log->version);
+    return buf;
 }

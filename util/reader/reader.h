@@ -36,6 +36,16 @@ struct iolens_log_layer {
     int64_t *rank;
     int64_t *counters;            /* record_count * counter_count */
     double *fcounters;            /* record_count * fcounter_count */
+    /* A log another runtime wrote (a Darshan log, darshan_read.c): */
+    unsigned char *absent;        /* NULL, or counter_count + fcounter_count
+                                   * flags, 1 where that runtime keeps no such
+                                   * counter (its value is 0 here; outputs say
+                                   * "not in a Darshan log") */
+    uint32_t extra_count, fextra_count;   /* that runtime's counters iolens lacks */
+    const char *const *extra_names;       /* extra_count names (static) */
+    const char *const *fextra_names;
+    int64_t *extra;               /* record_count * extra_count */
+    double *fextra;               /* record_count * fextra_count */
 };
 
 /* The access intervals of one layer of one rank (an intervals region,
@@ -81,7 +91,35 @@ struct iolens_log {
     size_t ninterval_sets;
     struct iolens_log_intervals *intervals;  /* per rank and known layer, sorted by rank, then kind */
     unsigned unknown_regions;            /* skipped region kinds */
+    /* Which runtime wrote the log (the reader tells by magic number). */
+    uint32_t source;                     /* IOLENS_SOURCE_* */
+    char source_version[16];             /* Darshan: its log format version, "3.41" */
+    uint64_t source_partial;             /* Darshan: bit m set when its module m ran
+                                          * out of records (also IOLENS_FLAG_PARTIAL) */
+    char *partial_modules;               /* Darshan: those modules by name, space-
+                                          * separated, or NULL */
+    char *skipped_modules;               /* Darshan: the modules not read, space-
+                                          * separated ("HEATMAP"), or NULL */
 };
+
+enum iolens_log_source {
+    IOLENS_SOURCE_IOLENS = 0,
+    IOLENS_SOURCE_DARSHAN = 1,
+};
+
+/* "iolens 2" or "darshan 3.41": the runtime that wrote the log and its
+ * log format version, into buf. */
+const char *iolens_log_source_label(const struct iolens_log *log, char *buf, size_t size);
+
+/* Whether a regular file starts as a Darshan log (by magic number; false
+ * for anything else, a pipe included, which is not read).  The tools'
+ * streamed modes read such a log whole. */
+bool iolens_log_file_is_darshan(const char *path);
+
+/* Whether counter / fcounter i of L is one the log's writer does not keep
+ * (a Darshan log: "not in a Darshan log"). */
+bool iolens_log_counter_absent(const struct iolens_log_layer *L, int i);
+bool iolens_log_fcounter_absent(const struct iolens_log_layer *L, int i);
 
 enum iolens_read_status {
     IOLENS_READ_OK = 0,

@@ -42,7 +42,7 @@ int iolens_log_parse_size(const char *s, uint64_t *bytes)
 
 void iolens_log_set_max_size(uint64_t bytes) { chosen_limit = bytes; }
 
-static enum iolens_read_status current_limit(struct reader *r, uint64_t *limit)
+enum iolens_read_status rd_current_limit(struct reader *r, uint64_t *limit)
 {
     *limit = IOLENS_DEFAULT_MAX_LOG_SIZE;
     if (chosen_limit > 0) {
@@ -62,7 +62,7 @@ enum iolens_read_status rd_check_log_size(struct reader *r, const struct iolens_
                                           unsigned count)
 {
     uint64_t limit, total = 0;
-    enum iolens_read_status st = current_limit(r, &limit);
+    enum iolens_read_status st = rd_current_limit(r, &limit);
     if (st != IOLENS_READ_OK)
         return st;
     /* Regions of kinds (or versions) the reader skips are never inflated. */

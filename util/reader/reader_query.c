@@ -101,3 +101,14 @@ double iolens_log_fcounter(const struct iolens_log_layer *L, uint64_t r, int i)
         return 0.0;
     return L->fcounters[r * L->fcounter_count + (uint32_t)i];
 }
+
+bool iolens_log_counter_absent(const struct iolens_log_layer *L, int i)
+{
+    return L->absent != NULL && i >= 0 && (uint32_t)i < L->counter_count && L->absent[i];
+}
+
+bool iolens_log_fcounter_absent(const struct iolens_log_layer *L, int i)
+{
+    return L->absent != NULL && i >= 0 && (uint32_t)i < L->fcounter_count &&
+           L->absent[L->counter_count + (uint32_t)i];
+}

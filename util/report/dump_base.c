@@ -11,6 +11,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,28 +220,53 @@ static void names_free(struct names *nm)
     free(nm->flen);
 }
 
+/* What a counter of ours that a Darshan log lacks prints instead of a value. */
+#define NOT_IN_DARSHAN "not in a Darshan log"
+
+static void put_counter(struct text *o, const char *name, size_t len, int64_t v, bool absent,
+                        const struct text *head, const struct text *tail)
+{
+    text_put(o, head->p, head->len);
+    text_put(o, name, len);
+    text_put(o, "\t", 1);
+    if (absent)
+        text_puts(o, NOT_IN_DARSHAN);
+    else
+        text_i64(o, v);
+    text_put(o, tail->p, tail->len);
+}
+
+static void put_fcounter(struct text *o, const char *name, size_t len, double v, bool absent,
+                         const struct text *head, const struct text *tail)
+{
+    /* %.6f of the largest double is 316 characters. */
+    char num[400];
+    num[0] = '\t';
+    int n = absent ? snprintf(num + 1, sizeof num - 1, "%s", NOT_IN_DARSHAN)
+                   : iolens_format_fixed6(v, num + 1, sizeof num - 1);
+    text_put(o, head->p, head->len);
+    text_put(o, name, len);
+    text_put(o, num, (size_t)n + 1);
+    text_put(o, tail->p, tail->len);
+}
+
+/* A record's counters, then (a Darshan log) the counters iolens lacks,
+ * under Darshan's names. */
 static void dump_record(struct text *o, const struct iolens_log_layer *L, uint64_t r,
                         const struct names *nm, const struct text *head, const struct text *tail)
 {
-    uint32_t nc = nm->n, nf = nm->nf;
-    for (uint32_t i = 0; i < nc; i++) {
-        text_put(o, head->p, head->len);
-        text_put(o, nm->name[i], nm->len[i]);
-        text_put(o, "\t", 1);
-        text_i64(o, L->counters[r * L->counter_count + i]);
-        text_put(o, tail->p, tail->len);
-    }
-    for (uint32_t i = 0; i < nf; i++) {
-        /* %.6f of the largest double is 316 characters. */
-        char num[400];
-        num[0] = '\t';
-        int n = iolens_format_fixed6(L->fcounters[r * L->fcounter_count + i], num + 1,
-                                     sizeof num - 1);
-        text_put(o, head->p, head->len);
-        text_put(o, nm->fname[i], nm->flen[i]);
-        text_put(o, num, (size_t)n + 1);
-        text_put(o, tail->p, tail->len);
-    }
+    for (uint32_t i = 0; i < nm->n; i++)
+        put_counter(o, nm->name[i], nm->len[i], L->counters[r * L->counter_count + i],
+                    iolens_log_counter_absent(L, (int)i), head, tail);
+    for (uint32_t i = 0; i < nm->nf; i++)
+        put_fcounter(o, nm->fname[i], nm->flen[i], L->fcounters[r * L->fcounter_count + i],
+                     iolens_log_fcounter_absent(L, (int)i), head, tail);
+    for (uint32_t i = 0; i < L->extra_count; i++)
+        put_counter(o, L->extra_names[i], strlen(L->extra_names[i]),
+                    L->extra[r * L->extra_count + i], false, head, tail);
+    for (uint32_t i = 0; i < L->fextra_count; i++)
+        put_fcounter(o, L->fextra_names[i], strlen(L->fextra_names[i]),
+                     L->fextra[r * L->fextra_count + i], false, head, tail);
 }
 
 /* The buffers of one dump; a name lookup for the records' ids. */

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "analysis/bps.h"
+#include "analysis/perf.h"
 #include "output/real_text.h"
 #include "output/put_escaped.h"
 #include "report/report_text.h"
@@ -110,8 +111,32 @@ static void print_clock_offsets(FILE *out, const struct iolens_log *log)
     }
 }
 
+/* A Darshan log without DXT has no access intervals: no BPS, but the
+ * Intrepid study's fallback bandwidth (analysis/perf.h) per layer. */
+static int print_no_intervals(FILE *out, const struct iolens_log *log)
+{
+    struct iolens_perf p;
+    if (iolens_perf_compute(log, &p) != 0)
+        return -1;
+    fprintf(out, "# bps: not available: this Darshan log has no DXT trace (access intervals)\n");
+    fprintf(out, "# bps fallback: Intrepid bandwidth, bytes over the slowest rank's unique-file "
+                 "time plus each shared file's first open to last I/O\n");
+    fprintf(out, "#<layer>\t<metric>\t<value>\n");
+    for (int i = 0; i < IOLENS_PERF_NLAYERS; i++) {
+        const struct iolens_perf_layer *L = &p.layer[i];
+        if (!L->present || L->bytes == 0)
+            continue;
+        fprintf(out, "%s\tfallback_mib_s\t", L->name);
+        iolens_put_real(out, L->fallback_mib_s);
+        fputc('\n', out);
+    }
+    return 0;
+}
+
 int iolens_report_bps(FILE *out, const struct iolens_log *log, uint64_t block_size)
 {
+    if (log->source == IOLENS_SOURCE_DARSHAN && log->ninterval_sets == 0)
+        return print_no_intervals(out, log);
     struct iolens_bps_report r;
     if (iolens_bps_compute(log, &r) != 0)
         return -1;

@@ -87,26 +87,34 @@ static void put_time(FILE *out, const char *label, int64_t sec, int64_t nsec)
            nsec >= 0 && nsec < 1000000000 ? nsec : 0, human);
 }
 
-void iolens_report_job_header(FILE *out, const struct iolens_log *log)
+/* A Darshan log's own lines: its format, its runtime's version, what of
+ * it was not read and whether Darshan marked it partial. */
+static void print_darshan_lines(FILE *out, const struct iolens_log *log)
+{
+    fprintf(out, "# log format: darshan %s (a Darshan log)\n# darshan version: ",
+            log->source_version);
+    iolens_put_escaped(out, log->jobstr[IOLENS_JOBSTR_VERSION]);
+    fputc('\n', out);
+    if (log->partial_modules != NULL) {
+        fprintf(out, "# partial: yes (Darshan ran out of records in ");
+        iolens_put_escaped(out, log->partial_modules);
+        fprintf(out, ": files it did not record are missing)\n");
+    }
+    fprintf(out, "# skipped Darshan modules: %s\n",
+            log->skipped_modules != NULL ? log->skipped_modules : "none");
+    if (log->job.nnodes == 0)
+        fprintf(out, "# nnodes: not in a Darshan log (MiB/s/CN needs --nodes N)\n");
+    else
+        fprintf(out, "# nnodes estimated: %u, the distinct host names of the DXT records\n",
+                (unsigned)log->job.nnodes);
+}
+
+/* The lines only an iolens log has: its runtime's process, memory budget
+ * and folding. */
+static void print_iolens_lines(FILE *out, const struct iolens_log *log)
 {
     const struct iolens_job_fixed *j = &log->job;
-    fprintf(out, "# iolens log format version: %u\n", (unsigned)log->version);
-    fprintf(out, "# exe: ");
-    iolens_put_escaped_n(out, log->jobstr[IOLENS_JOBSTR_EXE], log->jobstr_len[IOLENS_JOBSTR_EXE]);
-    if (log->jobstr_len[IOLENS_JOBSTR_ARGS] > 0) {
-        fputc(' ', out);
-        put_list(out, log->jobstr[IOLENS_JOBSTR_ARGS], log->jobstr_len[IOLENS_JOBSTR_ARGS]);
-    }
-    fprintf(out, "\n# uid: %" PRIu64 "\n# user: ", j->uid);
-    iolens_put_escaped(out, log->jobstr[IOLENS_JOBSTR_USER]);
-    fprintf(out, "\n# jobid: ");
-    iolens_put_escaped(out, log->jobstr[IOLENS_JOBSTR_JOBID]);
-    fputc('\n', out);
-    put_time(out, "start_time", j->start_time_sec, j->start_time_nsec);
-    put_time(out, "end_time", j->end_time_sec, j->end_time_nsec);
-    fprintf(out, "# run_time: %.6f\n", j->run_time);
-    fprintf(out, "# nprocs: %" PRIu32 "\n# nnodes: %" PRIu32 "\n# pid: %" PRId64 "\n", j->nprocs,
-           j->nnodes, j->pid);
+    fprintf(out, "# nnodes: %" PRIu32 "\n# pid: %" PRId64 "\n", j->nnodes, j->pid);
     if (j->parent_pid != 0 || (log->flags & IOLENS_FLAG_FORKED))
         fprintf(out, "# parent_pid: %" PRId64 "\n", j->parent_pid);
     if (log->flags & IOLENS_FLAG_INCOMPLETE)
@@ -129,6 +137,42 @@ void iolens_report_job_header(FILE *out, const struct iolens_log *log)
                100.0 * IOLENS_FOLDED_FILES_ERROR(j->budget_bytes));
     fprintf(out, "\n# folded opens: %" PRIu64 "\n", j->folded_opens);
     fprintf(out, "# unknown regions skipped: %u\n", log->unknown_regions);
+}
+
+void iolens_report_job_header(FILE *out, const struct iolens_log *log)
+{
+    const struct iolens_job_fixed *j = &log->job;
+    bool darshan = log->source == IOLENS_SOURCE_DARSHAN;
+    if (darshan)
+        print_darshan_lines(out, log);
+    else
+        fprintf(out, "# iolens log format version: %u\n", (unsigned)log->version);
+    fprintf(out, "# exe: ");
+    iolens_put_escaped_n(out, log->jobstr[IOLENS_JOBSTR_EXE], log->jobstr_len[IOLENS_JOBSTR_EXE]);
+    if (log->jobstr_len[IOLENS_JOBSTR_ARGS] > 0) {
+        fputc(' ', out);
+        put_list(out, log->jobstr[IOLENS_JOBSTR_ARGS], log->jobstr_len[IOLENS_JOBSTR_ARGS]);
+    }
+    fprintf(out, "\n# uid: %" PRIu64 "\n", j->uid);
+    if (!darshan) {
+        fprintf(out, "# user: ");
+        iolens_put_escaped(out, log->jobstr[IOLENS_JOBSTR_USER]);
+        fputc('\n', out);
+    }
+    fprintf(out, "# jobid: ");
+    iolens_put_escaped(out, log->jobstr[IOLENS_JOBSTR_JOBID]);
+    fputc('\n', out);
+    put_time(out, "start_time", j->start_time_sec, j->start_time_nsec);
+    put_time(out, "end_time", j->end_time_sec, j->end_time_nsec);
+    fprintf(out, "# run_time: %.6f\n", j->run_time);
+    fprintf(out, "# nprocs: %" PRIu32 "\n", j->nprocs);
+    if (darshan) {
+        fprintf(out, "# hosts: ");
+        put_list(out, log->jobstr[IOLENS_JOBSTR_HOSTS], log->jobstr_len[IOLENS_JOBSTR_HOSTS]);
+        fputc('\n', out);
+    } else {
+        print_iolens_lines(out, log);
+    }
     for (size_t i = 0; i < log->nmounts; i++) {
         fprintf(out, "# mount: ");
         iolens_put_escaped(out, log->mounts[i].point);

@@ -5,6 +5,8 @@
  * users link to them. */
 #include "report/report_html.h"
 
+#include <string.h>
+
 /* default-src 'none': nothing is fetched, no script runs; the one
  * inline <style> needs style-src 'unsafe-inline' (SVG presentation
  * attributes are not styles). */
@@ -71,7 +73,23 @@ static void put_title(FILE *out, const struct iolens_log *log)
 {
     fputs("<h1>iolens report: job ", out);
     iolens_html_text(out, log->jobstr[IOLENS_JOBSTR_JOBID], log->jobstr_len[IOLENS_JOBSTR_JOBID]);
-    fputs("</h1>\n<nav>", out);
+    fputs("</h1>\n", out);
+    if (log->source == IOLENS_SOURCE_DARSHAN) {
+        /* which runtime wrote the log, and what it lacks */
+        fputs("<p class=\"note\">Read from a Darshan log, format ", out);
+        iolens_html_text(out, log->source_version, strlen(log->source_version));
+        fputs(" (Darshan ", out);
+        iolens_html_text(out, log->jobstr[IOLENS_JOBSTR_VERSION],
+                         log->jobstr_len[IOLENS_JOBSTR_VERSION]);
+        fputs("): counters iolens has and Darshan lacks are left out", out);
+        if (log->ninterval_sets == 0)
+            fputs("; no DXT trace, so no BPS", out);
+        fputs(".</p>\n", out);
+    }
+    if (log->source == IOLENS_SOURCE_DARSHAN && (log->flags & IOLENS_FLAG_PARTIAL))
+        fputs("<p class=\"note\"><strong>Partial log</strong>: Darshan ran out of "
+              "records, and files it did not record are missing.</p>\n", out);
+    fputs("<nav>", out);
     for (size_t i = 0; i < NSECTIONS; i++)
         fprintf(out, "<a href=\"#%s\">%s</a>", SECTIONS[i].id, SECTIONS[i].title);
     fputs("</nav>\n", out);

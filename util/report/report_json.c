@@ -88,8 +88,11 @@ static int put_job(struct iolens_json *j, const struct iolens_log *log)
     struct iolens_sharing sh;
     if (iolens_sharing_of_job(log, &sh) != 0)
         return -1;
+    char source[48];
     iolens_json_key(j, "job");
     iolens_json_begin_object(j);
+    iolens_json_key(j, "source");   /* "iolens 2", "darshan 3.41" */
+    iolens_json_cstring(j, iolens_log_source_label(log, source, sizeof source));
     kv_name(j, "exe", log->jobstr[IOLENS_JOBSTR_EXE], log->jobstr_len[IOLENS_JOBSTR_EXE]);
     kv_list(j, "args", log->jobstr[IOLENS_JOBSTR_ARGS], log->jobstr_len[IOLENS_JOBSTR_ARGS]);
     kv_str(j, "jobid", log->jobstr[IOLENS_JOBSTR_JOBID], log->jobstr_len[IOLENS_JOBSTR_JOBID]);
@@ -106,8 +109,11 @@ static int put_job(struct iolens_json *j, const struct iolens_log *log)
     iolens_json_bool(j, (log->flags & IOLENS_FLAG_PARTIAL) != 0);
     iolens_json_key(j, "forked");
     iolens_json_bool(j, (log->flags & IOLENS_FLAG_FORKED) != 0);
-    kv_str(j, "iolens_version", log->jobstr[IOLENS_JOBSTR_VERSION],
-           log->jobstr_len[IOLENS_JOBSTR_VERSION]);
+    /* A Darshan log: the version of the Darshan that wrote it. */
+    kv_str(j, log->source == IOLENS_SOURCE_DARSHAN ? "darshan_version" : "iolens_version",
+           log->jobstr[IOLENS_JOBSTR_VERSION], log->jobstr_len[IOLENS_JOBSTR_VERSION]);
+    if (log->partial_modules != NULL)
+        kv_str(j, "partial_modules", log->partial_modules, strlen(log->partial_modules));
     iolens_json_key(j, "sharing");
     iolens_json_cstring(j, iolens_sharing_name(sh.cls));
     kv_int(j, "sharing_top_rank", sh.top_rank);

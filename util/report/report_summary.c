@@ -38,7 +38,7 @@ static void put_real_cell(FILE *out, double v)
 int iolens_report_summary_header(FILE *out)
 {
     fputs("#<log>\t<exe>\t<jobid>\t<nprocs>\t<nnodes>\t<runtime>\t<bytes>\t<agg_mib_s>"
-          "\t<mib_s_per_cn>\t<union_mib_s>\t<bps>\t<bps_layer>\t<sharing>\n",
+          "\t<mib_s_per_cn>\t<union_mib_s>\t<bps>\t<bps_layer>\t<sharing>\t<source>\n",
           out);
     return 0;
 }
@@ -90,7 +90,11 @@ int iolens_report_summary_row(FILE *out, const struct iolens_log *log, const cha
     put_real_cell(out, p.job.mib_s_per_cn);
     put_real_cell(out, p.job.union_mib_s);
     put_bps(out, log, main_bps(&r), block_size);
-    fprintf(out, "\t%s\n", iolens_sharing_name(sh.cls));
+    /* Which runtime wrote the log, and whether it lost records. */
+    char source[48];
+    fprintf(out, "\t%s\t%s%s\n", iolens_sharing_name(sh.cls),
+            iolens_log_source_label(log, source, sizeof source),
+            (log->flags & IOLENS_FLAG_PARTIAL) ? " partial" : "");
     iolens_bps_report_free(&r);
     return 0;
 }

@@ -44,6 +44,11 @@ struct kind_total {
     uint64_t records;
     struct top_acc *tops;
     size_t ntops;
+    /* A Darshan log: the counters it lacks, and per counter the records
+     * where Darshan wrote -1, "not monitored" (when every record says so,
+     * so does the total, as darshan-parser --total prints it). */
+    unsigned char *absent;
+    uint64_t *unmonitored;
 };
 
 struct iolens_totals {
@@ -166,6 +171,26 @@ static int top_acc_add(struct top_acc *a, const struct iolens_log_layer *L)
     return 0;
 }
 
+/* What a Darshan log's layer adds to kt: its absent counters and -1s. */
+static int track_darshan(struct kind_total *kt, const struct iolens_log_layer *L)
+{
+    uint32_t nc = L->counter_count < kt->d->ncounters ? L->counter_count : kt->d->ncounters;
+    if (kt->unmonitored == NULL) {
+        kt->unmonitored = calloc((size_t)kt->d->ncounters + 1, sizeof *kt->unmonitored);
+        kt->absent = calloc((size_t)kt->d->ncounters + kt->d->nfcounters + 1, 1);
+        if (kt->unmonitored == NULL || kt->absent == NULL)
+            return -1;
+        for (uint32_t i = 0; i < nc; i++)
+            kt->absent[i] = iolens_log_counter_absent(L, (int)i);
+        for (uint32_t i = 0; i < kt->d->nfcounters; i++)
+            kt->absent[kt->d->ncounters + i] = iolens_log_fcounter_absent(L, (int)i);
+    }
+    for (uint64_t r = 0; r < L->record_count; r++)
+        for (uint32_t i = 0; i < nc; i++)
+            kt->unmonitored[i] += L->counters[r * L->counter_count + i] == -1;
+    return 0;
+}
+
 int iolens_totals_add_region(void *ctx, const struct iolens_log_layer *L)
 {
     struct kind_total *kt = kind_total_of(ctx, L);
@@ -191,6 +216,8 @@ int iolens_totals_add_region(void *ctx, const struct iolens_log_layer *L)
                                         L->counter_count, L->fcounters + from * L->fcounter_count,
                                         L->fcounter_count, (size_t)(L->record_count - from));
     }
+    if (L->absent != NULL && track_darshan(kt, L) != 0)
+        return -1;
     kt->records += L->record_count;
     for (size_t i = 0; i < kt->ntops; i++)
         if (top_acc_add(&kt->tops[i], L) != 0)
@@ -215,10 +242,21 @@ static void print_kind_total(FILE *out, struct kind_total *kt)
                                      : a->state;
     }
     uint32_t nc = iolens_usable_counters(&kt->shape), nf = iolens_usable_fcounters(&kt->shape);
-    for (uint32_t i = 0; i < nc; i++)
-        fprintf(out, "total_%s: %" PRId64 "\n", d->counter_names[i], totals[i]);
-    for (uint32_t i = 0; i < nf; i++)
-        fprintf(out, "total_%s: %.6f\n", d->fcounter_names[i], iolens_rec_fcounters(d, kt->total)[i]);
+    for (uint32_t i = 0; i < nc; i++) {
+        if (kt->absent != NULL && kt->absent[i])
+            fprintf(out, "total_%s: not in a Darshan log\n", d->counter_names[i]);
+        else if (kt->unmonitored != NULL && kt->records > 0 && kt->unmonitored[i] == kt->records)
+            fprintf(out, "total_%s: -1\n", d->counter_names[i]);
+        else
+            fprintf(out, "total_%s: %" PRId64 "\n", d->counter_names[i], totals[i]);
+    }
+    for (uint32_t i = 0; i < nf; i++) {
+        if (kt->absent != NULL && kt->absent[d->ncounters + i])
+            fprintf(out, "total_%s: not in a Darshan log\n", d->fcounter_names[i]);
+        else
+            fprintf(out, "total_%s: %.6f\n", d->fcounter_names[i],
+                    iolens_rec_fcounters(d, kt->total)[i]);
+    }
 }
 
 /* What T holds, not T itself. */
@@ -230,6 +268,8 @@ static void totals_release(struct iolens_totals *T)
         for (size_t j = 0; j < T->k[i].ntops; j++)
             free(T->k[i].tops[j].e);
         free(T->k[i].tops);
+        free(T->k[i].absent);
+        free(T->k[i].unmonitored);
     }
 }
 
