@@ -144,12 +144,15 @@ static void strided(void)
         put(&d, i * 5, 1, 0);
     for (int i = 0; i < 20; i++)
         put(&d, 200 + i * 5, 1, 0);
-    /* A second descriptor starts at 0 while the file's step is still 5:
-     * its next writes have that step, but after its first one the last
-     * byte is 0, so that stride is not counted. */
+    /* A second descriptor starts at 0 while the file's step is still a
+     * block: its next writes have that step (and the same alignment), but
+     * after its first one the last byte is 0, so that stride is not
+     * counted. */
+    for (int i = 0; i < 5; i++)
+        put(&d, 1 << 20 | i << 12, 1, 0);
     struct desc e = open_desc("edge.dat", 0);
     for (int i = 0; i < 20; i++)
-        put(&e, i * 5, 1, 0);
+        put(&e, i << 12, 1, 0);
     shut(&e);
     shut(&d);
     d = open_desc("backward.dat", O_CREAT | O_TRUNC);
