@@ -72,13 +72,39 @@ _Static_assert(POSIX_F_NUM_COUNTERS == POSIX_F_VARIANCE_RANK_BYTES + 1 &&
                    NKEPT_FCOUNTERS == POSIX_F_MAX_WRITE_TIME + 1,
                "POSIX fcounters not kept in memory: the sharing ones, last");
 
+/*
+ * The repeat run: most programs issue the same access over and over (the
+ * same size, each starting the same step after the previous one on the
+ * same descriptor: in place, back to back, or strided).  Once such an
+ * access was counted in full, every counter a repeat of it changes,
+ * changes by the same amount (the Darshan and pattern order counters, the
+ * size bin, the alignment counters, the common size, stride and step), so
+ * a repeat only counts itself in n, and the counters get n times those
+ * amounts when the run is applied: before any other access of the record
+ * is counted in full, and before the record is packed.  What differs
+ * from call to call (the positions, the maximum byte, the times) is kept
+ * per call.  Under the record lock like the counters, so counts stay
+ * exact under threads.
+ */
+struct repeat_run {
+    const struct iolens_ofd *ofd; /* the descriptor's; NULL: no run.  Only
+                                   * compared, never followed: it may have
+                                   * been closed (a recycled ofd starts
+                                   * with last_start -1, which no run takes) */
+    uint32_t size;                /* bytes of each access */
+    uint32_t n;                   /* repeats not yet in the counters */
+};
+
 struct iolens_posix_rec {
     _Atomic int lock;
-    enum last_io last_io;     /* for POSIX_RW_SWITCHES */
+    uint8_t last_io;          /* enum last_io, for POSIX_RW_SWITCHES; the
+                               * kind of the run's accesses while there is one */
+    uint8_t run_misaligned;   /* the run's accesses: bit 0 memory, bit 1 file
+                               * not aligned */
+    int8_t mem_align_shift;   /* align_shift of POSIX_MEM_ALIGNMENT */
+    int8_t file_align_shift;  /* ... and of POSIX_FILE_ALIGNMENT */
     /* Runtime-only state, not written to the log as such; next to the
      * lock, so that a read or write touches as few cache lines as it can. */
-    int64_t mem_align_mask;   /* iolens_align_mask of POSIX_MEM_ALIGNMENT */
-    int64_t file_align_mask;  /* ... and of POSIX_FILE_ALIGNMENT */
     double last_meta_end;     /* end of the last metadata call: non-overlapping
                                * time (reads and writes use their
                                * F_*_END_TIMESTAMP, which is the same value) */
@@ -88,6 +114,7 @@ struct iolens_posix_rec {
      * again after each open, as in Darshan.  Indexed by last_io - 1. */
     int64_t last_byte[2];
     uint64_t id;              /* the file's, for its access intervals */
+    struct repeat_run run;
     int64_t counters[NKEPT_COUNTERS];     /* see KEPT_* above */
     double fcounters[NKEPT_FCOUNTERS];
     struct iolens_common_values sizes;
@@ -96,6 +123,8 @@ struct iolens_posix_rec {
 };
 
 typedef struct iolens_posix_rec posix_rec;
+
+static void end_run(posix_rec *r); /* in "read, write" below */
 
 /*
  * The record lock, a test-and-test-and-set spinlock held for a few dozen
@@ -130,20 +159,38 @@ static int64_t configured_mem_alignment(void)
  * properties of the file and the run, so they are set here too. */
 static const struct iolens_layer_ops posix_ops;
 
+/* An alignment as the record keeps it, in a byte beside the lock (where
+ * the run's 16 bytes are paid for): log2 of a power of two, 0 when the
+ * alignment is <= 0 (a mask of 0: never counts), -1 for any other value
+ * (the division, iolens_is_misaligned_masked).  align_mask turns it back
+ * into iolens_align_mask's answer. */
+static int8_t align_shift(int64_t alignment)
+{
+    int64_t mask = iolens_align_mask(alignment);
+    return mask < 0 ? -1 : (int8_t)__builtin_popcountll((uint64_t)mask);
+}
+
+static inline int64_t align_mask(int8_t shift)
+{
+    return shift >= 0 ? (int64_t)((UINT64_C(1) << shift) - 1) : -1;
+}
+
 static void clear_counters(posix_rec *r, const struct iolens_file *file)
 {
     memset(r->counters, 0, sizeof r->counters);
     memset(r->fcounters, 0, sizeof r->fcounters);
     r->counters[POSIX_MEM_ALIGNMENT] = configured_mem_alignment();
     r->counters[POSIX_FILE_ALIGNMENT] = file->fs_block_size > 0 ? file->fs_block_size : 0;
-    r->mem_align_mask = iolens_align_mask(r->counters[POSIX_MEM_ALIGNMENT]);
-    r->file_align_mask = iolens_align_mask(r->counters[POSIX_FILE_ALIGNMENT]);
+    r->mem_align_shift = align_shift(r->counters[POSIX_MEM_ALIGNMENT]);
+    r->file_align_shift = align_shift(r->counters[POSIX_FILE_ALIGNMENT]);
     r->last_meta_end = 0.0;
     r->last_io = IO_NONE;
     r->last_byte[0] = r->last_byte[1] = 0;
     memset(&r->sizes, 0, sizeof r->sizes);
     memset(&r->strides, 0, sizeof r->strides);
     memset(&r->pat, 0, sizeof r->pat);
+    memset(&r->run, 0, sizeof r->run);
+    r->run_misaligned = 0;
 }
 
 /* A new record (not iolens_layer_record_init: the record holds no
@@ -419,6 +466,7 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
     r->counters[POSIX_OPENS]++;
     if (mode > 0) /* -1: the call passed none; Darshan keeps 0 as none too */
         r->counters[POSIX_MODE] = mode;
+    end_run(r); /* its repeats follow a last byte this forgets */
     r->last_byte[0] = r->last_byte[1] = 0;
     iolens_note_first(&r->fcounters[POSIX_F_OPEN_START_TIMESTAMP], t0);
     iolens_note_last(&r->fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
@@ -579,51 +627,180 @@ static __attribute__((noinline)) void count_common_values(posix_rec *r, int64_t 
         iolens_pat_step(&r->pat, step);
 }
 
-/*
- * Inlined into the read and write entry points, so that every k->... is a
- * constant and the update is straight-line code.  It makes no call but
- * one, last and rare (a size or stride other than the previous one), so
- * that the compiler keeps everything in scratch registers: a read or write
- * costs about four instructions a nanosecond, the saving of registers
- * included.  append_pos is the kernel's position after an O_APPEND write
- * (see append_position), else -1.
- */
-static inline __attribute__((always_inline)) void
-count_access(struct iolens_ofd *ofd, const void *buf, int64_t offset, int64_t size, double t0,
-             double t1, const struct rw_ids *k, int64_t append_pos)
+/* Bit 0: the buffer, bit 1: the start not aligned as the record's
+ * alignments say (POSIX_MEM_NOT_ALIGNED, POSIX_FILE_NOT_ALIGNED). */
+static inline unsigned misaligned_bits(const posix_rec *r, const void *buf, int64_t start)
 {
-    posix_rec *r = ofd->rec;
-    int64_t *c = r->counters;
+    const int64_t *c = r->counters;
+    unsigned mem = (unsigned)iolens_is_misaligned_masked((uintptr_t)buf, align_mask(r->mem_align_shift),
+                                                         c[POSIX_MEM_ALIGNMENT]);
+    unsigned file = (unsigned)iolens_is_misaligned_masked((uint64_t)start, align_mask(r->file_align_shift),
+                                                          c[POSIX_FILE_ALIGNMENT]);
+    return mem | file << 1;
+}
 
-    int held = lock_rec(r);
-    int64_t start = access_start(ofd, offset, size, append_pos);
+/* The stride Darshan's rule gives every repeat of a run of accesses of
+ * size bytes, each step bytes after the previous one: the gap past the
+ * previous access's last byte, 0 when back to back or not forward. */
+static inline int64_t repeat_stride(int64_t step, int64_t size)
+{
+    return step > size ? step - size : 0;
+}
+
+/* Puts the run's repeats into the counters: n times what one repeat adds
+ * (each starts pat.run_stride after the previous access of the same kind
+ * on the same descriptor, which is the record's previous access of that
+ * kind too).  Under the record lock. */
+static void apply_run(posix_rec *r)
+{
+    int64_t n = r->run.n;
+    if (n == 0)
+        return;
+    const struct rw_ids *k = r->last_io == IO_READ ? &read_ids : &write_ids;
+    int64_t size = r->run.size, step = r->pat.run_stride;
+    int64_t *c = r->counters;
+    c[k->ops] += n;
+    c[k->bytes] += n * size;
+    c[k->size0 + iolens_size_bin(size)] += n;
+    c[POSIX_MEM_NOT_ALIGNED] += n * (r->run_misaligned & 1);
+    c[POSIX_FILE_NOT_ALIGNED] += n * (r->run_misaligned >> 1);
+    c[k->consec] += n * (step == size);
+    c[k->seq] += n * (step >= size);
+    r->pat.consec += n * (step == size);
+    r->pat.seq += n * (step >= size);
+    iolens_common_count_last(&r->sizes, n);
+    if (repeat_stride(step, size) != 0)
+        iolens_common_count_last(&r->strides, n);
+    r->pat.run_len += n;
+    r->run.n = 0;
+}
+
+/* Applies the run and ends it: the record's state it relies on changes. */
+static void end_run(posix_rec *r)
+{
+    apply_run(r);
+    r->run.ofd = NULL;
+}
+
+/* After an access counted in full: makes it the model of a run when every
+ * counter a repeat of it changes would change by apply_run's amounts. */
+static inline void start_run(posix_rec *r, const struct iolens_ofd *ofd, const struct rw_ids *k,
+                             int64_t start, int64_t size, unsigned misaligned)
+{
+    int64_t stride = repeat_stride(r->pat.run_stride, size);
+    r->run.ofd = NULL;
+    if (size <= 0 || size > (int64_t)UINT32_MAX || !iolens_common_is_last(&r->sizes, size))
+        return;
+    if (stride != 0 && (!iolens_common_is_last(&r->strides, stride) ||
+                        start + size - 1 == 0)) /* Darshan: a last byte 0 is none */
+        return;
+    if (r->fcounters[k->f_start] == 0.0)
+        return;
+    r->run.ofd = ofd;
+    r->run.size = (uint32_t)size;
+    r->run.n = 0;
+    r->run_misaligned = (uint8_t)misaligned;
+}
+
+/* Whether this access repeats the record's run: the same descriptor,
+ * kind, size and alignment, starting the run's step after the previous
+ * access on the descriptor. */
+static inline int repeats_run(const posix_rec *r, const struct iolens_ofd *ofd,
+                              const struct rw_ids *k, int64_t start, int64_t size,
+                              unsigned misaligned)
+{
+    int64_t prev_start = ofd->last_start;
+    return r->run.ofd == ofd && r->last_io == k->kind && (uint64_t)size == r->run.size &&
+           r->run_misaligned == misaligned && prev_start >= 0 &&
+           start - prev_start == r->pat.run_stride && r->run.n != UINT32_MAX;
+}
+
+/* A repeat: what differs from call to call (positions, maximum byte,
+ * times), and one more in the run. */
+static inline void count_repeat(posix_rec *r, struct iolens_ofd *ofd, const struct rw_ids *k,
+                                int64_t start, int64_t size, double t0, double t1)
+{
+    int64_t *c = r->counters;
+    int64_t last_byte = start + size - 1;
+    if (last_byte > c[k->max_byte])
+        c[k->max_byte] = last_byte;
+    r->last_byte[k->kind - IO_READ] = last_byte;
+    ofd->last_start = start;
+    ofd->last_end = start + size;
+    count_timing(r, k, size, t0, t1);
+    r->run.n++;
+}
+
+/* Every counter of one access (after the run's repeats are applied: the
+ * tables' last slots and the detector's step may change here), then the
+ * access becomes the next run's model if it can. */
+static inline __attribute__((always_inline)) void
+count_in_full(posix_rec *r, struct iolens_ofd *ofd, int64_t start, int64_t size, double t0,
+              double t1, const struct rw_ids *k, unsigned misaligned)
+{
+    int64_t *c = r->counters;
+    apply_run(r);
     int64_t prev_start = ofd->last_start;
     c[k->ops]++;
     c[k->bytes] += size;
     if (size > 0 && start + size - 1 > c[k->max_byte])
         c[k->max_byte] = start + size - 1;
     c[k->size0 + iolens_size_bin(size)]++;
-    c[POSIX_MEM_NOT_ALIGNED] += iolens_is_misaligned_masked((uintptr_t)buf, r->mem_align_mask,
-                                                            c[POSIX_MEM_ALIGNMENT]);
-    c[POSIX_FILE_NOT_ALIGNED] += iolens_is_misaligned_masked((uint64_t)start, r->file_align_mask,
-                                                             c[POSIX_FILE_ALIGNMENT]);
+    c[POSIX_MEM_NOT_ALIGNED] += misaligned & 1;
+    c[POSIX_FILE_NOT_ALIGNED] += misaligned >> 1;
     int64_t stride = count_darshan_order(r, k, start, size);
     count_pattern(r, ofd, k, start, size);
     count_timing(r, k, size, t0, t1);
     int has_step = prev_start >= 0;
     int64_t step = start - prev_start;
-    /* The fast path also covers the pattern detector: the same step as
-     * its current run (iolens_pat_step's own fast path, inlined here). */
-    if (__builtin_expect((size == 0 || iolens_common_is_last(&r->sizes, size)) &&
-                             (stride == 0 || iolens_common_is_last(&r->strides, stride)) &&
-                             (!has_step || step == r->pat.run_stride),
-                         1)) {
+    if ((size == 0 || iolens_common_is_last(&r->sizes, size)) &&
+        (stride == 0 || iolens_common_is_last(&r->strides, stride)) &&
+        (!has_step || step == r->pat.run_stride)) {
         iolens_common_count_last(&r->sizes, size != 0);
         iolens_common_count_last(&r->strides, stride != 0);
         r->pat.run_len += has_step;
     } else {
         count_common_values(r, size, stride, has_step, step);
     }
+    start_run(r, ofd, k, start, size, misaligned);
+}
+
+/* Out of line, one per kind so that every k->... stays a constant: the
+ * read/write path below then needs few registers. */
+static __attribute__((noinline)) void count_read_in_full(posix_rec *r, struct iolens_ofd *ofd,
+                                                         int64_t start, int64_t size, double t0,
+                                                         double t1, unsigned misaligned)
+{
+    count_in_full(r, ofd, start, size, t0, t1, &read_ids, misaligned);
+}
+
+static __attribute__((noinline)) void count_write_in_full(posix_rec *r, struct iolens_ofd *ofd,
+                                                          int64_t start, int64_t size, double t0,
+                                                          double t1, unsigned misaligned)
+{
+    count_in_full(r, ofd, start, size, t0, t1, &write_ids, misaligned);
+}
+
+/*
+ * Inlined into the read and write entry points, so that every k->... is a
+ * constant.  A repeat of the record's run (above) is counted inline in a
+ * few stores; any other access in full, out of line.  append_pos is the
+ * kernel's position after an O_APPEND write (see append_position), else -1.
+ */
+static inline __attribute__((always_inline)) void
+count_access(struct iolens_ofd *ofd, const void *buf, int64_t offset, int64_t size, double t0,
+             double t1, const struct rw_ids *k, int64_t append_pos)
+{
+    posix_rec *r = ofd->rec;
+    int held = lock_rec(r);
+    int64_t start = access_start(ofd, offset, size, append_pos);
+    unsigned misaligned = misaligned_bits(r, buf, start);
+    if (__builtin_expect(repeats_run(r, ofd, k, start, size, misaligned), 1))
+        count_repeat(r, ofd, k, start, size, t0, t1);
+    else if (k->kind == IO_READ)
+        count_read_in_full(r, ofd, start, size, t0, t1, misaligned);
+    else
+        count_write_in_full(r, ofd, start, size, t0, t1, misaligned);
     unlock_rec(r, held);
 }
 
@@ -815,6 +992,7 @@ static int pack(void *rec, void *record)
     struct iolens_access_pattern pat;
     memset(out, 0, sizeof *out);
     int held = lock_rec(r);
+    apply_run(r);
     out->id = r->id;   /* rank 0: the log writer sets a rank's */
     memcpy(out->counters, r->counters, KEPT_AT_OWN_INDEX * sizeof *out->counters);
     out->counters[POSIX_MAX_READ_TIME_SIZE] = r->counters[KEPT_MAX_READ_TIME_SIZE];
