@@ -182,7 +182,7 @@ mkdir "$T/mixed"
 cp "$FIX/ior-posix-dxt.darshan" "$T/mixed/b.log"    # the name says nothing
 "$P" --summary "$T/mixed/a.iolens" "$T/mixed/b.log" >"$T/mixed.sum" 2>"$T/err"
 check_eq 0 "$?" "--summary over an iolens and a Darshan log"
-check_eq "iolens 2|darshan 3.41" "$(awk -F'\t' '!/^#/ {printf "%s%s", s, $NF; s = "|"}' \
+check_eq "iolens 3|darshan 3.41" "$(awk -F'\t' '!/^#/ {printf "%s%s", s, $NF; s = "|"}' \
     "$T/mixed.sum")" "each row says which runtime wrote its log"
 
 # --------------------------------------------------------- other tools --
@@ -196,7 +196,7 @@ if command -v sqlite3 >/dev/null 2>&1 && "$BIN/iolens-export" --help 2>&1 | grep
     "$BIN/iolens-export" --sqlite "$T/db.sqlite" "$p" "$T/mixed/a.iolens" \
         "$FIX/ior-hdf5.darshan" 2>"$T/err"
     check_eq 0 "$?" "iolens-export --sqlite of Darshan and iolens logs"
-    check_eq "29954|darshan 3.41|0|1791.066058;30009|darshan 3.41|1|1.386506;4242|iolens 2|0|" \
+    check_eq "29954|darshan 3.41|0|1791.066058;30009|darshan 3.41|1|1.386506;4242|iolens 3|0|" \
         "$(sqlite3 "$T/db.sqlite" "SELECT jobid, source, partial,
             ifnull(printf('%.6f', agg_mib_s), '') FROM jobs ORDER BY jobid" | tr '\n' ';' |
             sed 's/;$//; s/|[0-9.]*$/|/')" "the jobs rows say which runtime wrote each log"
@@ -206,7 +206,7 @@ mkdir "$T/dd"
 run_traced "$T/dd/dd.iolens" dd if=/dev/zero of="$T/dd/dd.out" bs=64k count=100 2>/dev/null
 "$BIN/iolens-diff" "$FIX/serial-dd.darshan" "$T/dd/dd.iolens" >"$T/dd.diff" 2>"$T/err"
 check_eq 0 "$?" "iolens-diff of a Darshan log and an iolens log"
-check_eq "# A source: darshan 3.41|# B source: iolens 2" \
+check_eq "# A source: darshan 3.41|# B source: iolens 3" \
     "$(grep '^# [AB] source:' "$T/dd.diff" | tr '\n' '|' | sed 's/|$//')" "iolens-diff names both sources"
 check_eq "6553600 6553600" \
     "$(awk -F'\t' '$1 == "POSIX" && $2 == "bytes_written" {print $3, $4}' "$T/dd.diff")" \

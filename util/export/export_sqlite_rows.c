@@ -309,7 +309,7 @@ static int put_job(const struct iolens_sqlite_stmts *s, int64_t key, const struc
     iolens_bind_display(&b, log_path, strlen(log_path));
     iolens_bind_int(&b, log->version);
     iolens_bind_real(&b, now());
-    char source[48];   /* which runtime wrote the log: "iolens 2", "darshan 3.41" */
+    char source[48];   /* which runtime wrote the log: "iolens 3", "darshan 3.41" */
     iolens_bind_text(&b, iolens_log_source_label(log, source, sizeof source));
     iolens_bind_int(&b, (log->flags & IOLENS_FLAG_PARTIAL) != 0);
     return iolens_bind_run(&b);

@@ -107,7 +107,7 @@ enum iolens_log_source {
     IOLENS_SOURCE_DARSHAN = 1,
 };
 
-/* "iolens 2" or "darshan 3.41": the runtime that wrote the log and its
+/* "iolens 3" or "darshan 3.41": the runtime that wrote the log and its
  * log format version, into buf. */
 const char *iolens_log_source_label(const struct iolens_log *log, char *buf, size_t size);
 

@@ -91,7 +91,7 @@ static int put_job(struct iolens_json *j, const struct iolens_log *log)
     char source[48];
     iolens_json_key(j, "job");
     iolens_json_begin_object(j);
-    iolens_json_key(j, "source");   /* "iolens 2", "darshan 3.41" */
+    iolens_json_key(j, "source");   /* "iolens 3", "darshan 3.41" */
     iolens_json_cstring(j, iolens_log_source_label(log, source, sizeof source));
     kv_name(j, "exe", log->jobstr[IOLENS_JOBSTR_EXE], log->jobstr_len[IOLENS_JOBSTR_EXE]);
     kv_list(j, "args", log->jobstr[IOLENS_JOBSTR_ARGS], log->jobstr_len[IOLENS_JOBSTR_ARGS]);
