@@ -43,10 +43,11 @@ job_setup() {
         fail "compiling tests/mpi/job_prog.c with $IOLENS_MPICC"
         finish
     fi
-    # A plain C program; mpicc is simply the C compiler at hand.
+    # A plain C program; mpicc is simply the C compiler at hand.  The
+    # reader archive needs zlib, and bzip2 for Darshan logs.
     if ! "$IOLENS_MPICC" -Wall -Wextra -Werror -I"$IOLENS_SRCDIR/include" \
         -I"$IOLENS_SRCDIR" -I"$IOLENS_SRCDIR/util" "$IOLENS_SRCDIR/tests/mpi/log_dump.c" \
-        "$IOLENS_BUILDDIR/.libs/libiolens-reader.a" -lz -o "$LOG_DUMP"; then
+        "$IOLENS_BUILDDIR/.libs/libiolens-reader.a" -lz -lbz2 -o "$LOG_DUMP"; then
         fail "compiling tests/mpi/log_dump.c"
         finish
     fi
