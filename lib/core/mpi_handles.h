@@ -35,7 +35,7 @@
 #ifdef OPEN_MPI
 /* The variables behind the predefined handles the runtime uses. */
 #define IOLENS_OMPI_HANDLES(X) \
-    X(ompi_mpi_comm_world) X(ompi_mpi_info_null) X(ompi_request_null) \
+    X(ompi_mpi_comm_world) X(ompi_mpi_comm_self) X(ompi_mpi_info_null) X(ompi_request_null) \
     X(ompi_mpi_datatype_null) X(ompi_mpi_byte) X(ompi_mpi_char) \
     X(ompi_mpi_signed_char) X(ompi_mpi_unsigned_char) X(ompi_mpi_int) \
     X(ompi_mpi_unsigned) X(ompi_mpi_long) X(ompi_mpi_unsigned_long) \

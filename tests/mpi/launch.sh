@@ -65,9 +65,14 @@ mpi_run() {
         set -- "$@" "$mr_word"
     done
     # Open MPI refuses root unless told twice, and more ranks than cores
-    # (the tests run 4 ranks on 2) unless told to oversubscribe.
+    # (the tests run 4 ranks on 2) unless told to oversubscribe.  Its
+    # session directory goes under the test's own directory: jobs of
+    # tests running side by side shared /tmp/ompi.HOST.UID, and one
+    # job's clean-up removed it under another's launcher
+    # (ORTE_ERROR_LOG in session_dir.c).
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-        OMPI_MCA_rmaps_base_oversubscribe=1 "$IOLENS_MPIEXEC" "$@"
+        OMPI_MCA_rmaps_base_oversubscribe=1 \
+        OMPI_MCA_orte_tmpdir_base="${T:-${TMPDIR:-/tmp}}" "$IOLENS_MPIEXEC" "$@"
 }
 
 mpi_strip_banners() {

@@ -10,6 +10,7 @@
  * paths), the budget, the record table and the layer itself.  MPI is real (datatype sizes come from PMPI).  Times are in
  * clock units, as the wrappers pass them; the packed records are in
  * seconds (units x iolens_clock_seconds_per_unit()). */
+#include <dlfcn.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -22,6 +23,7 @@
 #include "core/budget.h"
 #include "core/clock.h"
 #include "core/file_table.h"
+#include "core/mpi_handles.h"
 #include "layers/layer_ops.h"
 #include "layers/mpiio_layer.h"
 #include "core/state.h"
@@ -55,6 +57,9 @@ static void expect_t(double want_units, double got_seconds, const char *what, in
 
 #define DIR "/tmp/iolens-mpiio-unit"
 #define FH(n) ((MPI_File)(uintptr_t)(0x10000u + 0x100u * (n)))
+/* A request handle from a number: an int under MPICH, a pointer under
+ * Open MPI (the layer only compares and stores them). */
+#define REQ(n) ((MPI_Request)(intptr_t)(n))
 
 /* The packed record of path (zeroed if the layer emits none for it). */
 static struct iolens_mpiio_record rec;
@@ -149,7 +154,7 @@ static void test_paths(void)
 static void test_nonblocking(void)
 {
     const char *a = DIR "/a";
-    MPI_Request req[2] = {101, MPI_REQUEST_NULL};
+    MPI_Request req[2] = {REQ(101), MPI_REQUEST_NULL};
     struct iolens_mpiio_watch w;
 
     iolens_mpiio_issue(FH(1), IOLENS_MPIIO_WRITE, MPI_BYTE, 10, req[0], 3000, 3001);
@@ -170,7 +175,7 @@ static void test_nonblocking(void)
     EXPECT_T(3150, r->fcounters[MPIIO_F_WRITE_END_TIMESTAMP]);
 
     /* Unknown and null requests are not watched. */
-    MPI_Request other[2] = {999, MPI_REQUEST_NULL};
+    MPI_Request other[2] = {REQ(999), MPI_REQUEST_NULL};
     iolens_mpiio_watch(&w, other, 2);
     EXPECT(0, w.n);
 }
@@ -180,10 +185,10 @@ static void test_out_of_order(void)
     /* Issued at 4000 and 4100, completed together at 4300 and settled in
      * the reverse order: the union is 300 units, not 200. */
     const char *a = DIR "/a";
-    MPI_Request reqs[2] = {202, 201};
+    MPI_Request reqs[2] = {REQ(202), REQ(201)};
     struct iolens_mpiio_watch w;
-    iolens_mpiio_issue(FH(1), IOLENS_MPIIO_WRITE, MPI_BYTE, 1, 201, 4000, 4001);
-    iolens_mpiio_issue(FH(1), IOLENS_MPIIO_WRITE, MPI_BYTE, 1, 202, 4100, 4101);
+    iolens_mpiio_issue(FH(1), IOLENS_MPIIO_WRITE, MPI_BYTE, 1, REQ(201), 4000, 4001);
+    iolens_mpiio_issue(FH(1), IOLENS_MPIIO_WRITE, MPI_BYTE, 1, REQ(202), 4100, 4101);
     iolens_mpiio_watch(&w, reqs, 2);
     EXPECT(2, w.n);
     complete(&w, reqs, 2, 4300);
@@ -201,11 +206,11 @@ static void test_reused_request_value(void)
      * hands out the same request value to Y (9 bytes).  A watch taken
      * after that belongs to Y; X's own watch still settles X. */
     const char *a = DIR "/a";
-    MPI_Request rx = 301, ry = 301;
+    MPI_Request rx = REQ(301), ry = REQ(301);
     struct iolens_mpiio_watch wx, wy;
-    iolens_mpiio_issue(FH(1), IOLENS_MPIIO_WRITE, MPI_BYTE, 7, 301, 5000, 5001);
+    iolens_mpiio_issue(FH(1), IOLENS_MPIIO_WRITE, MPI_BYTE, 7, REQ(301), 5000, 5001);
     iolens_mpiio_watch(&wx, &rx, 1);
-    iolens_mpiio_issue(FH(1), IOLENS_MPIIO_WRITE, MPI_BYTE, 9, 301, 5200, 5201);
+    iolens_mpiio_issue(FH(1), IOLENS_MPIIO_WRITE, MPI_BYTE, 9, REQ(301), 5200, 5201);
     EXPECT(2, pending());
     iolens_mpiio_watch(&wy, &ry, 1);
     complete(&wy, &ry, 1, 5900); /* Y: 700 units, the slowest so far */
@@ -231,12 +236,12 @@ static void test_table_full(void)
     iolens_mpiio_open(MPI_COMM_SELF, c, MPI_MODE_RDWR, MPI_INFO_NULL, FH(5), 1, 2);
     int n = 0;
     for (int i = 0; i < IOLENS_MPIIO_MAX_PENDING && pending() == i; i++, n++) {
-        reqs[i] = 1000 + i;
+        reqs[i] = REQ(1000 + i);
         iolens_mpiio_issue(FH(5), IOLENS_MPIIO_READ, MPI_BYTE, 8, reqs[i], 6000, 6001);
     }
     EXPECT(n, pending());
     EXPECT(1, n >= 64); /* the default budget holds a good table */
-    iolens_mpiio_issue(FH(5), IOLENS_MPIIO_READ, MPI_BYTE, 4096, 5000, 6100, 6140);
+    iolens_mpiio_issue(FH(5), IOLENS_MPIIO_READ, MPI_BYTE, 4096, REQ(5000), 6100, 6140);
     EXPECT(n, pending());
     const struct iolens_mpiio_record *r = packed(c);
     EXPECT(n + 1, r->counters[MPIIO_NB_READS]);
@@ -315,7 +320,7 @@ static void test_byte_view_offsets(void)
 
 static void test_reset(void)
 {
-    MPI_Request req = 777;
+    MPI_Request req = REQ(777);
     iolens_mpiio_issue(FH(3), IOLENS_MPIIO_READ, MPI_BYTE, 1, req, 9000, 9001);
     EXPECT(1, pending());
     iolens_layer_reset(IOLENS_LAYER_MPIIO);
@@ -370,9 +375,18 @@ static const char *env(const char *name)
     return getenv(name);
 }
 
+/* The runtime finds the MPI's predefined handles in the process (Open
+ * MPI's are variables of libmpi); this program, linked to libmpi, has
+ * them at hand. */
+static void *lookup_handle(const char *name)
+{
+    return dlsym(RTLD_DEFAULT, name);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    iolens_mpi_handles_resolve(lookup_handle);
     char cwd[4096];
     iolens_config_load(iolens_state_config(), env, getcwd(cwd, sizeof cwd));
     iolens_clock_init();
