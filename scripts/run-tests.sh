@@ -152,14 +152,8 @@ AHEAD_LOGS=$TOP/_build-logs
 fresh_dir "$AHEAD_LOGS"
 
 # ------------------------------------------------------------- make check --
-step "Building in $TEST_BUILD and running make check"
-fresh_dir "$TEST_BUILD"
-check_ok=1
-built=0
-if (cd "$TEST_BUILD" && "$TOP/configure" -q && make -j2); then
-    built=1
-fi
-# The other stages' builds, one after another, in the background.
+# The other stages' builds, one after another, in the background (from
+# the start: configure leaves a CPU idle).
 (
     if [ "$have_openmpi" -eq 1 ]; then
         ahead "$OMPI_BUILD" "$AHEAD_LOGS/openmpi.log" \
@@ -173,6 +167,13 @@ fi
         "$TOP" "-O1 -g -fsanitize=thread" -fsanitize=thread
 ) &
 ahead_pid=$!
+step "Building in $TEST_BUILD and running make check"
+fresh_dir "$TEST_BUILD"
+check_ok=1
+built=0
+if (cd "$TEST_BUILD" && "$TOP/configure" -q && make -j2); then
+    built=1
+fi
 # Four tests at a time on two CPUs: many tests wait (on strace, mpiexec,
 # timeouts) more than they compute; those that time I/O take the build's
 # test lock alone (run_alone, tests/integration/common.sh).
