@@ -187,4 +187,25 @@ if [ "$IOLENS_MPI_FLAVOUR" = openmpi ]; then
             "MPI-IO bytes (linked)"
     fi
 fi
+# ------------------------------ installed names, side by side ------------
+# The runtime and the benchmark (an MPI program) are named after their MPI,
+# so that installing both builds into one prefix replaces neither: the
+# build's install-exec into a scratch DESTDIR, then its uninstall.
+case $IOLENS_MPI_FLAVOUR in
+mpich) want_lib=libiolens.so want_pio=iolens-pio-perf ;;
+openmpi) want_lib=libiolens-openmpi.so want_pio=iolens-pio-perf-openmpi ;;
+esac
+root=$T/root
+if ! make -s -C "$IOLENS_BUILDDIR" install-exec DESTDIR="$root" >"$T/install.out" 2>&1; then
+    fail "make install-exec DESTDIR=$root: $(tail -n 5 "$T/install.out")"
+else
+    bin=$(find "$root" -type d -name bin | head -n 1)
+    check_eq yes "$([ -x "$bin/$want_pio" ] && echo yes || echo no)" "$want_pio installed"
+    check_eq "" "$(cd "$bin" && ls | grep '^iolens-pio-perf' | grep -v -x "$want_pio")"         "other names of the benchmark installed"
+    check_eq "$want_lib" "$(find "$root" -name 'libiolens*.so' -type f -o -name 'libiolens*.so' -type l | \
+        sed 's|.*/||' | sort -u | tr '\n' ' ' | sed 's/ $//')" "runtime library installed"
+    make -s -C "$IOLENS_BUILDDIR" uninstall DESTDIR="$root" >"$T/uninstall.out" 2>&1 ||
+        fail "make uninstall DESTDIR=$root: $(tail -n 5 "$T/uninstall.out")"
+    check_eq "" "$(find "$root" -type f | sed "s|^$root||")" "files left after make uninstall"
+fi
 finish
