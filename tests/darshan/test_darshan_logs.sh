@@ -93,6 +93,39 @@ for n in $LOGS; do
     done <"$T/$n.want"
 done
 
+# --------------------------------------------------------------- nodes --
+# MiB/s/CN: Darshan logs no node count, so without DXT host names it is
+# '-' and the header says how to get it; --nodes N gives it, each module's
+# agg_perf_by_slowest (darshan-parser --perf) over N.
+n=ior-mpiio-coll
+check_eq "# nnodes: not in a Darshan log (MiB/s/CN needs --nodes N)" \
+    "$(grep '^# nnodes:' "$T/$n.perf")" "$n: without --nodes the header says how to get it"
+check_eq - "$(awk -F'\t' '$1 == "POSIX" && $2 == "mib_s_per_cn" {print $3}' "$T/$n.perf")" \
+    "$n: no MiB/s/CN without --nodes"
+for nodes in 1 2; do
+    "$P" --perf --nodes "$nodes" "$FIX/$n.darshan" >"$T/$n.nodes$nodes" 2>"$T/err"
+    check_eq 0 "$?" "$n --perf --nodes $nodes: exit status"
+    check_eq "# nnodes: $nodes (from --nodes)" "$(grep '^# nnodes:' "$T/$n.nodes$nodes")" \
+        "$n --nodes $nodes: the header says where the count came from"
+    while read -r layer agg; do
+        want=$(awk -v a="$agg" -v n="$nodes" 'BEGIN {printf "%.6f", a / n}')
+        got=$(awk -F'\t' -v l="$layer" '$1 == l && $2 == "mib_s_per_cn" {print $3}' \
+            "$T/$n.nodes$nodes")
+        if awk -v a="$want" -v b="$got" 'BEGIN {d = a - b; exit !(b != "" && d <= 1e-6 && d >= -1e-6)}'
+        then pass; else fail "$n --nodes $nodes: $layer MiB/s/CN: expected $want, got '$got'"; fi
+    done <"$T/$n.want"
+done
+check_eq "2 option" "$("$P" --json --nodes 2 "$FIX/$n.darshan" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)["job"]
+print(j["nnodes"], j["nnodes_from"])')" "$n --json --nodes 2: nnodes and its source"
+check_eq "none" "$("$P" --json "$FIX/$n.darshan" | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["job"]["nnodes_from"])')" "$n --json: no node count"
+check_eq "dxt_hosts" "$("$P" --json "$FIX/ior-posix-dxt.darshan" | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["job"]["nnodes_from"])')" "DXT: the count from its host names"
+
 # ----------------------------------------------------------------- BPS --
 # The union of the DXT segments' times, decoded here from the log's own
 # bytes (zlib streams back to back, a 104-byte record head, 40-byte

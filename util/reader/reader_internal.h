@@ -106,6 +106,8 @@ enum iolens_read_status rd_check_log_size(struct reader *r, const struct iolens_
 /* The most decompressed bytes one log may claim (reader.h): the tool's,
  * else IOLENS_MAX_LOG_SIZE's, else the default. */
 enum iolens_read_status rd_current_limit(struct reader *r, uint64_t *limit);
+/* Gives log the tool's --nodes (reader_nodes.c), once its job is read. */
+void rd_apply_nodes(struct iolens_log *log);
 /* Step 1 of reader.c: magic, byte order, version, sizes, header CRC. */
 enum iolens_read_status rd_check_header(struct reader *r, struct iolens_file_header *h);
 /* Step 3, in two parts: region i lies inside the file; its stored bytes
