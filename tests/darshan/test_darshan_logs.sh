@@ -252,6 +252,43 @@ else
         "both runtimes saw dd write 6553600 bytes"
 fi
 
+# -------------------------------------------------------------- a pipe --
+# A Darshan log on a pipe (/dev/stdin): read whole, the same output as
+# from the file in every mode, the streamed ones (--base, --total)
+# included; a cut one on a pipe is refused as from a file.
+for m in base total perf json; do
+    "$P" --$m "$FIX/ior-posix-dxt.darshan" >"$T/file.$m" 2>&1
+    # shellcheck disable=SC2002
+    cat "$FIX/ior-posix-dxt.darshan" | "$P" --$m /dev/stdin >"$T/pipe.$m" 2>"$T/err"
+    check_eq 0 "$?" "--$m of a Darshan log on a pipe: exit status"
+    if [ "$m" = json ]; then    # the path is in the output
+        sed 's|/dev/stdin|PATH|g' "$T/pipe.$m" >"$T/pipe.x"
+        sed "s|$FIX/ior-posix-dxt.darshan|PATH|g" "$T/file.$m" >"$T/file.x"
+    else
+        cp "$T/pipe.$m" "$T/pipe.x" && cp "$T/file.$m" "$T/file.x"
+    fi
+    if cmp -s "$T/pipe.x" "$T/file.x"; then pass; else
+        fail "--$m of a Darshan log: the pipe's output differs from the file's"; fi
+done
+check_eq "# log format: darshan 3.41 (a Darshan log)" "$(head -n 1 "$T/pipe.base")" \
+    "--base on a pipe: read as a Darshan log"
+size=$(wc -c <"$FIX/ior-posix-dxt.darshan")
+head -c $((size - 1)) "$FIX/ior-posix-dxt.darshan" >"$T/cut.darshan"
+for m in base total perf; do
+    # shellcheck disable=SC2002
+    cat "$T/cut.darshan" | "$P" --$m /dev/stdin >/dev/null 2>"$T/err"
+    check_eq 2 "$?" "--$m of a cut Darshan log on a pipe: exit status"
+    check_eq 1 "$(wc -l <"$T/err")" "--$m of a cut Darshan log on a pipe: one line"
+    grep -q "^iolens-parser: /dev/stdin: truncated Darshan log" "$T/err" ||
+        fail "--$m of a cut Darshan log on a pipe is called truncated: $(cat "$T/err")"
+done
+# More on a pipe than a log within the limit can hold: refused, one line,
+# before it is all read (the limit's eighth and 1 MiB more at most).
+head -c 3000000 /dev/zero | IOLENS_MAX_LOG_SIZE=1M "$P" --base /dev/stdin >/dev/null 2>"$T/err"
+check_eq 2 "$?" "a pipe beyond the limit: exit status"
+check_eq "iolens-parser: /dev/stdin: more than 2228224 bytes arrived, more than a log within the limit can hold (IOLENS_MAX_LOG_SIZE)" \
+    "$(cat "$T/err")" "a pipe beyond the limit: the line"
+
 # -------------------------------------------------------------- damage --
 size=$(wc -c <"$FIX/ior-posix-dxt.darshan")
 n=0
