@@ -9,6 +9,9 @@
  * than PCT percent, T_B > T_A (1 + PCT/100), or its aggregate MiB/s is
  * lower than A's by more than PCT percent, R_B < R_A (1 - PCT/100).
  *
+ * --nodes N: both jobs ran on N compute nodes; MiB/s/CN of both uses N
+ * over their logs' counts (which a Darshan log lacks).
+ *
  * Exit status: 0, or 1 when --fail-if-slower finds B slower; 1 usage or
  * output error; 2 a log cannot be read.
  */
@@ -35,16 +38,19 @@ struct args {
     const char *path_a, *path_b;
     bool fail_if_slower;
     double pct;
+    uint32_t nodes;          /* --nodes, or 0 */
 };
 
 static void usage(FILE *to)
 {
-    fprintf(to, "usage: " PROG " [--fail-if-slower PCT] A.iolens B.iolens\n"
+    fprintf(to, "usage: " PROG " [--fail-if-slower PCT] [--nodes N] A.iolens B.iolens\n"
                 "  compares job B with job A: per layer bytes, operations, time,\n"
                 "  MiB/s/CN and BPS with deltas, then sharing and pattern changes\n"
                 "  --fail-if-slower PCT  exit 1 when B's slowest-rank time is more than\n"
                 "                        PCT percent above A's, or its aggregate MiB/s\n"
                 "                        more than PCT percent below A's\n"
+                "  --nodes N             both jobs ran on N compute nodes (1 to 1000000):\n"
+                "                        MiB/s/CN uses N over the logs' counts\n"
                 "Exit status: 0, 1 slower (with --fail-if-slower) or usage error,\n"
                 "2 unreadable or invalid log.\n");
 }
@@ -53,6 +59,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 {
     static const struct option opts[] = {
         {"fail-if-slower", required_argument, NULL, 'f'},
+        {"nodes", required_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -74,6 +81,13 @@ static int parse_args(int argc, char **argv, struct args *a)
                 return -1;
             }
             a->fail_if_slower = true;
+        } else if (c == 'N') {
+            if (iolens_log_parse_nodes(optarg, &a->nodes) != 0) {
+                fprintf(stderr, PROG ": --nodes wants a whole number of compute nodes from 1 to "
+                                "%u, not '%s'\n", IOLENS_MAX_NODES, optarg);
+                return -1;
+            }
+            iolens_log_set_nodes(a->nodes);
         } else if (c == ':') {
             fprintf(stderr, PROG ": option '%s' needs a value\n", argv[optind - 1]);
             return -1;
@@ -251,6 +265,8 @@ static int compare(const struct args *args, const struct iolens_log *a, const st
     printf("# iolens-diff: B compared with A\n");
     put_job_line("A", args->path_a, a);
     put_job_line("B", args->path_b, b);
+    if (args->nodes > 0)
+        printf("# compute nodes: %" PRIu32 " for A and B (from --nodes)\n", args->nodes);
     put_figures(fa, fb);
     if (iolens_diff_changes(stdout, a, b) != 0)
         goto out;

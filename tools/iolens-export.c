@@ -12,6 +12,7 @@
 #include "export/export.h"
 #include "export/export_series.h"
 #include "output/out_file.h"
+#include "reader/reader.h"
 
 #define PROG IOLENS_EXPORT_PROG
 
@@ -22,7 +23,7 @@ struct args {
     const char *target;          /* --hdf5 OUT / --sqlite DB */
     const char *output;          /* -o (--item-extract) */
     struct iolens_export_series series;
-    int bin_given, force;
+    int bin_given, force, nodes_given;
 };
 
 static void usage(FILE *to)
@@ -31,7 +32,7 @@ static void usage(FILE *to)
             "usage: " PROG " --hdf5 OUT.h5 [--bin SECONDS] [--force] LOG...\n"
             "       " PROG " --item-extract --series=LAYER --data=ITEM [--bin SECONDS]\n"
             "                     [-o FILE] LOG...\n"
-            "       " PROG " --sqlite DB LOG...\n"
+            "       " PROG " --sqlite DB [--nodes N] LOG...\n"
             "  --hdf5 OUT.h5     one HDF5 file, a group per job: time series per node and\n"
             "                    rank, totals across ranks, a per-file table\n"
             "  --item-extract    one time-series item as CSV, a row per time bin\n"
@@ -42,6 +43,8 @@ static void usage(FILE *to)
             "  --force           replace a job group already in OUT.h5\n"
             "  -o FILE           write the CSV to FILE instead of standard output\n"
             "  --sqlite DB       add the jobs to an SQLite database\n"
+            "  --nodes N         the jobs ran on N compute nodes (1 to 1000000): the\n"
+            "                    MiB/s/CN columns use N over each log's count\n"
             "  --help            this text\n"
             "Exit status: 0 exported, 1 usage, 2 a log could not be read (the others\n"
             "were exported), 3 the output could not be written.\n");
@@ -74,6 +77,21 @@ static int parse_bin(const char *s, double *bin)
     return 0;
 }
 
+/* --nodes: the reader hands N to every log (reader.h). */
+static int parse_nodes(const char *s, struct args *a)
+{
+    uint32_t nodes;
+    if (iolens_log_parse_nodes(s, &nodes) != 0) {
+        fprintf(stderr, PROG ": --nodes wants a whole number of compute nodes from 1 to %u, "
+                        "not '%s'\n", IOLENS_MAX_NODES, s);
+        usage(stderr);
+        return -1;
+    }
+    iolens_log_set_nodes(nodes);
+    a->nodes_given = 1;
+    return 0;
+}
+
 static int set_option(int c, struct args *a)
 {
     switch (c) {
@@ -85,6 +103,7 @@ static int set_option(int c, struct args *a)
     case 'b': a->bin_given = 1; return parse_bin(optarg, &a->series.bin);
     case 'f': a->force = 1; return 0;
     case 'o': a->output = optarg; return 0;
+    case 'N': return parse_nodes(optarg, a);
     default: usage(stderr); return -1;
     }
 }
@@ -98,6 +117,8 @@ static int check_combination(const struct args *a)
         return usage_error("--series, --data and -o go with --item-extract");
     if (a->mode != MODE_HDF5 && a->force)
         return usage_error("--force goes with --hdf5");
+    if (a->mode != MODE_SQLITE && a->nodes_given)
+        return usage_error("--nodes goes with --sqlite");
     if (a->mode == MODE_SQLITE && a->bin_given)
         return usage_error("--bin goes with --hdf5 and --item-extract");
     if (a->mode != MODE_ITEM)
@@ -120,6 +141,7 @@ static int parse_args(int argc, char **argv, struct args *a)
         {"sqlite", required_argument, NULL, 'Q'}, {"series", required_argument, NULL, 's'},
         {"data", required_argument, NULL, 'd'},   {"bin", required_argument, NULL, 'b'},
         {"force", no_argument, NULL, 'f'},        {"help", no_argument, NULL, 'h'},
+        {"nodes", required_argument, NULL, 'N'},
         {NULL, 0, NULL, 0},
     };
     *a = (struct args){.series.bin = 1.0};

@@ -39,7 +39,7 @@ struct args {
     char **paths;            /* the LOG arguments */
     int npaths;
     struct iolens_report_options opt;   /* --block-size, --bin, --advice-thresholds */
-    bool block_size_given, bin_given, advice_given;
+    bool block_size_given, bin_given, advice_given, nodes_given;
 };
 
 /* ------------------------------------------------------------- modes -- */
@@ -99,6 +99,7 @@ static void usage(FILE *to)
             "       " PROG " --bps|--json [--block-size N] LOG...\n"
             "       " PROG " --timeseries [--bin SECONDS] LOG...\n"
             "       " PROG " --summary [--block-size N] LOG...\n"
+            "       " PROG " --perf|--json|--summary --nodes N LOG...\n"
             "       " PROG " --advice [--advice-thresholds KEY=VALUE,...] LOG...\n"
             "       " PROG " --list-counters\n"
             "       " PROG " --help\n"
@@ -116,6 +117,8 @@ static void usage(FILE *to)
             "  --json           everything above as one JSON object per log\n"
             "  --csv            one row per file record\n"
             "  --summary        one row per job: exe, nprocs, nnodes, bytes, MiB/s/CN, BPS, sharing\n"
+            "  --nodes N        the job ran on N compute nodes (1 to 1000000): MiB/s/CN of\n"
+            "                   --perf, --json and --summary uses N over the log's count\n"
             "  --advice         findings in priority order: code, evidence, suggested fix\n"
             "  --advice-thresholds KEY=VALUE,...\n"
             "                   change rule thresholds of --advice and --json (iolens-parser(1))\n"
@@ -168,6 +171,20 @@ static int set_max_log_size(const char *value)
     return 0;
 }
 
+/* --nodes: the reader hands N to every log (reader.h). */
+static int set_nodes(const char *value, struct args *a)
+{
+    uint32_t nodes;
+    if (iolens_log_parse_nodes(value, &nodes) != 0) {
+        fprintf(stderr, PROG ": --nodes wants a whole number of compute nodes from 1 to %u, "
+                        "not '%s'\n", IOLENS_MAX_NODES, value);
+        return -1;
+    }
+    iolens_log_set_nodes(nodes);
+    a->nodes_given = true;
+    return 0;
+}
+
 /* --advice-thresholds: may be given several times, later keys win. */
 static int set_advice_thresholds(const char *list, struct args *a)
 {
@@ -192,6 +209,11 @@ static int check_mode_options(const struct args *a)
         fprintf(stderr, PROG ": --bin goes with --timeseries\n");
         return -1;
     }
+    if (a->nodes_given && a->mode != MODE_PERF && a->mode != MODE_JSON &&
+        a->mode != MODE_SUMMARY) {
+        fprintf(stderr, PROG ": --nodes goes with --perf, --json or --summary\n");
+        return -1;
+    }
     if (a->advice_given && a->mode != MODE_ADVICE && a->mode != MODE_JSON) {
         fprintf(stderr, PROG ": --advice-thresholds goes with --advice or --json\n");
         return -1;
@@ -214,6 +236,7 @@ static int parse_args(int argc, char **argv, struct args *a)
         {"advice-thresholds", required_argument, NULL, 'H'},
         {"list-counters", no_argument, NULL, 'l'},
         {"max-log-size", required_argument, NULL, 'M'},
+        {"nodes", required_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
     };
     int nmodes = 0, c;
@@ -233,6 +256,10 @@ static int parse_args(int argc, char **argv, struct args *a)
             break;
         case 'M':
             if (set_max_log_size(optarg) != 0)
+                return -1;
+            break;
+        case 'N':
+            if (set_nodes(optarg, a) != 0)
                 return -1;
             break;
         case 'h': usage(stdout); exit(finish_output());

@@ -1,6 +1,6 @@
 /* iolens-report: the command line (iolens-report(1)).
  *
- *   iolens-report [--bins N] [--advice-thresholds LIST] LOG -o REPORT.html
+ *   iolens-report [--bins N] [--advice-thresholds LIST] [--nodes N] LOG -o REPORT.html
  *
  * The log is read and checked before the output is touched, and the page
  * is written through out_file.h (a new temporary file beside it, renamed
@@ -17,6 +17,7 @@
 
 #include "analysis/advice.h"
 #include "output/out_file.h"
+#include "reader/reader.h"
 #include "report/report_html.h"
 
 #define PROG "iolens-report"
@@ -30,10 +31,13 @@ struct args {
 static void usage(FILE *to)
 {
     fprintf(to,
-            "usage: " PROG " [--bins N] [--advice-thresholds LIST] LOG -o REPORT.html\n"
+            "usage: " PROG " [--bins N] [--advice-thresholds LIST] [--nodes N] LOG\n"
+            "                     -o REPORT.html\n"
             "  -o FILE                   the HTML file to write (- for standard output)\n"
             "  --bins N                  time bins of the heat map (default %d, at most %d)\n"
             "  --advice-thresholds LIST  key=value,... as iolens-parser --advice takes\n"
+            "  --nodes N                 the job ran on N compute nodes (1 to 1000000):\n"
+            "                            MiB/s/CN uses N over the log's count\n"
             "  --help                    this text\n"
             "One self-contained page: inline SVG charts, no script, nothing loaded.\n"
             "Exit status: 0 written, 1 usage, 2 the log could not be read, 3 the\n"
@@ -67,6 +71,20 @@ static int parse_thresholds(struct args *a, const char *list)
     return 0;
 }
 
+/* --nodes: the reader hands N to the log (reader.h). */
+static int parse_nodes(const char *s)
+{
+    uint32_t nodes;
+    if (iolens_log_parse_nodes(s, &nodes) != 0) {
+        fprintf(stderr, PROG ": --nodes wants a whole number of compute nodes from 1 to %u, "
+                        "not '%s'\n", IOLENS_MAX_NODES, s);
+        usage(stderr);
+        return -1;
+    }
+    iolens_log_set_nodes(nodes);
+    return 0;
+}
+
 /* 0 go on, 1 --help, -1 usage error. */
 static int parse_args(int argc, char **argv, struct args *a)
 {
@@ -74,6 +92,7 @@ static int parse_args(int argc, char **argv, struct args *a)
         {"bins", required_argument, NULL, 'b'},
         {"advice-thresholds", required_argument, NULL, 't'},
         {"output", required_argument, NULL, 'o'},
+        {"nodes", required_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -88,6 +107,7 @@ static int parse_args(int argc, char **argv, struct args *a)
         case 'o': a->output = optarg; break;
         case 'b': rc = parse_bins(optarg, &a->opt.bins); break;
         case 't': rc = parse_thresholds(a, optarg); break;
+        case 'N': rc = parse_nodes(optarg); break;
         default: usage(stderr); return -1;
         }
         if (rc != 0)

@@ -93,6 +93,39 @@ for n in $LOGS; do
     done <"$T/$n.want"
 done
 
+# --------------------------------------------------------------- nodes --
+# MiB/s/CN: Darshan logs no node count, so without DXT host names it is
+# '-' and the header says how to get it; --nodes N gives it, each module's
+# agg_perf_by_slowest (darshan-parser --perf) over N.
+n=ior-mpiio-coll
+check_eq "# nnodes: not in a Darshan log (MiB/s/CN needs --nodes N)" \
+    "$(grep '^# nnodes:' "$T/$n.perf")" "$n: without --nodes the header says how to get it"
+check_eq - "$(awk -F'\t' '$1 == "POSIX" && $2 == "mib_s_per_cn" {print $3}' "$T/$n.perf")" \
+    "$n: no MiB/s/CN without --nodes"
+for nodes in 1 2; do
+    "$P" --perf --nodes "$nodes" "$FIX/$n.darshan" >"$T/$n.nodes$nodes" 2>"$T/err"
+    check_eq 0 "$?" "$n --perf --nodes $nodes: exit status"
+    check_eq "# nnodes: $nodes (from --nodes)" "$(grep '^# nnodes:' "$T/$n.nodes$nodes")" \
+        "$n --nodes $nodes: the header says where the count came from"
+    while read -r layer agg; do
+        want=$(awk -v a="$agg" -v n="$nodes" 'BEGIN {printf "%.6f", a / n}')
+        got=$(awk -F'\t' -v l="$layer" '$1 == l && $2 == "mib_s_per_cn" {print $3}' \
+            "$T/$n.nodes$nodes")
+        if awk -v a="$want" -v b="$got" 'BEGIN {d = a - b; exit !(b != "" && d <= 1e-6 && d >= -1e-6)}'
+        then pass; else fail "$n --nodes $nodes: $layer MiB/s/CN: expected $want, got '$got'"; fi
+    done <"$T/$n.want"
+done
+check_eq "2 option" "$("$P" --json --nodes 2 "$FIX/$n.darshan" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)["job"]
+print(j["nnodes"], j["nnodes_from"])')" "$n --json --nodes 2: nnodes and its source"
+check_eq "none" "$("$P" --json "$FIX/$n.darshan" | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["job"]["nnodes_from"])')" "$n --json: no node count"
+check_eq "dxt_hosts" "$("$P" --json "$FIX/ior-posix-dxt.darshan" | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["job"]["nnodes_from"])')" "DXT: the count from its host names"
+
 # ----------------------------------------------------------------- BPS --
 # The union of the DXT segments' times, decoded here from the log's own
 # bytes (zlib streams back to back, a 104-byte record head, 40-byte
@@ -218,6 +251,43 @@ else
         "$(awk -F'\t' '$1 == "POSIX" && $2 == "bytes_written" {print $3, $4}' "$T/dd.diff")" \
         "both runtimes saw dd write 6553600 bytes"
 fi
+
+# -------------------------------------------------------------- a pipe --
+# A Darshan log on a pipe (/dev/stdin): read whole, the same output as
+# from the file in every mode, the streamed ones (--base, --total)
+# included; a cut one on a pipe is refused as from a file.
+for m in base total perf json; do
+    "$P" --$m "$FIX/ior-posix-dxt.darshan" >"$T/file.$m" 2>&1
+    # shellcheck disable=SC2002
+    cat "$FIX/ior-posix-dxt.darshan" | "$P" --$m /dev/stdin >"$T/pipe.$m" 2>"$T/err"
+    check_eq 0 "$?" "--$m of a Darshan log on a pipe: exit status"
+    if [ "$m" = json ]; then    # the path is in the output
+        sed 's|/dev/stdin|PATH|g' "$T/pipe.$m" >"$T/pipe.x"
+        sed "s|$FIX/ior-posix-dxt.darshan|PATH|g" "$T/file.$m" >"$T/file.x"
+    else
+        cp "$T/pipe.$m" "$T/pipe.x" && cp "$T/file.$m" "$T/file.x"
+    fi
+    if cmp -s "$T/pipe.x" "$T/file.x"; then pass; else
+        fail "--$m of a Darshan log: the pipe's output differs from the file's"; fi
+done
+check_eq "# log format: darshan 3.41 (a Darshan log)" "$(head -n 1 "$T/pipe.base")" \
+    "--base on a pipe: read as a Darshan log"
+size=$(wc -c <"$FIX/ior-posix-dxt.darshan")
+head -c $((size - 1)) "$FIX/ior-posix-dxt.darshan" >"$T/cut.darshan"
+for m in base total perf; do
+    # shellcheck disable=SC2002
+    cat "$T/cut.darshan" | "$P" --$m /dev/stdin >/dev/null 2>"$T/err"
+    check_eq 2 "$?" "--$m of a cut Darshan log on a pipe: exit status"
+    check_eq 1 "$(wc -l <"$T/err")" "--$m of a cut Darshan log on a pipe: one line"
+    grep -q "^iolens-parser: /dev/stdin: truncated Darshan log" "$T/err" ||
+        fail "--$m of a cut Darshan log on a pipe is called truncated: $(cat "$T/err")"
+done
+# More on a pipe than a log within the limit can hold: refused, one line,
+# before it is all read (the limit's eighth and 1 MiB more at most).
+head -c 3000000 /dev/zero | IOLENS_MAX_LOG_SIZE=1M "$P" --base /dev/stdin >/dev/null 2>"$T/err"
+check_eq 2 "$?" "a pipe beyond the limit: exit status"
+check_eq "iolens-parser: /dev/stdin: more than 2228224 bytes arrived, more than a log within the limit can hold (IOLENS_MAX_LOG_SIZE)" \
+    "$(cat "$T/err")" "a pipe beyond the limit: the line"
 
 # -------------------------------------------------------------- damage --
 size=$(wc -c <"$FIX/ior-posix-dxt.darshan")

@@ -328,4 +328,61 @@ check_eq "0 0" "$? $second" "exit status of two concurrent imports"
 check_eq "" "$(cat "$T/err1" "$T/err2")" "stderr of two concurrent imports"
 check_eq 600 "$(sqlite3 "$T/both.db" "SELECT COUNT(*) FROM jobs")" "jobs of two concurrent imports"
 
+# ------------------------------------------------------------ migration --
+# A database of an older iolens-export: schema version 1 as first written,
+# before the jobs table got source and partial (git: export_sqlite_rows.c
+# before the Darshan reader's commit 0cb8284), with two rows of its own.
+# The export adds the columns, fills the old rows (iolens logs: source
+# "iolens <log_version>", partial when files or opens were folded) and
+# imports the new log with its values.
+OLD=$T/old.db
+sqlite3 "$OLD" "PRAGMA user_version = 1;
+CREATE TABLE jobs (job_key INTEGER PRIMARY KEY, jobid TEXT, uid INTEGER, user TEXT,
+ exe TEXT, exe_name TEXT, args TEXT, nprocs INTEGER, nnodes INTEGER, pid INTEGER,
+ parent_pid INTEGER, start_time REAL, end_time REAL, runtime REAL, records INTEGER,
+ bytes_read INTEGER, bytes_written INTEGER, bytes INTEGER, io_time REAL, agg_mib_s REAL,
+ mib_s_per_cn REAL, union_mib_s REAL, bps REAL, bps_layer TEXT, sharing TEXT,
+ sharing_layer TEXT, top_rank INTEGER, top_rank_share REAL, folded_files INTEGER,
+ folded_opens INTEGER, iolens_version TEXT, mpi_library TEXT, log_path TEXT,
+ log_version INTEGER, imported REAL);
+CREATE TABLE layers (job_key INTEGER NOT NULL, layer TEXT NOT NULL, records INTEGER,
+ shared_records INTEGER, bytes_read INTEGER, bytes_written INTEGER, bytes INTEGER,
+ reads INTEGER, writes INTEGER, opens INTEGER, time_read REAL, time_write REAL,
+ time_meta REAL, io_time REAL, slowest_rank INTEGER, agg_mib_s REAL, mib_s_per_cn REAL,
+ union_time REAL, union_mib_s REAL, bps REAL, io_share REAL, meta_share REAL,
+ PRIMARY KEY (job_key, layer)) WITHOUT ROWID;
+CREATE TABLE files (job_key INTEGER NOT NULL, layer TEXT NOT NULL,
+ record_id INTEGER NOT NULL, rank INTEGER NOT NULL, nranks INTEGER, nranks_io INTEGER,
+ path BLOB, path_text TEXT, mount TEXT, fs_type TEXT, sharing TEXT, bytes_read INTEGER,
+ bytes_written INTEGER, reads INTEGER, writes INTEGER, opens INTEGER, time_read REAL,
+ time_write REAL, time_meta REAL, io_time REAL, slowest_time REAL, open_to_last_io REAL,
+ pattern TEXT, pattern_params TEXT, access_size INTEGER, stride INTEGER);
+CREATE INDEX files_job ON files (job_key);
+INSERT INTO jobs (job_key, jobid, nprocs, folded_files, folded_opens, log_version)
+ VALUES (1, 'old-folded', 8, 3, 0, 2), (2, 'old-whole', 4, 0, 0, 2),
+        (3, 'old-opens', 2, 0, 5, 3);" || fail "the old database"
+"$EXPORT" --sqlite "$OLD" "$F/sim-base.iolens" >"$T/out" 2>"$T/err"
+check_eq 0 "$?" "export into an older database: exit status"
+check_eq "" "$(cat "$T/out" "$T/err")" "export into an older database: no output"
+check_eq "source TEXT|partial INTEGER" "$(sqlite3 "$OLD" "SELECT name || ' ' || type
+    FROM pragma_table_info('jobs') WHERE cid >= 35 ORDER BY cid" | tr '\n' '|' | sed 's/|$//')" \
+    "the columns added at the end of jobs"
+check_eq "old-folded iolens 2 1|old-whole iolens 2 0|old-opens iolens 3 1|4242 iolens 3 0" \
+    "$(sqlite3 -separator ' ' "$OLD" "SELECT jobid, source, partial FROM jobs
+        ORDER BY jobid LIKE 'old-%' DESC, job_key" | tr '\n' '|' | sed 's/|$//')" \
+    "old rows filled, the new row as exported"
+"$EXPORT" --sqlite "$T/fresh.db" "$F/sim-base.iolens" || fail "export into a new database"
+row="SELECT jobid, nprocs, nnodes, bytes, printf('%.6f', agg_mib_s), source, partial FROM jobs
+    WHERE jobid NOT LIKE 'old-%'"
+check_eq "$(sqlite3 "$T/fresh.db" "$row")" "$(sqlite3 "$OLD" "$row")" \
+    "the new row's values, as in a new database"
+check_eq "$(sqlite3 "$T/fresh.db" "SELECT COUNT(*) FROM layers") $(sqlite3 "$T/fresh.db" \
+    "SELECT COUNT(*) FROM files")" "$(sqlite3 "$OLD" "SELECT COUNT(*) FROM layers") $(sqlite3 \
+    "$OLD" "SELECT COUNT(*) FROM files")" "its layers and files rows, as in a new database"
+check_eq 1 "$(sqlite3 "$OLD" 'PRAGMA user_version')" "the schema version stays 1"
+# A second export finds the columns and adds nothing.
+"$EXPORT" --sqlite "$OLD" "$F/sim-one.iolens" 2>"$T/err"
+check_eq "0 5 37" "$? $(sqlite3 "$OLD" "SELECT COUNT(*) FROM jobs") $(sqlite3 "$OLD" \
+    "SELECT COUNT(*) FROM pragma_table_info('jobs')")" "a second export into it"
+
 finish

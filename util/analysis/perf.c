@@ -236,6 +236,8 @@ static int layer_figures(const struct iolens_log *log, const struct iolens_perf 
 
 uint32_t iolens_perf_compute_nodes(const struct iolens_log *log)
 {
+    if (log->nodes_given > 0)
+        return log->nodes_given;
     if (log->job.nnodes > 0)
         return log->job.nnodes;
     const char *h = log->jobstr[IOLENS_JOBSTR_HOSTS];
@@ -245,6 +247,15 @@ uint32_t iolens_perf_compute_nodes(const struct iolens_log *log)
         if (h[i] != '\0' && (i == 0 || h[i - 1] == '\0'))
             n++;
     return n;
+}
+
+const char *iolens_perf_nodes_source(const struct iolens_log *log)
+{
+    if (log->nodes_given > 0)
+        return "option";
+    if (log->job.nnodes > 0)
+        return log->source == IOLENS_SOURCE_DARSHAN ? "dxt_hosts" : "log";
+    return iolens_perf_compute_nodes(log) > 0 ? "hosts" : "none";
 }
 
 int iolens_perf_compute(const struct iolens_log *log, struct iolens_perf *out)

@@ -64,7 +64,7 @@ struct iolens_perf_layer {
 
 struct iolens_perf {
     double run_time;             /* s */
-    uint32_t compute_nodes;      /* N_cn: nnodes, else the host names counted */
+    uint32_t compute_nodes;      /* N_cn: --nodes, else nnodes, else the host names counted */
     struct iolens_perf_layer layer[IOLENS_PERF_NLAYERS];  /* POSIX STDIO MPIIO H5F H5D */
     struct iolens_perf_layer job;                         /* the base layers: POSIX + STDIO */
 };
@@ -88,8 +88,11 @@ struct iolens_perf_record {
 void iolens_perf_record(const struct iolens_log_layer *L, uint64_t rec,
                         struct iolens_perf_record *out);
 
-/* Distinct compute nodes of a job: nnodes, else the number of host names;
- * 0 when neither is known. */
+/* Compute nodes of a job: the tool's --nodes (nodes_given), else nnodes,
+ * else the number of host names; 0 when none is known. */
 uint32_t iolens_perf_compute_nodes(const struct iolens_log *log);
+/* Where that count came from: "option" (--nodes), "log", "dxt_hosts" (a
+ * Darshan log's DXT host names), "hosts" (the host names) or "none". */
+const char *iolens_perf_nodes_source(const struct iolens_log *log);
 
 #endif

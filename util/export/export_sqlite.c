@@ -89,7 +89,45 @@ static int check_schema(const char *db_path, sqlite3 *db)
     return 0;
 }
 
-/* Creates the tables, or checks that the database holds this schema.
+/* Whether table has a column of that name: 1, 0, or -1 on an error. */
+static int has_column(sqlite3 *db, const char *table, const char *column)
+{
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM pragma_table_info('%s') WHERE name = '%s'",
+             table, column);
+    int n = 0;
+    return query_int(db, sql, &n) != SQLITE_OK ? -1 : n > 0;
+}
+
+/* The jobs columns added after schema version 1 was first written (the
+ * Darshan reader's): a database from an older iolens-export gets them,
+ * its rows filled as that export would have, had it known them.  Those
+ * rows all came from iolens logs, so source is "iolens" and the log's
+ * format version (as iolens_log_source_label says it), and partial is
+ * what the runtime sets IOLENS_FLAG_PARTIAL by: files or opens folded.
+ * SQLITE_OK or an SQLite error code. */
+static int add_missing_columns(sqlite3 *db)
+{
+    static const struct {
+        const char *column, *add, *fill;
+    } added[] = {
+        {"source", "ALTER TABLE jobs ADD COLUMN source TEXT",
+         "UPDATE jobs SET source = 'iolens ' || log_version"},
+        {"partial", "ALTER TABLE jobs ADD COLUMN partial INTEGER",
+         "UPDATE jobs SET partial = (ifnull(folded_files, 0) > 0 OR ifnull(folded_opens, 0) > 0)"},
+    };
+    for (size_t i = 0; i < sizeof added / sizeof added[0]; i++) {
+        int has = has_column(db, "jobs", added[i].column);
+        if (has < 0)
+            return SQLITE_ERROR;
+        if (has == 0 && (exec(db, added[i].add) != SQLITE_OK || exec(db, added[i].fill) != SQLITE_OK))
+            return SQLITE_ERROR;
+    }
+    return SQLITE_OK;
+}
+
+/* Creates the tables, or checks that the database holds this schema
+ * (adding the columns an older iolens-export did not write).
  * 0, or 3 after a stderr line. */
 static int setup_schema(const char *db_path, sqlite3 *db)
 {
@@ -98,7 +136,8 @@ static int setup_schema(const char *db_path, sqlite3 *db)
     int rc = check_schema(db_path, db);
     char pragma[64];
     snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", IOLENS_SQLITE_SCHEMA_VERSION);
-    if (rc == 0 && (exec(db, iolens_sqlite_schema) != SQLITE_OK || exec(db, pragma) != SQLITE_OK ||
+    if (rc == 0 && (exec(db, iolens_sqlite_schema) != SQLITE_OK ||
+                    add_missing_columns(db) != SQLITE_OK || exec(db, pragma) != SQLITE_OK ||
                     exec(db, "COMMIT") != SQLITE_OK))
         rc = db_error(db_path, db);
     if (rc != 0)

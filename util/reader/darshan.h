@@ -31,8 +31,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "reader/reader_internal.h"
+
+/* An int64 or a double of a decompressed Darshan region, which holds
+ * them at any alignment, in the reader's byte order (a log of the other
+ * byte order is refused). */
+static inline int64_t get_i64(const unsigned char *p)
+{
+    int64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static inline double get_f64(const unsigned char *p)
+{
+    double v;
+    memcpy(&v, p, 8);
+    return v;
+}
 
 #define DN_MAGIC 6567223
 #define DN_COMP_ZLIB 0

@@ -14,20 +14,6 @@
 #define DXT_HOST_LEN 64
 #define DXT_SEGMENT 40      /* offset, length, start, end, thread id */
 
-static int64_t get_i64(const unsigned char *p)
-{
-    int64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
-static double get_f64(const unsigned char *p)
-{
-    double v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
 /* The set of (rank, kind), created empty if new; NULL: out of memory. */
 static struct iolens_log_intervals *set_of(struct iolens_log *log, int64_t rank, uint32_t kind)
 {

@@ -191,20 +191,6 @@ static uint32_t map_counters(const char *const *dn, uint32_t n, const char *cons
     return extras;
 }
 
-static int64_t get_i64(const unsigned char *p)
-{
-    int64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
-static double get_f64(const unsigned char *p)
-{
-    double v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
 /* The counter maps of a module, sized for its tables. */
 struct dn_map {
     int c[128], f[32];
@@ -266,6 +252,22 @@ static enum iolens_read_status new_layer(struct reader *r, const struct dn_modul
     return IOLENS_READ_OK;
 }
 
+/* Record k's n 8-byte values at p (int64 counters or double fcounters,
+ * copied as bytes) to where the map sends them: our counter to[i] of the
+ * nours per record, else extra -1 - to[i] of the nextra per record.
+ * Returns p past them. */
+static const unsigned char *scatter(const unsigned char *p, uint32_t n, const int *to,
+                                    uint64_t k, void *ours, uint32_t nours, void *extra,
+                                    uint32_t nextra)
+{
+    for (uint32_t i = 0; i < n; i++, p += 8) {
+        uint64_t at = to[i] >= 0 ? k * nours + (uint32_t)to[i]
+                                 : k * nextra + (uint32_t)(-1 - to[i]);
+        memcpy((unsigned char *)(to[i] >= 0 ? ours : extra) + 8 * at, p, 8);
+    }
+    return p;
+}
+
 static void decode_record(const struct dn_module *m, const struct dn_map *map,
                           struct iolens_log_layer *L, uint64_t k, const unsigned char *p,
                           int file_rec_at)
@@ -278,20 +280,10 @@ static void decode_record(const struct dn_module *m, const struct dn_map *map,
             L->counters[k * L->counter_count + (uint32_t)file_rec_at] = get_i64(p);
         p += 8;
     }
-    for (uint32_t i = 0; i < m->ncounters; i++, p += 8) {
-        int64_t v = get_i64(p);
-        if (map->c[i] >= 0)
-            L->counters[k * L->counter_count + (uint32_t)map->c[i]] = v;
-        else
-            L->extra[k * L->extra_count + (uint32_t)(-1 - map->c[i])] = v;
-    }
-    for (uint32_t i = 0; i < m->nfcounters; i++, p += 8) {
-        double v = get_f64(p);
-        if (map->f[i] >= 0)
-            L->fcounters[k * L->fcounter_count + (uint32_t)map->f[i]] = v;
-        else
-            L->fextra[k * L->fextra_count + (uint32_t)(-1 - map->f[i])] = v;
-    }
+    p = scatter(p, m->ncounters, map->c, k, L->counters, L->counter_count, L->extra,
+                L->extra_count);
+    scatter(p, m->nfcounters, map->f, k, L->fcounters, L->fcounter_count, L->fextra,
+            L->fextra_count);
 }
 
 /* <L>_RANKS_OPENED and <L>_RANKS_IO are not in a Darshan log (they stay

@@ -424,5 +424,6 @@ enum iolens_read_status dn_read_log(struct reader *r)
     }
     if (log->ninterval_sets > 1)
         qsort(log->intervals, log->ninterval_sets, sizeof *log->intervals, compare_sets);
+    rd_apply_nodes(log);
     return IOLENS_READ_OK;
 }

@@ -101,13 +101,24 @@ enum iolens_read_status iolens_log_read_buffer(const void *data, size_t size,
 
 /* -------------------------------------------------------------- file -- */
 
-/* Reads all of fd into a malloc'd buffer.  Returns 0 or an errno value. */
-int rd_slurp(int fd, unsigned char **out, size_t *outsz)
+uint64_t rd_stored_bound(struct reader *r)
+{
+    uint64_t limit;
+    if (rd_current_limit(r, &limit) != IOLENS_READ_OK)
+        return 0;
+    uint64_t slack = limit / 8 + (1u << 20);
+    return limit > UINT64_MAX - slack ? UINT64_MAX : limit + slack;
+}
+
+/* Reads all of fd into a malloc'd buffer.  Returns 0 or an errno value:
+ * EFBIG when fd is not a regular file (a pipe, whose size nobody knows
+ * beforehand) and more than max bytes arrive (max 0: no bound). */
+int rd_slurp(int fd, uint64_t max, unsigned char **out, size_t *outsz)
 {
     struct stat sb;
     size_t cap = 64 * 1024;
-    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-        (unsigned long long)sb.st_size < SIZE_MAX / 2)
+    bool regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+    if (regular && sb.st_size > 0 && (unsigned long long)sb.st_size < SIZE_MAX / 2)
         cap = (size_t)sb.st_size + 1; /* +1: reach EOF without growing */
     unsigned char *buf = malloc(cap);
     size_t len = 0;
@@ -138,6 +149,10 @@ int rd_slurp(int fd, unsigned char **out, size_t *outsz)
         if (n == 0)
             break;
         len += (size_t)n;
+        if (!regular && max > 0 && len > max) {
+            free(buf);
+            return EFBIG;
+        }
     }
     *out = buf;
     *outsz = len;
@@ -148,6 +163,10 @@ enum iolens_read_status iolens_log_read(const char *path, struct iolens_log *out
                                         size_t errsz)
 {
     memset(out, 0, sizeof *out);
+    struct reader lr = {.err = err, .errsz = errsz};
+    uint64_t max = rd_stored_bound(&lr);
+    if (max == 0)
+        return IOLENS_READ_IO;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     int e = 0;
     unsigned char *buf = NULL;
@@ -155,8 +174,13 @@ enum iolens_read_status iolens_log_read(const char *path, struct iolens_log *out
     if (fd < 0) {
         e = errno;
     } else {
-        e = rd_slurp(fd, &buf, &size);
+        e = rd_slurp(fd, max, &buf, &size);
         close(fd);
+    }
+    if (e == EFBIG) {
+        rd_fail(&lr, IOLENS_READ_NOMEM, "more than %llu bytes arrived, more than a log within "
+                "the limit can hold (IOLENS_MAX_LOG_SIZE)", (unsigned long long)max);
+        return IOLENS_READ_NOMEM;
     }
     if (e != 0) {
         if (err != NULL && errsz > 0)

@@ -100,6 +100,8 @@ struct iolens_log {
                                           * separated, or NULL */
     char *skipped_modules;               /* Darshan: the modules not read, space-
                                           * separated ("HEATMAP"), or NULL */
+    uint32_t nodes_given;                /* the tool's --nodes N (iolens_log_set_nodes),
+                                          * which MiB/s/CN uses over job.nnodes; 0: none */
 };
 
 enum iolens_log_source {
@@ -151,6 +153,17 @@ void iolens_log_set_max_size(uint64_t bytes);
 /* A size: a whole number of bytes, or with K, M, G or T (binary; "KiB"
  * and "KB" too).  0, or -1 if s is not one (or is 0). */
 int iolens_log_parse_size(const char *s, uint64_t *bytes);
+
+/* The compute nodes a tool was told the job ran on (--nodes N): every log
+ * read afterwards gets it as nodes_given, which replaces the log's own
+ * count (or a Darshan log's lack of one) in MiB/s per compute node.  0
+ * clears it. */
+#define IOLENS_MAX_NODES 1000000u
+void iolens_log_set_nodes(uint32_t nodes);
+/* A --nodes value: a whole decimal number from 1 to IOLENS_MAX_NODES,
+ * digits only (no sign, blank, exponent or suffix).  0, or -1 if s is not
+ * one. */
+int iolens_log_parse_nodes(const char *s, uint32_t *nodes);
 
 /* Frees everything a successful read allocated; safe on a zeroed log. */
 void iolens_log_free(struct iolens_log *log);

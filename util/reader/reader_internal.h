@@ -106,6 +106,8 @@ enum iolens_read_status rd_check_log_size(struct reader *r, const struct iolens_
 /* The most decompressed bytes one log may claim (reader.h): the tool's,
  * else IOLENS_MAX_LOG_SIZE's, else the default. */
 enum iolens_read_status rd_current_limit(struct reader *r, uint64_t *limit);
+/* Gives log the tool's --nodes (reader_nodes.c), once its job is read. */
+void rd_apply_nodes(struct iolens_log *log);
 /* Step 1 of reader.c: magic, byte order, version, sizes, header CRC. */
 enum iolens_read_status rd_check_header(struct reader *r, struct iolens_file_header *h);
 /* Step 3, in two parts: region i lies inside the file; its stored bytes
@@ -146,7 +148,11 @@ enum iolens_read_status rd_name_twice(struct reader *r, uint64_t id);
 enum iolens_read_status rd_counts_differ(struct reader *r, uint32_t kind, uint32_t cc, uint32_t fc,
                                          uint32_t earlier_cc, uint32_t earlier_fc);
 /* Reads all of fd into a malloc'd buffer.  Returns 0 or an errno value. */
-int rd_slurp(int fd, unsigned char **out, size_t *outsz);
+int rd_slurp(int fd, uint64_t max, unsigned char **out, size_t *outsz);
+/* The most stored bytes a log whose content is within the limit can have
+ * (compression adds far less than this), or 0 with the reason in r when
+ * the limit cannot be known: the bound of rd_slurp on a pipe. */
+uint64_t rd_stored_bound(struct reader *r);
 /* qsort comparator of struct iolens_log_name by id. */
 int rd_compare_names(const void *a, const void *b);
 /* Grows *arr (of elem-sized entries, *cap allocated) to hold need. */

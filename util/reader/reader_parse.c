@@ -218,6 +218,7 @@ static enum iolens_read_status parse_job(struct reader *r, struct cursor *c)
     for (uint64_t i = IOLENS_JOB_NSTRINGS; i < log->job.string_count; i++)
         if (!skip_string(c))
             return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt job region: bad extra string");
+    rd_apply_nodes(log);
     return IOLENS_READ_OK;
 }
 

@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "reader/darshan.h"
 #include "reader/reader_internal.h"
 #include "reader/reader_prefetch.h"
 #include "reader/reader_source.h"
@@ -95,6 +96,7 @@ struct iolens_stream {
     size_t errsz;
     char errbuf[256];
     bool failed;
+    bool whole;                        /* a Darshan log from a pipe: read whole into log */
 };
 
 /* len bytes at off into dst; false (with the reason set) on a read error
@@ -549,8 +551,10 @@ static enum iolens_read_status open_all(struct iolens_stream *s, iolens_stream_l
 }
 
 /* The file: opened for pread, or read whole when it is not a regular file
- * (a pipe).  0 or an errno value. */
-static int open_file(struct iolens_stream *s, const char *path)
+ * (a pipe), at most what a log within the limit can hold.  0 or an errno
+ * value (EFBIG: more than *max bytes arrived; *max 0: the limit could
+ * not be known, the reason in err). */
+static int open_file(struct iolens_stream *s, const char *path, uint64_t *max)
 {
     s->fd = open(path, O_RDONLY | O_CLOEXEC);
     if (s->fd < 0)
@@ -560,9 +564,21 @@ static int open_file(struct iolens_stream *s, const char *path)
         s->size = (size_t)sb.st_size;
         return 0;
     }
-    int e = rd_slurp(s->fd, &s->mem_owned, &s->size);
+    struct reader lr = {.err = s->err, .errsz = s->errsz};
+    if ((*max = rd_stored_bound(&lr)) == 0)
+        return EINVAL;
+    int e = rd_slurp(s->fd, *max, &s->mem_owned, &s->size);
     s->mem = s->mem_owned;
     return e;
+}
+
+/* A Darshan log arrived on a pipe: it has no regions to stream, and is
+ * small beside its job's iolens log, so it is read whole (as from a file)
+ * into s->log. */
+static enum iolens_read_status open_darshan(struct iolens_stream *s)
+{
+    s->whole = true;
+    return iolens_log_read_buffer(s->mem, s->size, &s->log, s->err, s->errsz);
 }
 
 enum iolens_read_status iolens_stream_open(const char *path, iolens_stream_layer_fn fn,
@@ -584,20 +600,26 @@ enum iolens_read_status iolens_stream_open(const char *path, iolens_stream_layer
     s->huge_above = huge_raw_size();
     s->err = err;
     s->errsz = errsz;
-    int e = open_file(s, path);
+    uint64_t max = 1;
+    int e = open_file(s, path, &max);
     s->src = (struct rd_source){.fd = s->fd, .mem = s->mem};
     if (e != 0) {
-        if (err != NULL && errsz > 0)
+        if (err != NULL && errsz > 0 && e == EFBIG)
+            snprintf(err, errsz, "more than %llu bytes arrived, more than a log within the "
+                     "limit can hold (IOLENS_MAX_LOG_SIZE)", (unsigned long long)max);
+        else if (err != NULL && errsz > 0 && max > 0)
             snprintf(err, errsz, "%s", strerror(e));
         iolens_stream_close(s);
-        return e == ENOMEM ? IOLENS_READ_NOMEM : IOLENS_READ_IO;
+        return e == ENOMEM || e == EFBIG ? IOLENS_READ_NOMEM : IOLENS_READ_IO;
     }
     s->r = (struct reader){.size = s->size, .log = &s->log, .err = err, .errsz = errsz,
                            .blocks = &s->blocks};
     s->lr = (struct reader){.size = s->size, .log = &s->lay, .err = err, .errsz = errsz,
                             .blocks = &s->blocks};
     s->nr = (struct reader){.size = s->size, .log = &s->nam, .err = err, .errsz = errsz};
-    enum iolens_read_status st = open_all(s, fn, ctx);
+    enum iolens_read_status st = s->mem != NULL && dn_is_darshan(s->mem, s->size)
+                                     ? open_darshan(s)
+                                     : open_all(s, fn, ctx);
     if (st != IOLENS_READ_OK) {
         iolens_stream_close(s);
         return st;
@@ -637,6 +659,11 @@ void iolens_stream_close(struct iolens_stream *s)
 /* -------------------------------------------------------------- visit -- */
 
 const struct iolens_log *iolens_stream_log(const struct iolens_stream *s) { return &s->log; }
+
+const struct iolens_log *iolens_stream_whole_log(const struct iolens_stream *s)
+{
+    return s->whole ? &s->log : NULL;
+}
 
 size_t iolens_stream_kinds(const struct iolens_stream *s, const uint32_t **kinds)
 {

@@ -34,6 +34,12 @@ void iolens_stream_close(struct iolens_stream *s);
  * regions; no names, layers or intervals. */
 const struct iolens_log *iolens_stream_log(const struct iolens_stream *s);
 
+/* A Darshan log that arrived on a pipe has no regions to stream: the
+ * open reads it whole, as iolens_log_read reads a file, and this gives it
+ * (every record and interval); NULL for an iolens log, which is streamed.
+ * The stream then has no layer kinds. */
+const struct iolens_log *iolens_stream_whole_log(const struct iolens_stream *s);
+
 /* The layer kinds of the log in the order they first appear (the order of
  * iolens_log's layers); returns their number. */
 size_t iolens_stream_kinds(const struct iolens_stream *s, const uint32_t **kinds);

@@ -102,7 +102,9 @@ static void print_darshan_lines(FILE *out, const struct iolens_log *log)
     }
     fprintf(out, "# skipped Darshan modules: %s\n",
             log->skipped_modules != NULL ? log->skipped_modules : "none");
-    if (log->job.nnodes == 0)
+    if (log->nodes_given > 0)
+        fprintf(out, "# nnodes: %" PRIu32 " (from --nodes)\n", log->nodes_given);
+    else if (log->job.nnodes == 0)
         fprintf(out, "# nnodes: not in a Darshan log (MiB/s/CN needs --nodes N)\n");
     else
         fprintf(out, "# nnodes estimated: %u, the distinct host names of the DXT records\n",
@@ -114,7 +116,12 @@ static void print_darshan_lines(FILE *out, const struct iolens_log *log)
 static void print_iolens_lines(FILE *out, const struct iolens_log *log)
 {
     const struct iolens_job_fixed *j = &log->job;
-    fprintf(out, "# nnodes: %" PRIu32 "\n# pid: %" PRId64 "\n", j->nnodes, j->pid);
+    if (log->nodes_given > 0)
+        fprintf(out, "# nnodes: %" PRIu32 " (from --nodes; the log says %" PRIu32 ")\n",
+                log->nodes_given, j->nnodes);
+    else
+        fprintf(out, "# nnodes: %" PRIu32 "\n", j->nnodes);
+    fprintf(out, "# pid: %" PRId64 "\n", j->pid);
     if (j->parent_pid != 0 || (log->flags & IOLENS_FLAG_FORKED))
         fprintf(out, "# parent_pid: %" PRId64 "\n", j->parent_pid);
     if (log->flags & IOLENS_FLAG_INCOMPLETE)

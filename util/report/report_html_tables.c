@@ -86,7 +86,8 @@ static void put_job_table(FILE *out, const struct iolens_html *h)
     fprintf(out, "%" PRIu32, j->nprocs);
     row_end(out);
     row_begin(out, "Compute nodes");
-    fprintf(out, "%" PRIu32 ": ", h->perf.compute_nodes);
+    fprintf(out, "%" PRIu32 "%s: ", h->perf.compute_nodes,
+            log->nodes_given > 0 ? " (from --nodes)" : "");
     put_list(out, log->jobstr[IOLENS_JOBSTR_HOSTS], log->jobstr_len[IOLENS_JOBSTR_HOSTS], ", ");
     row_end(out);
     row_begin(out, "Start");

@@ -100,6 +100,8 @@ static int put_job(struct iolens_json *j, const struct iolens_log *log)
     kv_uint(j, "uid", jf->uid);
     kv_uint(j, "nprocs", jf->nprocs);
     kv_uint(j, "nnodes", iolens_perf_compute_nodes(log));
+    iolens_json_key(j, "nnodes_from");
+    iolens_json_cstring(j, iolens_perf_nodes_source(log));
     kv_list(j, "hosts", log->jobstr[IOLENS_JOBSTR_HOSTS], log->jobstr_len[IOLENS_JOBSTR_HOSTS]);
     kv_double(j, "start_time", epoch(jf->start_time_sec, jf->start_time_nsec));
     kv_double(j, "end_time", epoch(jf->end_time_sec, jf->end_time_nsec));

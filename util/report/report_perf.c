@@ -63,7 +63,8 @@ int iolens_report_perf(FILE *out, const struct iolens_log *log)
     struct iolens_perf p;
     if (iolens_perf_compute(log, &p) != 0)
         return -1;
-    fprintf(out, "# perf compute nodes: %" PRIu32 "\n", p.compute_nodes);
+    fprintf(out, "# perf compute nodes: %" PRIu32 "%s\n", p.compute_nodes,
+            log->nodes_given > 0 ? " (from --nodes)" : "");
     fprintf(out, "# perf job layers: POSIX STDIO\n");
     fprintf(out, "#<layer>\t<metric>\t<value>\n");
     for (int i = 0; i < IOLENS_PERF_NLAYERS; i++)

@@ -20,7 +20,10 @@ int iolens_mode_streamed(FILE *out, const char *path, bool total, char *err, siz
     }
     iolens_report_job_header(out, iolens_stream_log(s));
     int rc = 0;
-    if (total)
+    const struct iolens_log *whole = iolens_stream_whole_log(s);
+    if (whole != NULL)   /* a Darshan log from a pipe, read whole */
+        rc = total ? iolens_report_total(out, whole) : iolens_dump_base(out, whole) == -1 ? -1 : 0;
+    else if (total)
         iolens_totals_print(out, T);
     else
         rc = iolens_dump_base_stream(out, s);
