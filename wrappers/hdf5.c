@@ -18,6 +18,7 @@
 #include <hdf5.h>
 #include <stdatomic.h>
 
+#include "core/call_site.h"
 #include "core/clock.h"
 #include "core/file_table.h"
 #include "core/hdf5_calls.h"
@@ -237,7 +238,9 @@ IOLENS_EXPORT herr_t H5Dread(hid_t dset_id, hid_t mem_type_id, hid_t mem_space_i
     if (!traced(ours, dset_id))
         return real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     herr_t rc = real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
+    iolens_site_leave(outer);
     return after_access(dset_id, IOLENS_H5D_READ, mem_type_id, mem_space_id, file_space_id,
                         dxpl_id, rc, t0);
 }
@@ -249,7 +252,9 @@ IOLENS_EXPORT herr_t H5Dwrite(hid_t dset_id, hid_t mem_type_id, hid_t mem_space_
     if (!traced(ours, dset_id))
         return real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     herr_t rc = real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
+    iolens_site_leave(outer);
     return after_access(dset_id, IOLENS_H5D_WRITE, mem_type_id, mem_space_id, file_space_id,
                         dxpl_id, rc, t0);
 }
