@@ -5,10 +5,9 @@
  * marked call, the return address minus its object's load bias and that
  * object's build-id (site_record.h); the expected function is the one
  * around the call and the expected line the tag's line, found by reading
- * the source.  Then the same program stripped, with its debug information
+ * the source (an inlined function's call is named after it).  Then the same program stripped, with its debug information
  * split off (by build-id and by .gnu_debuglink), rebuilt with a change,
  * and paths that are no program at all. */
-#define _GNU_SOURCE
 #include <check.h>
 #include <dirent.h>
 #include <stdarg.h>
@@ -38,7 +37,8 @@ static const char *path_in(const char *name)
     static char paths[8][4096];
     static unsigned next;
     char *p = paths[next++ % 8];
-    snprintf(p, sizeof paths[0], "%s/%s", dir, name);
+    int len = snprintf(p, sizeof paths[0], "%s/%s", dir, name);
+    ck_assert(len > 0 && (size_t)len < sizeof paths[0]);
     return p;
 }
 
@@ -161,13 +161,15 @@ static void check_program_sites(const struct site *sites, size_t n, const char *
     assert_resolved(&w, "compute_step", "site_main.c", "compute_step");
     w = resolve_with(r, path_in(program), site_named(sites, n, "write_particles"));
     assert_resolved(&w, "write_particles", "site_io.c", "write_particles");
+    w = resolve_with(r, path_in(program), site_named(sites, n, "pack_particles"));
+    assert_resolved(&w, "pack_particles", "site_io.c", "pack_particles");
 }
 
 START_TEST(pie_program_resolves)
 {
     struct iolens_site_resolver *r = iolens_site_resolver_new(NULL);
     ck_assert_ptr_nonnull(r);
-    ck_assert_uint_eq(pie_count, 4);
+    ck_assert_uint_eq(pie_count, 5);
     check_program_sites(pie_sites, pie_count, "prog", r);
     iolens_site_resolver_free(r);
 }
@@ -176,7 +178,7 @@ END_TEST
 START_TEST(non_pie_program_resolves)
 {
     struct iolens_site_resolver *r = iolens_site_resolver_new(NULL);
-    ck_assert_uint_eq(nopie_count, 3);
+    ck_assert_uint_eq(nopie_count, 4);
     /* A non-PIE program is not relocated: its offsets are its addresses. */
     ck_assert_uint_gt(site_named(nopie_sites, nopie_count, "main")->offset, 0x400000);
     check_program_sites(nopie_sites, nopie_count, "prog_nopie", r);
@@ -214,8 +216,8 @@ END_TEST
 START_TEST(stripped_program_has_no_debug)
 {
     struct iolens_site_resolver *r = iolens_site_resolver_new(NULL);
-    const char *tags[] = {"main", "compute_step", "write_particles"};
-    for (size_t i = 0; i < 3; i++) {
+    const char *tags[] = {"main", "compute_step", "write_particles", "pack_particles"};
+    for (size_t i = 0; i < 4; i++) {
         struct iolens_site_where w =
             resolve_with(r, path_in("stripped/prog"), site_named(pie_sites, pie_count, tags[i]));
         assert_unresolved(&w, IOLENS_SITE_NO_DEBUG);
@@ -270,8 +272,8 @@ END_TEST
 START_TEST(rebuilt_program_is_changed)
 {
     struct iolens_site_resolver *r = iolens_site_resolver_new(path_in("debug"));
-    const char *tags[] = {"main", "compute_step", "write_particles"};
-    for (size_t i = 0; i < 3; i++) {
+    const char *tags[] = {"main", "compute_step", "write_particles", "pack_particles"};
+    for (size_t i = 0; i < 4; i++) {
         const struct site *s = site_named(pie_sites, pie_count, tags[i]);
         struct iolens_site_where w = resolve_with(r, path_in("prog_changed"), s);
         assert_unresolved(&w, IOLENS_SITE_CHANGED);
