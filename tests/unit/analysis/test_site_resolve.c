@@ -296,7 +296,7 @@ START_TEST(hostile_module_paths)
     const struct site *s = site_named(pie_sites, pie_count, "main");
     const char *missing[] = {"/nonexistent/prog", dir, path_in("fifo"), "/dev/zero",
                              path_in("garbage"), path_in("empty"), path_in("archive.a"), "",
-                             "relative/nothing"};
+                             "relative/nothing", "/proc/self/maps"};
     for (size_t i = 0; i < sizeof missing / sizeof *missing; i++) {
         struct iolens_site_where w = resolve_with(r, missing[i], s);
         assert_unresolved(&w, IOLENS_SITE_MISSING);
@@ -304,11 +304,15 @@ START_TEST(hostile_module_paths)
     struct iolens_site_where w;
     iolens_site_resolve(r, NULL, s->build_id, s->build_id_len, s->offset, &w);
     assert_unresolved(&w, IOLENS_SITE_MISSING);
-    /* Only the ELF header and a little more: no crash, nothing named. */
-    w = resolve_with(r, path_in("truncated"), s);
-    ck_assert(w.status == IOLENS_SITE_MISSING || w.status == IOLENS_SITE_CHANGED ||
-              w.status == IOLENS_SITE_NO_DEBUG);
-    ck_assert_str_eq(w.function, "");
+    /* Only the ELF header and a little more, and the program's first page
+     * followed by 4 GiB of holes: no crash, nothing named. */
+    const char *broken[] = {path_in("truncated"), path_in("huge")};
+    for (size_t i = 0; i < 2; i++) {
+        w = resolve_with(r, broken[i], s);
+        ck_assert(w.status == IOLENS_SITE_MISSING || w.status == IOLENS_SITE_CHANGED ||
+                  w.status == IOLENS_SITE_NO_DEBUG);
+        ck_assert_str_eq(w.function, "");
+    }
     iolens_site_resolver_free(r);
 }
 END_TEST
@@ -420,7 +424,7 @@ static int build_variants(void)
         return -1;
     /* Paths no program is at; 100 names for the same program. */
     return run("cd '%s' && mkfifo fifo && head -c 100000 /dev/urandom >garbage && : >empty && "
-               "head -c 200 prog >truncated && printf '!<arch>\\n' >archive.a && "
+               "head -c 200 prog >truncated && head -c 4096 prog >huge && truncate -s 4G huge && printf '!<arch>\\n' >archive.a && "
                "i=0; while [ $i -lt 100 ]; do ln -s ../prog links/prog$i; i=$((i+1)); done",
                d);
 }
