@@ -253,6 +253,21 @@ static const char *symbol_function_at(Dwfl_Module *module, Dwarf_Addr addr)
     return name;
 }
 
+/* FILE as the line table names it, under the compilation directory when
+ * relative (a build that compiled "../src/io.c" from "build/"), so that
+ * it names the source wherever the tool runs. */
+static void copy_source_path(char *dst, size_t size, const char *comp_dir, const char *file)
+{
+    size_t dir_len = comp_dir && comp_dir[0] == '/' && file[0] != '/' ? strnlen(comp_dir, size) : 0;
+    if (dir_len == 0 || dir_len + 1 >= size) {
+        copy_text(dst, size, file);
+        return;
+    }
+    memcpy(dst, comp_dir, dir_len);
+    dst[dir_len] = '/';
+    copy_text(dst + dir_len + 1, size - dir_len - 1, file);
+}
+
 static void describe_address(Dwfl_Module *module, Dwarf_Addr addr, struct iolens_site_where *out)
 {
     Dwarf_Addr bias;
@@ -268,7 +283,7 @@ static void describe_address(Dwfl_Module *module, Dwarf_Addr addr, struct iolens
     int lineno = 0;
     const char *file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
     if (file && *file && lineno > 0) {
-        copy_text(out->file, sizeof out->file, file);
+        copy_source_path(out->file, sizeof out->file, dwfl_line_comp_dir(line), file);
         out->line = (unsigned)lineno;
     }
 }

@@ -21,7 +21,8 @@ enum iolens_site_status {
 struct iolens_site_where {
     enum iolens_site_status status;
     char function[256]; /* "" when unknown */
-    char file[1024];    /* "" when unknown */
+    char file[1024];    /* the source file, "" when unknown; a path the debug information
+                           gives relative is put under its compilation directory */
     unsigned line;      /* 0 when unknown */
 };
 
