@@ -18,10 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Distinct sites a record counts on its own; later ones are counted in
- * its "other sites" bucket, so the totals stay exact.  The log keeps the
- * IOLENS_SITES_LOGGED (log_format.h) of them with the most bytes. */
-#define IOLENS_SITES_KEPT 8
+/* Distinct sites a record counts on its own: the first ones it sees;
+ * later ones are counted in its "other sites" bucket, so the totals stay
+ * exact.  As many as the log keeps (IOLENS_SITES_LOGGED, log_format.h),
+ * so that a written record's table costs 160 bytes of the budget. */
+#define IOLENS_SITES_KEPT 4
 
 struct iolens_site_slot {
     uintptr_t addr;           /* return address; 0: slot free */
