@@ -2,7 +2,8 @@
  *
  * A site is a return address.  A wrapper the program called directly
  * notes its own return address; a wrapper of an I/O library (MPI-IO,
- * H5D) also claims the thread's "outer site" slot for the time of the
+ * and the HDF5 calls that write: H5Dread/H5Dwrite, the file's create,
+ * open and flushes, the closes) also claims the thread's "outer site" slot for the time of the
  * library call, so that the reads and writes the library makes beneath
  * it (ROMIO's or HDF5's pwrite) are charged to the program's line that
  * entered the library, without walking the stack: no frame pointers or
