@@ -85,6 +85,23 @@ case $site1 in
     ;;
 esac
 
+# --json carries the same sites, with the build-id readelf reads in the
+# program.
+if command -v python3 >/dev/null 2>&1 && command -v readelf >/dev/null 2>&1; then
+    bid=$(readelf -n "$T/prog" | sed -n 's/.*Build ID: *//p')
+    "$IOLENS_PARSER" --json "$log" | python3 -c '
+import json, sys
+for f in json.load(sys.stdin)["files"]:
+    for s in f["sites"]:
+        print(f["layer"], f["path"], s["module"], s["build_id"], s["bytes"], s["ops"], hex(s["offset"]))
+' >"$T/json_sites" || fail "--json exited with $?"
+    check_eq "POSIX $T/a.dat $T/prog $bid 300 3
+POSIX $T/a.dat $T/prog $bid 200 5
+STDIO $T/b.txt $T/prog $bid 14 2" "$(cut -d' ' -f1-6 "$T/json_sites")" "--json sites"
+    check_eq "$header" "$(where "$T/prog" "x+$(sed -n 1p "$T/json_sites" | cut -d' ' -f7)")" \
+        "line of --json's first site"
+fi
+
 # Stripped: module+0xOFFSET at the same offsets, and one hint line.
 slog=$T/stripped.iolens
 run_traced "$slog" "$T/prog_stripped" "$T/a.dat" "$T/b.txt" || fail "stripped run exited with $?"
