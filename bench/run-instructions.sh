@@ -41,8 +41,10 @@ mkdir "$SHM/traced"
 instructions() {
     out=$SHM/cg.out
     rm -f "$SHM/traced"/* "$out"
-    if [ "${3:-}" = traced ]; then
-        IOLENS_NONMPI=1 IOLENS_INCLUDE=$SHM/traced LD_PRELOAD=$LIB IOLENS_LOGFILE=$SHM/log \
+    if [ "${3:-}" = traced ] || [ "${3:-}" = traced_nosites ]; then
+        sites_off=0
+        [ "$3" = traced_nosites ] && sites_off=1
+        IOLENS_DISABLE_SITES=$sites_off IOLENS_NONMPI=1 IOLENS_INCLUDE=$SHM/traced LD_PRELOAD=$LIB IOLENS_LOGFILE=$SHM/log \
             valgrind --tool=callgrind --callgrind-out-file="$out" "$BENCH" "$1" "$2" "$SHM/traced" \
             >/dev/null 2>&1
     else
@@ -60,10 +62,13 @@ per_call() {
 }
 
 echo "instructions per call (callgrind, $N and $((2 * N)) calls)"
-printf '%-10s %10s %10s %10s\n' op untraced traced added
+# "no sites": traced with IOLENS_DISABLE_SITES=1, what the call sites cost.
+printf '%-10s %10s %10s %10s %10s\n' op untraced traced added 'no sites'
 for op in pwrite1 pwrite4k fwrite16 fprintf1; do
     u=$(per_call "$op")
     t=$(per_call "$op" traced)
-    printf '%-10s %10d %10d %10d\n' "$op" "$u" "$t" $((t - u))
+    o=$(per_call "$op" traced_nosites)
+    printf '%-10s %10d %10d %10d %10d\n' "$op" "$u" "$t" $((t - u)) $((o - u))
     summary_row "$op: instructions added" $((t - u)) instructions -
+    summary_row "$op: instructions added, IOLENS_DISABLE_SITES=1" $((o - u)) instructions -
 done

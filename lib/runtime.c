@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/budget.h"
+#include "core/call_site.h"
 #include "core/clock.h"
 #include "core/fd_table.h"
 #include "core/file_table.h"
@@ -168,6 +169,7 @@ static void initialize(void)
     char cwd[PATH_MAX];
     iolens_config_load(iolens_state_config(), getenv_adapter, getcwd(cwd, sizeof cwd));
     iolens_layers_off = iolens_runtime_config()->layers_off;
+    iolens_sites_on = !iolens_runtime_config()->sites_off;
     /* A process that is not traced is left alone entirely: no budget, no
      * log. */
     if (tracing_wanted())

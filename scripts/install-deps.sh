@@ -13,7 +13,8 @@
 # Open MPI beside MPICH (the second stage of scripts/run-tests.sh):
 # openmpi-bin, libopenmpi-dev and libhdf5-openmpi-dev; python3-mpi4py and
 # python3-h5py-mpi (Debian builds both with Open MPI) for the Python MPI
-# tests.  libdw-dev: stack unwinding.
+# tests.  libdw-dev: the tools resolve call
+# sites to function and source line.
 # Installing Open MPI switches the system's MPI alternatives (mpicc,
 # mpiexec, h5pcc, hdf5.pc, the mpi.h directory) to it: they are recorded
 # before and set back after, so the machine's default MPI stays the one

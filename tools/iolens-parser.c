@@ -30,7 +30,7 @@
 
 enum mode_id {
     MODE_BASE, MODE_TOTAL, MODE_FILE, MODE_STACK, MODE_BPS, MODE_TIMESERIES,
-    MODE_PERF, MODE_PATTERNS, MODE_JSON, MODE_CSV, MODE_SUMMARY, MODE_ADVICE, MODE_LIST
+    MODE_PERF, MODE_PATTERNS, MODE_JSON, MODE_CSV, MODE_SUMMARY, MODE_ADVICE, MODE_SITES, MODE_LIST
 };
 
 /* What the command line asked for. */
@@ -71,6 +71,7 @@ static const struct mode modes[] = {
     [MODE_SUMMARY] = {"summary", 'S', NULL, iolens_mode_summary,
                       iolens_report_summary_header, false, false},
     [MODE_ADVICE] = {"advice", 'a', NULL, iolens_mode_advice, NULL, true, false},
+    [MODE_SITES] = {"sites", 'W', NULL, iolens_mode_sites, NULL, true, false},
     [MODE_LIST] = {"list-counters", 'l', NULL, NULL, iolens_report_counters, false, false},
 };
 #define NMODES (sizeof modes / sizeof modes[0])
@@ -101,6 +102,7 @@ static void usage(FILE *to)
             "       " PROG " --summary [--block-size N] LOG...\n"
             "       " PROG " --perf|--json|--summary --nodes N LOG...\n"
             "       " PROG " --advice [--advice-thresholds KEY=VALUE,...] LOG...\n"
+            "       " PROG " --sites [--debug-dir DIR] LOG...\n"
             "       " PROG " --list-counters\n"
             "       " PROG " --help\n"
             "  --base           every counter of every record (default)\n"
@@ -122,6 +124,9 @@ static void usage(FILE *to)
             "  --advice         findings in priority order: code, evidence, suggested fix\n"
             "  --advice-thresholds KEY=VALUE,...\n"
             "                   change rule thresholds of --advice and --json (iolens-parser(1))\n"
+            "  --sites          per file and layer, the call sites of its reads and writes\n"
+            "                   as function (file:line), with bytes, operations and time\n"
+            "  --debug-dir DIR  where --sites also looks for separate debug files\n"
             "  --list-counters  every counter with its description\n"
             "  --max-log-size SIZE\n"
             "                   refuse a log that decompresses to more than SIZE bytes\n"
@@ -214,6 +219,10 @@ static int check_mode_options(const struct args *a)
         fprintf(stderr, PROG ": --nodes goes with --perf, --json or --summary\n");
         return -1;
     }
+    if (a->opt.debug_dir != NULL && a->mode != MODE_SITES) {
+        fprintf(stderr, PROG ": --debug-dir goes with --sites\n");
+        return -1;
+    }
     if (a->advice_given && a->mode != MODE_ADVICE && a->mode != MODE_JSON) {
         fprintf(stderr, PROG ": --advice-thresholds goes with --advice or --json\n");
         return -1;
@@ -234,6 +243,8 @@ static int parse_args(int argc, char **argv, struct args *a)
         {"summary", no_argument, NULL, 'S'},
         {"advice", no_argument, NULL, 'a'},
         {"advice-thresholds", required_argument, NULL, 'H'},
+        {"sites", no_argument, NULL, 'W'},
+        {"debug-dir", required_argument, NULL, 'D'},
         {"list-counters", no_argument, NULL, 'l'},
         {"max-log-size", required_argument, NULL, 'M'},
         {"nodes", required_argument, NULL, 'N'},
@@ -253,6 +264,9 @@ static int parse_args(int argc, char **argv, struct args *a)
         case 'n':
             if (set_value_option(c, optarg, a) != 0)
                 return -1;
+            break;
+        case 'D':
+            a->opt.debug_dir = optarg;
             break;
         case 'M':
             if (set_max_log_size(optarg) != 0)

@@ -18,6 +18,7 @@
 #include <hdf5.h>
 #include <stdatomic.h>
 
+#include "core/call_site.h"
 #include "core/clock.h"
 #include "core/file_table.h"
 #include "core/hdf5_calls.h"
@@ -125,13 +126,18 @@ static herr_t after_dataset_close(struct iolens_h5d_rec *rec, herr_t rc, double 
 }
 
 /* H5Dclose, and H5Oclose of a tracked dataset. */
-static herr_t close_dataset(herr_t (*real)(hid_t), hid_t dset)
+static inline __attribute__((always_inline)) herr_t close_dataset(herr_t (*real)(hid_t),
+                                                            hid_t dset)
 {
     int saved = enter();
     struct iolens_h5d_rec *rec = iolens_h5d_close_begin(dset);
     leave(saved);
     double t0 = iolens_now();
-    return after_dataset_close(rec, real(dset), t0);
+    /* HDF5 writes what it buffered here: the program's line is the site. */
+    int outer = iolens_site_enter(__builtin_return_address(0));
+    herr_t rc = real(dset);
+    iolens_site_leave(outer);
+    return after_dataset_close(rec, rc, t0);
 }
 
 /* ------------------------------------------------------------ files -- */
@@ -142,7 +148,10 @@ IOLENS_EXPORT hid_t H5Fcreate(const char *filename, unsigned flags, hid_t fcpl_i
     if (!tracing_files(ours))
         return real(filename, flags, fcpl_id, fapl_id);
     double t0 = iolens_now();
-    return after_file_open(real(filename, flags, fcpl_id, fapl_id), fapl_id, 1, t0);
+    int outer = iolens_site_enter(__builtin_return_address(0));
+    hid_t id = real(filename, flags, fcpl_id, fapl_id);
+    iolens_site_leave(outer);
+    return after_file_open(id, fapl_id, 1, t0);
 }
 
 IOLENS_EXPORT hid_t H5Fopen(const char *filename, unsigned flags, hid_t fapl_id)
@@ -151,7 +160,10 @@ IOLENS_EXPORT hid_t H5Fopen(const char *filename, unsigned flags, hid_t fapl_id)
     if (!tracing_files(ours))
         return real(filename, flags, fapl_id);
     double t0 = iolens_now();
-    return after_file_open(real(filename, flags, fapl_id), fapl_id, 0, t0);
+    int outer = iolens_site_enter(__builtin_return_address(0));
+    hid_t id = real(filename, flags, fapl_id);
+    iolens_site_leave(outer);
+    return after_file_open(id, fapl_id, 0, t0);
 }
 
 IOLENS_EXPORT herr_t H5Fflush(hid_t object_id, H5F_scope_t scope)
@@ -160,7 +172,11 @@ IOLENS_EXPORT herr_t H5Fflush(hid_t object_id, H5F_scope_t scope)
     if (!tracing_files(ours))
         return real(object_id, scope);
     double t0 = iolens_now();
-    return after_flush(iolens_h5f_flush, object_id, real(object_id, scope), t0);
+    /* HDF5 writes what it buffered here: the program's line is the site. */
+    int outer = iolens_site_enter(__builtin_return_address(0));
+    herr_t rc = real(object_id, scope);
+    iolens_site_leave(outer);
+    return after_flush(iolens_h5f_flush, object_id, rc, t0);
 }
 
 IOLENS_EXPORT herr_t H5Fclose(hid_t file_id)
@@ -174,7 +190,11 @@ IOLENS_EXPORT herr_t H5Fclose(hid_t file_id)
     if (rec == NULL)
         return real(file_id);
     double t0 = iolens_now();
-    return after_file_close(rec, real(file_id), t0);
+    /* HDF5 writes what it buffered here: the program's line is the site. */
+    int outer = iolens_site_enter(__builtin_return_address(0));
+    herr_t rc = real(file_id);
+    iolens_site_leave(outer);
+    return after_file_close(rec, rc, t0);
 }
 
 /* --------------------------------------------------------- datasets -- */
@@ -237,7 +257,9 @@ IOLENS_EXPORT herr_t H5Dread(hid_t dset_id, hid_t mem_type_id, hid_t mem_space_i
     if (!traced(ours, dset_id))
         return real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     herr_t rc = real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
+    iolens_site_leave(outer);
     return after_access(dset_id, IOLENS_H5D_READ, mem_type_id, mem_space_id, file_space_id,
                         dxpl_id, rc, t0);
 }
@@ -249,7 +271,9 @@ IOLENS_EXPORT herr_t H5Dwrite(hid_t dset_id, hid_t mem_type_id, hid_t mem_space_
     if (!traced(ours, dset_id))
         return real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     herr_t rc = real(dset_id, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
+    iolens_site_leave(outer);
     return after_access(dset_id, IOLENS_H5D_WRITE, mem_type_id, mem_space_id, file_space_id,
                         dxpl_id, rc, t0);
 }
@@ -260,7 +284,11 @@ IOLENS_EXPORT herr_t H5Dflush(hid_t dset_id)
     if (!traced(ours, dset_id))
         return real(dset_id);
     double t0 = iolens_now();
-    return after_flush(iolens_h5d_flush, dset_id, real(dset_id), t0);
+    /* HDF5 writes what it buffered here: the program's line is the site. */
+    int outer = iolens_site_enter(__builtin_return_address(0));
+    herr_t rc = real(dset_id);
+    iolens_site_leave(outer);
+    return after_flush(iolens_h5d_flush, dset_id, rc, t0);
 }
 
 IOLENS_EXPORT herr_t H5Dclose(hid_t dset_id)

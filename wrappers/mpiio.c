@@ -24,6 +24,7 @@
 #include "core/mpi_handles.h"
 #include <stdatomic.h>
 
+#include "core/call_site.h"
 #include "core/clock.h"
 #include "core/file_table.h"
 #include "core/mpi_calls.h"
@@ -244,7 +245,9 @@ IOLENS_MPI_ENTRY(MPI_File_set_view)(MPI_File fh, MPI_Offset disp, MPI_Datatype e
     if (!traced(fh))
         return real(fh, disp, etype, filetype, datarep, info);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, disp, etype, filetype, datarep, info);
+    iolens_site_leave(outer);
     double t1 = iolens_now();
     if (rc == MPI_SUCCESS) {
         int saved = enter();
@@ -265,7 +268,9 @@ IOLENS_MPI_ENTRY(MPI_File_read_at)(MPI_File fh, MPI_Offset offset, void *buf, in
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype, status);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_INDEP, datatype, count, offset, rc, t0);
 }
 
@@ -276,7 +281,9 @@ IOLENS_MPI_ENTRY(MPI_File_read_at_all)(MPI_File fh, MPI_Offset offset, void *buf
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype, status);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_COLL, datatype, count, offset, rc, t0);
 }
 
@@ -287,7 +294,9 @@ IOLENS_MPI_ENTRY(MPI_File_write_at)(MPI_File fh, MPI_Offset offset, const void *
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype, status);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_INDEP, datatype, count, offset, rc,
                         t0);
 }
@@ -299,7 +308,9 @@ IOLENS_MPI_ENTRY(MPI_File_write_at_all)(MPI_File fh, MPI_Offset offset, const vo
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype, status);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_COLL, datatype, count, offset, rc, t0);
 }
 
@@ -310,7 +321,9 @@ IOLENS_MPI4_ENTRY(MPI_File_read_at_c)(MPI_File fh, MPI_Offset offset, void *buf,
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype, status);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_INDEP, datatype, count, offset, rc, t0);
 }
 
@@ -322,7 +335,9 @@ IOLENS_MPI4_ENTRY(MPI_File_read_at_all_c)(MPI_File fh, MPI_Offset offset, void *
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype, status);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_COLL, datatype, count, offset, rc, t0);
 }
 
@@ -333,7 +348,9 @@ IOLENS_MPI4_ENTRY(MPI_File_write_at_c)(MPI_File fh, MPI_Offset offset, const voi
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype, status);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_INDEP, datatype, count, offset, rc,
                         t0);
 }
@@ -346,7 +363,9 @@ IOLENS_MPI4_ENTRY(MPI_File_write_at_all_c)(MPI_File fh, MPI_Offset offset, const
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype, status);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_COLL, datatype, count, offset, rc, t0);
 }
 
@@ -360,7 +379,9 @@ IOLENS_MPI_ENTRY(MPI_File_read)(MPI_File fh, void *buf, int count, MPI_Datatype 
         return real(fh, buf, count, datatype, status);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_INDEP, datatype, count, at, rc, t0);
 }
 
@@ -372,7 +393,9 @@ IOLENS_MPI_ENTRY(MPI_File_read_all)(MPI_File fh, void *buf, int count, MPI_Datat
         return real(fh, buf, count, datatype, status);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_COLL, datatype, count, at, rc, t0);
 }
 
@@ -384,7 +407,9 @@ IOLENS_MPI_ENTRY(MPI_File_write)(MPI_File fh, const void *buf, int count, MPI_Da
         return real(fh, buf, count, datatype, status);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_INDEP, datatype, count, at, rc, t0);
 }
 
@@ -396,7 +421,9 @@ IOLENS_MPI_ENTRY(MPI_File_write_all)(MPI_File fh, const void *buf, int count,
         return real(fh, buf, count, datatype, status);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_COLL, datatype, count, at, rc, t0);
 }
 
@@ -408,7 +435,9 @@ IOLENS_MPI4_ENTRY(MPI_File_read_c)(MPI_File fh, void *buf, MPI_Count count, MPI_
         return real(fh, buf, count, datatype, status);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_INDEP, datatype, count, at, rc, t0);
 }
 
@@ -420,7 +449,9 @@ IOLENS_MPI4_ENTRY(MPI_File_read_all_c)(MPI_File fh, void *buf, MPI_Count count,
         return real(fh, buf, count, datatype, status);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_COLL, datatype, count, at, rc, t0);
 }
 
@@ -432,7 +463,9 @@ IOLENS_MPI4_ENTRY(MPI_File_write_c)(MPI_File fh, const void *buf, MPI_Count coun
         return real(fh, buf, count, datatype, status);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_INDEP, datatype, count, at, rc, t0);
 }
 
@@ -444,7 +477,9 @@ IOLENS_MPI4_ENTRY(MPI_File_write_all_c)(MPI_File fh, const void *buf, MPI_Count 
         return real(fh, buf, count, datatype, status);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_COLL, datatype, count, at, rc, t0);
 }
 
@@ -457,7 +492,9 @@ IOLENS_MPI_ENTRY(MPI_File_read_shared)(MPI_File fh, void *buf, int count, MPI_Da
     if (!traced(fh))
         return real(fh, buf, count, datatype, status);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_INDEP, datatype, count,
                         IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
 }
@@ -469,7 +506,9 @@ IOLENS_MPI_ENTRY(MPI_File_write_shared)(MPI_File fh, const void *buf, int count,
     if (!traced(fh))
         return real(fh, buf, count, datatype, status);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_INDEP, datatype, count,
                         IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
 }
@@ -481,7 +520,9 @@ IOLENS_MPI_ENTRY(MPI_File_read_ordered)(MPI_File fh, void *buf, int count, MPI_D
     if (!traced(fh))
         return real(fh, buf, count, datatype, status);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_COLL, datatype, count,
                         IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
 }
@@ -493,7 +534,9 @@ IOLENS_MPI_ENTRY(MPI_File_write_ordered)(MPI_File fh, const void *buf, int count
     if (!traced(fh))
         return real(fh, buf, count, datatype, status);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_COLL, datatype, count,
                         IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
 }
@@ -505,7 +548,9 @@ IOLENS_MPI4_ENTRY(MPI_File_read_shared_c)(MPI_File fh, void *buf, MPI_Count coun
     if (!traced(fh))
         return real(fh, buf, count, datatype, status);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_INDEP, datatype, count,
                         IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
 }
@@ -517,7 +562,9 @@ IOLENS_MPI4_ENTRY(MPI_File_write_shared_c)(MPI_File fh, const void *buf, MPI_Cou
     if (!traced(fh))
         return real(fh, buf, count, datatype, status);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_INDEP, datatype, count,
                         IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
 }
@@ -529,7 +576,9 @@ IOLENS_MPI4_ENTRY(MPI_File_read_ordered_c)(MPI_File fh, void *buf, MPI_Count cou
     if (!traced(fh))
         return real(fh, buf, count, datatype, status);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_READ, IOLENS_MPIIO_COLL, datatype, count,
                         IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
 }
@@ -541,7 +590,9 @@ IOLENS_MPI4_ENTRY(MPI_File_write_ordered_c)(MPI_File fh, const void *buf, MPI_Co
     if (!traced(fh))
         return real(fh, buf, count, datatype, status);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, status);
+    iolens_site_leave(outer);
     return after_access(fh, IOLENS_MPIIO_WRITE, IOLENS_MPIIO_COLL, datatype, count,
                         IOLENS_MPIIO_AT_UNKNOWN, rc, t0);
 }
@@ -555,7 +606,9 @@ IOLENS_MPI_ENTRY(MPI_File_iread_at)(MPI_File fh, MPI_Offset offset, void *buf, i
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype, request);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, offset, request, rc, t0);
 }
 
@@ -566,7 +619,9 @@ IOLENS_MPI_ENTRY(MPI_File_iwrite_at)(MPI_File fh, MPI_Offset offset, const void 
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype, request);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, request, rc, t0);
 }
 
@@ -577,7 +632,9 @@ IOLENS_MPI_ENTRY(MPI_File_iread_at_all)(MPI_File fh, MPI_Offset offset, void *bu
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype, request);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, offset, request, rc, t0);
 }
 
@@ -588,7 +645,9 @@ IOLENS_MPI_ENTRY(MPI_File_iwrite_at_all)(MPI_File fh, MPI_Offset offset, const v
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype, request);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, request, rc, t0);
 }
 
@@ -600,7 +659,9 @@ IOLENS_MPI_ENTRY(MPI_File_iread)(MPI_File fh, void *buf, int count, MPI_Datatype
         return real(fh, buf, count, datatype, request);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, at, request, rc, t0);
 }
 
@@ -612,7 +673,9 @@ IOLENS_MPI_ENTRY(MPI_File_iwrite)(MPI_File fh, const void *buf, int count, MPI_D
         return real(fh, buf, count, datatype, request);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, at, request, rc, t0);
 }
 
@@ -624,7 +687,9 @@ IOLENS_MPI_ENTRY(MPI_File_iread_all)(MPI_File fh, void *buf, int count, MPI_Data
         return real(fh, buf, count, datatype, request);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, at, request, rc, t0);
 }
 
@@ -636,7 +701,9 @@ IOLENS_MPI_ENTRY(MPI_File_iwrite_all)(MPI_File fh, const void *buf, int count,
         return real(fh, buf, count, datatype, request);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, at, request, rc, t0);
 }
 
@@ -647,7 +714,9 @@ IOLENS_MPI_ENTRY(MPI_File_iread_shared)(MPI_File fh, void *buf, int count, MPI_D
     if (!traced(fh))
         return real(fh, buf, count, datatype, request);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, IOLENS_MPIIO_AT_UNKNOWN, request, rc,
                        t0);
 }
@@ -659,7 +728,9 @@ IOLENS_MPI_ENTRY(MPI_File_iwrite_shared)(MPI_File fh, const void *buf, int count
     if (!traced(fh))
         return real(fh, buf, count, datatype, request);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, IOLENS_MPIIO_AT_UNKNOWN, request,
                        rc, t0);
 }
@@ -671,7 +742,9 @@ IOLENS_MPI4_ENTRY(MPI_File_iread_at_c)(MPI_File fh, MPI_Offset offset, void *buf
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype, request);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, offset, request, rc, t0);
 }
 
@@ -683,7 +756,9 @@ IOLENS_MPI4_ENTRY(MPI_File_iwrite_at_c)(MPI_File fh, MPI_Offset offset, const vo
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype, request);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, request, rc, t0);
 }
 
@@ -695,7 +770,9 @@ IOLENS_MPI4_ENTRY(MPI_File_iread_at_all_c)(MPI_File fh, MPI_Offset offset, void 
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype, request);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, offset, request, rc, t0);
 }
 
@@ -707,7 +784,9 @@ IOLENS_MPI4_ENTRY(MPI_File_iwrite_at_all_c)(MPI_File fh, MPI_Offset offset, cons
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype, request);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, request, rc, t0);
 }
 
@@ -719,7 +798,9 @@ IOLENS_MPI4_ENTRY(MPI_File_iread_c)(MPI_File fh, void *buf, MPI_Count count, MPI
         return real(fh, buf, count, datatype, request);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, at, request, rc, t0);
 }
 
@@ -731,7 +812,9 @@ IOLENS_MPI4_ENTRY(MPI_File_iwrite_c)(MPI_File fh, const void *buf, MPI_Count cou
         return real(fh, buf, count, datatype, request);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, at, request, rc, t0);
 }
 
@@ -743,7 +826,9 @@ IOLENS_MPI4_ENTRY(MPI_File_iread_all_c)(MPI_File fh, void *buf, MPI_Count count,
         return real(fh, buf, count, datatype, request);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, at, request, rc, t0);
 }
 
@@ -755,7 +840,9 @@ IOLENS_MPI4_ENTRY(MPI_File_iwrite_all_c)(MPI_File fh, const void *buf, MPI_Count
         return real(fh, buf, count, datatype, request);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, at, request, rc, t0);
 }
 
@@ -766,7 +853,9 @@ IOLENS_MPI4_ENTRY(MPI_File_iread_shared_c)(MPI_File fh, void *buf, MPI_Count cou
     if (!traced(fh))
         return real(fh, buf, count, datatype, request);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_READ, datatype, count, IOLENS_MPIIO_AT_UNKNOWN, request, rc,
                        t0);
 }
@@ -778,7 +867,9 @@ IOLENS_MPI4_ENTRY(MPI_File_iwrite_shared_c)(MPI_File fh, const void *buf, MPI_Co
     if (!traced(fh))
         return real(fh, buf, count, datatype, request);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype, request);
+    iolens_site_leave(outer);
     return after_issue(fh, IOLENS_MPIIO_WRITE, datatype, count, IOLENS_MPIIO_AT_UNKNOWN, request,
                        rc, t0);
 }
@@ -792,7 +883,9 @@ IOLENS_MPI_ENTRY(MPI_File_read_at_all_begin)(MPI_File fh, MPI_Offset offset, voi
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype);
+    iolens_site_leave(outer);
     return after_split_begin(fh, IOLENS_MPIIO_READ, datatype, count, offset, rc, t0);
 }
 
@@ -803,7 +896,9 @@ IOLENS_MPI_ENTRY(MPI_File_write_at_all_begin)(MPI_File fh, MPI_Offset offset, co
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype);
+    iolens_site_leave(outer);
     return after_split_begin(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, rc, t0);
 }
 
@@ -814,7 +909,9 @@ IOLENS_MPI_ENTRY(MPI_File_read_all_begin)(MPI_File fh, void *buf, int count, MPI
         return real(fh, buf, count, datatype);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype);
+    iolens_site_leave(outer);
     return after_split_begin(fh, IOLENS_MPIIO_READ, datatype, count, at, rc, t0);
 }
 
@@ -826,7 +923,9 @@ IOLENS_MPI_ENTRY(MPI_File_write_all_begin)(MPI_File fh, const void *buf, int cou
         return real(fh, buf, count, datatype);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype);
+    iolens_site_leave(outer);
     return after_split_begin(fh, IOLENS_MPIIO_WRITE, datatype, count, at, rc, t0);
 }
 
@@ -837,7 +936,9 @@ IOLENS_MPI_ENTRY(MPI_File_read_ordered_begin)(MPI_File fh, void *buf, int count,
     if (!traced(fh))
         return real(fh, buf, count, datatype);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype);
+    iolens_site_leave(outer);
     return after_split_begin(fh, IOLENS_MPIIO_READ, datatype, count, IOLENS_MPIIO_AT_UNKNOWN, rc,
                              t0);
 }
@@ -849,7 +950,9 @@ IOLENS_MPI_ENTRY(MPI_File_write_ordered_begin)(MPI_File fh, const void *buf, int
     if (!traced(fh))
         return real(fh, buf, count, datatype);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype);
+    iolens_site_leave(outer);
     return after_split_begin(fh, IOLENS_MPIIO_WRITE, datatype, count, IOLENS_MPIIO_AT_UNKNOWN, rc,
                              t0);
 }
@@ -861,7 +964,9 @@ IOLENS_MPI4_ENTRY(MPI_File_read_at_all_begin_c)(MPI_File fh, MPI_Offset offset, 
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype);
+    iolens_site_leave(outer);
     return after_split_begin(fh, IOLENS_MPIIO_READ, datatype, count, offset, rc, t0);
 }
 
@@ -872,7 +977,9 @@ IOLENS_MPI4_ENTRY(MPI_File_write_at_all_begin_c)(MPI_File fh, MPI_Offset offset,
     if (!traced(fh))
         return real(fh, offset, buf, count, datatype);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, offset, buf, count, datatype);
+    iolens_site_leave(outer);
     return after_split_begin(fh, IOLENS_MPIIO_WRITE, datatype, count, offset, rc, t0);
 }
 
@@ -884,7 +991,9 @@ IOLENS_MPI4_ENTRY(MPI_File_read_all_begin_c)(MPI_File fh, void *buf, MPI_Count c
         return real(fh, buf, count, datatype);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype);
+    iolens_site_leave(outer);
     return after_split_begin(fh, IOLENS_MPIIO_READ, datatype, count, at, rc, t0);
 }
 
@@ -896,7 +1005,9 @@ IOLENS_MPI4_ENTRY(MPI_File_write_all_begin_c)(MPI_File fh, const void *buf, MPI_
         return real(fh, buf, count, datatype);
     MPI_Offset at = pointer_position(fh);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype);
+    iolens_site_leave(outer);
     return after_split_begin(fh, IOLENS_MPIIO_WRITE, datatype, count, at, rc, t0);
 }
 
@@ -907,7 +1018,9 @@ IOLENS_MPI4_ENTRY(MPI_File_read_ordered_begin_c)(MPI_File fh, void *buf, MPI_Cou
     if (!traced(fh))
         return real(fh, buf, count, datatype);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype);
+    iolens_site_leave(outer);
     return after_split_begin(fh, IOLENS_MPIIO_READ, datatype, count, IOLENS_MPIIO_AT_UNKNOWN, rc,
                              t0);
 }
@@ -919,7 +1032,9 @@ IOLENS_MPI4_ENTRY(MPI_File_write_ordered_begin_c)(MPI_File fh, const void *buf, 
     if (!traced(fh))
         return real(fh, buf, count, datatype);
     double t0 = iolens_now();
+    int outer = iolens_site_enter(__builtin_return_address(0));
     int rc = real(fh, buf, count, datatype);
+    iolens_site_leave(outer);
     return after_split_begin(fh, IOLENS_MPIIO_WRITE, datatype, count, IOLENS_MPIIO_AT_UNKNOWN, rc,
                              t0);
 }

@@ -31,6 +31,7 @@
 #include "core/state.h"
 #define IOLENS_WRAPPER_LAYER IOLENS_LAYER_POSIX
 #include "wrapper.h"
+#include "core/call_site.h"
 #include "core/clock.h"
 
 /* Calls on a descriptor the layer does not track (a socket, a pipe, an
@@ -87,7 +88,9 @@ after_read(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset, ssiz
 {
     double t1 = iolens_now();
     if (__builtin_expect(ret >= 0, 1)) {
-        guard_on();
+        guard_on(); /* first: a signal handler's I/O now passes untraced and
+                     * cannot take the site noted for this call */
+        iolens_site_note(__builtin_return_address(0));
         iolens_posix_read_ofd(ofd, fd, buf, offset, ret, t0, t1);
         guard_off();
     } else {
@@ -102,7 +105,9 @@ after_write(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset, ssi
 {
     double t1 = iolens_now();
     if (__builtin_expect(ret >= 0, 1)) {
-        guard_on();
+        guard_on(); /* first: a signal handler's I/O now passes untraced and
+                     * cannot take the site noted for this call */
+        iolens_site_note(__builtin_return_address(0));
         iolens_posix_write_ofd(ofd, fd, buf, offset, ret, t0, t1);
         guard_off();
     } else {
@@ -535,8 +540,9 @@ static ssize_t call_vector(union vector_real real, enum vector_form form, int fd
     return real.with_flags(fd, iov, iovcnt, offset, flags);
 }
 
-/* offset: -1 for the file position. */
-static ssize_t vector_io(union vector_real real, enum vector_form form, int is_write, int fd,
+/* offset: -1 for the file position.  Inlined into each exported vector
+ * wrapper, so that after_read and after_write see its return address. */
+static inline __attribute__((always_inline)) ssize_t vector_io(union vector_real real, enum vector_form form, int is_write, int fd,
                          const struct iovec *iov, int iovcnt, off64_t offset, int flags)
 {
     struct iolens_ofd *ofd = traced_ofd(fd);
@@ -676,14 +682,17 @@ static double copy_read_end(int fd_in, int fd_out, double t0, double t1)
     return t0 + (t1 - t0) / 2;
 }
 
+/* ra: the exported wrapper's return address, the call site of both halves. */
 static ssize_t after_copy(int fd_in, int64_t in_at, int fd_out, int64_t out_at, ssize_t ret,
-                          double t0, int64_t requested)
+                          double t0, int64_t requested, void *ra)
 {
     double t1 = iolens_now();
     int saved = enter();
     double tm = copy_read_end(fd_in, fd_out, t0, t1);
     if (ret >= 0) {
+        iolens_site_note(ra);
         iolens_posix_read(fd_in, NULL, in_at >= 0 ? in_at - ret : -1, ret, t0, tm);
+        iolens_site_note(ra);
         iolens_posix_write(fd_out, NULL, out_at >= 0 ? out_at - ret : -1, ret, tm, t1);
     } else {
         iolens_posix_failed_access(fd_in, requested, 0, t0, tm);
@@ -703,7 +712,8 @@ IOLENS_EXPORT ssize_t copy_file_range(int fd_in, off64_t *off_in, int fd_out, of
     ssize_t ret = real(fd_in, off_in, fd_out, off_out, len, flags);
     int64_t in_at = ret >= 0 && off_in != NULL ? *off_in : -1;
     int64_t out_at = ret >= 0 && off_out != NULL ? *off_out : -1;
-    return after_copy(fd_in, in_at, fd_out, out_at, ret, t0, req(len));
+    return after_copy(fd_in, in_at, fd_out, out_at, ret, t0, req(len),
+                      __builtin_return_address(0));
 }
 
 IOLENS_EXPORT ssize_t sendfile(int out_fd, int in_fd, off_t *offset, size_t count)
@@ -714,7 +724,8 @@ IOLENS_EXPORT ssize_t sendfile(int out_fd, int in_fd, off_t *offset, size_t coun
     double t0 = iolens_now();
     ssize_t ret = real(out_fd, in_fd, offset, count);
     int64_t in_at = ret >= 0 && offset != NULL ? *offset : -1;
-    return after_copy(in_fd, in_at, out_fd, -1, ret, t0, req(count));
+    return after_copy(in_fd, in_at, out_fd, -1, ret, t0, req(count),
+                      __builtin_return_address(0));
 }
 
 IOLENS_EXPORT ssize_t sendfile64(int out_fd, int in_fd, off64_t *offset, size_t count)
@@ -725,7 +736,8 @@ IOLENS_EXPORT ssize_t sendfile64(int out_fd, int in_fd, off64_t *offset, size_t 
     double t0 = iolens_now();
     ssize_t ret = real(out_fd, in_fd, offset, count);
     int64_t in_at = ret >= 0 && offset != NULL ? *offset : -1;
-    return after_copy(in_fd, in_at, out_fd, -1, ret, t0, req(count));
+    return after_copy(in_fd, in_at, out_fd, -1, ret, t0, req(count),
+                      __builtin_return_address(0));
 }
 
 /* splice moves data between a pipe and another descriptor; only a file
@@ -742,7 +754,8 @@ IOLENS_EXPORT ssize_t splice(int fd_in, off64_t *off_in, int fd_out, off64_t *of
     ssize_t ret = real(fd_in, off_in, fd_out, off_out, len, flags);
     int64_t in_at = ret >= 0 && off_in != NULL ? *off_in : -1;
     int64_t out_at = ret >= 0 && off_out != NULL ? *off_out : -1;
-    return after_copy(fd_in, in_at, fd_out, out_at, ret, t0, req(len));
+    return after_copy(fd_in, in_at, fd_out, out_at, ret, t0, req(len),
+                      __builtin_return_address(0));
 }
 
 /* ----------------------------------------------------------- seeking -- */

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "core/call_site.h"
 #include "core/clock.h"
 #include "core/file_table.h"
 #include "core/real_calls.h"
@@ -112,14 +113,18 @@ static __attribute__((noinline, cold)) void failed_access(struct iolens_stdio_st
 
 /* ok: whether the call succeeded; bytes: what it moved; requested: what
  * it asked for (used only if it failed).  Inlined into every read and
- * write wrapper: the hot path. */
+ * write wrapper: the hot path; and so are the helpers that call them, so
+ * that __builtin_return_address(0) here is the exported wrapper's, the
+ * call site in the program. */
 static inline __attribute__((always_inline)) void
 after_read(struct iolens_stdio_stream *s, FILE *stream, int ok, int64_t bytes, double t0,
            int64_t requested)
 {
     double t1 = iolens_now();
     if (__builtin_expect(ok, 1)) {
-        guard_on();
+        guard_on(); /* first: a signal handler's I/O now passes untraced and
+                     * cannot take the site noted for this call */
+        iolens_site_note(__builtin_return_address(0));
         iolens_stdio_read_stream(s, stream, bytes, t0, t1);
         guard_off();
     } else {
@@ -133,7 +138,9 @@ after_write(struct iolens_stdio_stream *s, FILE *stream, int ok, int64_t bytes, 
 {
     double t1 = iolens_now();
     if (__builtin_expect(ok, 1)) {
-        guard_on();
+        guard_on(); /* first: a signal handler's I/O now passes untraced and
+                     * cannot take the site noted for this call */
+        iolens_site_note(__builtin_return_address(0));
         iolens_stdio_write_stream(s, stream, bytes, t0, t1);
         guard_off();
     } else {
@@ -315,7 +322,7 @@ static char *call_fgets(struct fgets_real real, char *s, size_t size, int n, FIL
     return real.plain(s, n, stream);
 }
 
-static char *read_line(struct fgets_real real, char *s, size_t size, int n, FILE *stream)
+static inline __attribute__((always_inline)) char *read_line(struct fgets_real real, char *s, size_t size, int n, FILE *stream)
 {
     struct iolens_stdio_stream *ts = traced_stream(stream);
     if (ts == NULL)
@@ -499,7 +506,7 @@ IOLENS_EXPORT int ungetc(int c, FILE *stream)
 
 /* getline and getdelim: the bytes are the length returned.  -1 without
  * the error flag is a 0-byte read at end of file. */
-static inline void after_getdelim(struct iolens_stdio_stream *s, FILE *stream, ssize_t ret,
+static inline __attribute__((always_inline)) void after_getdelim(struct iolens_stdio_stream *s, FILE *stream, ssize_t ret,
                                   double t0)
 {
     after_read(s, stream, ret >= 0 || !ferror(stream), ret > 0 ? ret : 0, t0, 0);
@@ -543,7 +550,7 @@ IOLENS_EXPORT ssize_t __getdelim(char **lineptr, size_t *n, int delim, FILE *str
 }
 
 /* fscanf: the bytes consumed are the distance the position moved. */
-static int scan_common(int (*real)(FILE *, const char *, va_list), FILE *stream,
+static inline __attribute__((always_inline)) int scan_common(int (*real)(FILE *, const char *, va_list), FILE *stream,
                        const char *format, va_list ap)
 {
     struct iolens_stdio_stream *s = traced_stream(stream);
@@ -620,7 +627,7 @@ write_items(size_t (*real)(const void *, size_t, size_t, FILE *), const void *pt
 }
 
 /* fputs and fputs_unlocked. */
-static int write_string(int (*real)(const char *, FILE *), const char *s, FILE *stream)
+static inline __attribute__((always_inline)) int write_string(int (*real)(const char *, FILE *), const char *s, FILE *stream)
 {
     struct iolens_stdio_stream *ts = traced_stream(stream);
     if (ts == NULL)
@@ -772,7 +779,7 @@ IOLENS_EXPORT int putw(int w, FILE *stream)
     return ret;
 }
 
-static int print_common(int (*real)(FILE *, const char *, va_list), FILE *stream,
+static inline __attribute__((always_inline)) int print_common(int (*real)(FILE *, const char *, va_list), FILE *stream,
                         const char *format, va_list ap)
 {
     struct iolens_stdio_stream *s = traced_stream(stream);
@@ -784,7 +791,7 @@ static int print_common(int (*real)(FILE *, const char *, va_list), FILE *stream
     return ret;
 }
 
-static int print_chk_common(int (*real)(FILE *, int, const char *, va_list), FILE *stream,
+static inline __attribute__((always_inline)) int print_chk_common(int (*real)(FILE *, int, const char *, va_list), FILE *stream,
                             int flag, const char *format, va_list ap)
 {
     struct iolens_stdio_stream *s = traced_stream(stream);

@@ -134,6 +134,7 @@ enum iolens_region_kind {
     IOLENS_REGION_NAMES = 3,
     IOLENS_REGION_RANKS = 4,
     IOLENS_REGION_INTERVALS = 5,   /* access intervals, one region per rank */
+    IOLENS_REGION_SITES = 6,       /* call sites of reads and writes, one per rank */
     IOLENS_LAYERS(IOLENS_X_REGION_KIND)   /* 16 and up */
 };
 
@@ -323,6 +324,60 @@ struct iolens_intervals_layer {
 /* Bytes of one stored interval: the seven columns (version 1: six). */
 #define IOLENS_INTERVAL_DISK_SIZE 48u
 #define IOLENS_INTERVAL_DISK_SIZE_V1 40u
+
+/* -------------------------------------------------------------- sites -- */
+
+#define IOLENS_SITES_VERSION 1u
+
+/*
+ * Sites region: where in the program the reads and writes of each record
+ * were made, one region per rank (one process outside MPI).  A call site
+ * is the return address of the traced call, or for the reads and writes
+ * an I/O library (MPI-IO, HDF5) makes beneath a traced library call, that
+ * library call's return address; it is stored position-independently as
+ * a module (its path and GNU build-id) and the offset of the address from
+ * the module's load bias, so ASLR and other load addresses across ranks
+ * do not matter.  A reader that does not know the kind skips the region.
+ *
+ * struct iolens_sites_head, then module_count modules, each:
+ *   uint32 path_len (1 .. IOLENS_SITES_PATH_MAX), uint32 build_id_len
+ *   (0 .. IOLENS_SITES_BUILD_ID_MAX), path_len bytes of the module's path
+ *   (no NUL), build_id_len bytes of its build-id (0 bytes: it has none);
+ * then entry_count struct iolens_site_entry, which must fill the region
+ * exactly.  For each (record, layer kind) the entries list its top
+ * IOLENS_SITES_LOGGED sites by bytes (most bytes first), each with the
+ * operations, bytes and summed call time (seconds) charged to it, then at
+ * most one entry with module IOLENS_SITE_OTHER (offset 0): every other
+ * site of the record together.  The operations and bytes of a record's
+ * entries add up to its layer's read and write calls and their bytes
+ * (stdio bytes moved by inline buffer macros, which make no call, are
+ * not in any site).  module is an index into the module table.  A record
+ * with no entries kept no sites (sites off, or no memory for them).
+ * A shared record (rank IOLENS_RANK_ALL) has the entries of every rank
+ * that made it, each rank's in its own region: a reader merges them by
+ * (module path, build-id, offset).
+ */
+struct iolens_sites_head {
+    int64_t rank;               /* MPI rank; 0 outside MPI */
+    uint32_t module_count;
+    uint32_t reserved;          /* 0 */
+    uint64_t entry_count;
+};
+
+struct iolens_site_entry {
+    uint64_t record_id;
+    uint32_t layer_kind;        /* IOLENS_REGION_POSIX ... */
+    uint32_t module;            /* index into the module table, or IOLENS_SITE_OTHER */
+    uint64_t offset;            /* return address - the module's load bias */
+    uint64_t ops;
+    int64_t bytes;
+    double time;                /* seconds, >= 0 */
+};
+
+#define IOLENS_SITES_LOGGED 4u
+#define IOLENS_SITE_OTHER 0xffffffffu
+#define IOLENS_SITES_PATH_MAX 4096u
+#define IOLENS_SITES_BUILD_ID_MAX 64u
 
 /* -------------------------------------------------------------- names -- */
 

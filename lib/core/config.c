@@ -222,6 +222,7 @@ void iolens_config_load(struct iolens_config *cfg, const char *(*getenv_fn)(cons
     load_memory(cfg, getenv_fn("IOLENS_MEMORY"));
     load_mem_alignment(cfg, getenv_fn("IOLENS_MEM_ALIGNMENT"));
     load_layers_off(cfg, getenv_fn("IOLENS_DISABLE_LAYERS"));
+    cfg->sites_off = is_set_and_not_zero(getenv_fn("IOLENS_DISABLE_SITES"));
     load_log_mode(cfg, getenv_fn("IOLENS_LOG_MODE"));
 
     load_logdir(cfg, getenv_fn("IOLENS_LOGDIR"), cwd);

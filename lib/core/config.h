@@ -17,6 +17,7 @@ struct iolens_config {
     size_t memory;                /* IOLENS_MEMORY, bytes */
     int64_t mem_alignment;        /* IOLENS_MEM_ALIGNMENT, default 8 */
     unsigned layers_off;          /* bit per enum iolens_layer, IOLENS_DISABLE_LAYERS */
+    int sites_off;                /* IOLENS_DISABLE_SITES set to anything but 0 */
     unsigned log_mode;            /* IOLENS_LOG_MODE: 0400 (default), 0440 or 0444 */
     char logdir[PATH_MAX];        /* IOLENS_LOGDIR or the configured default */
     char logfile[PATH_MAX];       /* IOLENS_LOGFILE, exact path, or "" */

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/budget.h"
+#include "core/call_site.h"
 #include "iolens/log_format.h"
 #include "core/mounts.h"
 #include "format/path_hash.h"
@@ -438,6 +439,13 @@ uint64_t iolens_file_folded_bytes(uint64_t budget)
         if (layers & (1u << i))
             per_file += iolens_budget_round(atomic_load_explicit(&layer_rec_size[i],
                                                                  memory_order_relaxed));
+    /* The call-site table a record of the layers that keep sites gets at
+     * its first read or write (core/call_site.h): counted for every
+     * folded file, an upper estimate like the rest. */
+    for (int i = 0; i < IOLENS_NLAYERS; i++)
+        if ((layers & (1u << i)) && iolens_sites_on &&
+            (i == IOLENS_LAYER_POSIX || i == IOLENS_LAYER_STDIO))
+            per_file += iolens_sites_table_size();
     return (uint64_t)files * per_file;
 }
 

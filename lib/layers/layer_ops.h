@@ -41,6 +41,9 @@ struct iolens_layer_ops {
      * helpers of layer_ops.c.  A compact record that packs itself at
      * emit time (POSIX, MPI-IO) holds none: 0, and it never calls them. */
     size_t disk_offset;
+    /* Of the record's struct iolens_site_table pointer (core/call_site.h),
+     * which the log writer reads; 0: the layer keeps no call sites. */
+    size_t sites_offset;
     /* Whether the layer of a library (not a base layer, log_format.h)
      * can see accesses in this process at all, asked when the interval
      * stores are shared out (layer_intervals.c).  NULL: always. */
@@ -91,6 +94,12 @@ int iolens_layers_any_activity(void);
  * seconds (iolens_clock_seconds_per_unit).  Nothing for a layer not
  * compiled in. */
 void iolens_layer_foreach_record(uint32_t region_kind, iolens_record_fn fn, void *arg);
+
+/* Copies the call-site table (core/call_site.h) of file's record of the
+ * layer of ops, under the record's lock: 1 if it has one, else 0. */
+struct iolens_site_table;
+int iolens_layer_copy_sites(struct iolens_file *file, const struct iolens_layer_ops *ops,
+                            struct iolens_site_table *out);
 
 /* A new record of file (the init function of iolens_file_layer_record):
  * the lock free, the on-disk id and rank set, the counters at their

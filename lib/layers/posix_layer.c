@@ -26,6 +26,7 @@
 
 #include "layers/access_pattern.h"
 #include "layers/access_stats.h"
+#include "core/call_site.h"
 #include "core/clock.h"
 #include "core/fd_table.h"
 #include "core/file_table.h"
@@ -114,6 +115,8 @@ struct iolens_posix_rec {
      * again after each open, as in Darshan.  Indexed by last_io - 1. */
     int64_t last_byte[2];
     uint64_t id;              /* the file's, for its access intervals */
+    struct iolens_site_table *sites;   /* call sites, attached at the first read
+                                        * or write (core/call_site.h) */
     struct repeat_run run;
     int64_t counters[NKEPT_COUNTERS];     /* see KEPT_* above */
     double fcounters[NKEPT_FCOUNTERS];
@@ -792,7 +795,9 @@ count_access(struct iolens_ofd *ofd, const void *buf, int64_t offset, int64_t si
              double t1, const struct rw_ids *k, int64_t append_pos)
 {
     posix_rec *r = ofd->rec;
+    uintptr_t site = iolens_site_take();
     int held = lock_rec(r);
+    iolens_sites_count(&r->sites, site, size, t1 - t0);
     int64_t start = access_start(ofd, offset, size, append_pos);
     unsigned misaligned = misaligned_bits(r, buf, start);
     if (__builtin_expect(repeats_run(r, ofd, k, start, size, misaligned), 1))
@@ -1014,6 +1019,7 @@ static int pack(void *rec, void *record)
 static void clear_record(void *rec, struct iolens_file *file)
 {
     clear_counters(rec, file);
+    iolens_sites_clear(((posix_rec *)rec)->sites);
 }
 
 static void release_layer_locks(void)
@@ -1031,6 +1037,7 @@ IOLENS_LAYER_OPS(posix_ops) = {
     /* No on-disk struct inside: the record is compact (see KEPT_*), made
      * by init_rec and packed by pack, so nothing uses this offset. */
     .disk_offset = 0,
+    .sites_offset = offsetof(posix_rec, sites),
     .init = layer_init,
     .release_locks = release_layer_locks,
     .pack = pack,

@@ -18,6 +18,7 @@
 
 #include "layers/access_stats.h"
 #include "core/budget.h"
+#include "core/call_site.h"
 #include "core/clock.h"
 #include "core/fd_table.h"
 #include "core/file_table.h"
@@ -35,6 +36,7 @@ struct iolens_stdio_rec {
     _Atomic int lock;
     struct iolens_file *file;  /* the file this record belongs to */
     struct iolens_stdio_record disk;
+    struct iolens_site_table *sites;   /* call sites (core/call_site.h) */
     double last_meta_end;     /* runtime-only: non-overlapping time (reads and
                                * writes use their F_*_END_TIMESTAMP) */
 };
@@ -443,8 +445,10 @@ count_access(struct iolens_stdio_stream *slot, int64_t bytes, double t0, double 
     stdio_rec *r = slot->rec;
     int64_t *c = r->disk.counters;
     double *f = r->disk.fcounters;
+    uintptr_t site = iolens_site_take();
 
     int held = lock_rec(r);
+    iolens_sites_count(&r->sites, site, bytes, t1 - t0);
     int64_t start = access_start(slot, bytes, append_pos);
     c[k->ops]++;
     c[k->bytes] += bytes;
@@ -731,6 +735,7 @@ static void clear_record(void *rec, struct iolens_file *file)
 {
     (void)file;
     clear_counters(rec);
+    iolens_sites_clear(((stdio_rec *)rec)->sites);
 }
 
 static void release_layer_locks(void)
@@ -756,6 +761,7 @@ IOLENS_LAYER_OPS(stdio_ops) = {
     .empty_region = IOLENS_EMPTY_IN_PROCESS_LOG | IOLENS_EMPTY_IN_JOB_LOG,
     .lock_offset = offsetof(stdio_rec, lock),
     .disk_offset = offsetof(stdio_rec, disk),
+    .sites_offset = offsetof(stdio_rec, sites),
     .init = layer_init,
     .release_locks = release_layer_locks,
     .reset = layer_reset,

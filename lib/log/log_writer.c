@@ -35,6 +35,7 @@
 #include "layers/layer_ops.h"
 #include "log/log_place.h"
 #include "log/log_regions.h"
+#include "log/sites_region.h"
 #include "core/real_calls.h"
 #include "core/stderr_copy.h"
 #include "core/state.h"
@@ -523,8 +524,8 @@ static int add_built(struct job_log *jl, uint32_t kind, uint32_t version, int bu
     return add_region(jl, kind, version, raw);
 }
 
-/* In table order: JOB, MOUNTS, the NAMES regions, each layer's regions
- * and the INTERVALS region (times in seconds since the process start,
+/* In table order: JOB, MOUNTS, the NAMES regions, each layer's regions,
+ * the INTERVALS region and the SITES region (times in seconds since the process start,
  * like the records'). */
 static int build_regions(struct job_log *jl, unsigned layers_off)
 {
@@ -551,6 +552,9 @@ static int build_regions(struct job_log *jl, unsigned layers_off)
         rc = add_built(jl, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION,
                        iolens_gather_intervals_region(&raw, 0, layers_off, 0.0, 0.0, 0.0, &names),
                        &raw);
+    if (rc == 0)
+        rc = add_built(jl, IOLENS_REGION_SITES, IOLENS_SITES_VERSION,
+                       iolens_gather_sites_region(&raw, 0), &raw);
     iolens_names_block_free(&names);
     return rc;
 }

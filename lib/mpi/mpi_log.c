@@ -30,6 +30,7 @@
 #include "layers/layer_intervals.h"
 #include "log/log_place.h"
 #include "log/log_regions.h"
+#include "log/sites_region.h"
 #include "log/log_writer.h"
 #include "core/mpi_calls.h"
 #include "core/real_calls.h"
@@ -272,6 +273,18 @@ static int add_intervals(const struct iolens_mpi_job *job, const struct iolens_n
     return part_add(p, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, &raw);
 }
 
+/* This rank's SITES region: its records' call sites, a shared file's
+ * among them as this rank made them (a reader merges the ranks'). */
+static int add_sites(const struct iolens_mpi_job *job, struct part *p)
+{
+    struct iolens_buf raw = {0};
+    if (iolens_gather_sites_region(&raw, job->rank) != 0) {
+        iolens_buf_free(&raw);
+        return ENOMEM;
+    }
+    return part_add(p, IOLENS_REGION_SITES, IOLENS_SITES_VERSION, &raw);
+}
+
 static int part_sink_add(void *arg, uint32_t kind, uint32_t version, struct iolens_buf *raw)
 {
     return part_add(arg, kind, version, raw);
@@ -299,6 +312,8 @@ static int build_rank_part(const struct iolens_mpi_job *job, const struct iolens
     }
     if (rc == 0)
         rc = add_intervals(job, &names, p);
+    if (rc == 0)
+        rc = add_sites(job, p);
     iolens_names_block_free(&names);
     return rc;
 }

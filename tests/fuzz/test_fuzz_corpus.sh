@@ -34,10 +34,11 @@ else
     fail "the corpus crashed the reader (status $?)"
 fi
 echo "corpus:    $summary"
-check_eq 16 "$(verdict inputs)" "corpus inputs"
+check_eq 17 "$(verdict inputs)" "corpus inputs"
 # valid, shared-ids, huge-nprocs and extreme-counters (the hostile seeds),
-# and the two Darshan logs (with DXT; bzip2-compressed)
-check_eq 6 "$(verdict ok)" "valid corpus logs"
+# the two Darshan logs (with DXT; bzip2-compressed) and sites (a sites
+# region)
+check_eq 7 "$(verdict ok)" "valid corpus logs"
 check_eq 1 "$(verdict not_iolens)" "corpus inputs that are not logs"
 check_eq 3 "$(verdict truncated)" "truncated corpus logs"
 check_eq 2 "$(verdict crc)" "corpus logs failing a CRC"

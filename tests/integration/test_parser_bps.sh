@@ -464,7 +464,7 @@ expect_usage_error "--block-size goes with --bps, --json or --summary" --timeser
 expect_usage_error "--bin goes with --timeseries" --bps --bin 1 "$log"
 expect_usage_error "--bin goes with --timeseries" --total --bin 1 "$log"
 expect_usage_error "give at most one of --base, --total, --file, --stack, --bps, --timeseries, \
---perf, --patterns, --json, --csv, --summary, --advice, --list-counters" --bps --timeseries "$log"
+--perf, --patterns, --json, --csv, --summary, --advice, --sites, --list-counters" --bps --timeseries "$log"
 expect_usage_error "expected at least one LOG argument" --bps
 expect_usage_error "--list-counters takes no LOG argument" --list-counters "$log"
 

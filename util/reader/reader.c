@@ -219,6 +219,10 @@ void iolens_log_free(struct iolens_log *log)
         rd_free_interval_set(&log->intervals[i]);
     free(log->intervals);
     free(log->ranks);
+    for (size_t i = 0; i < log->nsite_modules; i++)
+        free(log->site_modules[i].path);
+    free(log->site_modules);
+    free(log->sites);
     free(log->skipped_modules);
     free(log->partial_modules);
     memset(log, 0, sizeof *log);

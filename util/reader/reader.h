@@ -74,6 +74,26 @@ struct iolens_log_intervals {
     uint32_t *flags;              /* IOLENS_IV_* */
 };
 
+/* A module named by a sites region (log_format.h): one entry per distinct
+ * path and build-id across the log's regions. */
+struct iolens_log_site_module {
+    char *path;
+    unsigned char build_id[IOLENS_SITES_BUILD_ID_MAX];
+    uint32_t build_id_len;        /* 0: the module had none */
+};
+
+/* One call site of one record (a sites region entry, with its rank). */
+struct iolens_log_site {
+    uint64_t record_id;
+    int64_t rank;
+    uint32_t layer_kind;          /* IOLENS_REGION_POSIX ... */
+    uint32_t module;              /* index into log->site_modules, or IOLENS_SITE_OTHER */
+    uint64_t offset;              /* return address - the module's load bias */
+    uint64_t ops;
+    int64_t bytes;
+    double time;                  /* seconds */
+};
+
 struct iolens_log {
     uint32_t version;
     uint64_t flags;
@@ -90,6 +110,10 @@ struct iolens_log {
     struct iolens_log_layer *layers;     /* one per kind: regions of a kind concatenated */
     size_t ninterval_sets;
     struct iolens_log_intervals *intervals;  /* per rank and known layer, sorted by rank, then kind */
+    size_t nsite_modules;
+    struct iolens_log_site_module *site_modules;
+    size_t nsites;
+    struct iolens_log_site *sites;       /* every sites region's entries, in log order */
     unsigned unknown_regions;            /* skipped region kinds */
     /* Which runtime wrote the log (the reader tells by magic number). */
     uint32_t source;                     /* IOLENS_SOURCE_* */
@@ -167,6 +191,16 @@ int iolens_log_parse_nodes(const char *s, uint32_t *nodes);
 
 /* Frees everything a successful read allocated; safe on a zeroed log. */
 void iolens_log_free(struct iolens_log *log);
+
+/* The call sites of the record (id, rank) of layer kind: for a shared
+ * record (rank IOLENS_RANK_ALL) every rank's, merged by module and offset.
+ * Up to IOLENS_SITES_LOGGED sites with the most bytes (most first) go
+ * into out, then, if any bytes or operations are left, one entry with
+ * module IOLENS_SITE_OTHER holding all the others: out must have room for
+ * IOLENS_SITES_LOGGED + 1.  Returns how many were written (0: the record
+ * kept no sites). */
+size_t iolens_log_record_sites(const struct iolens_log *log, uint32_t kind, uint64_t id,
+                               int64_t rank, struct iolens_log_site *out);
 
 /* Name of a record id, or NULL. */
 const char *iolens_log_name_of(const struct iolens_log *log, uint64_t id);

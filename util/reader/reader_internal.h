@@ -132,6 +132,8 @@ enum iolens_read_status rd_inflate_region(struct reader *r, unsigned i,
 /* Step 4 for region i whose stored bytes are at stored: decompressed and
  * parsed into r->log (NAMES appended, layer records appended to the layer
  * of their kind, intervals appended). */
+/* A sites region (reader_sites.c): raw bytes of len. */
+enum iolens_read_status rd_parse_sites(struct reader *r, const unsigned char *raw, size_t len);
 enum iolens_read_status rd_parse_region(struct reader *r, unsigned i,
                                         const struct iolens_region_desc *d,
                                         const unsigned char *stored);

@@ -1091,6 +1091,10 @@ enum iolens_read_status rd_parse_region(struct reader *r, unsigned i,
         st = parse_ranks(r, &c);
     else if (d->kind == IOLENS_REGION_INTERVALS)
         st = parse_intervals(r, &c, i, d->version);
+    else if (d->kind == IOLENS_REGION_SITES) {
+        st = rd_parse_sites(r, c.p, c.left);
+        c.left = 0;
+    }
     else if (is_layer_kind(d->kind))
         st = parse_layer(r, &c, i, d->kind, d->version);
     if (st == IOLENS_READ_OK && c.left != 0)

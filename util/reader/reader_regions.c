@@ -37,6 +37,7 @@ const char *rd_region_label(uint32_t kind, char *buf, size_t bufsz)
     case IOLENS_REGION_NAMES: return "names";
     case IOLENS_REGION_RANKS: return "ranks";
     case IOLENS_REGION_INTERVALS: return "intervals";
+    case IOLENS_REGION_SITES: return "sites";
     default: break;
     }
     const char *layer = iolens_layer_name(kind);
@@ -71,6 +72,7 @@ uint32_t iolens_region_known_version(uint32_t kind)
     case IOLENS_REGION_NAMES: return IOLENS_NAMES_VERSION;
     case IOLENS_REGION_RANKS: return IOLENS_RANKS_VERSION;
     case IOLENS_REGION_INTERVALS: return IOLENS_INTERVALS_VERSION;
+    case IOLENS_REGION_SITES: return IOLENS_SITES_VERSION;
     default: break;
     }
     const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(kind);

@@ -262,9 +262,48 @@ static void put_pattern(struct iolens_json *j, const struct iolens_pattern *p)
     iolens_json_end_object(j);
 }
 
+struct files_arg {
+    struct iolens_json *j;
+    const struct iolens_log *log;
+};
+
+/* "sites": the record's call sites as the log stores them (module path,
+ * build-id, offset, most bytes first; module null for the other sites
+ * together); iolens-parser --sites resolves them to lines. */
+static void put_sites(struct iolens_json *j, const struct iolens_log *log,
+                      const struct iolens_file_row *row)
+{
+    struct iolens_log_site sites[IOLENS_SITES_LOGGED + 1];
+    size_t n = iolens_log_record_sites(log, row->layer->kind, row->id, row->rank, sites);
+    iolens_json_key(j, "sites");
+    iolens_json_begin_array(j);
+    for (size_t k = 0; k < n; k++) {
+        const struct iolens_log_site *s = &sites[k];
+        iolens_json_begin_object(j);
+        if (s->module < log->nsite_modules) {
+            const struct iolens_log_site_module *m = &log->site_modules[s->module];
+            kv_name(j, "module", m->path, strlen(m->path));
+            iolens_json_key(j, "build_id");
+            iolens_json_hex_string(j, (const char *)m->build_id, m->build_id_len);
+        } else {
+            iolens_json_key(j, "module");
+            iolens_json_null(j);
+            iolens_json_key(j, "build_id");
+            iolens_json_null(j);
+        }
+        kv_uint(j, "offset", s->offset);
+        kv_int(j, "bytes", s->bytes);
+        kv_uint(j, "ops", s->ops);
+        kv_double(j, "time", s->time);
+        iolens_json_end_object(j);
+    }
+    iolens_json_end_array(j);
+}
+
 static int put_file(const struct iolens_file_row *row, void *arg)
 {
-    struct iolens_json *j = arg;
+    const struct files_arg *fa = arg;
+    struct iolens_json *j = fa->j;
     const struct iolens_perf_record *p = &row->perf;
     char id[24];
     iolens_json_begin_object(j);
@@ -297,6 +336,7 @@ static int put_file(const struct iolens_file_row *row, void *arg)
     kv_double(j, "open_start", p->open_start);
     kv_double(j, "last_io_end", p->last_io_end);
     kv_double(j, "open_to_last_io", p->open_to_last_io);
+    put_sites(j, fa->log, row);
     iolens_json_end_object(j);
     return 0;
 }
@@ -344,7 +384,8 @@ int iolens_report_json(FILE *out, const struct iolens_log *log, uint64_t block_s
         return -1;
     iolens_json_key(&j, "files");
     iolens_json_begin_array(&j);
-    if (iolens_file_rows(log, put_file, &j) != 0)
+    struct files_arg fa = {&j, log};
+    if (iolens_file_rows(log, put_file, &fa) != 0)
         return -1;
     iolens_json_end_array(&j);
     if (put_advice(&j, log, advice) != 0)

@@ -24,6 +24,11 @@ typedef int iolens_mode_fn(FILE *out, const struct iolens_log *log, const char *
 iolens_mode_fn iolens_mode_base, iolens_mode_bps, iolens_mode_timeseries, iolens_mode_json,
     iolens_mode_summary, iolens_mode_advice;
 
+/* --sites: per file and layer, the top call sites of its reads and
+ * writes with bytes, operations and time, resolved to function (file:line)
+ * through the program's debug information (report_sites.c). */
+iolens_mode_fn iolens_mode_sites;
+
 /* --base and --total read region by region (reader_stream.h), memory
  * bounded by a region rather than the log: prints the job header of path,
  * then its totals (total) or every record.  0; -1 out of memory; -2 the

@@ -1,0 +1,131 @@
+/* Call sites: where in the program a traced read or write was made.
+ *
+ * A site is a return address.  A wrapper the program called directly
+ * notes its own return address; a wrapper of an I/O library (MPI-IO,
+ * and the HDF5 calls that write: H5Dread/H5Dwrite, the file's create,
+ * open and flushes, the closes) also claims the thread's "outer site" slot for the time of the
+ * library call, so that the reads and writes the library makes beneath
+ * it (ROMIO's or HDF5's pwrite) are charged to the program's line that
+ * entered the library, without walking the stack: no frame pointers or
+ * unwind tables are needed.
+ *
+ * Each layer record keeps a bounded table of sites, attached from the
+ * budget at the record's first read or write (records never read or
+ * written pay only the pointer).  The log writer turns the addresses into
+ * (module, build-id, offset) off the hot path (log/sites_region.h). */
+#ifndef IOLENS_CALL_SITE_H
+#define IOLENS_CALL_SITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Distinct sites a record counts on its own: the first ones it sees;
+ * later ones are counted in its "other sites" bucket, so the totals stay
+ * exact.  As many as the log keeps (IOLENS_SITES_LOGGED, log_format.h),
+ * so that a written record's table costs 160 bytes of the budget. */
+#define IOLENS_SITES_KEPT 4
+
+struct iolens_site_slot {
+    uintptr_t addr;           /* return address; 0: slot free */
+    uint64_t ops;
+    int64_t bytes;
+    double time;              /* clock units (clock.h), summed call durations */
+};
+
+struct iolens_site_table {
+    struct iolens_site_slot slot[IOLENS_SITES_KEPT];
+    struct iolens_site_slot other;   /* addr 0: every site that found no slot */
+};
+
+/* A table that could not be allocated (budget full): the record keeps no
+ * sites at all rather than some, so that what it keeps is exact. */
+#define IOLENS_SITES_NONE ((struct iolens_site_table *)1)
+
+/* 1 unless IOLENS_DISABLE_SITES (set once at start-up). */
+extern int iolens_sites_on;
+
+/* The site the next layer bookkeeping call charges (set by the wrapper
+ * right before it, taken by the layer), and the outer site an I/O
+ * library's wrapper holds while the library runs. */
+extern __thread uintptr_t iolens_site_current __attribute__((tls_model("initial-exec")));
+extern __thread uintptr_t iolens_site_outer __attribute__((tls_model("initial-exec")));
+
+/* In a read or write wrapper, with ra = __builtin_return_address(0) of
+ * the exported function: the outer site if a library call is under way,
+ * else ra. */
+static inline void iolens_site_note(void *ra)
+{
+    uintptr_t outer = iolens_site_outer;
+    iolens_site_current = iolens_sites_on ? (outer != 0 ? outer : (uintptr_t)ra) : 0;
+}
+
+/* Taken once by the layer: a bookkeeping call not preceded by a note
+ * (the runtime's own, unit tests) charges no site. */
+static inline uintptr_t iolens_site_take(void)
+{
+    uintptr_t site = iolens_site_current;
+    iolens_site_current = 0;
+    return site;
+}
+
+/* An I/O library's wrapper, around the real call: claims the outer slot
+ * if no outer call holds it (returns whether it did), and gives it back. */
+static inline int iolens_site_enter(void *ra)
+{
+    if (iolens_site_outer != 0)
+        return 0;
+    iolens_site_outer = (uintptr_t)ra;
+    return 1;
+}
+
+static inline void iolens_site_leave(int claimed)
+{
+    if (claimed)
+        iolens_site_outer = 0;
+}
+
+/* Attaches a table to *tablep from the budget (IOLENS_SITES_NONE if it
+ * has no room).  Out of line: once per record. */
+struct iolens_site_table *iolens_sites_attach(struct iolens_site_table **tablep);
+
+static inline void iolens_site_add(struct iolens_site_slot *s, int64_t bytes, double time)
+{
+    s->ops++;
+    s->bytes += bytes;
+    s->time += time;
+}
+
+/* Charges one call of bytes and time (clock units) to site in the table
+ * at *tablep, under the record's lock.  site 0: sites off, nothing. */
+static inline void iolens_sites_count(struct iolens_site_table **tablep, uintptr_t site,
+                                      int64_t bytes, double time)
+{
+    if (site == 0)
+        return;
+    struct iolens_site_table *t = *tablep;
+    if (__builtin_expect(t == NULL, 0))
+        t = iolens_sites_attach(tablep);
+    if (__builtin_expect(t == IOLENS_SITES_NONE, 0))
+        return;
+    for (int i = 0; i < IOLENS_SITES_KEPT; i++) {
+        struct iolens_site_slot *s = &t->slot[i];
+        if (__builtin_expect(s->addr == site, 1)) {
+            iolens_site_add(s, bytes, time);
+            return;
+        }
+        if (s->addr == 0) {
+            s->addr = site;
+            iolens_site_add(s, bytes, time);
+            return;
+        }
+    }
+    iolens_site_add(&t->other, bytes, time);
+}
+
+/* A forked child's record starts afresh: its table (if any) is zeroed. */
+void iolens_sites_clear(struct iolens_site_table *table);
+
+/* Bytes of one table in the budget. */
+unsigned long iolens_sites_table_size(void);
+
+#endif

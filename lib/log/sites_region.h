@@ -1,0 +1,15 @@
+/* The SITES region of a process's log (log_format.h): each record's call
+ * sites, their return addresses turned into (module, build-id, offset)
+ * here, when the log is written, never on the hot path. */
+#ifndef IOLENS_SITES_REGION_H
+#define IOLENS_SITES_REGION_H
+
+#include <stdint.h>
+
+#include "log/region_encode.h"
+
+/* This process's sites region into out (rank: the MPI rank, 0 outside
+ * MPI).  Returns 0, or -1 when out of memory. */
+int iolens_gather_sites_region(struct iolens_buf *out, int64_t rank);
+
+#endif

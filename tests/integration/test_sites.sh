@@ -1,0 +1,165 @@
+#!/bin/sh
+# Call sites (iolens-parser --sites): a program built with -g writes
+# through pwrite and fwrite from tagged lines of two source files.  The
+# log's sites must have the exact bytes and calls of each line, their
+# offsets must be those lines (addr2line, from binutils, is the oracle),
+# and with the libdw resolver the parser names function (file:line)
+# itself.  A stripped copy falls back to module+0xOFFSET and the hint, a
+# rebuilt binary (another build-id) is reported as changed, ten sites keep
+# the top 4 and an exact other bucket, and IOLENS_DISABLE_SITES=1 keeps
+# none.
+. "$(dirname "$0")/common.sh"
+iolens_setup
+if [ -z "${IOLENS_CC:-}" ] || ! command -v addr2line >/dev/null 2>&1; then
+    echo "SKIP: needs \$IOLENS_CC and addr2line"
+    exit 77
+fi
+SRC=$IOLENS_SRCDIR/tests/integration
+build() {
+    # -O0: each tagged line keeps its own call.
+    $IOLENS_CC -g -O0 "$@" -I"$SRC" "$SRC/prog_sites_main.c" "$SRC/prog_sites_io.c" ||
+        { echo "FAIL: cannot build prog_sites"; exit 1; }
+}
+build -o "$T/prog"
+build -DVARIANT -o "$T/prog_variant"
+cp "$T/prog" "$T/prog_stripped" && strip "$T/prog_stripped" || fail "strip"
+
+line_of() { # TAG FILE: the line number of "SITE TAG" in FILE
+    grep -n "SITE $1 \*/" "$SRC/$2" | cut -d: -f1
+}
+
+# sites LOG LAYER FILE: "bytes ops site" of FILE's record, as --sites prints
+sites() {
+    "$IOLENS_PARSER" --sites "$1" | awk -F'\t' -v l="$2" -v f="$3" \
+        '$1 == l && $7 == f { print $3, $4, $6 }'
+}
+
+# where PROG SITE: file:line of a module+0xOFFSET site per addr2line (the
+# call instruction lies before the return address: OFFSET - 1).
+where() {
+    off=${2##*+0x}
+    addr2line -e "$1" "$(printf '0x%x' $((0x$off - 1)))" | sed 's/ (discriminator.*//; s|.*/||'
+}
+
+log=$T/sites.iolens
+run_traced "$log" "$T/prog" "$T/a.dat" "$T/b.txt" || fail "traced prog_sites exited with $?"
+require_log "$log"
+"$IOLENS_PARSER" --sites "$log" >"$T/sites.out" || fail "--sites exited with $?"
+
+a=$(sites "$log" POSIX "$T/a.dat")
+check_eq 2 "$(echo "$a" | wc -l)" "sites of a.dat"
+check_eq "300 3" "$(echo "$a" | sed -n 1p | cut -d' ' -f1-2)" "first site of a.dat: bytes, calls"
+check_eq "200 5" "$(echo "$a" | sed -n 2p | cut -d' ' -f1-2)" "second site of a.dat: bytes, calls"
+b=$(sites "$log" STDIO "$T/b.txt")
+check_eq "14 2" "$(echo "$b" | cut -d' ' -f1-2)" "the fwrite site of b.txt: bytes, calls"
+# The sites' calls and bytes are the record's.
+expect_counters "$log" "$T/a.dat" <<END
+POSIX_WRITES 8
+POSIX_BYTES_WRITTEN 500
+END
+
+header=prog_sites_main.c:$(line_of header prog_sites_main.c)
+body=prog_sites_io.c:$(line_of body prog_sites_io.c)
+text=prog_sites_io.c:$(line_of text prog_sites_io.c)
+site1=$(echo "$a" | sed -n 1p | cut -d' ' -f3-)
+site2=$(echo "$a" | sed -n 2p | cut -d' ' -f3-)
+site3=$(echo "$b" | cut -d' ' -f3-)
+case $site1 in
+*"+0x"*)
+    # No lines from the parser (a resolver without libdw): the offsets
+    # are still checked, through addr2line.
+    echo "note: --sites printed no lines; offsets checked with addr2line only"
+    resolved=0
+    check_eq "$header" "$(where "$T/prog" "$site1")" "line of the first site of a.dat"
+    check_eq "$body" "$(where "$T/prog" "$site2")" "line of the second site of a.dat"
+    check_eq "$text" "$(where "$T/prog" "$site3")" "line of the fwrite site"
+    check_eq "$T/prog" "${site1%+0x*}" "module of the first site"
+    grep -q '^# no line for some sites: build with -g, or give --debug-dir DIR' "$T/sites.out" ||
+        fail "the hint on getting lines"
+    ;;
+*)
+    resolved=1
+    check_eq "write_header ($header)" "$(echo "$site1" | sed 's|(.*/|(|')" "first site of a.dat"
+    check_eq "write_body ($body)" "$(echo "$site2" | sed 's|(.*/|(|')" "second site of a.dat"
+    check_eq "write_text ($text)" "$(echo "$site3" | sed 's|(.*/|(|')" "the fwrite site"
+    ;;
+esac
+
+# --json carries the same sites, with the build-id readelf reads in the
+# program.
+if command -v python3 >/dev/null 2>&1 && command -v readelf >/dev/null 2>&1; then
+    bid=$(readelf -n "$T/prog" | sed -n 's/.*Build ID: *//p')
+    "$IOLENS_PARSER" --json "$log" | python3 -c '
+import json, sys
+for f in json.load(sys.stdin)["files"]:
+    for s in f["sites"]:
+        print(f["layer"], f["path"], s["module"], s["build_id"], s["bytes"], s["ops"], hex(s["offset"]))
+' >"$T/json_sites" || fail "--json exited with $?"
+    check_eq "POSIX $T/a.dat $T/prog $bid 300 3
+POSIX $T/a.dat $T/prog $bid 200 5
+STDIO $T/b.txt $T/prog $bid 14 2" "$(cut -d' ' -f1-6 "$T/json_sites")" "--json sites"
+    check_eq "$header" "$(where "$T/prog" "x+$(sed -n 1p "$T/json_sites" | cut -d' ' -f7)")" \
+        "line of --json's first site"
+fi
+
+# Stripped: module+0xOFFSET at the same offsets, and one hint line.
+slog=$T/stripped.iolens
+run_traced "$slog" "$T/prog_stripped" "$T/a.dat" "$T/b.txt" || fail "stripped run exited with $?"
+require_log "$slog"
+s1=$(sites "$slog" POSIX "$T/a.dat" | sed -n 1p)
+check_eq "300 3 $T/prog_stripped+0x" "$(echo "$s1" | sed 's/0x[0-9a-f]*$/0x/')" \
+    "first site of the stripped program"
+# strip keeps the code where it was: the unstripped program's lines apply.
+check_eq "$header" "$(where "$T/prog" "$s1")" "line of the stripped program's first site"
+check_eq 1 "$("$IOLENS_PARSER" --sites "$slog" | grep -c '^# no line for some sites: build with -g, or give --debug-dir DIR with separate debug files$')" \
+    "hint lines for the stripped program"
+
+# Rebuilt: the same path now holds a program with another build-id.
+clog=$T/changed.iolens
+cp "$T/prog" "$T/prog_rebuilt"
+run_traced "$clog" "$T/prog_rebuilt" "$T/a.dat" "$T/b.txt" || fail "run before the rebuild exited with $?"
+require_log "$clog"
+cp "$T/prog_variant" "$T/prog_rebuilt"
+c1=$(sites "$clog" POSIX "$T/a.dat" | sed -n 1p)
+if [ "$resolved" = 1 ]; then
+    check_eq "300 3 $T/prog_rebuilt+0x [changed since the run: build-id differs]" \
+        "$(echo "$c1" | sed 's/0x[0-9a-f]* /0x /')" "site of a rebuilt program"
+    check_eq "$header" "$(where "$T/prog" "${c1% \[*}")" "line of the rebuilt program's site"
+else
+    echo "note: the resolver tells no build-id change; the rebuilt case is not checked"
+fi
+
+# Ten sites: the 4 with the most bytes, then every other one together.
+mlog=$T/many.iolens
+run_traced "$mlog" "$T/prog" many "$T/m.dat" || fail "many exited with $?"
+require_log "$mlog"
+m=$(sites "$mlog" POSIX "$T/m.dat")
+check_eq "1000 1
+900 1
+800 1
+700 1
+2100 6" "$(echo "$m" | cut -d' ' -f1-2)" "top 4 sites and the other bucket: bytes, calls"
+check_eq "<other sites>" "$(echo "$m" | sed -n 5p | cut -d' ' -f3-)" "the fifth line is the other bucket"
+for k in 0 1 2 3; do
+    s=$(echo "$m" | sed -n "$((k + 1))p" | cut -d' ' -f3-)
+    want=prog_sites_main.c:$(line_of many$k prog_sites_main.c)
+    if [ "$resolved" = 1 ]; then
+        check_eq "write_many ($want)" "$(echo "$s" | sed 's|(.*/|(|')" "site $k of many"
+    else
+        check_eq "$want" "$(where "$T/prog" "$s")" "line of site $k of many"
+    fi
+done
+expect_counters "$mlog" "$T/m.dat" <<END
+POSIX_WRITES 10
+POSIX_BYTES_WRITTEN 5500
+END
+
+# Off: no sites at all.
+olog=$T/off.iolens
+run_traced "$olog" IOLENS_DISABLE_SITES=1 "$T/prog" "$T/a.dat" "$T/b.txt" ||
+    fail "run with sites off exited with $?"
+require_log "$olog"
+check_eq "" "$(sites "$olog" POSIX "$T/a.dat")" "sites with IOLENS_DISABLE_SITES=1"
+"$IOLENS_PARSER" --sites "$olog" | grep -q '^# no call sites in this log' ||
+    fail "--sites says the log has no sites"
+finish

@@ -1,0 +1,56 @@
+/* Call sites under MPI (test_sites_mpi.sh): sites_prog DATA.
+ * Every rank calls MPI_File_write_at_all twice (4096 bytes each) from the
+ * line tagged "SITE coll" on DATA/coll, so that the POSIX writes ROMIO
+ * makes beneath belong to that line; then, on DATA/posix opened by every
+ * rank, rank r makes r + 1 pwrites of 100 bytes from the line tagged
+ * "SITE posix1" and 2 pwrites of 10 bytes from "SITE posix2". */
+#include <fcntl.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static char buf[4096];
+
+static int write_coll(const char *dir, int rank, int size)
+{
+    char path[4096];
+    MPI_File fh;
+    snprintf(path, sizeof path, "%s/coll", dir);
+    if (MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL,
+                      &fh) != MPI_SUCCESS)
+        return 1;
+    int rc = 0;
+    for (int i = 0; i < 2; i++) {
+        MPI_Offset at = ((MPI_Offset)i * size + rank) * 4096;
+        rc |= MPI_File_write_at_all(fh, at, buf, 4096, MPI_BYTE, MPI_STATUS_IGNORE); /* SITE coll */
+    }
+    return MPI_File_close(&fh) != MPI_SUCCESS || rc != MPI_SUCCESS;
+}
+
+static int write_posix(const char *dir, int rank)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/posix", dir);
+    int fd = open(path, O_CREAT | O_WRONLY, 0644);
+    if (fd < 0)
+        return 1;
+    int rc = 0;
+    for (int i = 0; i <= rank; i++)
+        rc |= pwrite(fd, buf, 100, rank * 1000 + i * 100) != 100; /* SITE posix1 */
+    for (int i = 0; i < 2; i++)
+        rc |= pwrite(fd, buf, 10, 100000 + rank * 100 + i * 10) != 10; /* SITE posix2 */
+    return close(fd) != 0 || rc;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int rc = argc != 2 || write_coll(argv[1], rank, size);
+    MPI_Barrier(MPI_COMM_WORLD);
+    rc |= argc != 2 || write_posix(argv[1], rank);
+    MPI_Finalize();
+    return rc;
+}

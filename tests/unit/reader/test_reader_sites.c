@@ -1,0 +1,170 @@
+/* The sites region (log_format.h) as the reader takes it: a hand-made
+ * region read back and merged by module and offset, and every kind of
+ * damage refused as corrupt. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hand_log.h"
+
+struct sites_spec {
+    int64_t rank;
+    uint32_t reserved;
+    uint32_t module_count;        /* claimed; the modules below are written */
+    uint32_t path_len0;           /* 0: the real length */
+    uint32_t build_id_len0;       /* of module 0 */
+    int nul_in_path;
+    int64_t entry_extra;          /* added to the claimed entry count */
+    struct iolens_site_entry e[4];
+    unsigned ne;
+};
+
+/* Two modules with the same path and build-id (a reader keeps one), and
+ * four entries of ID_A's POSIX record: site 0x10 of module 0 (100 bytes,
+ * 2 calls), the same site as module 1 (50, 1), site 0x20 (300, 1) and the
+ * other bucket (5, 1). */
+static struct sites_spec good_spec(void)
+{
+    struct sites_spec s = {.rank = 0, .module_count = 2, .ne = 4};
+    s.e[0] = (struct iolens_site_entry){ID_A, IOLENS_REGION_POSIX, 0, 0x10, 2, 100, 0.5};
+    s.e[1] = (struct iolens_site_entry){ID_A, IOLENS_REGION_POSIX, 1, 0x10, 1, 50, 0.25};
+    s.e[2] = (struct iolens_site_entry){ID_A, IOLENS_REGION_POSIX, 0, 0x20, 1, 300, 1.0};
+    s.e[3] = (struct iolens_site_entry){ID_A, IOLENS_REGION_POSIX, IOLENS_SITE_OTHER, 0, 1, 5,
+                                        0.125};
+    return s;
+}
+
+static struct bytes sites_raw(const struct sites_spec *s)
+{
+    struct bytes b = {0};
+    struct iolens_sites_head h = {s->rank, s->module_count, s->reserved,
+                                  (uint64_t)((int64_t)s->ne + s->entry_extra)};
+    put(&b, &h, sizeof h);
+    const char *path = s->nul_in_path ? "/bin/a\0pp" : "/bin/app";
+    const unsigned char id[4] = {1, 2, 3, 4};
+    for (int m = 0; m < 2; m++) {
+        uint32_t plen = m == 0 && s->path_len0 ? s->path_len0 : 8;
+        uint32_t blen = m == 0 && s->build_id_len0 ? s->build_id_len0 : 4;
+        put_u32(&b, plen);
+        put_u32(&b, blen);
+        put(&b, path, plen <= 8 ? plen : 8);
+        put(&b, id, blen <= 4 ? blen : 4);
+    }
+    put(&b, s->e, s->ne * sizeof s->e[0]);
+    return b;
+}
+
+static enum iolens_read_status read_with(const struct sites_spec *s, struct iolens_log *log)
+{
+    struct content c;
+    standard_content(&c);
+    struct bytes raw = sites_raw(s);
+    c.r[c.n++] = (struct region){IOLENS_REGION_SITES, IOLENS_SITES_VERSION, raw};
+    struct bytes file = assemble(&c);
+    free_content(&c);
+    enum iolens_read_status st = read_bytes(file.p, file.len, log);
+    free(file.p);
+    return st;
+}
+
+static enum iolens_read_status status_with(const struct sites_spec *s)
+{
+    struct iolens_log log;
+    enum iolens_read_status st = read_with(s, &log);
+    iolens_log_free(&log);
+    return st;
+}
+
+START_TEST(sites_read_and_merged)
+{
+    struct sites_spec s = good_spec();
+    struct iolens_log log;
+    ck_assert_int_eq(read_with(&s, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.nsite_modules, 1);
+    ck_assert_str_eq(log.site_modules[0].path, "/bin/app");
+    ck_assert_uint_eq(log.site_modules[0].build_id_len, 4);
+    ck_assert_uint_eq(log.nsites, 4);
+    struct iolens_log_site out[IOLENS_SITES_LOGGED + 1];
+    size_t n = iolens_log_record_sites(&log, IOLENS_REGION_POSIX, ID_A, 0, out);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_uint_eq(out[0].offset, 0x20);
+    ck_assert_int_eq(out[0].bytes, 300);
+    ck_assert_uint_eq(out[1].offset, 0x10); /* the two entries of one site, merged */
+    ck_assert_int_eq(out[1].bytes, 150);
+    ck_assert_uint_eq(out[1].ops, 3);
+    ck_assert_double_eq(out[1].time, 0.75);
+    ck_assert_uint_eq(out[2].module, IOLENS_SITE_OTHER);
+    ck_assert_int_eq(out[2].bytes, 5);
+    /* Another record, another layer, another rank: none. */
+    ck_assert_uint_eq(iolens_log_record_sites(&log, IOLENS_REGION_POSIX, ID_B, 0, out), 0);
+    ck_assert_uint_eq(iolens_log_record_sites(&log, IOLENS_REGION_STDIO, ID_A, 0, out), 0);
+    ck_assert_uint_eq(iolens_log_record_sites(&log, IOLENS_REGION_POSIX, ID_A, 3, out), 0);
+    ck_assert_uint_eq(iolens_log_record_sites(&log, IOLENS_REGION_POSIX, ID_A, IOLENS_RANK_ALL,
+                                              out), 3);
+    iolens_log_free(&log);
+}
+END_TEST
+
+/* More than IOLENS_SITES_LOGGED sites: the rest join the other bucket. */
+START_TEST(sites_beyond_the_top_join_other)
+{
+    struct sites_spec s = good_spec();
+    s.e[1].offset = 0x30;
+    s.e[3] = (struct iolens_site_entry){ID_A, IOLENS_REGION_POSIX, 1, 0x40, 7, 70, 0.0};
+    struct iolens_log log;
+    ck_assert_int_eq(read_with(&s, &log), IOLENS_READ_OK);
+    struct iolens_log_site out[IOLENS_SITES_LOGGED + 1];
+    ck_assert_uint_eq(iolens_log_record_sites(&log, IOLENS_REGION_POSIX, ID_A, 0, out), 4);
+    ck_assert_int_eq(out[0].bytes, 300);
+    ck_assert_int_eq(out[3].bytes, 50);
+    iolens_log_free(&log);
+}
+END_TEST
+
+START_TEST(damaged_sites_are_corrupt)
+{
+    struct sites_spec s;
+#define CORRUPT(edit)                                                    \
+    do {                                                                 \
+        s = good_spec();                                                 \
+        edit;                                                            \
+        ck_assert_int_eq(status_with(&s), IOLENS_READ_CORRUPT);          \
+    } while (0)
+    CORRUPT(s.reserved = 1);
+    CORRUPT(s.rank = 1);                  /* the job has 1 rank */
+    CORRUPT(s.rank = -1);
+    CORRUPT(s.module_count = 1000000);
+    CORRUPT(s.module_count = 3);
+    CORRUPT(s.path_len0 = 0x7fffffff);
+    CORRUPT(s.build_id_len0 = IOLENS_SITES_BUILD_ID_MAX + 1);
+    CORRUPT(s.nul_in_path = 1);
+    CORRUPT(s.entry_extra = 1);
+    CORRUPT(s.entry_extra = -1);
+    CORRUPT(s.entry_extra = (int64_t)(UINT64_MAX / 48));
+    CORRUPT(s.e[0].module = 2);
+    CORRUPT(s.e[3].offset = 1);
+    CORRUPT(s.e[0].bytes = -1);
+    CORRUPT(s.e[0].time = NAN);
+    CORRUPT(s.e[0].time = -1.0);
+    CORRUPT(s.e[0].layer_kind = 99);
+#undef CORRUPT
+    s = good_spec();
+    ck_assert_int_eq(status_with(&s), IOLENS_READ_OK);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *suite = suite_create("reader_sites");
+    TCase *tc = tcase_create("sites");
+    tcase_add_test(tc, sites_read_and_merged);
+    tcase_add_test(tc, sites_beyond_the_top_join_other);
+    tcase_add_test(tc, damaged_sites_are_corrupt);
+    suite_add_tcase(suite, tc);
+    SRunner *sr = srunner_create(suite);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
