@@ -83,3 +83,51 @@ for mode in total base; do
     measure $mode "$FAT" "$mode/$FAT_RANKS" "$FAT_RANKS"
 done
 echo "(total/$FAT_RANKS, base/$FAT_RANKS: regions of 8192 records, as the runtime writes them)"
+
+# A Darshan log (issue 20): the partial fixture (1,024 POSIX records,
+# Darshan 3.5.0, log format 3.41) from ../shared/fixtures/darshan (or
+# IOLENS_DARSHAN_FIXTURES), named DARSHAN_COPIES times (default 200) on
+# one command line, so that process start-up does not dominate.
+# darshan-parser itself is not a Debian package and is not installed here,
+# so the target is its --total rate on this machine kind as issue 20's
+# table gives it: 4.3x10^5 records/s.
+FIXTURES=${IOLENS_DARSHAN_FIXTURES:-}
+if [ -z "$FIXTURES" ]; then
+    # ../shared beside the source tree or one of its parents (a worktree).
+    dir=$(cd "$(dirname "$0")/.." && pwd)
+    while [ "$dir" != / ] && [ ! -d "$dir/../shared/fixtures/darshan" ]; do
+        dir=$(dirname "$dir")
+    done
+    FIXTURES=$dir/../shared/fixtures/darshan
+fi
+DLOG=$FIXTURES/serial-partial.darshan
+echo
+if [ ! -r "$DLOG" ]; then
+    echo "Darshan log: skipped ($DLOG is not there)"
+    exit 0
+fi
+COPIES=${DARSHAN_COPIES:-200}
+DRECORDS=$("$PARSER" --base "$DLOG" | awk -F'\t' '!/^#/ && NF > 2 { print $1, $3 }' |
+    sort -u | wc -l)
+set --
+i=0
+while [ "$i" -lt "$COPIES" ]; do
+    set -- "$@" "$DLOG"
+    i=$((i + 1))
+done
+: >"$WORK/druns"
+i=1
+while [ "$i" -le "$RUNS" ]; do
+    /usr/bin/time -f '%e %M' -o "$WORK/one" "$PARSER" --total "$@" >/dev/null
+    tail -n 1 "$WORK/one" >>"$WORK/druns"
+    i=$((i + 1))
+done
+n=$((DRECORDS * COPIES))
+sec=$(awk '{ print $1 }' "$WORK/druns" | summary_stats %.2f)
+rate=$(awk -v n="$n" '{ print ($1 > 0 ? n / $1 : "-") }' "$WORK/druns" | summary_stats %.0f)
+echo "iolens-parser --total on a Darshan log ($DRECORDS records, read $COPIES times in one run):" \
+    "median and min..max of $RUNS runs"
+printf '%-12s %10s %14s %-19s %10s\n' mode seconds records_per_s spread target
+printf '%-12s %10s %14s %-19s %10s\n' darshan "${sec%% *}" "${rate%% *}" "${rate#* }" 4.3e5
+summary_row "parser --total, a Darshan log ($DRECORDS records x $COPIES): records/s" \
+    "${rate%% *}" records/s ">= 4.3e5" "${rate#* }"
