@@ -100,7 +100,8 @@ check_eq 0 "$(count_in "$T" '*.tmp-*')" "temporary files left beside IOLENS_LOGF
 check_eq "-r--------" "$(stat -c %A "$exact")" "mode of the log"
 
 run_job 4 sharing IOLENS_DISABLE_LAYERS=stdio
-check_eq $((3 + 4 * 4)) "$(region_count "$LOG")" "regions with STDIO switched off (4 ranks)"
+# Per rank: names, POSIX, MPIIO, intervals and call sites (no STDIO).
+check_eq $((3 + 5 * 4)) "$(region_count "$LOG")" "regions with STDIO switched off (4 ranks)"
 check_eq 0 "$(records_of "$LOG" "<STDOUT>" STDIO)" "STDIO records with STDIO switched off"
 check_eq 1 "$(records_of "$LOG" "$DATA/strided" POSIX)" "POSIX record of strided, STDIO off"
 

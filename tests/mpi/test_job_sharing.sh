@@ -152,7 +152,8 @@ END
     esac
     check_le "$(dumped_str 6 | wc -c)" 257 "MPI library version is at most 256 characters $what"
     check_eq "$n" "$(grep -c '^rank' "$DUMP")" "ranks region entries $what"
-    check_eq $((3 + 5 * n)) "$(region_count "$LOG")" "regions in the log $what"
+    # Per rank: names, POSIX, STDIO, MPIIO, intervals and call sites.
+    check_eq $((3 + 6 * n)) "$(region_count "$LOG")" "regions in the log $what"
 
     # ------------------------------------- intervals and clock offsets --
     # One intervals region per rank, each with the clock offset to rank 0
@@ -233,12 +234,14 @@ PY
 fi
 check_eq 4 "$(wc -l <"$RUN/posix" | tr -d ' ')" "POSIX regions $what"
 check_eq 4 "$(region_sizes "$LOG" 3 | wc -l | tr -d ' ')" "names regions $what"
-# Per rank 2 names, 2 POSIX, 1 STDIO, 1 MPIIO and 1 intervals region.
-check_eq $((3 + 2 * 7)) "$(region_count "$LOG")" "regions in the log $what"
+# Per rank 2 names, 2 POSIX, 1 STDIO, 1 MPIIO, 1 intervals and 1 call-site
+# region.
+check_eq $((3 + 2 * 8)) "$(region_count "$LOG")" "regions in the log $what"
 # The job-wide regions (JOB 1, MOUNTS 2, RANKS 4) head the table, then
-# rank 0's part (names 3, POSIX 16 ...), then rank 1's.
-check_eq "1 2 4 3 3 16 16 17 18 5 3 3 16 16 17 18 5" \
-    "$(od -An -v -t u4 -j 40 -N $((17 * 40)) -w40 "$LOG" | awk '{ printf "%s%s", sep, $1; sep = " " }')" \
+# rank 0's part (names 3, POSIX 16 ..., intervals 5, call sites 6), then
+# rank 1's.
+check_eq "1 2 4 3 3 16 16 17 18 5 6 3 3 16 16 17 18 5 6" \
+    "$(od -An -v -t u4 -j 40 -N $((19 * 40)) -w40 "$LOG" | awk '{ printf "%s%s", sep, $1; sep = " " }')" \
     "region kinds in table order $what"
 check_eq 18010 "$(base_of "$LOG" | awk -F'\t' -v d="$DATA/" '$1 == "POSIX" &&
     $4 == "POSIX_OPENS" && index($6, d) == 1 { f[$6] = 1 } END { n = 0; for (k in f) n++; print n }')" \
