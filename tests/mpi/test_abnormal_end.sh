@@ -31,6 +31,12 @@ CLEANUP=
 if "$IOLENS_MPIEXEC" --help 2>&1 | grep -q disable-auto-cleanup; then
     CLEANUP=-disable-auto-cleanup
 fi
+# Open MPI's mpiexec sends SIGTERM to the other ranks when one exits
+# without MPI_Finalize and SIGKILL a second later, which under load fell
+# once before rank 2 had written its log at exit: let every rank exit by
+# itself, as -disable-auto-cleanup does for hydra (iolens(7)).
+OMPI_MCA_orte_allowed_exit_without_sync=1
+export OMPI_MCA_orte_allowed_exit_without_sync
 
 # start MODE TRACED(0/1): launches the job in the background (PID, DIR).
 start() {
