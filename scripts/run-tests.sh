@@ -153,7 +153,9 @@ fresh_dir "$AHEAD_LOGS"
 
 # ------------------------------------------------------------- make check --
 # The other stages' builds, one after another, in the background (from
-# the start: configure leaves a CPU idle).
+# the start: configure leaves a CPU idle).  A status an earlier run left
+# must not pass for this run's before the build gets to its directory.
+rm -f "$OMPI_BUILD/.ahead-status" "$ASAN_BUILD/.ahead-status" "$TSAN_BUILD/.ahead-status"
 (
     if [ "$have_openmpi" -eq 1 ]; then
         ahead "$OMPI_BUILD" "$AHEAD_LOGS/openmpi.log" \
