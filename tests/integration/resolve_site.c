@@ -11,20 +11,12 @@
 #include <string.h>
 
 #include "analysis/site_resolve.h"
+#include "../unit/analysis/hex_bytes.h"
 
+/* BUILD_ID as given: hex, or "-" for none. */
 static size_t parse_build_id(const char *hex, unsigned char *out, size_t size)
 {
-    size_t n = 0;
-    if (strcmp(hex, "-") == 0)
-        return 0;
-    while (hex[0] && hex[1] && n < size) {
-        unsigned byte;
-        if (sscanf(hex, "%2x", &byte) != 1)
-            break;
-        out[n++] = (unsigned char)byte;
-        hex += 2;
-    }
-    return n;
+    return strcmp(hex, "-") == 0 ? 0 : hex_bytes(hex, out, size);
 }
 
 static void print_where(const struct iolens_site_where *w)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "analysis/site_resolve.h"
+#include "hex_bytes.h"
 
 #define MAX_SITES 8
 
@@ -56,19 +57,6 @@ static int run(const char *fmt, ...)
     return rc;
 }
 
-static size_t parse_hex(const char *hex, unsigned char *out, size_t size)
-{
-    size_t n = 0;
-    while (hex[0] && hex[1] && n < size) {
-        unsigned byte;
-        if (sscanf(hex, "%2x", &byte) != 1)
-            break;
-        out[n++] = (unsigned char)byte;
-        hex += 2;
-    }
-    return n;
-}
-
 /* Runs PROGRAM and keeps the sites it prints (site_record.h's lines). */
 static size_t run_program(const char *program, struct site *sites)
 {
@@ -83,7 +71,7 @@ static size_t run_program(const char *program, struct site *sites)
             continue;
         snprintf(sites[n].tag, sizeof sites[n].tag, "%s", tag);
         sites[n].offset = offset;
-        sites[n].build_id_len = parse_hex(hex, sites[n].build_id, sizeof sites[n].build_id);
+        sites[n].build_id_len = hex_bytes(hex, sites[n].build_id, sizeof sites[n].build_id);
         n++;
     }
     return pclose(f) == 0 ? n : 0;
