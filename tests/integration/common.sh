@@ -24,21 +24,39 @@
 
 set -u
 
-# make -j2 check runs two tests at a time on a 2-CPU machine, and a test
-# that times I/O (BPS unions, the benchmark comparison) measures its
-# neighbour as much as itself.  Every test script holds a shared lock on
-# one file of the build directory for its lifetime (inherited by the
-# processes it starts); run_alone turns it into an exclusive one.  Waits
-# are bounded, so a stray process holding the lock delays a test but
+# make -j4 check runs several tests at a time on a 2-CPU machine (and
+# scripts/run-tests.sh runs several builds' tests at once), and a test that
+# times I/O (BPS unions, the benchmark comparison) measures its neighbours
+# as much as itself.  Every test script holds a shared lock on one file
+# for its lifetime (inherited by the processes it starts); run_alone turns
+# it into an exclusive one.  The file is IOLENS_TEST_LOCK if set (one for
+# every build of a run-tests.sh run), else .test-lock in the build
+# directory.
+# A shared lock is granted whenever no exclusive one is held, so a test
+# waiting for the exclusive lock would wait as long as new tests kept
+# starting.  A second file, the gate (the lock's name + ".gate"), makes
+# the waiting test come first: a test takes the gate for the moment it
+# takes its shared lock, and run_alone holds it from before it asks for
+# the exclusive lock until it ends.  Both files are always taken gate
+# first, and run_alone lets go of its shared lock before it waits at the
+# gate, so two run_alone tests cannot hold each other up.
+# Waits are bounded, so a stray process holding a lock delays a test but
 # never hangs it.
 TEST_LOCK_WAIT=600
-if [ -n "${IOLENS_BUILDDIR:-}" ] && [ -w "${IOLENS_BUILDDIR:-}" ] && command -v flock >/dev/null 2>&1; then
-    exec 9>>"$IOLENS_BUILDDIR/.test-lock"
+test_lock=${IOLENS_TEST_LOCK:-${IOLENS_BUILDDIR:-}/.test-lock}
+if [ -n "${IOLENS_BUILDDIR:-}" ] && [ -w "$(dirname "$test_lock")" ] && command -v flock >/dev/null 2>&1; then
+    exec 8>>"$test_lock.gate" 9>>"$test_lock"
+    flock -x -w "$TEST_LOCK_WAIT" 8 || true
     flock -s -w "$TEST_LOCK_WAIT" 9 || true
+    flock -u 8
+    exec 8>&-
 fi
 
 run_alone() {
     if { true >&9; } 2>/dev/null; then
+        flock -u 9
+        exec 8>>"$test_lock.gate"
+        flock -x -w "$TEST_LOCK_WAIT" 8 || echo "note: waited at the test gate too long"
         flock -x -w "$TEST_LOCK_WAIT" 9 || echo "note: ran beside another test (lock wait timed out)"
     fi
 }
