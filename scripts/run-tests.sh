@@ -3,26 +3,28 @@
 #   1. a fresh build in _build-test and `make check` (unit, parser and
 #      LD_PRELOAD integration tests);
 #   2. a fresh build for Open MPI (configure --with-mpi=openmpi) in
-#      _build-openmpi and `make check-openmpi`: the MPI, HDF5 and Python
-#      MPI tests (OPENMPI_TESTS in Makefile.am) against that library;
+#      _build-openmpi/build and `make check-openmpi`: the MPI, HDF5 and
+#      Python MPI tests (OPENMPI_TESTS in Makefile.am) against that library.
+#      It is built from the release tarball, unpacked read-only, and then
+#      installed, uninstalled and distcleaned (scripts/tarball-check.sh):
+#      what `make distcheck` checks, without a build of its own;
 #   3. a fresh AddressSanitizer/UBSan build in _build-asan and
 #      `make check-sanitize` (it builds only what the unit and parser
 #      tests run, then runs them);
 #   4. a fresh ThreadSanitizer build in _build-tsan and `make check-tsan`
 #      (the threaded integration test, libtsan preloaded before the runtime,
 #      and the streaming parser's test: it decodes on two threads);
-#   5. `make distcheck` from _build-test: the tarball builds, installs
-#      and uninstalls from a read-only source tree (no test runs there:
-#      all of them ran in step 1 from the same files);
-#      scripts/check-dist.sh then checks that the tarball holds every
-#      file git tracks.
-# Tests run one stage at a time.  The builds of stages 2 to 4 run while
-# step 1's tests run, and distcheck while step 2's do, at the idle
+#   5. scripts/check-dist.sh: the tarball holds every file git tracks.
+#      (Where Open MPI is missing, `make distcheck` from _build-test checks
+#      the tarball instead, running no test.)
+# The builds of stages 2 to 4 run while step 1's tests run, at the idle
 # scheduling class (chrt --idle; nice 19 where that is refused): they take
 # only the CPU time the tests leave, so tests that time I/O still have the
 # machine to themselves, and the run takes the CPUs' time rather than the
 # sum of its parts.  Their output goes to a file per build, shown when one
-# fails.
+# fails.  Stages 2 to 4 then run at the same time, each once its build is
+# ready; one test lock for all builds (IOLENS_TEST_LOCK) still lets a test
+# that times I/O run alone.
 # The last line printed is "N passed, N failed" for CI to read.  The exit
 # status is nonzero if any stage failed.
 set -eu
@@ -150,6 +152,9 @@ fi
 SAN_CFLAGS="-O1 -g $SAN_FLAGS -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 AHEAD_LOGS=$TOP/_build-logs
 fresh_dir "$AHEAD_LOGS"
+# One test lock for every build's tests (tests/integration/common.sh).
+IOLENS_TEST_LOCK=$AHEAD_LOGS/test-lock
+export IOLENS_TEST_LOCK
 
 # ------------------------------------------------------------- make check --
 # The other stages' builds, one after another, in the background (from
@@ -159,7 +164,8 @@ rm -f "$OMPI_BUILD/.ahead-status" "$ASAN_BUILD/.ahead-status" "$TSAN_BUILD/.ahea
 (
     if [ "$have_openmpi" -eq 1 ]; then
         ahead "$OMPI_BUILD" "$AHEAD_LOGS/openmpi.log" \
-            sh -c '"$0/configure" -q --with-mpi=openmpi && make -j2 build-openmpi' "$TOP"
+            sh -c '"$0/scripts/tarball-check.sh" build . --with-mpi=openmpi &&
+                   make -C build -j2 build-openmpi' "$TOP"
     fi
     ahead "$ASAN_BUILD" "$AHEAD_LOGS/asan.log" \
         sh -c '"$0/configure" -q CFLAGS="$1" LDFLAGS="$2" && make -j2 build-sanitize' \
@@ -190,11 +196,12 @@ else
     show_log "$TEST_BUILD/test-suite.log"
 fi
 
-# distcheck, in the background while the Open MPI tests run.  It runs
-# no test (TESTS= check_PROGRAMS=): see the top of this file.
+# distcheck, where no Open MPI build checks the tarball, in the
+# background while the next stages run.  It runs no test (TESTS=
+# check_PROGRAMS=): all of them ran in step 1 from the same files.
 DISTCHECK_LOG=$TEST_BUILD/distcheck.log
 distcheck_pid=
-if [ "$check_ok" -eq 1 ]; then
+if [ "$check_ok" -eq 1 ] && [ "$have_openmpi" -eq 0 ]; then
     (
         rc=0
         (cd "$TEST_BUILD" && idle make -j2 distcheck TESTS= check_PROGRAMS=) >"$DISTCHECK_LOG" 2>&1 || rc=$?
@@ -203,52 +210,96 @@ if [ "$check_ok" -eq 1 ]; then
     distcheck_pid=$!
 fi
 
-# ----------------------------------------------------------------- Open MPI --
-# The same MPI tests, assertions and all, against the library built for
-# Open MPI.  Open MPI is always installed beside MPICH (install-deps.sh).
-step "Running make check-openmpi in $OMPI_BUILD"
-if [ "$have_openmpi" -eq 0 ]; then
+# ------------------------------------------ Open MPI, ASan/UBSan, TSan --
+# The three stages run at once, each as soon as its build is ready: alone,
+# each would leave a CPU idle at its end (its longest test) or while its MPI
+# jobs wait; together they keep both busy.  The tests that time I/O still
+# run alone: the test lock is one for every build (IOLENS_TEST_LOCK).
+# Each stage's output goes to a file, shown in order when all have ended.
+
+# stage_in_background NAME DIR LOG COMMAND...: waits for the ahead build
+# of DIR, then runs COMMAND; DIR/.stage-status gets 0, or 1 if the build
+# failed, or the command's status.
+stage_in_background() {
+    name=$1 dir=$2 log=$3
+    shift 3
+    rm -f "$dir/.stage-status"
+    (
+        rc=0
+        if ahead_ok "$dir" "$log" >"$AHEAD_LOGS/$name.out" 2>&1; then
+            "$@" >>"$AHEAD_LOGS/$name.out" 2>&1 || rc=$?
+        else
+            rc=1
+        fi
+        echo "$rc $(date +%s)" >"$dir/.stage-status"
+    ) &
+}
+
+# stage_result NAME DIR SUITE_LOG: shows the stage's output and adds its
+# results to the totals.
+stage_result() {
+    name=$1 dir=$2 suite=$3
+    step "make $name"
+    cat "$AHEAD_LOGS/$name.out"
+    set -- $(cat "$dir/.stage-status" 2>/dev/null || echo "1 $(date +%s)")
+    count_results "$suite"
+    seconds=$(($2 - stages_start))
+    if [ "$1" -eq 0 ]; then
+        recap="$recap$(printf '  %-16s %5ss  %s' "$name" "$seconds" "ok ($last_counts)")
+"
+    else
+        stage_failed
+        recap="$recap$(printf '  %-16s %5ss  %s' "$name" "$seconds" "FAILED ($last_counts)")
+"
+        show_log "$suite"
+    fi
+}
+
+stages_start=$(date +%s)
+step "Running check-openmpi, check-sanitize and check-tsan (their output follows when all have ended)"
+if [ "$have_openmpi" -eq 1 ]; then
+    stage_in_background check-openmpi "$OMPI_BUILD" "$AHEAD_LOGS/openmpi.log" \
+        make -C "$OMPI_BUILD/build" -j4 check-openmpi
+fi
+stage_in_background check-sanitize "$ASAN_BUILD" "$AHEAD_LOGS/asan.log" \
+    env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    make -C "$ASAN_BUILD" -j2 check-sanitize
+stage_in_background check-tsan "$TSAN_BUILD" "$AHEAD_LOGS/tsan.log" \
+    make -C "$TSAN_BUILD" -j2 check-tsan
+wait_stages() {
+    for dir in "$@"; do
+        while [ ! -f "$dir/.stage-status" ]; do
+            sleep 2
+        done
+    done
+}
+if [ "$have_openmpi" -eq 1 ]; then
+    wait_stages "$OMPI_BUILD" "$ASAN_BUILD" "$TSAN_BUILD"
+    stage_result check-openmpi "$OMPI_BUILD" "$OMPI_BUILD/build/test-suite.log"
+else
+    wait_stages "$ASAN_BUILD" "$TSAN_BUILD"
     note "check-openmpi" "skipped: this configure has no --with-mpi=openmpi"
-elif ahead_ok "$OMPI_BUILD" "$AHEAD_LOGS/openmpi.log" &&
-    (cd "$OMPI_BUILD" && make -j4 check-openmpi); then
-    count_results "$OMPI_BUILD/test-suite.log"
-    note "check-openmpi" "ok ($last_counts)"
-else
-    count_results "$OMPI_BUILD/test-suite.log"
-    stage_failed
-    note "check-openmpi" "FAILED ($last_counts)"
-    show_log "$OMPI_BUILD/test-suite.log"
 fi
-
-# --------------------------------------------------------- sanitizer run --
-step "Running make check-sanitize ($SAN_FLAGS) in $ASAN_BUILD"
-if ahead_ok "$ASAN_BUILD" "$AHEAD_LOGS/asan.log" &&
-    (cd "$ASAN_BUILD" &&
-    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 make -j2 check-sanitize); then
-    count_results "$ASAN_BUILD/test-suite.log"
-    note "check-sanitize" "ok ($last_counts)"
-else
-    count_results "$ASAN_BUILD/test-suite.log"
-    stage_failed
-    note "check-sanitize" "FAILED ($last_counts)"
-    show_log "$ASAN_BUILD/test-suite.log"
-fi
-
-# ------------------------------------------------------- ThreadSanitizer --
-step "Running make check-tsan (-fsanitize=thread) in $TSAN_BUILD"
-if ahead_ok "$TSAN_BUILD" "$AHEAD_LOGS/tsan.log" && (cd "$TSAN_BUILD" && make -j2 check-tsan); then
-    count_results "$TSAN_BUILD/test-suite.log"
-    note "check-tsan" "ok ($last_counts)"
-else
-    count_results "$TSAN_BUILD/test-suite.log"
-    stage_failed
-    note "check-tsan" "FAILED ($last_counts)"
-    show_log "$TSAN_BUILD/test-suite.log"
-fi
+stage_result check-sanitize "$ASAN_BUILD" "$ASAN_BUILD/test-suite.log"
+stage_result check-tsan "$TSAN_BUILD" "$TSAN_BUILD/test-suite.log"
+stage_start=$(date +%s)
 wait "$ahead_pid" || true
 
-# -------------------------------------------------------------- distcheck --
-if [ -n "$distcheck_pid" ]; then
+# ---------------------------------------------------------------- tarball --
+if [ "$have_openmpi" -eq 1 ]; then
+    step "The tarball: install, uninstall and distclean in $OMPI_BUILD/build"
+    if [ -f "$OMPI_BUILD/build/Makefile" ] &&
+        ./scripts/tarball-check.sh install "$OMPI_BUILD" >"$AHEAD_LOGS/tarball.log" 2>&1 &&
+        ./scripts/check-dist.sh "$OMPI_BUILD"/dist/iolens-*.tar.gz; then
+        tail -n 1 "$AHEAD_LOGS/tarball.log"
+        note "tarball" "ok"
+    else
+        last_failures=0
+        stage_failed
+        note "tarball" "FAILED (see $AHEAD_LOGS/tarball.log)"
+        tail -n 60 "$AHEAD_LOGS/tarball.log"
+    fi
+elif [ -n "$distcheck_pid" ]; then
     step "make distcheck in $TEST_BUILD (output in $DISTCHECK_LOG)"
     wait "$distcheck_pid" || true
     if [ "$(cat "$TEST_BUILD/.distcheck-status" 2>/dev/null)" = 0 ] &&
