@@ -7,8 +7,9 @@
 # itself.  A stripped copy falls back to module+0xOFFSET and the hint, a
 # rebuilt binary (another build-id) is reported as changed, ten sites keep
 # the top 4 and an exact other bucket, and IOLENS_DISABLE_SITES=1 keeps
-# none.  The same sites in --sites --csv's columns and in the advice (the
-# site with the most calls of the file it names).
+# none.  The same sites in --sites --csv's columns, in the advice (the
+# site with the most calls of the file it names) and in iolens-report's
+# page, where a source path full of markup is escaped.
 . "$(dirname "$0")/common.sh"
 iolens_setup
 if [ -z "${IOLENS_CC:-}" ] || ! command -v addr2line >/dev/null 2>&1; then
@@ -16,6 +17,7 @@ if [ -z "${IOLENS_CC:-}" ] || ! command -v addr2line >/dev/null 2>&1; then
     exit 77
 fi
 SRC=$IOLENS_SRCDIR/tests/integration
+REPORT=${IOLENS_BUILDDIR:-.}/iolens-report
 build_from() { # DIR CC-ARGS...: prog_sites from the sources in DIR
     dir=$1
     shift
@@ -186,6 +188,30 @@ for a in json.load(sys.stdin)["advice"]:
     check_eq "$body" "$(where "$T/prog" "x+${jsite##* }")" "--json advice site's line"
 fi
 
+# The page: the sites table has a row per site of the busiest files.
+if [ -x "$REPORT" ]; then
+    "$REPORT" "$log" -o "$T/sites.html" || fail "iolens-report exited with $?"
+    # site_rows PAGE: "status|file|layer|site|bytes|calls" per row
+    site_rows() {
+        sed -n 's|^<tr class="site" data-status="\([a-z_]*\)"><td class="name">\([^<]*\)</td><td>\([A-Z0-9]*\)</td><td class="n">[-0-9]*</td><td class="name">\([^<]*\)</td><td class="n">\([0-9]*\)</td><td class="n">\([0-9]*\)</td>.*|\1\|\2\|\3\|\4\|\5\|\6|p' "$1"
+    }
+    if [ "$resolved" = 1 ]; then
+        check_eq "resolved|$T/a.dat|POSIX|write_header ($header)|300|3
+resolved|$T/a.dat|POSIX|write_body ($body)|200|5
+resolved|$T/b.txt|STDIO|write_text ($text)|14|2" \
+            "$(site_rows "$T/sites.html" | grep -v "|$T/b.txt|POSIX|" | sed 's|(/.*/|(|')" \
+            "the page's site rows"
+    fi
+    # and the advice table names the same site as --advice
+    "$REPORT" --advice-thresholds min_ops=1 "$log" -o "$T/advice.html" ||
+        fail "iolens-report --advice-thresholds exited with $?"
+    if [ "$resolved" = 1 ]; then
+        check_eq 1 "$(sed -n '/^<tr class="finding" data-code="SMALL_ACCESSES">/p' "$T/advice.html" |
+            grep -c "; most from write_body (/[^<]*/$body): 5 calls, 200 bytes</td>")" \
+            "the page's advice names the site"
+    fi
+fi
+
 # Stripped: module+0xOFFSET at the same offsets, and one hint line.
 slog=$T/stripped.iolens
 run_traced "$slog" "$T/prog_stripped" "$T/a.dat" "$T/b.txt" || fail "stripped run exited with $?"
@@ -213,6 +239,14 @@ case $sadv in
     check_eq "$body" "$(where "$T/prog" "x+0x${soff%%:*}")" "the stripped advice site's line" ;;
 *) fail "advice of the stripped program: $sadv" ;;
 esac
+if [ -x "$REPORT" ]; then
+    "$REPORT" "$slog" -o "$T/stripped.html" || fail "iolens-report on the stripped log exited with $?"
+    check_eq "no_debug|$T/a.dat|POSIX|$T/prog_stripped+0x|300|3" \
+        "$(site_rows "$T/stripped.html" | sed -n 1p | sed 's/+0x[0-9a-f]*|/+0x|/')" \
+        "the page's first site of the stripped program"
+    check_eq 1 "$(grep -c '<p id="sites-hint" class="note">Some sites have no source line: build the program with -g' "$T/stripped.html")" \
+        "the page's hint for the stripped program"
+fi
 
 # Rebuilt: the same path now holds a program with another build-id.
 clog=$T/changed.iolens
@@ -257,6 +291,30 @@ expect_counters "$mlog" "$T/m.dat" <<END
 POSIX_WRITES 10
 POSIX_BYTES_WRITTEN 5500
 END
+
+# A source directory and a program path with markup and a comma in them:
+# the page escapes them, --sites --csv quotes them.
+if [ -x "$REPORT" ] && [ "$resolved" = 1 ] && command -v python3 >/dev/null 2>&1; then
+    hdir="$T/s,rc&<b>x"
+    mkdir -p "$hdir"
+    cp "$SRC/prog_sites_main.c" "$SRC/prog_sites_io.c" "$SRC/prog_sites.h" "$hdir/"
+    build_from "$hdir" -o "$hdir/prog"
+    hlog=$T/hostile.iolens
+    run_traced "$hlog" "$hdir/prog" "$T/a.dat" "$T/b.txt" || fail "hostile prog exited with $?"
+    require_log "$hlog"
+    "$REPORT" "$hlog" -o "$T/hostile.html" || fail "iolens-report on the hostile log exited with $?"
+    check_eq 0 "$(grep -c '<b>' "$T/hostile.html")" "no raw markup from the source path"
+    check_eq "resolved|$T/a.dat|POSIX|write_header ($T/s,rc&amp;&lt;b&gt;x/$header)|300|3" \
+        "$(site_rows "$T/hostile.html" | sed -n 1p)" "the page's escaped source path"
+    check_eq ok "$(python3 "$SRC/check_report_html.py" structure "$T/hostile.html")" \
+        "the hostile page's structure"
+    hr1=$(csv_sites "$hlog" | sed -n 1p)
+    check_eq "POSIX|$T/a.dat|1|$hdir/prog|write_header|${header%:*}|${header#*:}|resolved|300|3" \
+        "$(echo "$hr1" | cut -d'|' -f1-4,7-)" "--sites --csv with a comma in the paths"
+    check_eq "$hdir/${header%:*}" \
+        "$(python3 -c 'import csv,sys; print(list(csv.DictReader(open(sys.argv[1], newline="")))[0]["source_file"])' "$T/sites.csv")" \
+        "--sites --csv: the whole source path"
+fi
 
 # Off: no sites at all.
 olog=$T/off.iolens
