@@ -259,6 +259,12 @@ if [ "$resolved" = 1 ]; then
     check_eq "300 3 $T/prog_rebuilt+0x [changed since the run: build-id differs]" \
         "$(echo "$c1" | sed 's/0x[0-9a-f]* /0x /')" "site of a rebuilt program"
     check_eq "$header" "$(where "$T/prog" "${c1% \[*}")" "line of the rebuilt program's site"
+    if command -v python3 >/dev/null 2>&1 && [ -n "${bid:-}" ]; then
+        check_eq "POSIX|$T/a.dat|1|$T/prog_rebuilt|$bid||||changed|300|3" \
+            "$(csv_sites "$clog" | sed -n 1p | cut -d'|' -f1-5,7-)" "--sites --csv of a rebuilt program"
+        grep -q 'a module changed since the run (its build-id differs)' "$T/sites.csv.err" ||
+            fail "--sites --csv's note on the rebuilt program"
+    fi
 else
     echo "note: the resolver tells no build-id change; the rebuilt case is not checked"
 fi
