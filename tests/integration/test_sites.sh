@@ -330,4 +330,26 @@ require_log "$olog"
 check_eq "" "$(sites "$olog" POSIX "$T/a.dat")" "sites with IOLENS_DISABLE_SITES=1"
 "$IOLENS_PARSER" --sites "$olog" | grep -q '^# no call sites in this log' ||
     fail "--sites says the log has no sites"
+if command -v python3 >/dev/null 2>&1; then
+    check_eq "" "$(csv_sites "$olog")" "--sites --csv rows with IOLENS_DISABLE_SITES=1"
+    check_eq "iolens-parser: $olog: no call sites in this log (written with IOLENS_DISABLE_SITES=1, or by an iolens without them)" \
+        "$(cat "$T/sites.csv.err")" "--sites --csv's note on a log without sites"
+fi
+
+# Usage errors: exit 1, one line saying why, nothing on stdout.
+usage_error() { # MESSAGE ARG...
+    msg=$1
+    shift
+    "$IOLENS_PARSER" "$@" >"$T/out" 2>"$T/err"
+    check_eq 1 "$?" "exit status of iolens-parser $*"
+    check_eq 0 "$(wc -c <"$T/out")" "stdout of iolens-parser $*"
+    check_eq "iolens-parser: $msg" "$(head -1 "$T/err")" "message of iolens-parser $*"
+}
+usage_error "--debug-dir goes with --sites or --advice" --csv --debug-dir "$T" "$log"
+usage_error "give at most one of --base, --total, --file, --stack, --bps, --timeseries, --perf, --patterns, --json, --csv, --summary, --advice, --sites, --list-counters" \
+    --sites --csv --json "$log"
+"$IOLENS_PARSER" --advice --debug-dir "$T" "$log" >/dev/null || fail "--advice --debug-dir exited with $?"
+"$IOLENS_PARSER" --csv --sites --debug-dir "$T" "$log" >"$T/out2" || fail "--csv --sites exited with $?"
+check_eq "$("$IOLENS_PARSER" --sites --csv "$log" 2>/dev/null)" \
+    "$(cat "$T/out2")" "--csv --sites in either order"
 finish
