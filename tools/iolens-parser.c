@@ -30,7 +30,8 @@
 
 enum mode_id {
     MODE_BASE, MODE_TOTAL, MODE_FILE, MODE_STACK, MODE_BPS, MODE_TIMESERIES,
-    MODE_PERF, MODE_PATTERNS, MODE_JSON, MODE_CSV, MODE_SUMMARY, MODE_ADVICE, MODE_SITES, MODE_LIST
+    MODE_PERF, MODE_PATTERNS, MODE_JSON, MODE_CSV, MODE_SUMMARY, MODE_ADVICE, MODE_SITES, MODE_LIST,
+    MODE_SITES_CSV   /* --sites --csv together */
 };
 
 /* What the command line asked for. */
@@ -73,6 +74,8 @@ static const struct mode modes[] = {
     [MODE_ADVICE] = {"advice", 'a', NULL, iolens_mode_advice, NULL, true, false},
     [MODE_SITES] = {"sites", 'W', NULL, iolens_mode_sites, NULL, true, false},
     [MODE_LIST] = {"list-counters", 'l', NULL, NULL, iolens_report_counters, false, false},
+    /* no option of its own: --sites with --csv (parse_args) */
+    [MODE_SITES_CSV] = {"sites --csv", 0, NULL, iolens_mode_sites_csv, NULL, false, false},
 };
 #define NMODES (sizeof modes / sizeof modes[0])
 
@@ -102,7 +105,8 @@ static void usage(FILE *to)
             "       " PROG " --summary [--block-size N] LOG...\n"
             "       " PROG " --perf|--json|--summary --nodes N LOG...\n"
             "       " PROG " --advice [--advice-thresholds KEY=VALUE,...] LOG...\n"
-            "       " PROG " --sites [--debug-dir DIR] LOG...\n"
+            "       " PROG " --sites [--csv] [--debug-dir DIR] LOG...\n"
+            "       " PROG " --advice [--debug-dir DIR] LOG...\n"
             "       " PROG " --list-counters\n"
             "       " PROG " --help\n"
             "  --base           every counter of every record (default)\n"
@@ -126,7 +130,9 @@ static void usage(FILE *to)
             "                   change rule thresholds of --advice and --json (iolens-parser(1))\n"
             "  --sites          per file and layer, the call sites of its reads and writes\n"
             "                   as function (file:line), with bytes, operations and time\n"
-            "  --debug-dir DIR  where --sites also looks for separate debug files\n"
+            "  --sites --csv    the same sites as CSV: module, build_id, offset, function,\n"
+            "                   source_file, line, status, bytes, ops, time per row\n"
+            "  --debug-dir DIR  where --sites and --advice also look for separate debug files\n"
             "  --list-counters  every counter with its description\n"
             "  --max-log-size SIZE\n"
             "                   refuse a log that decompresses to more than SIZE bytes\n"
@@ -219,8 +225,9 @@ static int check_mode_options(const struct args *a)
         fprintf(stderr, PROG ": --nodes goes with --perf, --json or --summary\n");
         return -1;
     }
-    if (a->opt.debug_dir != NULL && a->mode != MODE_SITES) {
-        fprintf(stderr, PROG ": --debug-dir goes with --sites\n");
+    if (a->opt.debug_dir != NULL && a->mode != MODE_SITES && a->mode != MODE_SITES_CSV &&
+        a->mode != MODE_ADVICE) {
+        fprintf(stderr, PROG ": --debug-dir goes with --sites or --advice\n");
         return -1;
     }
     if (a->advice_given && a->mode != MODE_ADVICE && a->mode != MODE_JSON) {
@@ -251,6 +258,7 @@ static int parse_args(int argc, char **argv, struct args *a)
         {"help", no_argument, NULL, 'h'},   {NULL, 0, NULL, 0},
     };
     int nmodes = 0, c;
+    bool sites = false, csv = false;
     *a = (struct args){.mode = MODE_BASE};
     iolens_report_options_defaults(&a->opt);
     opterr = 0;
@@ -286,14 +294,22 @@ static int parse_args(int argc, char **argv, struct args *a)
                 return -1;
             }
             a->mode = (enum mode_id)mode_of_letter(c);
+            sites |= a->mode == MODE_SITES;
+            csv |= a->mode == MODE_CSV;
             nmodes++;
             break;
         }
     }
+    /* --csv is also the form of --sites: the two together are one mode */
+    if (sites && csv && nmodes == 2) {
+        a->mode = MODE_SITES_CSV;
+        nmodes = 1;
+    }
     if (nmodes > 1) {
         fputs(PROG ": give at most one of", stderr);
         for (unsigned m = 0; m < NMODES; m++)
-            fprintf(stderr, "%s --%s", m > 0 ? "," : "", modes[m].name);
+            if (modes[m].letter != 0)
+                fprintf(stderr, "%s --%s", m > 0 ? "," : "", modes[m].name);
         fputc('\n', stderr);
         return -1;
     }

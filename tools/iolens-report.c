@@ -1,6 +1,7 @@
 /* iolens-report: the command line (iolens-report(1)).
  *
- *   iolens-report [--bins N] [--advice-thresholds LIST] [--nodes N] LOG -o REPORT.html
+ *   iolens-report [--bins N] [--advice-thresholds LIST] [--nodes N] [--debug-dir DIR]
+ *                 LOG -o REPORT.html
  *
  * The log is read and checked before the output is touched, and the page
  * is written through out_file.h (a new temporary file beside it, renamed
@@ -31,13 +32,14 @@ struct args {
 static void usage(FILE *to)
 {
     fprintf(to,
-            "usage: " PROG " [--bins N] [--advice-thresholds LIST] [--nodes N] LOG\n"
-            "                     -o REPORT.html\n"
+            "usage: " PROG " [--bins N] [--advice-thresholds LIST] [--nodes N]\n"
+            "                     [--debug-dir DIR] LOG -o REPORT.html\n"
             "  -o FILE                   the HTML file to write (- for standard output)\n"
             "  --bins N                  time bins of the heat map (default %d, at most %d)\n"
             "  --advice-thresholds LIST  key=value,... as iolens-parser --advice takes\n"
             "  --nodes N                 the job ran on N compute nodes (1 to 1000000):\n"
             "                            MiB/s/CN uses N over the log's count\n"
+            "  --debug-dir DIR           where call sites' separate debug files also are\n"
             "  --help                    this text\n"
             "One self-contained page: inline SVG charts, no script, nothing loaded.\n"
             "Exit status: 0 written, 1 usage, 2 the log could not be read, 3 the\n"
@@ -93,6 +95,7 @@ static int parse_args(int argc, char **argv, struct args *a)
         {"advice-thresholds", required_argument, NULL, 't'},
         {"output", required_argument, NULL, 'o'},
         {"nodes", required_argument, NULL, 'N'},
+        {"debug-dir", required_argument, NULL, 'D'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -108,6 +111,7 @@ static int parse_args(int argc, char **argv, struct args *a)
         case 'b': rc = parse_bins(optarg, &a->opt.bins); break;
         case 't': rc = parse_thresholds(a, optarg); break;
         case 'N': rc = parse_nodes(optarg); break;
+        case 'D': a->opt.debug_dir = optarg; break;
         default: usage(stderr); return -1;
         }
         if (rc != 0)

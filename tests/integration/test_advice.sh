@@ -1,7 +1,8 @@
 #!/bin/sh
 # iolens-parser --advice on traced runs of prog_advice.c: each mode hides
-# one cause, and its finding must appear with the exact evidence figures;
-# the clean mode gets no finding at all.  Then the thresholds option, the
+# one cause, and its finding must appear with the exact evidence figures,
+# ending with the call site behind them (the program's line, its calls and
+# bytes); the clean mode gets no finding at all.  Then the thresholds option, the
 # --json "advice" array, and the option's error paths.
 . "$(dirname "$0")/common.sh"
 iolens_setup
@@ -25,9 +26,25 @@ codes() {
     awk '$1 == "FINDING" { printf "%s%s", sep, $2; sep = " " } END { print "" }' "$1"
 }
 
-# The evidence line of CODE.
+# The evidence line of CODE, without the call site it ends with.
 evidence() {
-    awk -v c="$2" '$1 == "FINDING" { f = ($2 == c) } f && /^evidence: / { print; exit }' "$1"
+    awk -v c="$2" '$1 == "FINDING" { f = ($2 == c) } f && /^evidence: / { print; exit }' "$1" |
+        sed 's/; most from .*//'
+}
+
+# check_site ADVICE CODE FUNCTION TEXT CALLS BYTES: CODE's evidence ends
+# with "; most from FUNCTION (.../prog_advice.c:LINE): CALLS calls, BYTES
+# bytes", LINE the one line of prog_advice.c holding TEXT (the oracle);
+# without debug information (a build without -g) only the figures.
+check_site() {
+    line=$(grep -nF "$4" "$IOLENS_SRCDIR/tests/integration/prog_advice.c" | cut -d: -f1)
+    site=$(awk -v c="$2" '$1 == "FINDING" { f = ($2 == c) } f && /^evidence: / { print; exit }' "$1" |
+        sed -n 's/.*; most from //p')
+    case $site in
+    *"+0x"*) check_eq "$5 calls, $6 bytes" "${site##*: }" "$2 site's figures" ;;
+    *) check_eq "$3 (prog_advice.c:$line): $5 calls, $6 bytes" "$(echo "$site" | sed 's|(/.*/|(|')" \
+        "$2 site" ;;
+    esac
 }
 
 has_code() {
@@ -43,6 +60,7 @@ has_code "$T/small.advice" SMALL_ACCESSES "small"
 evidence "$T/small.advice" SMALL_ACCESSES | grep -q \
     "^evidence: 2000 of 2000 POSIX reads and writes (100.0%) were of at most 102400 bytes, in 1 files; most in $T/small/small.dat (2000, most common size 64 bytes)$" ||
     fail "small evidence: $(evidence "$T/small.advice" SMALL_ACCESSES)"
+check_site "$T/small.advice" SMALL_ACCESSES small "if (write(fd, buf, 64) != 64)" 2000 128000
 check_eq "1" "$(grep -c '^fix: buffer the data in memory' "$T/small.advice")" "small fix"
 
 advise misaligned
@@ -51,11 +69,15 @@ lacks_code "$T/misaligned.advice" SMALL_ACCESSES "misaligned (128 KiB accesses)"
 align=$(fs_block_size "$T")
 check_eq "evidence: 200 of 200 POSIX reads and writes (100.0%) started at a file offset that is not a multiple of the file alignment, in 1 files; most in $T/misaligned/misaligned.dat (200, alignment $align bytes)" \
     "$(evidence "$T/misaligned.advice" MISALIGNED_ACCESSES)" "misaligned evidence"
+check_site "$T/misaligned.advice" MISALIGNED_ACCESSES misaligned \
+    "if (pwrite(fd, buf, SLOT, 512 + (off_t)i * SLOT) != SLOT)" 200 $((200 * 131072))
 
 advise random
 check_eq "RANDOM_ACCESS" "$(codes "$T/random.advice")" "random: the only finding"
 check_eq "evidence: 200 of 200 POSIX reads and writes (100.0%) were in 1 files whose access pattern is random; most in $T/random/random.dat (200 accesses)" \
     "$(evidence "$T/random.advice" RANDOM_ACCESS)" "random evidence"
+check_site "$T/random.advice" RANDOM_ACCESS random_reads \
+    "if (pread(fd, buf, SLOT, (off_t)slot[i] * SLOT) != SLOT)" 200 $((200 * 131072))
 
 # 1500 creates and stats take 0.02 s to 0.4 s here, depending on the
 # load and the page cache: below the 0.05 s floor on a quiet machine, so
@@ -79,6 +101,17 @@ advise redundant
 check_eq "REDUNDANT_READS" "$(codes "$T/redundant.advice")" "redundant: the only finding"
 check_eq "evidence: 8388608 bytes read from files whose read extent is 2097152 bytes (4.00 times), in 1 files; most in $T/redundant/redundant.dat (8388608 bytes read of 2097152, by 1 ranks)" \
     "$(evidence "$T/redundant.advice" REDUNDANT_READS)" "redundant evidence"
+# The 8 reads of 1 MiB come from one line of sequential(), but -O2 may
+# copy its loop (one site per copy): the site with the most bytes is one
+# of them, a whole number of 1 MiB reads.
+rsite=$(awk '/^evidence: /' "$T/redundant.advice" | sed -n 's/.*; most from //p')
+rcalls=$(echo "$rsite" | sed -n 's/.*: \([0-9]*\) calls, [0-9]* bytes$/\1/p')
+check_eq "$rcalls calls, $((rcalls * 1048576)) bytes" "${rsite##*: }" "redundant site's figures"
+case $rcalls in 4 | 8) pass ;; *) fail "redundant site's calls: '$rcalls' (4 or 8)" ;; esac
+case $rsite in
+*"+0x"* | "sequential (/"*"/prog_advice.c:"*) pass ;;
+*) fail "redundant site: $rsite" ;;
+esac
 check_eq "FINDING REDUNDANT_READS 59" "$(grep '^FINDING' "$T/redundant.advice")" \
     "redundant priority: 50 + 9 (4 times > twice the factor 2)"
 

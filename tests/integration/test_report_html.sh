@@ -61,6 +61,9 @@ check_eq "" "$($CHECK ids "$T/full.html" summary cost heatmap sizes patterns bps
     job-table perf-table cost-chart heatmap-POSIX heatmap-STDIO heatmap-MPIIO sizes-POSIX \
     sizes-MPIIO sizes-H5D sharing-table pattern-table file-sharing-table top-files \
     bps-chart bps-table)" "every section, table and chart"
+# make_test_log writes no call sites: the sites section says so.
+check_eq "" "$($CHECK ids "$T/full.html" sites no-sites)" "the sites section and its note"
+check_eq 0 "$(grep -c '<table id="sites-table">' "$T/full.html")" "no sites table without sites"
 
 "$IOLENS_PARSER" --perf "$FULL" >"$T/perf.txt"
 nperf=$(grep -vc '^#' "$T/perf.txt")

@@ -30,6 +30,13 @@ struct iolens_finding {
     char fix[512];            /* one line: what to change */
     double metric;            /* the figure compared with the threshold */
     double threshold;         /* the threshold it exceeded */
+    /* The call site behind the file the evidence names most (has_site
+     * 1): of that record's logged sites, the one with the most operations
+     * or bytes, as the rule is about (iolens-parser(1), ADVICE).  0 for a
+     * rule about no one file, or a record without sites.  The tools
+     * resolve it to a line; the analysis never does. */
+    int has_site;
+    struct iolens_log_site site;
 };
 
 /* Every threshold; the comments give the --advice-thresholds key, and

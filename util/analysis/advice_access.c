@@ -78,6 +78,7 @@ void advice_small_accesses(const struct iolens_log *log, const struct iolens_adv
                     s.part, s.whole, 100.0 * sh, t->small_access_bytes, s.files,
                     advice_name(log, L->id[s.top_rec]), s.top_part,
                     iolens_log_counter(L, s.top_rec, POSIX_ACCESS1_ACCESS));
+    advice_site(f, log, L, s.top_rec, 1);
     advice_fix(f, "buffer the data in memory and read or write at least 1 MiB per call (a "
                   "multiple of the file system block size); with MPI use collective MPI-IO "
                   "(MPI_File_write_all) so that the small pieces are aggregated");
@@ -106,6 +107,7 @@ void advice_misaligned(const struct iolens_log *log, const struct iolens_advice_
                     " files; most in %s (%" PRId64 ", alignment %" PRId64 " bytes)",
                     s.part, s.whole, 100.0 * sh, s.files, advice_name(log, L->id[s.top_rec]),
                     s.top_part, align);
+    advice_site(f, log, L, s.top_rec, 1);
     advice_fix(f, "start every access at a multiple of %" PRId64 " bytes: pad headers and "
                   "records to the block (or stripe) size, or set the MPI-IO hint "
                   "striping_unit / the HDF5 alignment (H5Pset_alignment) to it",
@@ -138,6 +140,7 @@ void advice_random(const struct iolens_log *log, const struct iolens_advice_thre
                     " files whose access pattern is random; most in %s (%" PRId64 " accesses)",
                     s.part, s.whole, 100.0 * sh, s.files, advice_name(log, L->id[s.top_rec]),
                     s.top_part);
+    advice_site(f, log, L, s.top_rec, 1);
     advice_fix(f, "sort or batch the requests by offset, or read the needed region in large "
                   "sequential pieces into memory and pick the items there; with MPI, describe "
                   "the pieces in a file view and use collective MPI-IO");
@@ -182,6 +185,7 @@ void advice_redundant_reads(const struct iolens_log *log,
                     s.part, s.whole, factor, s.files, advice_name(log, L->id[r]),
                     iolens_log_counter(L, r, POSIX_BYTES_READ),
                     iolens_sat_add(iolens_log_counter(L, r, POSIX_MAX_BYTE_READ), 1), nranks);
+    advice_site(f, log, L, r, 0);
     advice_fix(f, "read each byte once: keep the data in memory instead of reading it again, "
                   "and when several ranks need the same data read it on one rank and "
                   "MPI_Bcast it (or use collective MPI-IO reads)");

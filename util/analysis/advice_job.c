@@ -325,6 +325,7 @@ void advice_mpiio_indep(const struct iolens_log *log, const struct iolens_advice
                     " independent, %" PRId64 " ranks)",
                     c.indep, c.coll, 100.0 * sh, c.files, advice_name(log, L->id[c.top_rec]),
                     c.top_indep, iolens_log_counter(L, c.top_rec, MPIIO_RANKS_OPENED));
+    advice_site(f, log, L, c.top_rec, 1);
     advice_fix(f, "use the collective calls (MPI_File_write_at_all, MPI_File_read_at_all, or "
                   "_all with a file view) so that MPI-IO aggregates the ranks' pieces into "
                   "large contiguous requests (two-phase I/O)");
@@ -353,6 +354,7 @@ void advice_hdf5_indep(const struct iolens_log *log, const struct iolens_advice_
                     "(%" PRId64 " independent, %" PRId64 " ranks)",
                     c.indep, c.coll, 100.0 * sh, c.files, advice_name(log, L->id[c.top_rec]),
                     c.top_indep, iolens_log_counter(L, c.top_rec, H5D_RANKS_OPENED));
+    advice_site(f, log, L, c.top_rec, 1);
     advice_fix(f, "set a collective transfer property list: H5Pset_dxpl_mpio(dxpl, "
                   "H5FD_MPIO_COLLECTIVE) and pass it to H5Dwrite/H5Dread (and enable "
                   "collective metadata with H5Pset_coll_metadata_write and "

@@ -49,6 +49,24 @@ void advice_fix(struct iolens_finding *f, const char *fmt, ...)
     va_end(ap);
 }
 
+void advice_site(struct iolens_finding *f, const struct iolens_log *log,
+                 const struct iolens_log_layer *L, uint64_t r, int by_ops)
+{
+    struct iolens_log_site sites[IOLENS_SITES_LOGGED + 1];
+    size_t n = iolens_log_record_sites(log, L->kind, L->id[r], L->rank[r], sites);
+    const struct iolens_log_site *best = NULL;
+    for (size_t k = 0; k < n; k++) {
+        const struct iolens_log_site *s = &sites[k];
+        if (s->module == IOLENS_SITE_OTHER)
+            continue;
+        if (best == NULL || (by_ops ? s->ops > best->ops : s->bytes > best->bytes))
+            best = s;
+    }
+    f->has_site = best != NULL;
+    if (best != NULL)
+        f->site = *best;
+}
+
 int advice_is_stream(uint64_t id)
 {
     return id == IOLENS_ID_STDIN || id == IOLENS_ID_STDOUT || id == IOLENS_ID_STDERR;

@@ -23,6 +23,13 @@ void advice_evidence(struct iolens_finding *f, const char *fmt, ...)
 void advice_fix(struct iolens_finding *f, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Sets f's call site: of the logged sites of record r of L (the other
+ * sites together are no site), the one with the most operations (by_ops)
+ * or bytes; ties go to the one the log lists first (more bytes).  Leaves
+ * f without a site when the record kept none. */
+void advice_site(struct iolens_finding *f, const struct iolens_log *log,
+                 const struct iolens_log_layer *L, uint64_t r, int by_ops);
+
 /* The standard streams are not files: no rule looks at them. */
 int advice_is_stream(uint64_t id);
 /* The record's file name, "?" when the log has none. */

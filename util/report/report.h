@@ -20,8 +20,19 @@ struct iolens_advice_thresholds;
 /* advice: the thresholds of the "advice" array (NULL: the defaults). */
 int iolens_report_json(FILE *out, const struct iolens_log *log, uint64_t block_size,
                        const struct iolens_advice_thresholds *advice);
+/* debug_dir: where the call sites' separate debug files also are, or
+ * NULL (site_resolve.h). */
 int iolens_report_advice(FILE *out, const struct iolens_log *log,
-                         const struct iolens_advice_thresholds *t);
+                         const struct iolens_advice_thresholds *t, const char *debug_dir);
+struct iolens_finding;
+struct iolens_site_resolver;
+/* The words a finding's evidence ends with when it has a call site,
+ * "; most from LABEL: N calls, B bytes" (LABEL as --sites prints the
+ * site, unescaped), else "", into buf; returns buf.  --advice and the
+ * HTML page share them. */
+const char *iolens_advice_site_words(const struct iolens_log *log,
+                                     const struct iolens_finding *f,
+                                     struct iolens_site_resolver *res, char *buf, size_t size);
 int iolens_report_csv(FILE *out, const struct iolens_log *log);
 /* --summary: the header line once, then a row per log that could be read. */
 int iolens_report_summary_header(FILE *out);

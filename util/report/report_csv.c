@@ -8,10 +8,10 @@
  * the header is repeated before each log's rows.
  */
 #include <inttypes.h>
-#include <stdbool.h>
 #include <string.h>
 
 #include "analysis/file_rows.h"
+#include "report/csv_out.h"
 #include "report/json_out.h"
 #include "report/report.h"
 
@@ -22,34 +22,6 @@ static const char *const columns[] = {
     "last_io_end", "open_to_last_io",
 };
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
-
-static bool needs_quotes(const char *s, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
-            return true;
-    return false;
-}
-
-/* A text field: its display form (valid UTF-8), quoted if needed. */
-static void put_text(FILE *out, const char *s, size_t len)
-{
-    if (!needs_quotes(s, len)) {
-        iolens_utf8_put_display(out, s, len);
-        return;
-    }
-    fputc('"', out);
-    size_t start = 0;
-    for (size_t i = 0; i <= len; i++) {
-        if (i < len && s[i] != '"')
-            continue;
-        iolens_utf8_put_display(out, s + start, i - start);
-        if (i < len)
-            fputs("\"\"", out);
-        start = i + 1;
-    }
-    fputc('"', out);
-}
 
 static void put_int(FILE *out, int64_t v) { fprintf(out, ",%" PRId64, v); }
 
@@ -62,13 +34,6 @@ static void put_param(FILE *out, int64_t v)
         put_int(out, v);
 }
 
-static void put_real(FILE *out, double v)
-{
-    char buf[32];
-    iolens_json_format_double(v, buf, sizeof buf);
-    fprintf(out, ",%s", strcmp(buf, "null") == 0 ? "" : buf);
-}
-
 static int put_row(const struct iolens_file_row *row, void *arg)
 {
     FILE *out = arg;
@@ -77,7 +42,7 @@ static int put_row(const struct iolens_file_row *row, void *arg)
     fputc(',', out);
     size_t len = row->name != NULL ? strlen(row->name) : 0;
     if (row->name != NULL)
-        put_text(out, row->name, len);
+        iolens_csv_text(out, row->name, len);
     fputc(',', out);
     if (row->name != NULL && !iolens_utf8_valid(row->name, len))
         iolens_put_hex(out, row->name, len);
@@ -92,22 +57,20 @@ static int put_row(const struct iolens_file_row *row, void *arg)
     put_int(out, p->reads);
     put_int(out, p->writes);
     put_int(out, p->opens);
-    put_real(out, p->time_read);
-    put_real(out, p->time_write);
-    put_real(out, p->time_meta);
-    put_real(out, p->io_time);
-    put_real(out, p->slowest_time);
-    put_real(out, p->open_start);
-    put_real(out, p->last_io_end);
-    put_real(out, p->open_to_last_io);
+    iolens_csv_real(out, p->time_read);
+    iolens_csv_real(out, p->time_write);
+    iolens_csv_real(out, p->time_meta);
+    iolens_csv_real(out, p->io_time);
+    iolens_csv_real(out, p->slowest_time);
+    iolens_csv_real(out, p->open_start);
+    iolens_csv_real(out, p->last_io_end);
+    iolens_csv_real(out, p->open_to_last_io);
     fputs("\r\n", out);
     return 0;
 }
 
 int iolens_report_csv(FILE *out, const struct iolens_log *log)
 {
-    for (size_t i = 0; i < NCOLUMNS; i++)
-        fprintf(out, "%s%s", i > 0 ? "," : "", columns[i]);
-    fputs("\r\n", out);
+    iolens_csv_header(out, columns, NCOLUMNS);
     return iolens_file_rows(log, put_row, out) != 0 ? -1 : 0;
 }

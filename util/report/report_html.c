@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "analysis/site_resolve.h"
+
 /* default-src 'none': nothing is fetched, no script runs; the one
  * inline <style> needs style-src 'unsafe-inline' (SVG presentation
  * attributes are not styles). */
@@ -65,6 +67,7 @@ static const struct section SECTIONS[] = {
     {"sizes", "Access sizes", iolens_html_sizes},
     {"patterns", "Access patterns and file sharing", iolens_html_patterns},
     {"bps", "BPS and conventional bandwidth", iolens_html_bps},
+    {"sites", "Call sites of the busiest files", iolens_html_sites},
     {"advice", "Advice", iolens_html_advice},
 };
 #define NSECTIONS (sizeof SECTIONS / sizeof SECTIONS[0])
@@ -101,14 +104,20 @@ int iolens_html_report(FILE *out, const struct iolens_log *log,
     struct iolens_html h = {.out = out, .log = log, .opt = *opt};
     if (iolens_perf_compute(log, &h.perf) != 0)
         return -1;
+    h.sites = iolens_site_resolver_new(opt->debug_dir);
+    if (h.sites == NULL)
+        return -1;
     put_head(out, log);
     put_title(out, log);
-    for (size_t i = 0; i < NSECTIONS; i++) {
+    int rc = 0;
+    for (size_t i = 0; i < NSECTIONS && rc == 0; i++) {
         iolens_html_section_begin(out, SECTIONS[i].id, SECTIONS[i].title);
-        if (SECTIONS[i].write(&h) != 0)
-            return -1;
+        rc = SECTIONS[i].write(&h);
         iolens_html_section_end(out);
     }
+    iolens_site_resolver_free(h.sites);
+    if (rc != 0)
+        return -1;
     fputs("<footer class=\"note\"><p>Made by iolens-report from the log alone; "
           "the page loads nothing and runs no script.</p></footer>\n</body>\n</html>\n",
           out);

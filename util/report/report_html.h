@@ -11,6 +11,7 @@
  *   report_html_charts.c   cost per layer, access sizes, BPS figures
  *   report_html_heatmap.c  per-rank time-series heat map
  *   report_html_advice.c   the advice findings
+ *   report_html_sites.c    the call sites of the busiest files
  * Each section function writes to out and returns 0, or -1 when out of
  * memory. */
 #ifndef IOLENS_REPORT_HTML_H
@@ -35,13 +36,17 @@ struct iolens_advice_thresholds;
 struct iolens_html_options {
     int bins;                 /* heat map time bins */
     const struct iolens_advice_thresholds *thresholds;  /* NULL: advice.h's defaults */
+    const char *debug_dir;    /* where call sites' separate debug files also are, or NULL */
 };
+
+struct iolens_site_resolver;
 
 struct iolens_html {
     FILE *out;
     const struct iolens_log *log;
     struct iolens_html_options opt;
     struct iolens_perf perf;
+    struct iolens_site_resolver *sites;   /* resolves call sites (site_resolve.h) */
 };
 
 /* The whole page.  0, or -1 when out of memory. */
@@ -89,6 +94,7 @@ int iolens_html_sizes(struct iolens_html *h);
 int iolens_html_patterns(struct iolens_html *h);
 int iolens_html_bps(struct iolens_html *h);
 int iolens_html_advice(struct iolens_html *h);
+int iolens_html_sites(struct iolens_html *h);
 
 /* Opens a section: <section id="ID"><h2>TITLE</h2>. */
 void iolens_html_section_begin(FILE *out, const char *id, const char *title);

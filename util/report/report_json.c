@@ -267,6 +267,30 @@ struct files_arg {
     const struct iolens_log *log;
 };
 
+/* One call site's object: module path and build-id (null for the other
+ * sites together), offset, bytes, ops, time. */
+static void put_site(struct iolens_json *j, const struct iolens_log *log,
+                     const struct iolens_log_site *s)
+{
+    iolens_json_begin_object(j);
+    if (s->module < log->nsite_modules) {
+        const struct iolens_log_site_module *m = &log->site_modules[s->module];
+        kv_name(j, "module", m->path, strlen(m->path));
+        iolens_json_key(j, "build_id");
+        iolens_json_hex_string(j, (const char *)m->build_id, m->build_id_len);
+    } else {
+        iolens_json_key(j, "module");
+        iolens_json_null(j);
+        iolens_json_key(j, "build_id");
+        iolens_json_null(j);
+    }
+    kv_uint(j, "offset", s->offset);
+    kv_int(j, "bytes", s->bytes);
+    kv_uint(j, "ops", s->ops);
+    kv_double(j, "time", s->time);
+    iolens_json_end_object(j);
+}
+
 /* "sites": the record's call sites as the log stores them (module path,
  * build-id, offset, most bytes first; module null for the other sites
  * together); iolens-parser --sites resolves them to lines. */
@@ -277,26 +301,8 @@ static void put_sites(struct iolens_json *j, const struct iolens_log *log,
     size_t n = iolens_log_record_sites(log, row->layer->kind, row->id, row->rank, sites);
     iolens_json_key(j, "sites");
     iolens_json_begin_array(j);
-    for (size_t k = 0; k < n; k++) {
-        const struct iolens_log_site *s = &sites[k];
-        iolens_json_begin_object(j);
-        if (s->module < log->nsite_modules) {
-            const struct iolens_log_site_module *m = &log->site_modules[s->module];
-            kv_name(j, "module", m->path, strlen(m->path));
-            iolens_json_key(j, "build_id");
-            iolens_json_hex_string(j, (const char *)m->build_id, m->build_id_len);
-        } else {
-            iolens_json_key(j, "module");
-            iolens_json_null(j);
-            iolens_json_key(j, "build_id");
-            iolens_json_null(j);
-        }
-        kv_uint(j, "offset", s->offset);
-        kv_int(j, "bytes", s->bytes);
-        kv_uint(j, "ops", s->ops);
-        kv_double(j, "time", s->time);
-        iolens_json_end_object(j);
-    }
+    for (size_t k = 0; k < n; k++)
+        put_site(j, log, &sites[k]);
     iolens_json_end_array(j);
 }
 
@@ -359,6 +365,11 @@ static int put_advice(struct iolens_json *j, const struct iolens_log *log,
         kv_str(j, "fix", f[i].fix, strlen(f[i].fix));
         kv_double(j, "metric", f[i].metric);
         kv_double(j, "threshold", f[i].threshold);
+        if (f[i].has_site) {
+            /* the site as "sites" has it; --advice resolves it to a line */
+            iolens_json_key(j, "site");
+            put_site(j, log, &f[i].site);
+        }
         iolens_json_end_object(j);
     }
     iolens_json_end_array(j);

@@ -44,5 +44,5 @@ int iolens_mode_advice(FILE *out, const struct iolens_log *log, const char *path
                        const struct iolens_report_options *o)
 {
     (void)path;
-    return iolens_report_advice(out, log, &o->advice);
+    return iolens_report_advice(out, log, &o->advice, o->debug_dir);
 }

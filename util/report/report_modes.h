@@ -28,6 +28,10 @@ iolens_mode_fn iolens_mode_base, iolens_mode_bps, iolens_mode_timeseries, iolens
  * writes with bytes, operations and time, resolved to function (file:line)
  * through the program's debug information (report_sites.c). */
 iolens_mode_fn iolens_mode_sites;
+/* --sites --csv: the same sites as CSV rows for scripts, with the module,
+ * build-id, offset and the resolved function, source file and line in
+ * columns of their own (report_sites_csv.c). */
+iolens_mode_fn iolens_mode_sites_csv;
 
 /* --base and --total read region by region (reader_stream.h), memory
  * bounded by a region rather than the log: prints the job header of path,

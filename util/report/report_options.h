@@ -13,7 +13,7 @@ struct iolens_report_options {
     uint64_t block_size;                     /* --bps, --json, --summary */
     double bin;                              /* --timeseries, in seconds */
     struct iolens_advice_thresholds advice;  /* --advice, --json */
-    const char *debug_dir;                   /* --sites: separate debug files, or NULL */
+    const char *debug_dir;                   /* --sites, --advice: separate debug files, or NULL */
 };
 
 /* Blocks of 512 bytes, bins of 1 second, the advice rules' own thresholds. */
