@@ -14,8 +14,10 @@
 # the log written at exit are left out, the interval store's compactions,
 # made during the calls, are in.  The count over the calls made is the
 # cost of one call (the same N for every column, so that the compactions
-# weigh alike; repeated runs agree within an instruction or two), and
-# traced minus untraced is what iolens adds.  (Before 2026-11-26 the figure
+# weigh alike), and traced minus untraced is what iolens adds.  Whether
+# an access merges into the interval store's latest entry depends on the
+# time between accesses, so traced runs differ by a few instructions a
+# call: each figure is the median of REPEATS runs (3).  (Before 2026-11-26 the figure
 # was the difference of an N and a 2N run over N, which counted the log
 # written at exit, whose size depends on where the interval store stood
 # then, moved by tens from run to run, and was 11 % high: a run makes
@@ -30,6 +32,7 @@ BUILD=$(cd "$BUILD" && pwd)
 BENCH=$BUILD/bench/overhead
 LIB=$BUILD/.libs/libiolens.so
 N=${CALLS:-50000}
+REPEATS=${REPEATS:-3}
 for f in "$BENCH" "$LIB"; do
     if [ ! -e "$f" ]; then
         echo "run-instructions: $f is missing; run 'make bench' in the build directory" >&2
@@ -74,13 +77,19 @@ instructions() {
     awk '/^summary:/ { print $2 }' "$out"
 }
 
-# per_call OP MODE: instructions per call, one decimal.
+# per_call OP MODE: instructions per call, one decimal, the median of
+# REPEATS runs.
 per_call() {
-    awk -v total="$(instructions "$1" "$N" "$2")" -v calls="$(calls_made "$N")" \
-        'BEGIN { printf "%.1f\n", total / calls }'
+    r=1
+    while [ "$r" -le "$REPEATS" ]; do
+        awk -v total="$(instructions "$1" "$N" "$2")" -v calls="$(calls_made "$N")" \
+            'BEGIN { printf "%.1f\n", total / calls }'
+        r=$((r + 1))
+    done | summary_stats %.1f | awk '{ print $1 }'
 }
 
-echo "instructions per call (callgrind, inside the call loop, $(calls_made "$N") calls)"
+echo "instructions per call (callgrind, inside the call loop, $(calls_made "$N") calls," \
+    "median of $REPEATS runs)"
 # "no sites": traced with IOLENS_DISABLE_SITES=1; "sites add": traced
 # minus that, what the call sites cost.
 printf '%-10s %10s %10s %10s %10s %10s\n' op untraced traced added 'no sites' 'sites add'
@@ -98,4 +107,5 @@ done
 echo
 echo "added: traced minus untraced; no sites: the same with IOLENS_DISABLE_SITES=1;"
 echo "sites add: traced minus no sites.  Counted in the call loop only (not start-up"
-echo "or the log written at exit), over the calls made.  CALLS=N sets N ($N)."
+echo "or the log written at exit), over the calls made.  CALLS=N sets N ($N), REPEATS"
+echo "the runs a figure is the median of ($REPEATS)."
