@@ -17,11 +17,11 @@
 # weigh alike), and traced minus untraced is what iolens adds.  Whether
 # an access merges into the interval store's latest entry depends on the
 # time between accesses, so traced runs differ by a few instructions a
-# call: each figure is the median of REPEATS runs (3).  (Before 2026-11-26 the figure
-# was the difference of an N and a 2N run over N, which counted the log
-# written at exit, whose size depends on where the interval store stood
-# then, moved by tens from run to run, and was 11 % high: a run makes
-# N / 9 * 10 calls.)  An instruction is not a nanosecond (the pwrite
+# call: each figure is the median of REPEATS runs (3).  (Before
+# 2026-11-26 the figure was the difference of an N and a 2N run over N,
+# which counted the log written at exit, whose size depends on where the
+# interval store stood then, moved by tens from run to run, and was 11 %
+# high: a run makes N / 9 * 10 calls.)  An instruction is not a nanosecond (the pwrite
 # system call itself is not counted at all), so use this to compare two
 # builds, and run-overhead.sh for the time.  A figure, not a test.
 set -eu
