@@ -20,6 +20,12 @@
 #   for resolving the path, so that the twin is no baseline): run i traced
 #   against run i untraced, the difference and the ratio of the two, then
 #   the median and min..max over the RUNS pairs.
+# - call sites (the read and write ops): each run i traced as above is
+#   paired with an adjacent run i traced with IOLENS_DISABLE_SITES=1 (the
+#   three processes of a round go in a rotating order); each gives its own
+#   in-process added cost, and what the sites add is the difference of the
+#   two, then the median and min..max over the RUNS pairs (target: at most
+#   5 ns, issue 18).
 # A median added cost below 0, or a traced/untraced ratio below 1, is the
 # machine's noise: the summary says "noise, not measured" (summary.sh).
 # A figure, not a test: nothing here passes or fails.
@@ -79,8 +85,9 @@ run_untraced() {
     "$BENCH" "$1" $(($2 / 2)) "$SHM/traced"
 }
 
+# run_traced OP ITERATIONS LOG [SITES_OFF]
 run_traced() {
-    IOLENS_NONMPI=1 IOLENS_INCLUDE=$SHM/traced LD_PRELOAD=$LIB IOLENS_LOGFILE=$3 \
+    IOLENS_DISABLE_SITES=${4:-0} IOLENS_NONMPI=1 IOLENS_INCLUDE=$SHM/traced LD_PRELOAD=$LIB IOLENS_LOGFILE=$3 \
         "$BENCH" "$1" "$2" "$SHM/traced" "$SHM/twin"
 }
 
@@ -89,21 +96,31 @@ echo "scratch files in $SHM; $(nproc) CPUs; $(uname -r)"
 echo
 printf '%-10s %11s %10s %9s %-17s %7s %-13s %-10s %12s\n' op untraced_ns traced_ns added_ns \
     spread ratio spread paired calls_in_log
+: >"$LOGS/sites"
 for op in pwrite1 pwrite4k fwrite16 fprintf1 openclose stat; do
     n=$(iterations "$op")
     # One line a run: untraced process's ns, then the traced process's
-    # traced ns, twin ns, paired difference and paired ratio.
+    # traced ns, twin ns, paired difference and paired ratio; for the
+    # read and write ops the same four of the process traced with
+    # IOLENS_DISABLE_SITES=1.  The three go in a rotating order.
     : >"$LOGS/runs"
     i=1
     while [ "$i" -le "$RUNS" ]; do
-        if [ $((i % 2)) -eq 1 ]; then
-            u=$(run_untraced "$op" "$n")
-            t=$(run_traced "$op" "$n" "$LOGS/$op-$i.iolens")
-        else
-            t=$(run_traced "$op" "$n" "$LOGS/$op-$i.iolens")
-            u=$(run_untraced "$op" "$n")
-        fi
-        echo "$u $t" >>"$LOGS/runs"
+        o="- - - -"
+        case $op in
+        openclose | stat) sites=0 ;;
+        *) sites=1 ;;
+        esac
+        for step in 0 1 2; do
+            case $(((i + step) % 3)) in
+            0) u=$(run_untraced "$op" "$n") ;;
+            1) t=$(run_traced "$op" "$n" "$LOGS/$op-$i.iolens") ;;
+            2) if [ "$sites" -eq 1 ]; then
+                   o=$(run_traced "$op" "$n" "$LOGS/$op-$i-nosites.iolens" 1)
+               fi ;;
+            esac
+        done
+        echo "$u $t $o" >>"$LOGS/runs"
         i=$((i + 1))
     done
     plain=$(awk '{ print $1 }' "$LOGS/runs" | summary_stats %.1f)
@@ -129,13 +146,25 @@ for op in pwrite1 pwrite4k fwrite16 fprintf1 openclose stat; do
     fi
     printf '%-10s %11s %10s %9s %-17s %7s %-13s %-10s %12s\n' "$op" "${plain%% *}" \
         "${traced%% *}" "${added%% *}" "${added#* }" "${ratio%% *}" "${ratio#* }" "$paired" \
-        "${seen:--}"
+        "${seen:--}" | tee -a "$LOGS/table"
     case $op in
     openclose)
         summary_row "open+close: ns added (adjacent runs)" "${added%% *}" ns "<= 500" \
             "${added#* }" 0 ;;
     stat) summary_row "stat: ns added (adjacent runs)" "${added%% *}" ns - "${added#* }" 0 ;;
     *) summary_row "$op: ns added (in process)" "${added%% *}" ns "<= 25" "${added#* }" 0 ;;
+    esac
+    case $op in
+    openclose | stat) ;;
+    *)
+        off=$(awk '{ print $8 }' "$LOGS/runs" | summary_stats %.1f)
+        sites_add=$(awk '{ print $4 - $8 }' "$LOGS/runs" | summary_stats %.1f)
+        echo "$op ${off%% *} ${off#* } ${sites_add%% *} ${sites_add#* }" >>"$LOGS/sites"
+        summary_row "$op: ns added, IOLENS_DISABLE_SITES=1 (in process)" "${off%% *}" ns \
+            "<= 25" "${off#* }" 0
+        summary_row "$op: ns call sites add (adjacent runs, on - off)" "${sites_add%% *}" ns \
+            "<= 5" "${sites_add#* }" 0
+        ;;
     esac
     if [ "$op" = pwrite4k ]; then
         summary_row "pwrite4k: traced/untraced (in process)" "${ratio%% *}" ratio "<= 1.05" \
@@ -150,3 +179,14 @@ echo "adjacent, a traced run against the untraced run next to it); spread: their
 echo "Targets: at most 25 ns added per read or write call (pwrite1, pwrite4k, fwrite16,"
 echo "fprintf1), at most 500 ns per open+close, a ratio of at most 1.05 for pwrite4k."
 echo "calls_in_log: the op's counter in the first traced run's log (warm-up included)."
+echo
+echo "call sites: ns added with sites on (added_ns above) and with IOLENS_DISABLE_SITES=1"
+printf '%-10s %9s %-17s %9s %-17s %9s %-17s\n' op on_ns spread off_ns spread sites_ns spread
+while read -r op off off_spread add add_spread; do
+    on=$(awk -v op="$op" '$1 == op { print $4, $5 }' "$LOGS/table")
+    printf '%-10s %9s %-17s %9s %-17s %9s %-17s\n' "$op" "${on%% *}" "${on#* }" "$off" \
+        "$off_spread" "$add" "$add_spread"
+done <"$LOGS/sites"
+echo "off_ns: the in-process added cost of the runs traced with IOLENS_DISABLE_SITES=1;"
+echo "sites_ns: each run's added cost minus that of the sites-off run next to it, median"
+echo "and min..max over the pairs (target: at most 5 ns; below 0: noise, not measured)."

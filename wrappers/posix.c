@@ -88,10 +88,9 @@ after_read(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset, ssiz
 {
     double t1 = iolens_now();
     if (__builtin_expect(ret >= 0, 1)) {
-        guard_on(); /* first: a signal handler's I/O now passes untraced and
-                     * cannot take the site noted for this call */
-        iolens_site_note(__builtin_return_address(0));
-        iolens_posix_read_ofd(ofd, fd, buf, offset, ret, t0, t1);
+        guard_on(); /* a signal handler's I/O now passes untraced */
+        iolens_posix_read_ofd(ofd, fd, buf, offset, ret, t0, t1,
+                              iolens_site_of(__builtin_return_address(0)));
         guard_off();
     } else {
         failed_access(fd, requested, 0, t0, t1);
@@ -105,10 +104,9 @@ after_write(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset, ssi
 {
     double t1 = iolens_now();
     if (__builtin_expect(ret >= 0, 1)) {
-        guard_on(); /* first: a signal handler's I/O now passes untraced and
-                     * cannot take the site noted for this call */
-        iolens_site_note(__builtin_return_address(0));
-        iolens_posix_write_ofd(ofd, fd, buf, offset, ret, t0, t1);
+        guard_on(); /* a signal handler's I/O now passes untraced */
+        iolens_posix_write_ofd(ofd, fd, buf, offset, ret, t0, t1,
+                               iolens_site_of(__builtin_return_address(0)));
         guard_off();
     } else {
         failed_access(fd, requested, 1, t0, t1);

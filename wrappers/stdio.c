@@ -122,10 +122,9 @@ after_read(struct iolens_stdio_stream *s, FILE *stream, int ok, int64_t bytes, d
 {
     double t1 = iolens_now();
     if (__builtin_expect(ok, 1)) {
-        guard_on(); /* first: a signal handler's I/O now passes untraced and
-                     * cannot take the site noted for this call */
-        iolens_site_note(__builtin_return_address(0));
-        iolens_stdio_read_stream(s, stream, bytes, t0, t1);
+        guard_on(); /* a signal handler's I/O now passes untraced */
+        iolens_stdio_read_stream(s, stream, bytes, t0, t1,
+                                 iolens_site_of(__builtin_return_address(0)));
         guard_off();
     } else {
         failed_access(s, stream, requested, 0, t0, t1);
@@ -138,10 +137,9 @@ after_write(struct iolens_stdio_stream *s, FILE *stream, int ok, int64_t bytes, 
 {
     double t1 = iolens_now();
     if (__builtin_expect(ok, 1)) {
-        guard_on(); /* first: a signal handler's I/O now passes untraced and
-                     * cannot take the site noted for this call */
-        iolens_site_note(__builtin_return_address(0));
-        iolens_stdio_write_stream(s, stream, bytes, t0, t1);
+        guard_on(); /* a signal handler's I/O now passes untraced */
+        iolens_stdio_write_stream(s, stream, bytes, t0, t1,
+                                  iolens_site_of(__builtin_return_address(0)));
         guard_off();
     } else {
         failed_access(s, stream, requested, 1, t0, t1);

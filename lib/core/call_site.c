@@ -11,7 +11,7 @@ __thread uintptr_t iolens_site_outer __attribute__((tls_model("initial-exec")));
 
 struct iolens_site_table *iolens_sites_attach(struct iolens_site_table **tablep)
 {
-    struct iolens_site_table *t = iolens_budget_alloc(sizeof *t);
+    struct iolens_site_table *t = iolens_sites_on ? iolens_budget_alloc(sizeof *t) : NULL;
     *tablep = t != NULL ? t : IOLENS_SITES_NONE;
     return *tablep;
 }

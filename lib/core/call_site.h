@@ -38,25 +38,37 @@ struct iolens_site_table {
 };
 
 /* A table that could not be allocated (budget full): the record keeps no
- * sites at all rather than some, so that what it keeps is exact. */
+ * sites at all rather than some, so that what it keeps is exact.  Also
+ * every record's table when sites are off (IOLENS_DISABLE_SITES). */
 #define IOLENS_SITES_NONE ((struct iolens_site_table *)1)
 
-/* 1 unless IOLENS_DISABLE_SITES (set once at start-up). */
+/* 1 unless IOLENS_DISABLE_SITES (set once at start-up).  Read when a
+ * record's table would be attached (iolens_sites_attach), not on every
+ * call: with sites off every record's table is IOLENS_SITES_NONE. */
 extern int iolens_sites_on;
 
-/* The site the next layer bookkeeping call charges (set by the wrapper
- * right before it, taken by the layer), and the outer site an I/O
- * library's wrapper holds while the library runs. */
+/* The site the next layer bookkeeping call of iolens_posix_read/write
+ * charges (set by the caller right before it, taken by the layer), and
+ * the outer site an I/O library's wrapper holds while the library runs.
+ * The read and write wrappers' own path passes its site as an argument
+ * instead (iolens_posix_write_ofd ...): no thread-local store and load. */
 extern __thread uintptr_t iolens_site_current __attribute__((tls_model("initial-exec")));
 extern __thread uintptr_t iolens_site_outer __attribute__((tls_model("initial-exec")));
 
-/* In a read or write wrapper, with ra = __builtin_return_address(0) of
+/* The site of a read or write, with ra = __builtin_return_address(0) of
  * the exported function: the outer site if a library call is under way,
- * else ra. */
-static inline void iolens_site_note(void *ra)
+ * else ra.  Never 0 for a real call.  Whether sites are kept at all is
+ * not asked here (see iolens_sites_on). */
+static inline uintptr_t iolens_site_of(void *ra)
 {
     uintptr_t outer = iolens_site_outer;
-    iolens_site_current = iolens_sites_on ? (outer != 0 ? outer : (uintptr_t)ra) : 0;
+    return outer != 0 ? outer : (uintptr_t)ra;
+}
+
+/* The same, noted for the next bookkeeping call that takes it. */
+static inline void iolens_site_note(void *ra)
+{
+    iolens_site_current = iolens_site_of(ra);
 }
 
 /* Taken once by the layer: a bookkeeping call not preceded by a note
@@ -85,7 +97,7 @@ static inline void iolens_site_leave(int claimed)
 }
 
 /* Attaches a table to *tablep from the budget (IOLENS_SITES_NONE if it
- * has no room).  Out of line: once per record. */
+ * has no room, or if sites are off).  Out of line: once per record. */
 struct iolens_site_table *iolens_sites_attach(struct iolens_site_table **tablep);
 
 static inline void iolens_site_add(struct iolens_site_slot *s, int64_t bytes, double time)
@@ -96,17 +108,22 @@ static inline void iolens_site_add(struct iolens_site_slot *s, int64_t bytes, do
 }
 
 /* Charges one call of bytes and time (clock units) to site in the table
- * at *tablep, under the record's lock.  site 0: sites off, nothing. */
+ * at *tablep, under the record's lock.  site 0: a bookkeeping call no
+ * wrapper made (the runtime's own, unit tests), nothing. */
 static inline void iolens_sites_count(struct iolens_site_table **tablep, uintptr_t site,
                                       int64_t bytes, double time)
 {
     if (site == 0)
         return;
     struct iolens_site_table *t = *tablep;
-    if (__builtin_expect(t == NULL, 0))
+    /* NULL (none yet) and IOLENS_SITES_NONE in one test. */
+    if (__builtin_expect((uintptr_t)t <= (uintptr_t)IOLENS_SITES_NONE, 0)) {
+        if (t != NULL)
+            return;
         t = iolens_sites_attach(tablep);
-    if (__builtin_expect(t == IOLENS_SITES_NONE, 0))
-        return;
+        if (t == IOLENS_SITES_NONE)
+            return;
+    }
     for (int i = 0; i < IOLENS_SITES_KEPT; i++) {
         struct iolens_site_slot *s = &t->slot[i];
         if (__builtin_expect(s->addr == site, 1)) {

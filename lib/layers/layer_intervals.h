@@ -59,9 +59,12 @@ void iolens_intervals_release_locks(void);
  * process has more than one thread. */
 struct iolens_interval_store *iolens_intervals_thread_store(enum iolens_layer layer);
 
-/* Records one access of a layer (t0, t1: iolens_now() readings). */
-static inline void iolens_intervals_add(enum iolens_layer layer, double t0, double t1,
-                                        uint64_t file_id, int64_t bytes, uint32_t flags)
+/* Records one access of a layer (t0, t1: iolens_now() readings).  Always
+ * inlined: called last on the read/write path, where an out-of-line copy
+ * cost a call and a second prologue on every access. */
+static inline __attribute__((always_inline)) void
+iolens_intervals_add(enum iolens_layer layer, double t0, double t1, uint64_t file_id,
+                     int64_t bytes, uint32_t flags)
 {
     struct iolens_interval_store *s = &iolens_layer_intervals[layer];
 #ifdef IOLENS_HAVE_LIBC_SINGLE_THREADED

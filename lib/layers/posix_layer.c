@@ -600,11 +600,12 @@ static inline void count_pattern(posix_rec *r, struct iolens_ofd *ofd, const str
     }
 }
 
-static inline void count_timing(posix_rec *r, const struct rw_ids *k, int64_t size, double t0,
-                                double t1)
+/* The times of an access whose kind's first timestamp is set already
+ * (every repeat of a run: start_run asks for it). */
+static inline void count_timing_after_first(posix_rec *r, const struct rw_ids *k, int64_t size,
+                                            double t0, double t1)
 {
     double *f = r->fcounters;
-    iolens_note_first(&f[k->f_start], t0);
     /* The end of the last access of a kind is both F_*_END_TIMESTAMP and
      * the point from which non-overlapping time counts: one update does
      * both (iolens_note_last's rule is the same as the one below). */
@@ -613,6 +614,13 @@ static inline void count_timing(posix_rec *r, const struct rw_ids *k, int64_t si
         f[k->f_max_time] = t1 - t0;
         r->counters[k->max_time_size] = size;
     }
+}
+
+static inline void count_timing(posix_rec *r, const struct rw_ids *k, int64_t size, double t0,
+                                double t1)
+{
+    iolens_note_first(&r->fcounters[k->f_start], t0);
+    count_timing_after_first(r, k, size, t0, t1);
 }
 
 /* The common sizes and strides, and the pattern detector's step, when
@@ -664,6 +672,12 @@ static void apply_run(posix_rec *r)
     int64_t *c = r->counters;
     c[k->ops] += n;
     c[k->bytes] += n * size;
+    /* The repeats' furthest byte: the last one's when the run goes
+     * forward or stays (step >= 0); going back, every repeat's is below
+     * the model access's, counted in full already.  So the maximum with
+     * the last byte of the latest access of the kind is right either way. */
+    if (r->last_byte[k->kind - IO_READ] > c[k->max_byte])
+        c[k->max_byte] = r->last_byte[k->kind - IO_READ];
     c[k->size0 + iolens_size_bin(size)] += n;
     c[POSIX_MEM_NOT_ALIGNED] += n * (r->run_misaligned & 1);
     c[POSIX_FILE_NOT_ALIGNED] += n * (r->run_misaligned >> 1);
@@ -718,19 +732,16 @@ static inline int repeats_run(const posix_rec *r, const struct iolens_ofd *ofd,
            start - prev_start == r->pat.run_stride && r->run.n != UINT32_MAX;
 }
 
-/* A repeat: what differs from call to call (positions, maximum byte,
- * times), and one more in the run. */
+/* A repeat: what differs from call to call (positions, times), and one
+ * more in the run.  The maximum byte follows from the last byte when the
+ * run is applied (apply_run). */
 static inline void count_repeat(posix_rec *r, struct iolens_ofd *ofd, const struct rw_ids *k,
                                 int64_t start, int64_t size, double t0, double t1)
 {
-    int64_t *c = r->counters;
-    int64_t last_byte = start + size - 1;
-    if (last_byte > c[k->max_byte])
-        c[k->max_byte] = last_byte;
-    r->last_byte[k->kind - IO_READ] = last_byte;
+    r->last_byte[k->kind - IO_READ] = start + size - 1;
     ofd->last_start = start;
     ofd->last_end = start + size;
-    count_timing(r, k, size, t0, t1);
+    count_timing_after_first(r, k, size, t0, t1);
     r->run.n++;
 }
 
@@ -792,10 +803,9 @@ static __attribute__((noinline)) void count_write_in_full(posix_rec *r, struct i
  */
 static inline __attribute__((always_inline)) void
 count_access(struct iolens_ofd *ofd, const void *buf, int64_t offset, int64_t size, double t0,
-             double t1, const struct rw_ids *k, int64_t append_pos)
+             double t1, const struct rw_ids *k, int64_t append_pos, uintptr_t site)
 {
     posix_rec *r = ofd->rec;
-    uintptr_t site = iolens_site_take();
     int held = lock_rec(r);
     iolens_sites_count(&r->sites, site, size, t1 - t0);
     int64_t start = access_start(ofd, offset, size, append_pos);
@@ -813,29 +823,29 @@ count_access(struct iolens_ofd *ofd, const void *buf, int64_t offset, int64_t si
  * where it landed, so it is asked first (out of line, off the usual path). */
 static __attribute__((noinline)) void count_append_write(struct iolens_ofd *ofd, int fd,
                                                          const void *buf, int64_t size,
-                                                         double t0, double t1)
+                                                         double t0, double t1, uintptr_t site)
 {
-    count_access(ofd, buf, -1, size, t0, t1, &write_ids, append_position(fd));
+    count_access(ofd, buf, -1, size, t0, t1, &write_ids, append_position(fd), site);
 }
 
 /* The access interval (layer_intervals.h) is added after the record's
  * lock is released, as the last step: a call in tail position. */
 void iolens_posix_read_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset,
-                           ssize_t ret, double t0, double t1)
+                           ssize_t ret, double t0, double t1, uintptr_t site)
 {
     (void)fd;
-    count_access(ofd, buf, offset, ret, t0, t1, &read_ids, -1);
+    count_access(ofd, buf, offset, ret, t0, t1, &read_ids, -1, site);
     iolens_intervals_add(IOLENS_LAYER_POSIX, t0, t1, ((posix_rec *)ofd->rec)->id, ret,
                          IOLENS_IV_READ);
 }
 
 void iolens_posix_write_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset,
-                            ssize_t ret, double t0, double t1)
+                            ssize_t ret, double t0, double t1, uintptr_t site)
 {
     if (offset < 0 && __builtin_expect(ofd->flags & O_APPEND, 0))
-        count_append_write(ofd, fd, buf, ret, t0, t1);
+        count_append_write(ofd, fd, buf, ret, t0, t1, site);
     else
-        count_access(ofd, buf, offset, ret, t0, t1, &write_ids, -1);
+        count_access(ofd, buf, offset, ret, t0, t1, &write_ids, -1, site);
     iolens_intervals_add(IOLENS_LAYER_POSIX, t0, t1, ((posix_rec *)ofd->rec)->id, ret,
                          IOLENS_IV_WRITE);
 }
@@ -854,16 +864,18 @@ void iolens_posix_read(int fd, const void *buf, int64_t offset, ssize_t ret, dou
                        double t1)
 {
     struct iolens_ofd *ofd = iolens_fd_lookup(fd);
+    uintptr_t site = iolens_site_take();
     if (ofd != NULL)
-        iolens_posix_read_ofd(ofd, fd, buf, offset, ret, t0, t1);
+        iolens_posix_read_ofd(ofd, fd, buf, offset, ret, t0, t1, site);
 }
 
 void iolens_posix_write(int fd, const void *buf, int64_t offset, ssize_t ret, double t0,
                         double t1)
 {
     struct iolens_ofd *ofd = iolens_fd_lookup(fd);
+    uintptr_t site = iolens_site_take();
     if (ofd != NULL)
-        iolens_posix_write_ofd(ofd, fd, buf, offset, ret, t0, t1);
+        iolens_posix_write_ofd(ofd, fd, buf, offset, ret, t0, t1, site);
 }
 
 /* ------------------------------------------- descriptor metadata -- */

@@ -63,12 +63,14 @@ void iolens_posix_write(int fd, const void *buf, int64_t offset, ssize_t ret,
 /* The same for the wrappers' hot path, with the descriptor's ofd as
  * iolens_fd_lookup(fd) gave it before the real call (never NULL): the
  * call is charged to the file the descriptor was open on when it began,
- * and no second lookup is made. */
+ * and no second lookup is made.  site: the call site
+ * (iolens_site_of, core/call_site.h; 0: none), which iolens_posix_read
+ * and iolens_posix_write take from iolens_site_note instead. */
 struct iolens_ofd;
 void iolens_posix_read_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset,
-                           ssize_t ret, double t0, double t1);
+                           ssize_t ret, double t0, double t1, uintptr_t site);
 void iolens_posix_write_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset,
-                            ssize_t ret, double t0, double t1);
+                            ssize_t ret, double t0, double t1, uintptr_t site);
 
 /* A read or write on fd that failed (the real call returned -1): no
  * counter changes, but it is recorded as an access interval of the bytes

@@ -440,12 +440,11 @@ static inline int64_t access_start(struct iolens_stdio_stream *slot, int64_t byt
  * append_pos: where an append-mode write landed (append_position), or -1. */
 static inline __attribute__((always_inline)) void
 count_access(struct iolens_stdio_stream *slot, int64_t bytes, double t0, double t1,
-             const struct rw_ids *k, int64_t append_pos)
+             const struct rw_ids *k, int64_t append_pos, uintptr_t site)
 {
     stdio_rec *r = slot->rec;
     int64_t *c = r->disk.counters;
     double *f = r->disk.fcounters;
-    uintptr_t site = iolens_site_take();
 
     int held = lock_rec(r);
     iolens_sites_count(&r->sites, site, bytes, t1 - t0);
@@ -464,9 +463,9 @@ count_access(struct iolens_stdio_stream *slot, int64_t bytes, double t0, double 
 /* A write to a stream opened in an "a" mode (out of line: it asks ftello). */
 static __attribute__((noinline)) void count_append_write(struct iolens_stdio_stream *slot,
                                                          FILE *stream, int64_t bytes,
-                                                         double t0, double t1)
+                                                         double t0, double t1, uintptr_t site)
 {
-    count_access(slot, bytes, t0, t1, &write_ids, append_position(stream));
+    count_access(slot, bytes, t0, t1, &write_ids, append_position(stream), site);
 }
 
 struct iolens_stdio_stream *iolens_stdio_stream_of(FILE *stream)
@@ -581,21 +580,21 @@ void iolens_stdio_resync_all(void)
 /* The access interval (layer_intervals.h) goes in last, after the record
  * lock is released. */
 void iolens_stdio_read_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
-                              double t0, double t1)
+                              double t0, double t1, uintptr_t site)
 {
     iolens_stdio_resync(s, stream);
-    count_access(s, bytes, t0, t1, &read_ids, -1);
+    count_access(s, bytes, t0, t1, &read_ids, -1, site);
     iolens_intervals_add(IOLENS_LAYER_STDIO, t0, t1, s->rec->disk.id, bytes, IOLENS_IV_READ);
 }
 
 void iolens_stdio_write_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
-                               double t0, double t1)
+                               double t0, double t1, uintptr_t site)
 {
     iolens_stdio_resync(s, stream);
     if (__builtin_expect(s->append, 0))
-        count_append_write(s, stream, bytes, t0, t1);
+        count_append_write(s, stream, bytes, t0, t1, site);
     else
-        count_access(s, bytes, t0, t1, &write_ids, -1);
+        count_access(s, bytes, t0, t1, &write_ids, -1, site);
     iolens_intervals_add(IOLENS_LAYER_STDIO, t0, t1, s->rec->disk.id, bytes, IOLENS_IV_WRITE);
 }
 
@@ -609,15 +608,17 @@ void iolens_stdio_failed_access(struct iolens_stdio_stream *s, int64_t requested
 void iolens_stdio_read(FILE *stream, int64_t bytes, double t0, double t1)
 {
     struct iolens_stdio_stream *s = find_slot(stream);
+    uintptr_t site = iolens_site_take();
     if (s != NULL)
-        iolens_stdio_read_stream(s, stream, bytes, t0, t1);
+        iolens_stdio_read_stream(s, stream, bytes, t0, t1, site);
 }
 
 void iolens_stdio_write(FILE *stream, int64_t bytes, double t0, double t1)
 {
     struct iolens_stdio_stream *s = find_slot(stream);
+    uintptr_t site = iolens_site_take();
     if (s != NULL)
-        iolens_stdio_write_stream(s, stream, bytes, t0, t1);
+        iolens_stdio_write_stream(s, stream, bytes, t0, t1, site);
 }
 
 /* ------------------------------------------------ seek, tell, flush -- */

@@ -74,10 +74,12 @@ void iolens_stdio_write(FILE *stream, int64_t bytes, double t0, double t1);
  * stream guarantees for the duration of the call. */
 struct iolens_stdio_stream;
 struct iolens_stdio_stream *iolens_stdio_stream_of(FILE *stream);
+/* site: the call site (iolens_site_of, core/call_site.h; 0: none), which
+ * iolens_stdio_read and iolens_stdio_write take from iolens_site_note. */
 void iolens_stdio_read_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
-                              double t0, double t1);
+                              double t0, double t1, uintptr_t site);
 void iolens_stdio_write_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
-                               double t0, double t1);
+                               double t0, double t1, uintptr_t site);
 
 /* A read or write on a tracked stream that failed: no counter changes,
  * only an access interval of the bytes requested, flagged
