@@ -270,18 +270,19 @@ static int64_t rank_of(const void *rec)
     return r;
 }
 
-int iolens_record_opened(const struct iolens_layer_desc *d, const void *rec)
+/* What the functions below read of a record, from its counters c and
+ * fcounters f (a record's, or a row of a decoded layer with every counter
+ * of the layer). */
+static int opened_in(const struct iolens_layer_desc *d, const int64_t *c)
 {
-    const int64_t *c = counters_of(rec);
     for (unsigned i = 0; i < 2; i++)
         if (d->opens[i] >= 0 && c[d->opens[i]] > 0)
             return 1;
     return 0;
 }
 
-static int64_t sum_ops(const int ops[4], const void *rec)
+static int64_t sum_ops(const int ops[4], const int64_t *c)
 {
-    const int64_t *c = counters_of(rec);
     int64_t n = 0;
     for (unsigned i = 0; i < 4; i++)
         if (ops[i] >= 0 && c[ops[i]] > 0)
@@ -289,41 +290,61 @@ static int64_t sum_ops(const int ops[4], const void *rec)
     return n;
 }
 
+static int did_io_in(const struct iolens_layer_desc *d, const int64_t *c)
+{
+    return sum_ops(d->read_ops, c) > 0 || sum_ops(d->write_ops, c) > 0;
+}
+
+/* A counter the layer lacks (index -1) counts as 0. */
+static double fcounter_or_0(const double *f, int i)
+{
+    return i >= 0 ? f[i] : 0.0;
+}
+
+static int64_t counter_or_0(const int64_t *c, int i)
+{
+    return i >= 0 ? c[i] : 0;
+}
+
+static double io_time_in(const struct iolens_layer_desc *d, const double *f)
+{
+    return fcounter_or_0(f, d->read_time) + fcounter_or_0(f, d->write_time) +
+           fcounter_or_0(f, d->meta_time);
+}
+
+static int64_t io_bytes_in(const struct iolens_layer_desc *d, const int64_t *c)
+{
+    return iolens_sat_add(counter_or_0(c, d->bytes_read), counter_or_0(c, d->bytes_written));
+}
+
+int iolens_record_opened(const struct iolens_layer_desc *d, const void *rec)
+{
+    return opened_in(d, counters_of(rec));
+}
+
 int64_t iolens_record_read_ops(const struct iolens_layer_desc *d, const void *rec)
 {
-    return sum_ops(d->read_ops, rec);
+    return sum_ops(d->read_ops, counters_of(rec));
 }
 
 int64_t iolens_record_write_ops(const struct iolens_layer_desc *d, const void *rec)
 {
-    return sum_ops(d->write_ops, rec);
+    return sum_ops(d->write_ops, counters_of(rec));
 }
 
 int iolens_record_did_io(const struct iolens_layer_desc *d, const void *rec)
 {
-    return iolens_record_read_ops(d, rec) > 0 || iolens_record_write_ops(d, rec) > 0;
-}
-
-/* A counter the layer lacks (index -1) counts as 0. */
-static double fcounter_or_0(const struct iolens_layer_desc *d, const void *rec, int i)
-{
-    return i >= 0 ? fcounters_of(d, rec)[i] : 0.0;
-}
-
-static int64_t counter_or_0(const void *rec, int i)
-{
-    return i >= 0 ? counters_of(rec)[i] : 0;
+    return did_io_in(d, counters_of(rec));
 }
 
 double iolens_record_io_time(const struct iolens_layer_desc *d, const void *rec)
 {
-    return fcounter_or_0(d, rec, d->read_time) + fcounter_or_0(d, rec, d->write_time) +
-           fcounter_or_0(d, rec, d->meta_time);
+    return io_time_in(d, fcounters_of(d, rec));
 }
 
 int64_t iolens_record_io_bytes(const struct iolens_layer_desc *d, const void *rec)
 {
-    return iolens_sat_add(counter_or_0(rec, d->bytes_read), counter_or_0(rec, d->bytes_written));
+    return io_bytes_in(d, counters_of(rec));
 }
 
 /* ------------------------------------------------------------- merge -- */
@@ -706,13 +727,13 @@ static int beats_slowest(const struct iolens_rank_stats *s, double t, int64_t ra
     return s->n == 0 || t > s->slowest_time || (t == s->slowest_time && rank < s->slowest_rank);
 }
 
-void iolens_rank_stats_add(struct iolens_rank_stats *s, const struct iolens_layer_desc *d,
-                           int64_t rank, const void *rec)
+void iolens_rank_stats_add_row(struct iolens_rank_stats *s, const struct iolens_layer_desc *d,
+                               int64_t rank, const int64_t *counters, const double *fcounters)
 {
-    double t = iolens_record_io_time(d, rec);
-    int64_t bytes = iolens_record_io_bytes(d, rec);
-    s->ranks_opened += iolens_record_opened(d, rec);
-    s->ranks_io += iolens_record_did_io(d, rec);
+    double t = io_time_in(d, fcounters);
+    int64_t bytes = io_bytes_in(d, counters);
+    s->ranks_opened += opened_in(d, counters);
+    s->ranks_io += did_io_in(d, counters);
     if (beats_fastest(s, t, rank)) {
         s->fastest_rank = rank;
         s->fastest_time = t;
@@ -731,6 +752,12 @@ void iolens_rank_stats_add(struct iolens_rank_stats *s, const struct iolens_laye
     double db = (double)bytes - s->mean_bytes;
     s->mean_bytes += db / (double)s->n;
     s->m2_bytes += db * ((double)bytes - s->mean_bytes);
+}
+
+void iolens_rank_stats_add(struct iolens_rank_stats *s, const struct iolens_layer_desc *d,
+                           int64_t rank, const void *rec)
+{
+    iolens_rank_stats_add_row(s, d, rank, counters_of(rec), fcounters_of(d, rec));
 }
 
 void iolens_rank_stats_store(const struct iolens_rank_stats *s, const struct iolens_layer_desc *d,

@@ -171,6 +171,11 @@ struct iolens_rank_stats {
 void iolens_rank_stats_init(struct iolens_rank_stats *s);
 void iolens_rank_stats_add(struct iolens_rank_stats *s, const struct iolens_layer_desc *d,
                            int64_t rank, const void *rec);
+/* The same for a record given by its counters and fcounters (a row of a
+ * decoded layer with every counter of d), without copying it into a
+ * record first. */
+void iolens_rank_stats_add_row(struct iolens_rank_stats *s, const struct iolens_layer_desc *d,
+                               int64_t rank, const int64_t *counters, const double *fcounters);
 void iolens_rank_stats_store(const struct iolens_rank_stats *s, const struct iolens_layer_desc *d,
                              void *rec);
 

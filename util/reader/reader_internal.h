@@ -75,6 +75,9 @@ struct reader {
      * parsed are added to them when blocks_grow is set. */
     struct rd_names_blocks *blocks;
     bool blocks_grow;
+    /* NAMES regions parsed for their ids alone: every entry is checked,
+     * but its name is left NULL (no copy of it is made). */
+    bool names_ids_only;
 };
 
 /* Records [from, from + m) of the deferred layer region decoded into its

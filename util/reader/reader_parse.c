@@ -289,8 +289,10 @@ bool rd_grow(void **arr, size_t *cap, size_t need, size_t elem)
 
 /* One entry (log_format.h): uint32 len << 1 | explicit_id, the uint64 id
  * if explicit, the name.  An implied id is the hash of the name, as the
- * runtime computed it (format/path_hash.h). */
-static enum iolens_read_status take_name_entry(struct cursor *c, struct iolens_log_name *n)
+ * runtime computed it (format/path_hash.h).  ids_only: the entry is
+ * checked and its id taken, but its name is left NULL. */
+static enum iolens_read_status take_name_entry(struct cursor *c, struct iolens_log_name *n,
+                                               bool ids_only)
 {
     uint32_t word;
     if (!take_u32(c, &word))
@@ -301,6 +303,13 @@ static enum iolens_read_status take_name_entry(struct cursor *c, struct iolens_l
         return IOLENS_READ_CORRUPT;
     if (len > c->left || memchr(c->p, '\0', len) != NULL)
         return IOLENS_READ_CORRUPT;
+    if (ids_only) {
+        if (!explicit_id)
+            n->id = iolens_name_id((const char *)c->p, len);
+        c->p += len;
+        c->left -= len;
+        return IOLENS_READ_OK;
+    }
     n->name = malloc((size_t)len + 1);
     if (n->name == NULL)
         return IOLENS_READ_NOMEM;
@@ -371,7 +380,7 @@ static enum iolens_read_status parse_names(struct reader *r, struct cursor *c, u
         struct iolens_log_name *n = &log->names[log->nnames];
         n->name = NULL;
         log->nnames++; /* from here on its name is freed with the log */
-        enum iolens_read_status st = take_name_entry(c, n);
+        enum iolens_read_status st = take_name_entry(c, n, r->names_ids_only);
         if (st == IOLENS_READ_NOMEM)
             return rd_fail(r, st, "out of memory");
         if (st != IOLENS_READ_OK)

@@ -100,7 +100,8 @@ static bool init_slots(struct rd_prefetch *p, const struct reader *proto)
         if (errsz > 0 && (slot->err = calloc(1, errsz)) == NULL)
             return false;
         slot->r = (struct reader){.size = proto->size, .log = &slot->log, .err = slot->err,
-                                  .errsz = errsz, .blocks = proto->blocks};
+                                  .errsz = errsz, .blocks = proto->blocks,
+                                  .names_ids_only = proto->names_ids_only};
     }
     return true;
 }

@@ -1,7 +1,7 @@
-/* Layer regions decoded ahead of the streaming reader (reader_stream.c)
- * on a second thread: while the reader checks one layer region and hands
- * it to its caller, the thread reads the next one, checks its CRC,
- * inflates it and un-shuffles its columns.  Two slots taken strictly in
+/* Regions decoded ahead of the streaming reader (reader_stream.c) on a
+ * second thread: while the reader checks one layer region and hands it
+ * to its caller (or indexes the ids of one names region), the thread
+ * reads the next one, checks its CRC, inflates it and parses it.  Two slots taken strictly in
  * table order, so the caller sees the same regions, and the same first
  * error, as without it; at most two decoded layer regions are alive.
  * Not part of the reader's API. */
@@ -16,9 +16,10 @@
 
 struct rd_prefetch;
 
-/* Starts decoding regions[0 .. n) (layer regions, in table order) with
- * readers like proto (size, error buffer size).  NULL when the thread
- * cannot be made: the caller then decodes on its own. */
+/* Starts decoding regions[0 .. n) (layer or names regions, in table
+ * order) with readers like proto (size, error buffer size, names blocks,
+ * which they only read, and names_ids_only).  NULL when the thread cannot
+ * be made: the caller then decodes on its own. */
 struct rd_prefetch *rd_prefetch_start(const struct rd_source *src, const unsigned *regions,
                                       size_t n, const struct reader *proto);
 

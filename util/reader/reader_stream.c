@@ -8,9 +8,10 @@
  *   3. every region read again, its CRC checked again (the bytes inflated
  *      are the bytes checked: the inflater does not recompute zlib's own
  *      Adler-32, see reader.c) and decoded in table order: job, mounts,
- *      ranks and the intervals' heads into the stream's log; a names
- *      region into a scratch log whose ids go to the id index (id,
- *      region); a layer region into a scratch layer (decoded ahead on a
+ *      ranks and the intervals' heads into the stream's log; the names
+ *      regions first, for their ids alone (decoded ahead on a second
+ *      thread, see read_names_ahead), whose ids go to the id index (id,
+ *      region) and the names blocks; a layer region into a scratch layer (decoded ahead on a
  *      second thread, reader_prefetch.h, when the log has two or more),
  *      its counter counts checked against its kind's first, its ranks
  *      noted (see struct kind_track), and handed to the caller;
@@ -442,25 +443,64 @@ static enum iolens_read_status parse_one(struct iolens_stream *s, unsigned i,
     return st;
 }
 
+/* The ids of names region i, decoded into names, to the names blocks and
+ * the id index (in that order, as parse_names and add_ids did it). */
+static enum iolens_read_status index_names(struct iolens_stream *s, const struct iolens_log *names,
+                                           unsigned i)
+{
+    if (!rd_blocks_add(&s->blocks, i, names->names, names->nnames))
+        return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
+    return add_ids(s, names, i);
+}
+
+/* The names regions decoded ahead on a second thread (inflated and
+ * parsed, for their ids alone), when there are two or more; NULL: decoded
+ * in turn. */
+static struct rd_prefetch *start_names_prefetch(struct iolens_stream *s)
+{
+    unsigned count = s->h.region_count, n = 0;
+    unsigned *names = malloc(((size_t)count + 1) * sizeof *names);
+    if (names == NULL)
+        return NULL;
+    for (unsigned i = 0; i < count; i++)
+        if (s->table[i].kind == IOLENS_REGION_NAMES && known(&s->table[i]))
+            names[n++] = i;
+    struct rd_prefetch *ahead = n >= 2 ? rd_prefetch_start(&s->src, names, n, &s->nr) : NULL;
+    free(names);
+    return ahead;
+}
+
 /* Every names region decoded before the rest, in table order, for the id
  * index and the names blocks, which the layer and intervals regions after
- * them refer to (log_format.h), on the decoding thread too.  A names
- * region that fails stops it: the regions from there on are read in
+ * them refer to (log_format.h).  Only their ids are wanted here, so their
+ * names are not copied; the second thread inflates and parses the next
+ * names region while this one indexes the ids of the last (perf, 10^6
+ * names over 8 ranks: 0.30 s of the main thread before, 0.16 s after).  A
+ * names region that fails stops it: the regions from there on are read in
  * turn, so that the first damage in table order is the one reported, as
  * reader.c reports it. */
 static void read_names_ahead(struct iolens_stream *s)
 {
     unsigned count = s->h.region_count, i = 0;
-    s->nr.blocks = &s->blocks;
-    s->nr.blocks_grow = true;
+    s->nr.names_ids_only = true;
+    struct rd_prefetch *ahead = start_names_prefetch(s);
     for (; i < count; i++) {
         const struct iolens_region_desc *d = &s->table[i];
         if (d->kind != IOLENS_REGION_NAMES || !known(d))
             continue;
-        if (decode_names(s, i) != IOLENS_READ_OK || add_ids(s, &s->nam, i) != IOLENS_READ_OK)
+        const struct iolens_log *names = &s->nam;
+        enum iolens_read_status st = ahead != NULL ? rd_prefetch_take(ahead, i, &s->nr, &names)
+                                                   : decode_names(s, i);
+        if (st == IOLENS_READ_OK)
+            st = index_names(s, names, i);
+        if (ahead != NULL && names != NULL)
+            rd_prefetch_release(ahead);
+        if (st != IOLENS_READ_OK)
             break;
     }
-    s->nr.blocks_grow = false;
+    rd_prefetch_stop(ahead);
+    s->nr.names_ids_only = false;
+    s->names_region = -1; /* its names were not kept */
     s->names_ahead = i;
 }
 

@@ -203,10 +203,15 @@ int iolens_totals_add_region(void *ctx, const struct iolens_log_layer *L)
      * an older layout (fewer counters) a record at a time. */
     bool whole = L->counter_count >= d->ncounters && L->fcounter_count >= d->nfcounters;
     for (uint64_t r = 0; r < L->record_count; r++) {
+        if (whole && kt->records + r > 0) { /* the row itself, not a copy */
+            iolens_rank_stats_add_row(&kt->rs, d, L->rank[r], L->counters + r * L->counter_count,
+                                      L->fcounters + r * L->fcounter_count);
+            continue;
+        }
         iolens_log_record_load(L, r, d, kt->rec);
         if (kt->records + r == 0)
             iolens_record_merge_begin(d, kt->total, kt->rec);
-        else if (!whole)
+        else
             iolens_record_merge_no_top(d, kt->total, kt->rec);
         iolens_rank_stats_add(&kt->rs, d, L->rank[r], kt->rec);
     }

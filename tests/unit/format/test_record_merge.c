@@ -558,6 +558,39 @@ START_TEST(rank_stats_hand_computed_variance)
 }
 END_TEST
 
+/* The same records given as rows of a decoded layer (counters and
+ * fcounters apart, as iolens-parser --total hands them): the same
+ * hand-computed statistics. */
+START_TEST(rank_stats_from_rows_as_from_records)
+{
+    int64_t counters[3][POSIX_NUM_COUNTERS];
+    double fcounters[3][POSIX_F_NUM_COUNTERS];
+    struct iolens_rank_stats s;
+    iolens_rank_stats_init(&s);
+    for (int i = 0; i < 3; i++) {
+        struct iolens_posix_record x = timed(i, 3.0 - i, 10 * (i + 1));
+        if (i == 2) /* opened, no I/O */
+            x.counters[POSIX_READS] = 0;
+        memcpy(counters[i], x.counters, sizeof counters[i]);
+        memcpy(fcounters[i], x.fcounters, sizeof fcounters[i]);
+        iolens_rank_stats_add_row(&s, posix(), i, counters[i], fcounters[i]);
+    }
+    struct iolens_posix_record out = posix_rec(IOLENS_RANK_ALL);
+    iolens_rank_stats_store(&s, posix(), &out);
+    /* times 3,2,1: mean 2, variance 2/3; bytes 10,20,30: variance 200/3 */
+    ck_assert_double_eq_tol(out.fcounters[POSIX_F_VARIANCE_RANK_TIME], 2.0 / 3.0, 1e-12);
+    ck_assert_double_eq_tol(out.fcounters[POSIX_F_VARIANCE_RANK_BYTES], 200.0 / 3.0, 1e-9);
+    ck_assert_int_eq(out.counters[POSIX_RANKS_OPENED], 3);
+    ck_assert_int_eq(out.counters[POSIX_RANKS_IO], 2);
+    ck_assert_int_eq(out.counters[POSIX_FASTEST_RANK], 2);
+    ck_assert_int_eq(out.counters[POSIX_FASTEST_RANK_BYTES], 30);
+    ck_assert_double_eq(out.fcounters[POSIX_F_FASTEST_RANK_TIME], 1.0);
+    ck_assert_int_eq(out.counters[POSIX_SLOWEST_RANK], 0);
+    ck_assert_int_eq(out.counters[POSIX_SLOWEST_RANK_BYTES], 10);
+    ck_assert_double_eq(out.fcounters[POSIX_F_SLOWEST_RANK_TIME], 3.0);
+}
+END_TEST
+
 START_TEST(rank_stats_large_values_keep_precision)
 {
     /* 1e12 + {0, 2}: variance 1; a sum-of-squares formula loses it. */
@@ -1013,6 +1046,7 @@ static Suite *merge_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("rank_stats");
     tcase_add_test(tc, rank_stats_hand_computed_variance);
+    tcase_add_test(tc, rank_stats_from_rows_as_from_records);
     tcase_add_test(tc, rank_stats_large_values_keep_precision);
     tcase_add_test(tc, rank_stats_ties_go_to_the_lowest_rank);
     tcase_add_test(tc, rank_stats_count_openers_and_io_ranks);
