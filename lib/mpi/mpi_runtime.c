@@ -528,16 +528,14 @@ static struct iolens_share_assign *assign_writers(struct exchange *x, struct iol
     return a;
 }
 
-/* Step 3: records to their writers, and the reduction of what arrives. */
-static void move_and_reduce(struct exchange *x, const struct iolens_record_set *set,
-                            const struct iolens_share_assign *a, size_t na,
-                            struct iolens_record_set *out)
+/* Step 3: records to their writers, and the reduction of what arrives,
+ * in place in set: what stays is not copied. */
+static void move_and_reduce(struct exchange *x, struct iolens_record_set *set,
+                            const struct iolens_share_assign *a, size_t na)
 {
-    struct iolens_record_set kept = {0};
     unsigned char *send = NULL;
     if (x->error != 0 ||
-        iolens_share_split(set, a, na, x->rank, x->nprocs, &kept, &send, x->scount,
-                           x->sdispl) != 0) {
+        iolens_share_split(set, a, na, x->rank, x->nprocs, &send, x->scount, x->sdispl) != 0) {
         fail(x, ENOMEM);
         clear_counts(x);
     }
@@ -546,10 +544,8 @@ static void move_and_reduce(struct exchange *x, const struct iolens_record_set *
     iolens_coll_alltoallv(send, x->scount, x->sdispl, MPI_BYTE, recv, x->rcount, x->rdispl,
                                 MPI_BYTE, MPI_COMM_WORLD);
     free(send);
-    memset(out, 0, sizeof *out);
-    if (x->error == 0 && iolens_share_reduce(&kept, recv, nrecv, out) != 0)
+    if (x->error == 0 && iolens_share_reduce(set, recv, nrecv) != 0)
         fail(x, ENOMEM);
-    iolens_record_set_free(&kept);
     free(recv);
 }
 
@@ -565,16 +561,15 @@ static void shutdown_job(int was_active, double finalize_time)
     iolens_mpi_clock_offset(&job.clock_offset, &job.clock_uncertainty);
     struct exchange x;
     exchange_init(&x);
-    struct iolens_record_set set, out = {0};
+    struct iolens_record_set set;
     collect(&x, was_active, &set);
     size_t na = 0;
     struct iolens_share_assign *a = assign_writers(&x, &job, &set, &na);
-    move_and_reduce(&x, &set, a, na, &out);
+    move_and_reduce(&x, &set, a, na);
     free(a);
-    iolens_record_set_free(&set);
     job.error = x.error;
-    iolens_mpi_log_write(&job, &out);
-    iolens_record_set_free(&out);
+    iolens_mpi_log_write(&job, &set);
+    iolens_record_set_free(&set);
     exchange_free(&x);
 }
 

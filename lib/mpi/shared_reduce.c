@@ -223,41 +223,25 @@ static int destination(const struct iolens_share_assign *a, size_t na, int self,
     return w < 0 || w >= nprocs ? self : w;
 }
 
-static int keep_records(const struct iolens_record_set *all, const struct iolens_share_assign *a,
-                        size_t na, int self, int nprocs, struct iolens_record_set *kept)
-{
-    memset(kept, 0, sizeof *kept);
-    kept->nlayers = all->nlayers;
-    for (unsigned l = 0; l < all->nlayers; l++) {
-        size_t size = iolens_layer_desc_at(l)->record_size;
-        kept->records[l] = malloc(all->count[l] * size + 1);
-        if (kept->records[l] == NULL)
-            return -1;
-        for (size_t i = 0; i < all->count[l]; i++) {
-            const void *rec = record_at(all, l, i);
-            if (destination(a, na, self, nprocs, rec) == self)
-                memcpy(record_at(kept, l, kept->count[l]++), rec, size);
-        }
-    }
-    return 0;
-}
-
 /* Bytes of the entries for each writer: counts[r], and displs[r] where
- * they start.  Returns the total, or -1 beyond what MPI's int counts and
- * displacements can say. */
-static long plan_send(const struct iolens_record_set *all, const struct iolens_share_assign *a,
-                      size_t na, int self, int nprocs, int *counts, int *displs)
+ * they start; dest[l][i] gets the writer of record i of layer l.  Returns
+ * the total, or -1 beyond what MPI's int counts and displacements can
+ * say. */
+static long plan_send(const struct iolens_record_set *set, const struct iolens_share_assign *a,
+                      size_t na, int self, int nprocs, int32_t *const *dest, int *counts,
+                      int *displs)
 {
     memset(counts, 0, (size_t)nprocs * sizeof *counts);
-    for (unsigned l = 0; l < all->nlayers; l++) {
+    for (unsigned l = 0; l < set->nlayers; l++) {
         size_t entry = ENTRY_HEAD + iolens_layer_desc_at(l)->record_size;
-        for (size_t i = 0; i < all->count[l]; i++) {
-            int dest = destination(a, na, self, nprocs, record_at(all, l, i));
-            if (dest == self)
+        for (size_t i = 0; i < set->count[l]; i++) {
+            int to = destination(a, na, self, nprocs, record_at(set, l, i));
+            dest[l][i] = to;
+            if (to == self)
                 continue;
-            if ((size_t)counts[dest] > INT_MAX - entry)
+            if ((size_t)counts[to] > INT_MAX - entry)
                 return -1;
-            counts[dest] += (int)entry;
+            counts[to] += (int)entry;
         }
     }
     long total = 0;
@@ -270,38 +254,51 @@ static long plan_send(const struct iolens_record_set *all, const struct iolens_s
     return total;
 }
 
-int iolens_share_split(const struct iolens_record_set *all, const struct iolens_share_assign *a,
-                       size_t na, int self, int nprocs, struct iolens_record_set *kept,
-                       unsigned char **buf, int *counts, int *displs)
+/* Packs the records whose writer is another rank into buf and closes the
+ * gaps they leave, keeping the order of the others. */
+static void pack_and_compact(struct iolens_record_set *set, int32_t *const *dest, int self,
+                             const int *displs, size_t *next, unsigned char *buf, int nprocs)
 {
-    *buf = NULL;
-    long total = keep_records(all, a, na, self, nprocs, kept) == 0
-                     ? plan_send(all, a, na, self, nprocs, counts, displs)
-                     : -1;
-    size_t *next = total >= 0 ? malloc(((size_t)nprocs + 1) * sizeof *next) : NULL;
-    *buf = next != NULL ? malloc((size_t)total + 1) : NULL;
-    if (*buf == NULL) {
-        free(next);
-        iolens_record_set_free(kept);
-        return -1;
-    }
     for (int r = 0; r < nprocs; r++)
         next[r] = (size_t)displs[r];
-    for (unsigned l = 0; l < all->nlayers; l++) {
-        size_t size = iolens_layer_desc_at(l)->record_size;
+    for (unsigned l = 0; l < set->nlayers; l++) {
+        size_t size = iolens_layer_desc_at(l)->record_size, kept = 0;
         uint32_t head[2] = {l, 0};
-        for (size_t i = 0; i < all->count[l]; i++) {
-            const void *rec = record_at(all, l, i);
-            int dest = destination(a, na, self, nprocs, rec);
-            if (dest == self)
+        for (size_t i = 0; i < set->count[l]; i++) {
+            const void *rec = record_at(set, l, i);
+            int to = dest[l][i];
+            if (to == self) {
+                if (kept != i)
+                    memcpy(record_at(set, l, kept), rec, size);
+                kept++;
                 continue;
-            memcpy(*buf + next[dest], head, sizeof head);
-            memcpy(*buf + next[dest] + ENTRY_HEAD, rec, size);
-            next[dest] += ENTRY_HEAD + size;
+            }
+            memcpy(buf + next[to], head, sizeof head);
+            memcpy(buf + next[to] + ENTRY_HEAD, rec, size);
+            next[to] += ENTRY_HEAD + size;
         }
+        set->count[l] = kept;
     }
+}
+
+int iolens_share_split(struct iolens_record_set *set, const struct iolens_share_assign *a,
+                       size_t na, int self, int nprocs, unsigned char **buf, int *counts,
+                       int *displs)
+{
+    int32_t *dest[IOLENS_SHARE_MAX_LAYERS] = {0};
+    size_t *next = malloc(((size_t)nprocs + 1) * sizeof *next);
+    int rc = next != NULL && set->nlayers <= IOLENS_SHARE_MAX_LAYERS ? 0 : -1;
+    for (unsigned l = 0; rc == 0 && l < set->nlayers; l++)
+        if ((dest[l] = malloc((set->count[l] + 1) * sizeof *dest[l])) == NULL)
+            rc = -1;
+    long total = rc == 0 ? plan_send(set, a, na, self, nprocs, dest, counts, displs) : -1;
+    *buf = total >= 0 ? malloc((size_t)total + 1) : NULL;
+    if (*buf != NULL)
+        pack_and_compact(set, dest, self, displs, next, *buf, nprocs);
+    for (unsigned l = 0; l < IOLENS_SHARE_MAX_LAYERS; l++)
+        free(dest[l]);
     free(next);
-    return 0;
+    return *buf != NULL ? 0 : -1;
 }
 
 /* ----------------------------------------------------------- reduce -- */
@@ -336,7 +333,8 @@ static int scan_received(const unsigned char *recv, size_t len, unsigned nlayers
     return 0;
 }
 
-/* Merges recs[0..n) (the same id, sorted by rank) into out. */
+/* Merges recs[0..n) (the same id, sorted by rank) into out, which may
+ * not be one of them. */
 static void reduce_group(const struct iolens_layer_desc *d, const void *const *recs, size_t n,
                          void *out)
 {
@@ -355,53 +353,120 @@ static void reduce_group(const struct iolens_layer_desc *d, const void *const *r
     memcpy((char *)out + 8, &all, sizeof all);
 }
 
-/* One layer: the kept records and the received ones of the layer. */
-static int reduce_layer(unsigned l, const struct iolens_record_set *kept,
-                        const unsigned char *recv, size_t len, size_t nrecv,
-                        struct iolens_record_set *out)
+/* The first of got[0..n) (sorted by id) with the id, or n. */
+static size_t first_with_id(const void *const *got, size_t n, uint64_t id)
 {
-    const struct iolens_layer_desc *d = iolens_layer_desc_at(l);
-    size_t nk = l < kept->nlayers ? kept->count[l] : 0, n = nk + nrecv;
-    const void **recs = malloc((n + 1) * sizeof *recs);
-    out->records[l] = malloc(n * d->record_size + 1);
-    if (recs == NULL || out->records[l] == NULL) {
-        free(recs);
-        return -1;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (record_id(got[mid]) < id)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    size_t k = 0;
-    for (size_t i = 0; i < nk; i++)
-        recs[k++] = record_at(kept, l, i);
+    return lo < n && record_id(got[lo]) == id ? lo : n;
+}
+
+/* Where the received records of one layer go: each group of one id into
+ * the kept record of the id, merged in rank order, or (no kept record of
+ * the layer) into a new record after the kept ones.  Only the received
+ * records and the kept records they meet are touched: a rank's own files,
+ * almost all of its records, stay where they are. */
+struct layer_merge {
+    const struct iolens_layer_desc *d;
+    const void **got;     /* the received records, sorted by id and rank */
+    size_t ngot;
+    unsigned char *used;  /* per group start: met a kept record */
+    const void **group;   /* room for a group and the kept record */
+    void *acc;            /* one record */
+};
+
+/* Merges the received group of the kept record at rec, if any, into it. */
+static void merge_into_kept(struct layer_merge *m, void *rec)
+{
+    size_t lo = first_with_id(m->got, m->ngot, record_id(rec)), hi = lo, k = 0;
+    if (lo == m->ngot)
+        return;
+    while (hi < m->ngot && record_id(m->got[hi]) == record_id(rec))
+        hi++;
+    int64_t own = record_rank(rec);
+    int placed = 0;
+    for (size_t i = lo; i < hi; i++) {
+        if (!placed && record_rank(m->got[i]) > own) {
+            m->group[k++] = rec;
+            placed = 1;
+        }
+        m->group[k++] = m->got[i];
+    }
+    if (!placed)
+        m->group[k++] = rec;
+    reduce_group(m->d, m->group, k, m->acc);
+    memcpy(rec, m->acc, m->d->record_size);
+    m->used[lo] = 1;
+}
+
+/* One layer: the received records merged into the kept ones, the groups
+ * no kept record met appended. */
+static int reduce_layer(unsigned l, struct iolens_record_set *set, const unsigned char *recv,
+                        size_t len, size_t nrecv)
+{
+    struct layer_merge m = {.d = iolens_layer_desc_at(l), .ngot = 0};
+    size_t size = m.d->record_size, nk = set->count[l];
+    m.got = malloc((nrecv + 1) * sizeof *m.got);
+    m.group = malloc((nrecv + 2) * sizeof *m.group);
+    m.used = calloc(nrecv + 1, 1);
+    m.acc = malloc(size);
+    int rc = -1;
+    if (m.got == NULL || m.group == NULL || m.used == NULL || m.acc == NULL)
+        goto out;
     for (size_t at = 0; at < len;) {
         uint32_t layer;
         memcpy(&layer, recv + at, sizeof layer);
         if (layer == l)
-            recs[k++] = recv + at + ENTRY_HEAD;
+            m.got[m.ngot++] = recv + at + ENTRY_HEAD;
         at += ENTRY_HEAD + iolens_layer_desc_at(layer)->record_size;
     }
-    qsort(recs, n, sizeof *recs, compare_records);
-    for (size_t start = 0, end; start < n; start = end) {
-        for (end = start + 1; end < n && record_id(recs[end]) == record_id(recs[start]); end++)
+    qsort(m.got, m.ngot, sizeof *m.got, compare_records);
+    for (size_t i = 0; i < nk; i++)
+        merge_into_kept(&m, record_at(set, l, i));
+    size_t extra = 0;
+    for (size_t start = 0, end; start < m.ngot; start = end) {
+        for (end = start + 1; end < m.ngot && record_id(m.got[end]) == record_id(m.got[start]);
+             end++)
             ;
-        reduce_group(d, recs + start, end - start, record_at(out, l, out->count[l]++));
+        extra += !m.used[start];
     }
-    free(recs);
-    return 0;
+    void *grown = extra > 0 ? realloc(set->records[l], (nk + extra) * size + 1) : NULL;
+    if (extra > 0 && grown == NULL)
+        goto out;
+    if (grown != NULL)
+        set->records[l] = grown;
+    for (size_t start = 0, end; start < m.ngot; start = end) {
+        for (end = start + 1; end < m.ngot && record_id(m.got[end]) == record_id(m.got[start]);
+             end++)
+            ;
+        if (!m.used[start])
+            reduce_group(m.d, m.got + start, end - start, record_at(set, l, set->count[l]++));
+    }
+    rc = 0;
+out:
+    free(m.got);
+    free(m.group);
+    free(m.used);
+    free(m.acc);
+    return rc;
 }
 
-int iolens_share_reduce(const struct iolens_record_set *kept, const unsigned char *recv,
-                        size_t len, struct iolens_record_set *out)
+int iolens_share_reduce(struct iolens_record_set *set, const unsigned char *recv, size_t len)
 {
     unsigned nlayers = iolens_layer_desc_count();
     size_t nrecv[IOLENS_SHARE_MAX_LAYERS] = {0};
-    memset(out, 0, sizeof *out);
-    if (nlayers > IOLENS_SHARE_MAX_LAYERS || kept->nlayers > nlayers ||
+    if (nlayers > IOLENS_SHARE_MAX_LAYERS || set->nlayers > nlayers ||
         scan_received(recv, len, nlayers, nrecv) != 0)
         return -1;
-    out->nlayers = nlayers;
+    set->nlayers = nlayers;
     for (unsigned l = 0; l < nlayers; l++)
-        if (reduce_layer(l, kept, recv, len, nrecv[l], out) != 0) {
-            iolens_record_set_free(out);
+        if (nrecv[l] > 0 && reduce_layer(l, set, recv, len, nrecv[l]) != 0)
             return -1;
-        }
     return 0;
 }

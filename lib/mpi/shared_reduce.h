@@ -15,7 +15,8 @@
  *     that sent it;
  *  3. every record whose writer is another rank is sent to that writer
  *     (iolens_share_split), which merges, per layer, the records of an id
- *     that came from more than one rank into one with rank
+ *     that came from more than one rank into its own (iolens_share_reduce),
+ *     one record with rank
  *     IOLENS_RANK_ALL and the rank statistics (iolens_share_reduce).
  * Since all records of an id end up on one rank, each name is written
  * once, by the rank that has it in its own record table. */
@@ -73,22 +74,27 @@ struct iolens_share_assign *iolens_share_assign_build(const uint64_t *ids, const
 /* Writer of id, or -1 if id is not in the table. */
 int iolens_share_writer_of(const struct iolens_share_assign *a, size_t n, uint64_t id);
 
-/* Splits the set: records whose writer is self stay in *kept, every other
- * one is packed for its writer into *buf as (uint32 layer, uint32 0,
- * record), grouped by writer; counts[r]/displs[r] in bytes.  Returns 0 or
- * -1 (out of memory, or more than INT_MAX bytes for one rank). */
-int iolens_share_split(const struct iolens_record_set *all, const struct iolens_share_assign *a,
-                       size_t na, int self, int nprocs, struct iolens_record_set *kept,
-                       unsigned char **buf, int *counts, int *displs);
+/* Splits the set in place: every record whose writer is another rank is
+ * packed for its writer into *buf as (uint32 layer, uint32 0, record),
+ * grouped by writer, counts[r]/displs[r] in bytes, and taken out of the
+ * set; the records whose writer is self stay, in their order.  Nothing is
+ * copied but the records that leave (a rank's own files are most of its
+ * records, megabytes at shutdown).  Returns 0 or -1 (out of memory, or
+ * more than INT_MAX bytes for one rank; the set is then unchanged). */
+int iolens_share_split(struct iolens_record_set *set, const struct iolens_share_assign *a,
+                       size_t na, int self, int nprocs, unsigned char **buf, int *counts,
+                       int *displs);
 
-/* Reduces the kept records and the len bytes received (packed by
- * iolens_share_split on the other ranks) into *out: per layer, sorted by
- * id, one record per id; an id held by more than one rank becomes one
- * record with rank IOLENS_RANK_ALL, merged by the AGG rules and with the
- * rank statistics.  Returns 0, or -1 (out of memory or a malformed
- * buffer; *out is then empty). */
-int iolens_share_reduce(const struct iolens_record_set *kept, const unsigned char *recv,
-                        size_t len, struct iolens_record_set *out);
+/* Reduces the len bytes received (packed by iolens_share_split on the
+ * other ranks) into the set of kept records, in place: per layer, one
+ * record per id; an id held by more than one rank becomes one record with
+ * rank IOLENS_RANK_ALL, merged by the AGG rules (in rank order) and with
+ * the rank statistics.  The merged record takes the place of the kept
+ * one; an id the set has no record of in the layer is appended.  The
+ * order of the records is not the ids' (the writer orders them by name).
+ * Returns 0, or -1 (out of memory, or a malformed buffer, found before
+ * anything changes). */
+int iolens_share_reduce(struct iolens_record_set *set, const unsigned char *recv, size_t len);
 
 /* The distinct ids of the set's records, sorted (for the names region).
  * Returns the count, or -1; *ids is malloc'd. */

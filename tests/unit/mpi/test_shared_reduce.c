@@ -82,6 +82,21 @@ static const struct iolens_posix_record *find_posix(const struct iolens_record_s
     return NULL;
 }
 
+/* A deep copy of s into c. */
+static void copy_set(const struct iolens_record_set *s, struct iolens_record_set *c)
+{
+    *c = *s;
+    for (unsigned l = 0; l < IOLENS_SHARE_MAX_LAYERS; l++) {
+        size_t bytes = s->count[l] * (l < s->nlayers ? desc(l)->record_size : 0);
+        c->records[l] = NULL;
+        if (s->records[l] != NULL) {
+            c->records[l] = malloc(bytes + 1);
+            ck_assert_ptr_nonnull(c->records[l]);
+            memcpy(c->records[l], s->records[l], bytes);
+        }
+    }
+}
+
 /* ---------------------------------------------------------- owners -- */
 
 START_TEST(owner_is_in_range_stable_and_spread)
@@ -227,21 +242,26 @@ END_TEST
 
 START_TEST(split_keeps_own_records_and_packs_the_rest_by_writer)
 {
-    struct iolens_record_set s = {0}, kept;
+    struct iolens_record_set s = {0};
     posix_io(&s, 10, 1, 100, 0.5);  /* writer 1 (self) */
     posix_io(&s, 20, 1, 200, 0.5);  /* writer 3 */
     add_stdio(&s, 20, 1);           /* writer 3 */
     posix_io(&s, 30, 1, 300, 0.5);  /* writer 0 */
-    uint64_t ids[] = {10, 20, 30};
-    int32_t ws[] = {1, 3, 0};
-    struct iolens_share_assign *a = iolens_share_assign_build(ids, ws, 3);
+    posix_io(&s, 40, 1, 400, 0.5);  /* writer 1 (self), after the gaps */
+    struct iolens_posix_record r30 = *find_posix(&s, 30), r40 = *find_posix(&s, 40);
+    uint64_t ids[] = {10, 20, 30, 40};
+    int32_t ws[] = {1, 3, 0, 1};
+    struct iolens_share_assign *a = iolens_share_assign_build(ids, ws, 4);
     unsigned char *buf;
     int counts[4], displs[4];
-    ck_assert_int_eq(iolens_share_split(&s, a, 3, 1, 4, &kept, &buf, counts, displs), 0);
+    ck_assert_int_eq(iolens_share_split(&s, a, 4, 1, 4, &buf, counts, displs), 0);
     size_t ps = sizeof(struct iolens_posix_record), ss = sizeof(struct iolens_stdio_record);
-    ck_assert_uint_eq(kept.count[POSIX_L], 1);
-    ck_assert_uint_eq(kept.count[STDIO_L], 0);
-    ck_assert_uint_eq(posix_at(&kept, 0)->id, 10);
+    /* The set keeps its own records, in their order, unchanged. */
+    ck_assert_uint_eq(s.count[POSIX_L], 2);
+    ck_assert_uint_eq(s.count[STDIO_L], 0);
+    ck_assert_uint_eq(posix_at(&s, 0)->id, 10);
+    ck_assert_int_eq(posix_at(&s, 0)->counters[POSIX_BYTES_WRITTEN], 100);
+    ck_assert_int_eq(memcmp(posix_at(&s, 1), &r40, ps), 0);
     ck_assert_int_eq(counts[0], (int)(8 + ps));
     ck_assert_int_eq(counts[1], 0);
     ck_assert_int_eq(counts[2], 0);
@@ -252,12 +272,14 @@ START_TEST(split_keeps_own_records_and_packs_the_rest_by_writer)
     memcpy(head, buf, sizeof head);
     ck_assert_uint_eq(head[0], POSIX_L);
     ck_assert_uint_eq(head[1], 0);
-    ck_assert_int_eq(memcmp(buf + 8, find_posix(&s, 30), ps), 0);
+    ck_assert_int_eq(memcmp(buf + 8, &r30, ps), 0);
+    memcpy(head, buf + displs[3], sizeof head);
+    ck_assert_uint_eq(head[0], POSIX_L);
+    ck_assert_uint_eq(((const struct iolens_posix_record *)(buf + displs[3] + 8))->id, 20);
     memcpy(head, buf + displs[3] + 8 + ps, sizeof head);
     ck_assert_uint_eq(head[0], STDIO_L);
     free(buf);
     free(a);
-    iolens_record_set_free(&kept);
     iolens_record_set_free(&s);
 }
 END_TEST
@@ -277,7 +299,7 @@ START_TEST(reduce_merges_a_shared_file_with_hand_computed_statistics)
 {
     /* File 77 on ranks 0 (kept here), 1 and 2 (received): bytes 100, 200
      * and 600 written in 1, 2 and 6 seconds.  File 88 only on rank 2. */
-    struct iolens_record_set kept = {0}, others = {0}, out;
+    struct iolens_record_set kept = {0}, others = {0};
     posix_io(&kept, 77, 0, 100, 1.0);
     posix_io(&others, 77, 2, 600, 6.0);
     posix_io(&others, 77, 1, 200, 2.0);
@@ -286,11 +308,11 @@ START_TEST(reduce_merges_a_shared_file_with_hand_computed_statistics)
     size_t len = 0;
     for (size_t i = 0; i < others.count[POSIX_L]; i++)
         len += pack(buf + len, POSIX_L, posix_at(&others, i));
-    ck_assert_int_eq(iolens_share_reduce(&kept, buf, len, &out), 0);
-    ck_assert_uint_eq(out.count[POSIX_L], 2);
-    ck_assert_uint_eq(out.count[STDIO_L], 0);
+    ck_assert_int_eq(iolens_share_reduce(&kept, buf, len), 0);
+    ck_assert_uint_eq(kept.count[POSIX_L], 2);
+    ck_assert_uint_eq(kept.count[STDIO_L], 0);
 
-    const struct iolens_posix_record *r = find_posix(&out, 77);
+    const struct iolens_posix_record *r = find_posix(&kept, 77);
     ck_assert_ptr_nonnull(r);
     ck_assert_int_eq(r->rank, IOLENS_RANK_ALL);
     ck_assert_int_eq(r->counters[POSIX_OPENS], 3);
@@ -313,10 +335,10 @@ START_TEST(reduce_merges_a_shared_file_with_hand_computed_statistics)
     ck_assert_double_eq(r->fcounters[POSIX_F_OPEN_START_TIMESTAMP], 1.0);
     ck_assert_double_eq(r->fcounters[POSIX_F_WRITE_END_TIMESTAMP], 12.0);
 
-    const struct iolens_posix_record *p = find_posix(&out, 88);
-    ck_assert_ptr_nonnull(p);
+    /* 88, which this rank has no record of, comes after the kept one. */
+    const struct iolens_posix_record *p = find_posix(&kept, 88);
+    ck_assert_ptr_eq(p, posix_at(&kept, 1));
     ck_assert_int_eq(memcmp(p, find_posix(&others, 88), sizeof *p), 0);
-    iolens_record_set_free(&out);
     iolens_record_set_free(&kept);
     iolens_record_set_free(&others);
 }
@@ -326,7 +348,7 @@ START_TEST(reduce_counts_ranks_that_opened_apart_from_ranks_that_did_io)
 {
     /* 4 ranks hold file 5: two opened and wrote, one only opened, one
      * only stat'ed it (no open). */
-    struct iolens_record_set kept = {0}, others = {0}, out;
+    struct iolens_record_set kept = {0}, others = {0};
     posix_io(&kept, 5, 0, 10, 0.1);
     posix_io(&others, 5, 1, 30, 0.3);
     posix_io(&others, 5, 2, 0, 0.0);
@@ -338,9 +360,9 @@ START_TEST(reduce_counts_ranks_that_opened_apart_from_ranks_that_did_io)
     size_t len = 0;
     for (size_t i = 0; i < others.count[POSIX_L]; i++)
         len += pack(buf + len, POSIX_L, posix_at(&others, i));
-    ck_assert_int_eq(iolens_share_reduce(&kept, buf, len, &out), 0);
-    ck_assert_uint_eq(out.count[POSIX_L], 1);
-    const struct iolens_posix_record *r = posix_at(&out, 0);
+    ck_assert_int_eq(iolens_share_reduce(&kept, buf, len), 0);
+    ck_assert_uint_eq(kept.count[POSIX_L], 1);
+    const struct iolens_posix_record *r = posix_at(&kept, 0);
     ck_assert_int_eq(r->counters[POSIX_OPENS], 3);
     ck_assert_int_eq(r->counters[POSIX_STATS], 2);
     ck_assert_int_eq(r->counters[POSIX_RANKS_OPENED], 3);
@@ -348,7 +370,6 @@ START_TEST(reduce_counts_ranks_that_opened_apart_from_ranks_that_did_io)
     ck_assert_int_eq(r->counters[POSIX_FASTEST_RANK], 2);
     ck_assert_int_eq(r->counters[POSIX_SLOWEST_RANK], 1);
     ck_assert_int_eq(r->counters[POSIX_BYTES_WRITTEN], 40);
-    iolens_record_set_free(&out);
     iolens_record_set_free(&kept);
     iolens_record_set_free(&others);
 }
@@ -358,7 +379,7 @@ START_TEST(reduce_keeps_layers_apart)
 {
     /* Id 9: POSIX on this rank and another (reduced); STDIO only here
      * (kept as this rank's own record). */
-    struct iolens_record_set kept = {0}, others = {0}, out;
+    struct iolens_record_set kept = {0}, others = {0};
     posix_io(&kept, 9, 4, 10, 0.1);
     struct iolens_stdio_record *sr = add_stdio(&kept, 9, 4);
     sr->counters[STDIO_OPENS] = 1;
@@ -366,15 +387,14 @@ START_TEST(reduce_keeps_layers_apart)
     posix_io(&others, 9, 6, 10, 0.1);
     unsigned char buf[8 + sizeof(struct iolens_posix_record)];
     size_t len = pack(buf, POSIX_L, posix_at(&others, 0));
-    ck_assert_int_eq(iolens_share_reduce(&kept, buf, len, &out), 0);
-    ck_assert_uint_eq(out.count[POSIX_L], 1);
-    ck_assert_int_eq(posix_at(&out, 0)->rank, IOLENS_RANK_ALL);
-    ck_assert_int_eq(posix_at(&out, 0)->counters[POSIX_RANKS_OPENED], 2);
-    ck_assert_uint_eq(out.count[STDIO_L], 1);
-    const struct iolens_stdio_record *s = out.records[STDIO_L];
+    ck_assert_int_eq(iolens_share_reduce(&kept, buf, len), 0);
+    ck_assert_uint_eq(kept.count[POSIX_L], 1);
+    ck_assert_int_eq(posix_at(&kept, 0)->rank, IOLENS_RANK_ALL);
+    ck_assert_int_eq(posix_at(&kept, 0)->counters[POSIX_RANKS_OPENED], 2);
+    ck_assert_uint_eq(kept.count[STDIO_L], 1);
+    const struct iolens_stdio_record *s = kept.records[STDIO_L];
     ck_assert_int_eq(s->rank, 4);
     ck_assert_int_eq(s->counters[STDIO_RANKS_OPENED], 1);
-    iolens_record_set_free(&out);
     iolens_record_set_free(&kept);
     iolens_record_set_free(&others);
 }
@@ -382,27 +402,68 @@ END_TEST
 
 START_TEST(reduce_rejects_a_malformed_buffer)
 {
-    struct iolens_record_set kept = {0}, others = {0}, out;
+    struct iolens_record_set kept = {0}, others = {0};
     posix_io(&kept, 1, 0, 1, 0.1);
     posix_io(&others, 1, 1, 1, 0.1);
+    struct iolens_posix_record before = *posix_at(&kept, 0);
     unsigned char buf[2 * (8 + sizeof(struct iolens_posix_record))];
     size_t len = pack(buf, POSIX_L, posix_at(&others, 0));
-    /* Truncated record, truncated head, unknown layer. */
-    ck_assert_int_eq(iolens_share_reduce(&kept, buf, len - 1, &out), -1);
-    ck_assert_uint_eq(out.count[POSIX_L], 0);
-    ck_assert_ptr_null(out.records[POSIX_L]);
-    ck_assert_int_eq(iolens_share_reduce(&kept, buf, 4, &out), -1);
+    /* Truncated record, truncated head, unknown layer: refused before the
+     * kept records change. */
+    ck_assert_int_eq(iolens_share_reduce(&kept, buf, len - 1), -1);
+    ck_assert_int_eq(iolens_share_reduce(&kept, buf, 4), -1);
     uint32_t bad = iolens_layer_desc_count();
     memcpy(buf, &bad, sizeof bad);
-    ck_assert_int_eq(iolens_share_reduce(&kept, buf, len, &out), -1);
+    ck_assert_int_eq(iolens_share_reduce(&kept, buf, len), -1);
+    ck_assert_uint_eq(kept.count[POSIX_L], 1);
+    ck_assert_int_eq(memcmp(posix_at(&kept, 0), &before, sizeof before), 0);
     /* Nothing received: the kept records come out unchanged. */
-    ck_assert_int_eq(iolens_share_reduce(&kept, buf, 0, &out), 0);
-    ck_assert_uint_eq(out.count[POSIX_L], 1);
-    ck_assert_int_eq(memcmp(posix_at(&out, 0), posix_at(&kept, 0),
-                            sizeof(struct iolens_posix_record)), 0);
-    iolens_record_set_free(&out);
+    ck_assert_int_eq(iolens_share_reduce(&kept, buf, 0), 0);
+    ck_assert_uint_eq(kept.count[POSIX_L], 1);
+    ck_assert_int_eq(memcmp(posix_at(&kept, 0), &before, sizeof before), 0);
     iolens_record_set_free(&kept);
     iolens_record_set_free(&others);
+}
+END_TEST
+
+START_TEST(reduce_merges_in_rank_order_whichever_rank_keeps)
+{
+    /* File 3 on ranks 0 to 3, kept on rank 2.  Sums of doubles depend on
+     * the order: the write times 0.5, 0.45, 0.65 and 0.79 add up to 2.39
+     * in rank order but to 2.3899999999999997 from rank 2's first.  The
+     * record must come out as when rank 0 keeps it. */
+    const double t[4] = {0.5, 0.45, 0.65, 0.79};
+    struct iolens_record_set on[4] = {{0}}, kept2 = {0}, kept0 = {0};
+    for (int r = 0; r < 4; r++)
+        posix_io(&on[r], 3, r, 64, t[r]);
+    copy_set(&on[2], &kept2);
+    copy_set(&on[0], &kept0);
+    unsigned char buf[3 * (8 + sizeof(struct iolens_posix_record))];
+    size_t len = 0;
+    for (int r = 3; r >= 0; r--) /* received in any order */
+        if (r != 2)
+            len += pack(buf + len, POSIX_L, posix_at(&on[r], 0));
+    ck_assert_int_eq(iolens_share_reduce(&kept2, buf, len), 0);
+    len = 0;
+    for (int r = 1; r < 4; r++)
+        len += pack(buf + len, POSIX_L, posix_at(&on[r], 0));
+    ck_assert_int_eq(iolens_share_reduce(&kept0, buf, len), 0);
+    ck_assert_uint_eq(kept2.count[POSIX_L], 1);
+    const struct iolens_posix_record *r = posix_at(&kept2, 0);
+    ck_assert_int_eq(r->rank, IOLENS_RANK_ALL);
+    ck_assert_int_eq(r->counters[POSIX_RANKS_OPENED], 4);
+    ck_assert_int_eq(r->counters[POSIX_BYTES_WRITTEN], 256);
+    ck_assert_double_eq(r->fcounters[POSIX_F_WRITE_TIME], ((t[0] + t[1]) + t[2]) + t[3]);
+    ck_assert_double_ne(r->fcounters[POSIX_F_WRITE_TIME], ((t[2] + t[0]) + t[1]) + t[3]);
+    ck_assert_int_eq(r->counters[POSIX_FASTEST_RANK], 1);
+    ck_assert_int_eq(r->counters[POSIX_SLOWEST_RANK], 3);
+    ck_assert_double_eq(r->fcounters[POSIX_F_OPEN_START_TIMESTAMP], 1.0);
+    ck_assert_double_eq(r->fcounters[POSIX_F_WRITE_END_TIMESTAMP], 13.0);
+    ck_assert_int_eq(memcmp(r, posix_at(&kept0, 0), sizeof *r), 0);
+    for (int k = 0; k < 4; k++)
+        iolens_record_set_free(&on[k]);
+    iolens_record_set_free(&kept0);
+    iolens_record_set_free(&kept2);
 }
 END_TEST
 
@@ -439,14 +500,15 @@ static void simulate(int n, struct iolens_record_set *in, struct iolens_record_s
         free(recv);
         free(w);
     }
-    /* Records to writers. */
-    struct iolens_record_set kept[MAXR];
+    /* Records to writers: each rank's output is its set, split and
+     * reduced in place. */
     unsigned char *buf[MAXR];
     int bcount[MAXR][MAXR], bdispl[MAXR][MAXR];
     for (int r = 0; r < n; r++) {
         struct iolens_share_assign *a =
             iolens_share_assign_build(sent[r], reply[r], (size_t)nsent[r]);
-        ck_assert_int_eq(iolens_share_split(&in[r], a, (size_t)nsent[r], r, n, &kept[r], &buf[r],
+        copy_set(&in[r], &out[r]);
+        ck_assert_int_eq(iolens_share_split(&out[r], a, (size_t)nsent[r], r, n, &buf[r],
                                             bcount[r], bdispl[r]),
                          0);
         free(a);
@@ -461,14 +523,13 @@ static void simulate(int n, struct iolens_record_set *in, struct iolens_record_s
             memcpy(recv + at, buf[r] + bdispl[r][w], (size_t)bcount[r][w]);
             at += (size_t)bcount[r][w];
         }
-        ck_assert_int_eq(iolens_share_reduce(&kept[w], recv, total, &out[w]), 0);
+        ck_assert_int_eq(iolens_share_reduce(&out[w], recv, total), 0);
         free(recv);
     }
     for (int r = 0; r < n; r++) {
         free(sent[r]);
         free(reply[r]);
         free(buf[r]);
-        iolens_record_set_free(&kept[r]);
     }
 }
 
@@ -647,6 +708,7 @@ static Suite *shared_reduce_suite(void)
     tcase_add_test(tc, reduce_counts_ranks_that_opened_apart_from_ranks_that_did_io);
     tcase_add_test(tc, reduce_keeps_layers_apart);
     tcase_add_test(tc, reduce_rejects_a_malformed_buffer);
+    tcase_add_test(tc, reduce_merges_in_rank_order_whichever_rank_keeps);
     tcase_add_test(tc, shift_moves_only_timestamps_that_are_set);
     suite_add_tcase(s, tc);
     tc = tcase_create("protocol");
