@@ -35,9 +35,15 @@ source_tree() {
     dirname "$1"
 }
 
-# Files left under $1, one per line; nothing if none.
-files_left() {
-    find "$1" -type f -print
+# require_empty DIR WHAT: fails, listing them, if files are left under DIR
+# (WHAT says after what).
+require_empty() {
+    left=$(find "$1" -type f -print)
+    if [ -n "$left" ]; then
+        echo "tarball-check: $2 left these files in $1:" >&2
+        echo "$left" | sed 's/^/  /' >&2
+        exit 1
+    fi
 }
 
 case $cmd in
@@ -59,19 +65,9 @@ install)
     make install
     make installcheck
     make uninstall
-    left=$(files_left "$dir/inst")
-    if [ -n "$left" ]; then
-        echo "tarball-check: make uninstall left these files:" >&2
-        echo "$left" | sed 's/^/  /' >&2
-        exit 1
-    fi
+    require_empty "$dir/inst" "make uninstall"
     make distclean
-    left=$(files_left "$dir/build")
-    if [ -n "$left" ]; then
-        echo "tarball-check: make distclean left these files in the build tree:" >&2
-        echo "$left" | sed 's/^/  /' >&2
-        exit 1
-    fi
+    require_empty "$dir/build" "make distclean"
     echo "tarball-check: installed, uninstalled and cleaned without a file left"
     ;;
 *)
