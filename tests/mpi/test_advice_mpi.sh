@@ -15,9 +15,11 @@ if ! "$IOLENS_MPICC" -Wall -Wextra -Werror "$IOLENS_SRCDIR/tests/mpi/advice_prog
     finish
 fi
 
+# advise MODE [PARSER OPTION...]
 advise() {
     run_job 4 "$1"
-    if ! "$IOLENS_PARSER" --advice "$LOG" >"$RUN/advice" 2>"$RUN/advice.err"; then
+    shift
+    if ! "$IOLENS_PARSER" --advice "$@" "$LOG" >"$RUN/advice" 2>"$RUN/advice.err"; then
         fail "iolens-parser --advice $1: $(cat "$RUN/advice.err")"
         finish
     fi
@@ -47,7 +49,13 @@ check_eq "evidence: rank 0 moved 100.0% of the 8388608 bytes at the POSIX layer;
 check_eq "FINDING RANK0_BOTTLENECK 91" "$(grep '^FINDING' "$RUN/advice")" \
     "rank0 priority: 90 + 1 (share 1.0 against 0.9)"
 
-advise straggler
+# The straggler's 32 fsync'd MiB take 30 to 40 ms on a fast disk when the
+# idle ranks yield the CPU (Open MPI), under the 50 ms the rule asks of the
+# slowest rank by default, so that a tiny job is never flagged (that floor
+# is held by tests/integration/test_advice_log.sh).  The floor is set to
+# 5 ms here, well under the straggler's time on any disk, so that what is
+# checked is the rule's ratio on real timings.
+advise straggler --advice-thresholds imbalance_min_time=0.005
 has_code RANK_IMBALANCE "straggler"
 lacks_code RANK0_BOTTLENECK "straggler (rank 3 moved 57% of the bytes)"
 evidence RANK_IMBALANCE | grep -q '^evidence: slowest rank 3 spent [0-9.]* s in POSIX I/O, fastest rank [012] [0-9.]* s ([0-9.]* times) on the files of their own$' ||
