@@ -1,4 +1,5 @@
-/* Call sites (call_site.h): the per-thread slots and the tables' memory. */
+/* Call sites (call_site.h): the per-thread slots, the tables' memory and
+ * the sites that come after a record's kept ones. */
 #include "core/call_site.h"
 
 #include <string.h>
@@ -16,10 +17,103 @@ struct iolens_site_table *iolens_sites_attach(struct iolens_site_table **tablep)
     return *tablep;
 }
 
+/* The spilled bit of a site: return addresses of calls are at least a
+ * few bytes apart, so the low bits are mixed with higher ones. */
+static uint64_t site_bit(uintptr_t site)
+{
+    uint64_t h = (uint64_t)site * 0x9e3779b97f4a7c15u;
+    return (uint64_t)1 << (h >> 58);
+}
+
+static void spill(struct iolens_site_table *t, struct iolens_site_late *late,
+                  const struct iolens_site_slot *s)
+{
+    t->other_ops += s->ops;
+    t->other_bytes += s->bytes;
+    t->other_time += s->time;
+    if (late != NULL)
+        late->spilled |= site_bit(s->addr);
+}
+
+/* The kept slot with the fewest bytes: the one a waiting site replaces. */
+static struct iolens_site_slot *smallest_kept(struct iolens_site_table *t)
+{
+    struct iolens_site_slot *min = &t->slot[0];
+    for (int i = 1; i < IOLENS_SITES_KEPT; i++)
+        if (t->slot[i].bytes < min->bytes)
+            min = &t->slot[i];
+    return min;
+}
+
+/* The waiting site takes the smallest kept slot once it has more bytes;
+ * the site it displaces waits instead (its figures are still all of its
+ * calls). */
+static void maybe_promote(struct iolens_site_table *t, struct iolens_site_late *late)
+{
+    struct iolens_site_slot *min = smallest_kept(t);
+    if (late->waiting.bytes > min->bytes) {
+        struct iolens_site_slot kept = *min;
+        *min = late->waiting;
+        late->waiting = kept;
+    }
+}
+
+/* The late part, attached at the first call that needs it; NULL if the
+ * budget has no room for it. */
+static struct iolens_site_late *late_part(struct iolens_site_table *t)
+{
+    if (t->late == NULL) {
+        struct iolens_site_late *late = iolens_budget_alloc(sizeof *late);
+        t->late = late != NULL ? late : IOLENS_SITES_NO_LATE;
+    }
+    return t->late != IOLENS_SITES_NO_LATE ? t->late : NULL;
+}
+
+void iolens_sites_count_late(struct iolens_site_table *t, uintptr_t site, int64_t bytes,
+                             double time)
+{
+    struct iolens_site_slot call = {site, 1, bytes, time};
+    struct iolens_site_late *late = late_part(t);
+    if (late == NULL) {
+        spill(t, NULL, &call);
+        return;
+    }
+    if (late->waiting.addr == site) {
+        iolens_site_add(&late->waiting, bytes, time);
+        maybe_promote(t, late);
+        return;
+    }
+    /* A site with calls in other can never be counted apart; nor can a
+     * newcomer while the waiting site has made more than one call. */
+    if ((late->spilled & site_bit(site)) != 0 || late->waiting.ops > 1) {
+        spill(t, late, &call);
+        return;
+    }
+    if (late->waiting.addr != 0)
+        spill(t, late, &late->waiting);
+    late->waiting = call;
+    maybe_promote(t, late);
+}
+
+void iolens_sites_snapshot(const struct iolens_site_table *t, struct iolens_site_snapshot *out)
+{
+    memset(out, 0, sizeof *out);
+    memcpy(out->top, t->slot, sizeof t->slot);
+    if (t->late != NULL && t->late != IOLENS_SITES_NO_LATE)
+        out->top[IOLENS_SITES_KEPT] = t->late->waiting;
+    out->other = (struct iolens_site_slot){0, t->other_ops, t->other_bytes, t->other_time};
+}
+
 void iolens_sites_clear(struct iolens_site_table *table)
 {
-    if (table != NULL && table != IOLENS_SITES_NONE)
-        memset(table, 0, sizeof *table);
+    if (table == NULL || table == IOLENS_SITES_NONE)
+        return;
+    struct iolens_site_late *late = table->late;
+    memset(table, 0, sizeof *table);
+    if (late != NULL && late != IOLENS_SITES_NO_LATE) {
+        memset(late, 0, sizeof *late);
+        table->late = late;
+    }
 }
 
 unsigned long iolens_sites_table_size(void)

@@ -19,10 +19,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Distinct sites a record counts on its own: the first ones it sees;
- * later ones are counted in its "other sites" bucket, so the totals stay
- * exact.  As many as the log keeps (IOLENS_SITES_LOGGED, log_format.h),
- * so that a written record's table costs 160 bytes of the budget. */
+/* Sites a record counts apart on the read/write path: a call from one of
+ * them costs a few compares.  As many as the log keeps
+ * (IOLENS_SITES_LOGGED, log_format.h). */
 #define IOLENS_SITES_KEPT 4
 
 struct iolens_site_slot {
@@ -32,10 +31,50 @@ struct iolens_site_slot {
     double time;              /* clock units (clock.h), summed call durations */
 };
 
+/*
+ * A record's sites, top ones by bytes, with every figure exact.
+ *
+ * The first IOLENS_SITES_KEPT sites take the slots.  A later site waits in
+ * the "waiting" slot and takes a kept slot as soon as it has moved more
+ * bytes than the smallest kept site, which then waits in its place: the
+ * loop that writes 2 million 16-byte records from a fifth line still gets
+ * a line of its own.  Only one site can wait: a newcomer takes the waiting
+ * slot from a site that made a single call there, else it goes to other.
+ *
+ * A site is counted apart only if none of its calls was ever counted in
+ * other, so that a site's figures are all of its calls: "spilled" has one
+ * bit per hash of each site whose calls went to other (a bit set by
+ * another site only keeps a newcomer out, which is safe).  The slots and
+ * other add up to the record's reads and writes in every case.
+ *
+ * The waiting slot and the mask are attached from the budget when a fifth
+ * site first shows up (most records never see one); without room, later
+ * sites go to other, as they would without that part.
+ */
+struct iolens_site_late {
+    struct iolens_site_slot waiting; /* addr 0: none waits */
+    uint64_t spilled;                /* a bit per site hash (call_site.c) */
+};
+
+/* The late part that could not be allocated: later sites go to other. */
+#define IOLENS_SITES_NO_LATE ((struct iolens_site_late *)1)
+
 struct iolens_site_table {
     struct iolens_site_slot slot[IOLENS_SITES_KEPT];
-    struct iolens_site_slot other;   /* addr 0: every site that found no slot */
+    struct iolens_site_late *late;   /* NULL until a fifth site */
+    uint64_t other_ops;              /* the calls of every site not counted apart */
+    int64_t other_bytes;
+    double other_time;
 };
+
+/* A table's figures, copied under the record's lock for the log: the
+ * kept and waiting sites (addr 0: an empty slot) and other (addr 0). */
+struct iolens_site_snapshot {
+    struct iolens_site_slot top[IOLENS_SITES_KEPT + 1];
+    struct iolens_site_slot other;
+};
+
+void iolens_sites_snapshot(const struct iolens_site_table *t, struct iolens_site_snapshot *out);
 
 /* A table that could not be allocated (budget full): the record keeps no
  * sites at all rather than some, so that what it keeps is exact.  Also
@@ -107,6 +146,12 @@ static inline void iolens_site_add(struct iolens_site_slot *s, int64_t bytes, do
     s->time += time;
 }
 
+/* A call from a site that has no kept slot (struct iolens_site_late): it
+ * waits, takes a kept slot, or is counted in other.  Out of line: the
+ * read/write path only gets here for a record's fifth site and later. */
+void iolens_sites_count_late(struct iolens_site_table *t, uintptr_t site, int64_t bytes,
+                             double time);
+
 /* Charges one call of bytes and time (clock units) to site in the table
  * at *tablep, under the record's lock.  site 0: a bookkeeping call no
  * wrapper made (the runtime's own, unit tests), nothing. */
@@ -130,19 +175,22 @@ static inline void iolens_sites_count(struct iolens_site_table **tablep, uintptr
             iolens_site_add(s, bytes, time);
             return;
         }
+        /* Slots fill in order and are never emptied: while one is free,
+         * nothing waits or went to other, so the site is new. */
         if (s->addr == 0) {
             s->addr = site;
             iolens_site_add(s, bytes, time);
             return;
         }
     }
-    iolens_site_add(&t->other, bytes, time);
+    iolens_sites_count_late(t, site, bytes, time);
 }
 
-/* A forked child's record starts afresh: its table (if any) is zeroed. */
+/* A forked child's record starts afresh: its table (if any) is zeroed,
+ * its late part too (kept attached). */
 void iolens_sites_clear(struct iolens_site_table *table);
 
-/* Bytes of one table in the budget. */
+/* Bytes of one table in the budget (without the late part). */
 unsigned long iolens_sites_table_size(void);
 
 #endif

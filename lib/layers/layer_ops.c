@@ -52,7 +52,7 @@ static _Atomic int *lock_in(void *rec, const struct iolens_layer_ops *ops)
 /* Copies the call-site table of file's record of the layer into *out,
  * under the record's lock: 1 if it has one, else 0. */
 int iolens_layer_copy_sites(struct iolens_file *file, const struct iolens_layer_ops *ops,
-                            struct iolens_site_table *out)
+                            struct iolens_site_snapshot *out)
 {
     void *rec = record_in(file, ops);
     if (rec == NULL || ops->sites_offset == 0)
@@ -64,7 +64,7 @@ int iolens_layer_copy_sites(struct iolens_file *file, const struct iolens_layer_
     struct iolens_site_table *t = *tablep;
     int has = t != NULL && t != IOLENS_SITES_NONE;
     if (has)
-        *out = *t;
+        iolens_sites_snapshot(t, out);
     iolens_unlock(lock, held);
     return has;
 }

@@ -97,9 +97,9 @@ void iolens_layer_foreach_record(uint32_t region_kind, iolens_record_fn fn, void
 
 /* Copies the call-site table (core/call_site.h) of file's record of the
  * layer of ops, under the record's lock: 1 if it has one, else 0. */
-struct iolens_site_table;
+struct iolens_site_snapshot;
 int iolens_layer_copy_sites(struct iolens_file *file, const struct iolens_layer_ops *ops,
-                            struct iolens_site_table *out);
+                            struct iolens_site_snapshot *out);
 
 /* A new record of file (the init function of iolens_file_layer_record):
  * the lock free, the on-disk id and rank set, the counters at their

@@ -152,16 +152,16 @@ static void fold(struct iolens_site_slot *into, const struct iolens_site_slot *s
     into->time += s->time;
 }
 
-/* One record's table: its top sites that lie in a module, then the rest
- * in one other entry. */
-static void add_table(struct gather *g, uint64_t id, uint32_t kind, struct iolens_site_table *t)
+/* One record's table: its top sites (kept and waiting) that lie in a
+ * module, then the rest in one other entry. */
+static void add_table(struct gather *g, uint64_t id, uint32_t kind, struct iolens_site_snapshot *t)
 {
-    qsort(t->slot, IOLENS_SITES_KEPT, sizeof t->slot[0], more_bytes_first);
+    qsort(t->top, IOLENS_SITES_KEPT + 1, sizeof t->top[0], more_bytes_first);
     struct iolens_site_slot other = t->other;
     unsigned kept = 0;
     double spu = iolens_clock_seconds_per_unit();
-    for (unsigned i = 0; i < IOLENS_SITES_KEPT; i++) {
-        const struct iolens_site_slot *s = &t->slot[i];
+    for (unsigned i = 0; i < IOLENS_SITES_KEPT + 1; i++) {
+        const struct iolens_site_slot *s = &t->top[i];
         if (s->addr == 0)
             continue;
         struct module *mod = module_of(&g->modules, s->addr);
@@ -191,7 +191,7 @@ static void gather_file(struct iolens_file *file, void *arg)
     struct gather *g = arg;
     for (unsigned l = 0; l < IOLENS_NLAYERS; l++) {
         const struct iolens_layer_ops *ops = iolens_layer_ops_of((enum iolens_layer)l);
-        struct iolens_site_table t;
+        struct iolens_site_snapshot t;
         if (ops != NULL && iolens_layer_copy_sites(file, ops, &t))
             add_table(g, file->id, ops->region_kind, &t);
     }

@@ -298,6 +298,36 @@ POSIX_WRITES 10
 POSIX_BYTES_WRITTEN 5500
 END
 
+# The top site comes late: four one-off lines fill the kept slots, a fifth
+# one-off (late4) takes the smallest one's, and a loop of 1000 16-byte
+# writes from a sixth line waits, then takes a slot at its second call.
+# late0, pushed out to other by the loop, writes 1000 bytes at the end:
+# it is not listed, as its first call is in other (its figures would not
+# be all of its calls).  Before the waiting slot, the loop's 16000 bytes
+# were in other and the four 10 to 40-byte lines were listed.
+llog=$T/late.iolens
+run_traced "$llog" "$T/prog" late "$T/l.dat" || fail "late exited with $?"
+require_log "$llog"
+l=$(sites "$llog" POSIX "$T/l.dat")
+check_eq "16000 1000
+50 1
+40 1
+30 1
+1030 3" "$(echo "$l" | cut -d' ' -f1-2)" "a late top site: bytes, calls"
+for k in loop:1 late4:2 late3:3 late2:4; do
+    s=$(echo "$l" | sed -n "${k#*:}p" | cut -d' ' -f3-)
+    want=prog_sites_main.c:$(line_of "${k%:*}" prog_sites_main.c)
+    if [ "$resolved" = 1 ]; then
+        check_eq "write_late ($want)" "$(echo "$s" | sed 's|(.*/|(|')" "late site ${k%:*}"
+    else
+        check_eq "$want" "$(where "$T/prog" "$s")" "line of late site ${k%:*}"
+    fi
+done
+expect_counters "$llog" "$T/l.dat" <<END
+POSIX_WRITES 1006
+POSIX_BYTES_WRITTEN 17150
+END
+
 # A source directory and a program path with markup and a comma in them:
 # the page escapes them, --sites --csv quotes them.
 if [ -x "$REPORT" ] && [ "$resolved" = 1 ] && command -v python3 >/dev/null 2>&1; then

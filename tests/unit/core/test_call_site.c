@@ -1,0 +1,249 @@
+/* The call-site table (lib/core/call_site.h): which sites are counted
+ * apart, and that every figure it keeps is exact. */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/budget.h"
+#include "core/call_site.h"
+
+/* What each site really did, for the exactness checks. */
+#define MAX_SITES 64
+struct truth {
+    uint64_t ops[MAX_SITES];
+    int64_t bytes[MAX_SITES];
+    uint64_t calls;
+    int64_t total;
+};
+
+static uintptr_t site_addr(int k)
+{
+    return 0x400000u + 0x40u * (uintptr_t)k;
+}
+
+static struct iolens_site_table *table;
+
+static void setup(void)
+{
+    ck_assert_int_eq(iolens_budget_init(1u << 16), 0);
+    table = NULL;
+}
+
+static void teardown(void)
+{
+    iolens_budget_fini();
+}
+
+static void call(struct truth *t, int k, int64_t bytes)
+{
+    iolens_sites_count(&table, site_addr(k), bytes, 1.0);
+    t->ops[k]++;
+    t->bytes[k] += bytes;
+    t->calls++;
+    t->total += bytes;
+}
+
+static struct iolens_site_snapshot snap(void)
+{
+    struct iolens_site_snapshot out;
+    iolens_sites_snapshot(table, &out);
+    return out;
+}
+
+/* Where site k is counted apart: 0 to IOLENS_SITES_KEPT - 1 a kept slot,
+ * IOLENS_SITES_KEPT waiting; -1 not apart. */
+static int place_of(const struct iolens_site_snapshot *sn, int k)
+{
+    for (int i = 0; i <= IOLENS_SITES_KEPT; i++)
+        if (sn->top[i].addr == site_addr(k))
+            return i;
+    return -1;
+}
+
+/* Every site counted apart has all of its calls; the slots and other
+ * add up to every call; time is one unit a call, like ops. */
+static void check_exact(const struct truth *t)
+{
+    struct iolens_site_snapshot sn = snap();
+    uint64_t ops = sn.other.ops;
+    int64_t bytes = sn.other.bytes;
+    double time = sn.other.time;
+    ck_assert_uint_eq(sn.other.addr, 0);
+    for (int k = 0; k < MAX_SITES; k++) {
+        int at = place_of(&sn, k);
+        if (at < 0)
+            continue;
+        const struct iolens_site_slot *s = &sn.top[at];
+        ck_assert_uint_eq(s->ops, t->ops[k]);
+        ck_assert_int_eq(s->bytes, t->bytes[k]);
+        ck_assert(s->time == (double)t->ops[k]);
+        ops += s->ops;
+        bytes += s->bytes;
+        time += s->time;
+    }
+    ck_assert_uint_eq(ops, t->calls);
+    ck_assert_int_eq(bytes, t->total);
+    ck_assert(time == (double)t->calls);
+}
+
+START_TEST(first_sites_take_the_slots)
+{
+    struct truth t = {0};
+    for (int k = 0; k < IOLENS_SITES_KEPT; k++)
+        call(&t, k, 100);
+    for (int k = 0; k < IOLENS_SITES_KEPT; k++)
+        ck_assert_uint_eq(table->slot[k].addr, site_addr(k));
+    /* No fifth site: no late part taken from the budget. */
+    ck_assert_ptr_null(table->late);
+    ck_assert_uint_eq(table->other_ops, 0);
+    check_exact(&t);
+}
+END_TEST
+
+/* Small one-off lines first, then a loop of small writes from a late
+ * line: the loop waits, then takes the smallest slot. */
+START_TEST(a_late_loop_takes_a_slot)
+{
+    struct truth t = {0};
+    for (int k = 0; k < IOLENS_SITES_KEPT; k++)
+        call(&t, k, 10 * (k + 1));
+    for (int i = 0; i < 1000; i++)
+        call(&t, 9, 16);
+    struct iolens_site_snapshot sn = snap();
+    ck_assert_int_eq(place_of(&sn, 9), 0);
+    ck_assert_int_eq(place_of(&sn, 0), IOLENS_SITES_KEPT);
+    check_exact(&t);
+}
+END_TEST
+
+/* A site once counted in other never gets a slot, however much it moves
+ * later: its slot's figures would miss its first calls. */
+START_TEST(a_spilled_site_stays_in_other)
+{
+    struct truth t = {0};
+    for (int k = 0; k < IOLENS_SITES_KEPT; k++)
+        call(&t, k, 1000);
+    call(&t, 10, 1);    /* waits */
+    call(&t, 10, 1);    /* waits, two calls: newcomers go to other */
+    call(&t, 11, 5);    /* other */
+    for (int i = 0; i < 100; i++)
+        call(&t, 11, 5000);
+    struct iolens_site_snapshot sn = snap();
+    ck_assert_int_eq(place_of(&sn, 11), -1);
+    ck_assert_uint_eq(sn.other.ops, 101);
+    ck_assert_int_eq(sn.other.bytes, 500005);
+    check_exact(&t);
+}
+END_TEST
+
+/* A one-off waiting site gives its place to the next newcomer, and goes
+ * to other. */
+START_TEST(a_one_off_waiting_site_makes_room)
+{
+    struct truth t = {0};
+    for (int k = 0; k < IOLENS_SITES_KEPT; k++)
+        call(&t, k, 1000);
+    call(&t, 20, 1);
+    call(&t, 21, 1);
+    struct iolens_site_snapshot sn = snap();
+    ck_assert_int_eq(place_of(&sn, 21), IOLENS_SITES_KEPT);
+    ck_assert_int_eq(place_of(&sn, 20), -1);
+    ck_assert_uint_eq(sn.other.ops, 1);
+    check_exact(&t);
+}
+END_TEST
+
+/* Random calls over many sites, some heavy, some late: after every call
+ * each site counted apart has exact figures and nothing is lost. */
+START_TEST(random_calls_stay_exact)
+{
+    for (unsigned seed = 1; seed <= 200; seed++) {
+        iolens_budget_fini();
+        ck_assert_int_eq(iolens_budget_init(1u << 16), 0);
+        table = NULL;
+        srand(seed);
+        struct truth t = {0};
+        int nsites = 2 + rand() % (MAX_SITES - 2);
+        for (int i = 0; i < 2000; i++) {
+            int k = rand() % 4 == 0 ? rand() % nsites : rand() % (1 + nsites / 8);
+            call(&t, k, rand() % 3 == 0 ? 0 : 1 + rand() % 4096);
+            check_exact(&t);
+        }
+    }
+}
+END_TEST
+
+/* No room for the late part: later sites go to other, exactly. */
+START_TEST(no_room_for_the_late_part)
+{
+    iolens_budget_fini();
+    ck_assert_int_eq(iolens_budget_init(iolens_sites_table_size()), 0);
+    struct truth t = {0};
+    for (int k = 0; k < IOLENS_SITES_KEPT; k++)
+        call(&t, k, 10);
+    for (int i = 0; i < 100; i++)
+        call(&t, 9, 16);
+    ck_assert_ptr_eq(table->late, IOLENS_SITES_NO_LATE);
+    struct iolens_site_snapshot sn = snap();
+    ck_assert_int_eq(place_of(&sn, 9), -1);
+    ck_assert_uint_eq(sn.other.ops, 100);
+    check_exact(&t);
+}
+END_TEST
+
+/* A forked child's table starts empty, its late part kept for reuse. */
+START_TEST(clear_empties_the_late_part_too)
+{
+    struct truth t = {0};
+    for (int k = 0; k <= IOLENS_SITES_KEPT; k++)
+        call(&t, k, 10);
+    struct iolens_site_late *late = table->late;
+    ck_assert_ptr_nonnull(late);
+    iolens_sites_clear(table);
+    ck_assert_ptr_eq(table->late, late);
+    struct truth fresh = {0};
+    check_exact(&fresh);
+    ck_assert_uint_eq(late->waiting.addr, 0);
+    ck_assert_uint_eq(late->spilled, 0);
+}
+END_TEST
+
+/* The budget has no room: the record keeps no sites at all. */
+START_TEST(no_room_keeps_none)
+{
+    iolens_budget_fini();
+    ck_assert_int_eq(iolens_budget_init(64), 0);
+    iolens_sites_count(&table, site_addr(1), 10, 1.0);
+    ck_assert_ptr_eq(table, IOLENS_SITES_NONE);
+    iolens_sites_count(&table, site_addr(1), 10, 1.0);
+    ck_assert_ptr_eq(table, IOLENS_SITES_NONE);
+}
+END_TEST
+
+static Suite *call_site_suite(void)
+{
+    Suite *s = suite_create("call_site");
+    TCase *tc = tcase_create("call_site");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, first_sites_take_the_slots);
+    tcase_add_test(tc, a_late_loop_takes_a_slot);
+    tcase_add_test(tc, a_spilled_site_stays_in_other);
+    tcase_add_test(tc, a_one_off_waiting_site_makes_room);
+    tcase_add_test(tc, random_calls_stay_exact);
+    tcase_add_test(tc, no_room_keeps_none);
+    tcase_add_test(tc, no_room_for_the_late_part);
+    tcase_add_test(tc, clear_empties_the_late_part_too);
+    tcase_set_timeout(tc, 30);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(call_site_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
