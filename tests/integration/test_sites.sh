@@ -298,6 +298,54 @@ POSIX_WRITES 10
 POSIX_BYTES_WRITTEN 5500
 END
 
+# iolens-anonymize keeps the sites (every log has them): the same figures
+# and offsets, the module's path hashed like a file's and its build-id
+# replaced (it names the exact program), the record ids those of the
+# anonymized records.  It used to refuse every log with a sites region.
+ANON=$IOLENS_BUILDDIR/iolens-anonymize
+if [ -x "$ANON" ] && command -v python3 >/dev/null 2>&1 && [ -n "${bid:-}" ]; then
+    printf 'a secret key for the sites test.\n' >"$T/key"
+    "$ANON" --key-file "$T/key" "$T/sites.iolens" "$T/anon.iolens" 2>"$T/anon.err"
+    check_eq 0 "$?" "iolens-anonymize of a log with sites"
+    check_eq "" "$(cat "$T/anon.err")" "stderr of iolens-anonymize"
+    "$IOLENS_PARSER" --sites --csv "$T/sites.iolens" >"$T/in.csv"
+    "$IOLENS_PARSER" --sites --csv "$T/anon.iolens" >"$T/anon.csv" ||
+        fail "--sites --csv of the anonymized log exited with $?"
+    "$IOLENS_PARSER" --base "$T/anon.iolens" >"$T/anon.base"
+    python3 - "$T/in.csv" "$T/anon.csv" "$T/anon.base" "$T/prog" "$bid" >"$T/anon.check" <<'PY'
+import csv, sys
+rows = lambda p: list(csv.DictReader(open(p, newline="")))
+a, b = rows(sys.argv[1]), rows(sys.argv[2])
+prog, bid = sys.argv[4], sys.argv[5]
+ids = {int(l.split("\t")[2]) for l in open(sys.argv[3]) if not l.startswith("#")}
+mine = [(x, y) for x, y in zip(a, b) if x["module"] == prog]
+print(len(a) == len(b), len(mine))
+print(all((x["layer"], x["bytes"], x["ops"], x["offset"]) == (y["layer"], y["bytes"], y["ops"], y["offset"])
+          for x, y in zip(a, b)))
+print(all(y["module"] != prog and "prog" not in y["module"] and y["module"].count("/") == prog.count("/")
+          and y["build_id"] != bid and len(y["build_id"]) == len(bid) for x, y in mine))
+print(all(int(y["record_id"], 16) in ids for y in b),
+      any(int(x["record_id"], 16) in ids for x in a if int(x["record_id"], 16) > 15))
+PY
+    check_eq "True 3
+True
+True
+True False" "$(cat "$T/anon.check")" \
+        "anonymized sites: rows; figures and offsets; the program's module hashed and build-id replaced; record ids"
+    python3 - "$T/anon.iolens" >"$T/anon.raw" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+count = struct.unpack_from("<I", data, 28)[0]
+for i in range(count):
+    kind, ver, off, stored, raw, crc, comp = struct.unpack_from("<IIQQQII", data, 40 + 40 * i)
+    sys.stdout.buffer.write(zlib.decompress(data[off:off + stored]))
+PY
+    check_eq 0 "$(grep -c -a -F "$(basename "$T")" "$T/anon.raw")" \
+        "the test directory's name in the anonymized log's regions"
+    check_eq 0 "$(python3 -c 'import sys; print(open(sys.argv[1], "rb").read().count(bytes.fromhex(sys.argv[2])))' \
+        "$T/anon.raw" "$bid")" "the program's build-id in the anonymized log's regions"
+fi
+
 # The top site comes late: four one-off lines fill the kept slots, a fifth
 # one-off (late4) takes the smallest one's, and a loop of 1000 16-byte
 # writes from a sixth line waits, then takes a slot at its second call.

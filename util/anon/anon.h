@@ -38,6 +38,11 @@ void anon_path(struct anon_buf *out, const struct anon_key *key, const char *s, 
 void anon_token(struct anon_buf *out, const struct anon_key *key, const char *label, char prefix,
                 const char *s, size_t len);
 
+/* n bytes (at most 2 * 32) of HMAC-SHA256(key, label || v), for a value
+ * that must keep its length (a module's build-id). */
+void anon_bytes(const struct anon_key *key, const char *label, const void *v, size_t len,
+                unsigned char *out, size_t n);
+
 /* Rewrites one region's raw bytes (already validated by the reader) into
  * out.  Returns 0, or -1 with a reason in err. */
 int anon_region(const struct anon_key *key, uint32_t kind, uint32_t version,

@@ -64,6 +64,20 @@ uint64_t anon_id(const struct anon_key *key, uint64_t id)
     return iolens_id_avoid_reserved(first_u64(d));
 }
 
+void anon_bytes(const struct anon_key *key, const char *label, const void *v, size_t len,
+                unsigned char *out, size_t n)
+{
+    unsigned char d[IOLENS_SHA256_SIZE];
+    digest(key, label, v, len, d);
+    size_t first = n < sizeof d ? n : sizeof d;
+    memcpy(out, d, first);
+    if (n > first) { /* the next 32 bytes: the digest of the first */
+        unsigned char more[IOLENS_SHA256_SIZE];
+        digest(key, label, d, sizeof d, more);
+        memcpy(out + first, more, n - first < sizeof more ? n - first : sizeof more);
+    }
+}
+
 uint64_t anon_uid(const struct anon_key *key, uint64_t uid)
 {
     unsigned char le[8], d[IOLENS_SHA256_SIZE];

@@ -285,6 +285,59 @@ static int rewrite_intervals(const struct anon_key *key, uint32_t version, struc
     return 0;
 }
 
+/* A sites region's module: its path's components hashed like a file's
+ * (anon_path), or one token when that would pass the longest path a
+ * module may have; its build-id replaced by as many keyed bytes, since a
+ * build-id names the exact program (the executable's name is hashed too). */
+static int rewrite_site_module(const struct anon_key *key, struct cur *c, struct anon_buf *out)
+{
+    uint32_t lens[2];
+    if (take(c, lens, sizeof lens) != 0 || lens[1] > IOLENS_SITES_BUILD_ID_MAX ||
+        (uint64_t)lens[0] + lens[1] > c->left)
+        return -1;
+    const char *path = (const char *)c->p;
+    struct anon_buf t = {0};
+    anon_path(&t, key, path, lens[0]);
+    if (t.len == 0 || t.len > IOLENS_SITES_PATH_MAX) {
+        t.len = 0;
+        anon_token(&t, key, "module", 'm', path, lens[0]);
+    }
+    unsigned char build_id[IOLENS_SITES_BUILD_ID_MAX];
+    anon_bytes(key, "build-id", c->p + lens[0], lens[1], build_id, lens[1]);
+    uint32_t new_lens[2] = {(uint32_t)t.len, lens[1]};
+    anon_put(out, new_lens, sizeof new_lens);
+    anon_put(out, t.p, t.len);
+    anon_put(out, build_id, lens[1]);
+    if (t.failed)
+        out->failed = 1;
+    anon_buf_free(&t);
+    c->p += (size_t)lens[0] + lens[1];
+    c->left -= (size_t)lens[0] + lens[1];
+    return 0;
+}
+
+/* A sites region: the modules rewritten, the entries' record ids mapped
+ * like the layers' (offsets and figures kept). */
+static int rewrite_sites(const struct anon_key *key, struct cur *c, struct anon_buf *out)
+{
+    struct iolens_sites_head h;
+    if (take(c, &h, sizeof h) != 0)
+        return -1;
+    anon_put(out, &h, sizeof h);
+    for (uint32_t i = 0; i < h.module_count; i++)
+        if (rewrite_site_module(key, c, out) != 0)
+            return -1;
+    if (h.entry_count > c->left / sizeof(struct iolens_site_entry))
+        return -1;
+    for (uint64_t i = 0; i < h.entry_count; i++) {
+        struct iolens_site_entry e;
+        take(c, &e, sizeof e);
+        e.record_id = anon_id(key, e.record_id);
+        anon_put(out, &e, sizeof e);
+    }
+    return 0;
+}
+
 int anon_region_known(uint32_t kind, uint32_t version)
 {
     uint32_t v = iolens_region_known_version(kind);
@@ -307,6 +360,7 @@ int anon_region(const struct anon_key *key, uint32_t kind, uint32_t version,
     case IOLENS_REGION_MOUNTS: rc = rewrite_mounts(key, &c, out); break;
     case IOLENS_REGION_NAMES: rc = rewrite_names(key, &c, out); break;
     case IOLENS_REGION_INTERVALS: rc = rewrite_intervals(key, version, &c, out); break;
+    case IOLENS_REGION_SITES: rc = rewrite_sites(key, &c, out); break;
     case IOLENS_REGION_RANKS: /* times and host indexes only */
         anon_put(out, raw, len);
         c.left = 0;
