@@ -327,7 +327,10 @@ struct iolens_intervals_layer {
 
 /* -------------------------------------------------------------- sites -- */
 
-#define IOLENS_SITES_VERSION 1u
+#define IOLENS_SITES_VERSION 2u
+/* The first layout, still read: its entries are struct iolens_site_entry
+ * rows, each naming its record by id. */
+#define IOLENS_SITES_VERSION_1 1u
 
 /*
  * Sites region: where in the program the reads and writes of each record
@@ -343,8 +346,22 @@ struct iolens_intervals_layer {
  *   uint32 path_len (1 .. IOLENS_SITES_PATH_MAX), uint32 build_id_len
  *   (0 .. IOLENS_SITES_BUILD_ID_MAX), path_len bytes of the module's path
  *   (no NUL), build_id_len bytes of its build-id (0 bytes: it has none);
- * then entry_count struct iolens_site_entry, which must fill the region
- * exactly.  For each (record, layer kind) the entries list its top
+ * then (version 2) a uint64 extra_count and extra_count uint64 record ids,
+ * then entry_count entries stored column-major, each column entry_count
+ * values, each value's bytes spread over the column (byte b of value i
+ * at b * entry_count + i), which must fill the region exactly:
+ *   uint64 record  a reserved id (<= IOLENS_ID_RESERVED_MAX) as it is;
+ *                  else IOLENS_IV_FIRST_PLACE + k: extra id k for k <
+ *                  extra_count, or place k - extra_count in the names
+ *                  block before the region (as the intervals' file
+ *                  column), which must be there
+ *   uint32 layer_kind, uint32 module, uint64 offset, uint64 ops,
+ *   uint64 bytes   as in struct iolens_site_entry (bytes < 2^63)
+ *   uint64 time    nanoseconds, summed call time
+ * so that the records' ids, which do not compress, are not repeated.
+ * Version 1 has no extra ids, and entry_count struct iolens_site_entry
+ * (time in seconds) instead of the columns.
+ * For each (record, layer kind) the entries list its top
  * IOLENS_SITES_LOGGED sites by bytes (most bytes first), each with the
  * operations, bytes and summed call time (seconds) charged to it, then at
  * most one entry with module IOLENS_SITE_OTHER (offset 0): every other
@@ -364,6 +381,8 @@ struct iolens_sites_head {
     uint64_t entry_count;
 };
 
+/* An entry as version 1 stores it, and as the writers and readers hold
+ * one in memory. */
 struct iolens_site_entry {
     uint64_t record_id;
     uint32_t layer_kind;        /* IOLENS_REGION_POSIX ... */

@@ -554,7 +554,7 @@ static int build_regions(struct job_log *jl, unsigned layers_off)
                        &raw);
     if (rc == 0)
         rc = add_built(jl, IOLENS_REGION_SITES, IOLENS_SITES_VERSION,
-                       iolens_gather_sites_region(&raw, 0), &raw);
+                       iolens_gather_sites_region(&raw, 0, &names), &raw);
     iolens_names_block_free(&names);
     return rc;
 }

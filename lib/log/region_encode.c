@@ -544,25 +544,29 @@ static uint64_t file_value(const struct file_coding *fc, uint64_t id)
     return IOLENS_IV_FIRST_PLACE + (uint64_t)(hit - fc->extra);
 }
 
-/* The ids of L's intervals that are neither reserved nor in names, sorted
- * and distinct, into fc.  -1: out of memory. */
-static int collect_extra_ids(const struct iolens_intervals_layer_in *L, struct file_coding *fc)
+/* The ids (n of them, stride bytes apart from the first) that are neither
+ * reserved nor in names, sorted and distinct, into fc.  -1: out of
+ * memory. */
+static int collect_extra_ids(const uint64_t *first, size_t n, size_t stride,
+                             struct file_coding *fc)
 {
-    fc->extra = malloc((L->count > 0 ? L->count : 1) * sizeof *fc->extra);
+    fc->extra = malloc((n > 0 ? n : 1) * sizeof *fc->extra);
     if (fc->extra == NULL)
         return -1;
-    size_t n = 0;
-    uint64_t place;
-    for (size_t i = 0; i < L->count; i++)
-        if (L->iv[i].file_id > IOLENS_ID_RESERVED_MAX &&
-            !iolens_names_block_find(fc->names, L->iv[i].file_id, &place))
-            fc->extra[n++] = L->iv[i].file_id;
-    qsort(fc->extra, n, sizeof *fc->extra, iolens_compare_u64);
     size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (k == 0 || fc->extra[k - 1] != fc->extra[i])
-            fc->extra[k++] = fc->extra[i];
-    fc->nextra = k;
+    uint64_t place;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t id;
+        memcpy(&id, (const char *)first + i * stride, sizeof id);
+        if (id > IOLENS_ID_RESERVED_MAX && !iolens_names_block_find(fc->names, id, &place))
+            fc->extra[k++] = id;
+    }
+    qsort(fc->extra, k, sizeof *fc->extra, iolens_compare_u64);
+    size_t distinct = 0;
+    for (size_t i = 0; i < k; i++)
+        if (distinct == 0 || fc->extra[distinct - 1] != fc->extra[i])
+            fc->extra[distinct++] = fc->extra[i];
+    fc->nextra = distinct;
     return 0;
 }
 
@@ -623,7 +627,9 @@ static void put_interval_layer(struct iolens_buf *out, const struct iolens_inter
 {
     struct file_coding fc = {names, NULL, 0};
     const struct iolens_interval **sorted = malloc((L->count > 0 ? L->count : 1) * sizeof *sorted);
-    if (sorted == NULL || (names != NULL && collect_extra_ids(L, &fc) != 0)) {
+    if (sorted == NULL ||
+        (names != NULL && L->count > 0 &&
+         collect_extra_ids(&L->iv[0].file_id, L->count, sizeof L->iv[0], &fc) != 0)) {
         free(sorted);
         out->failed = 1;
         return;
@@ -665,6 +671,46 @@ int iolens_encode_intervals_region(struct iolens_buf *out,
     for (uint32_t l = 0; l < in->nlayers; l++)
         put_interval_layer(out, &in->layers[l], in->names);
     return iolens_buf_status(out);
+}
+
+/* The extra ids, then the seven columns of a sites region of version 2
+ * (log_format.h). */
+void iolens_encode_site_entries(struct iolens_buf *out, const struct iolens_site_entry *e,
+                                size_t n, const struct iolens_names_block *names)
+{
+    static const struct iolens_names_block no_names = {NULL, 0};
+    struct file_coding fc = {names != NULL ? names : &no_names, NULL, 0};
+    uint64_t *col = malloc((n > 0 ? n : 1) * sizeof *col);
+    if (col == NULL || (n > 0 && collect_extra_ids(&e[0].record_id, n, sizeof e[0], &fc) != 0)) {
+        free(col);
+        out->failed = 1;
+        return;
+    }
+    iolens_buf_put_u64(out, fc.nextra);
+    iolens_buf_put(out, fc.extra, fc.nextra * sizeof *fc.extra);
+    for (size_t i = 0; i < n; i++)
+        col[i] = file_value(&fc, e[i].record_id);
+    put_planes(out, col, n, 8);
+    for (size_t i = 0; i < n; i++)
+        col[i] = e[i].layer_kind;
+    put_planes(out, col, n, 4);
+    for (size_t i = 0; i < n; i++)
+        col[i] = e[i].module;
+    put_planes(out, col, n, 4);
+    for (size_t i = 0; i < n; i++)
+        col[i] = e[i].offset;
+    put_planes(out, col, n, 8);
+    for (size_t i = 0; i < n; i++)
+        col[i] = e[i].ops;
+    put_planes(out, col, n, 8);
+    for (size_t i = 0; i < n; i++)
+        col[i] = (uint64_t)(e[i].bytes > 0 ? e[i].bytes : 0);
+    put_planes(out, col, n, 8);
+    for (size_t i = 0; i < n; i++)
+        col[i] = (uint64_t)seconds_to_ns(e[i].time);
+    put_planes(out, col, n, 8);
+    free(fc.extra);
+    free(col);
 }
 
 /* ------------------------------------------------------- compression -- */

@@ -126,6 +126,12 @@ struct iolens_intervals_rank {
 int iolens_encode_intervals_region(struct iolens_buf *out,
                                    const struct iolens_intervals_rank *in);
 
+/* The entries part of a sites region of version 2 (log_format.h): the
+ * extra ids and the columns of e[0..n), whose records are named by their
+ * places in names.  Failures mark out failed. */
+void iolens_encode_site_entries(struct iolens_buf *out, const struct iolens_site_entry *e,
+                                size_t n, const struct iolens_names_block *names);
+
 /* zlib-compresses raw into a malloc'd buffer.  Returns 0 or -1. */
 int iolens_region_compress(const void *raw, size_t rawlen, void **out, size_t *outlen);
 

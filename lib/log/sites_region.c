@@ -214,7 +214,8 @@ static void put_modules(struct iolens_buf *out, const struct modules *ms, uint32
     }
 }
 
-int iolens_gather_sites_region(struct iolens_buf *out, int64_t rank)
+int iolens_gather_sites_region(struct iolens_buf *out, int64_t rank,
+                               const struct iolens_names_block *names)
 {
     struct gather g = {0};
     dl_iterate_phdr(add_module, &g.modules);
@@ -222,8 +223,7 @@ int iolens_gather_sites_region(struct iolens_buf *out, int64_t rank)
     struct iolens_sites_head head = {rank, g.nused, 0, g.n};
     iolens_buf_put(out, &head, sizeof head);
     put_modules(out, &g.modules, g.nused);
-    if (g.n > 0)
-        iolens_buf_put(out, g.e, g.n * sizeof *g.e);
+    iolens_encode_site_entries(out, g.e, g.n, names);
     free(g.modules.m);
     free(g.e);
     return g.failed ? -1 : iolens_buf_status(out);

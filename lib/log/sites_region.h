@@ -8,8 +8,11 @@
 
 #include "log/region_encode.h"
 
-/* This process's sites region into out (rank: the MPI rank, 0 outside
- * MPI).  Returns 0, or -1 when out of memory. */
-int iolens_gather_sites_region(struct iolens_buf *out, int64_t rank);
+/* This process's sites region (IOLENS_SITES_VERSION) into out (rank: the
+ * MPI rank, 0 outside MPI), its records named by their places in names,
+ * the block of the names regions written before it.  Returns 0, or -1
+ * when out of memory. */
+int iolens_gather_sites_region(struct iolens_buf *out, int64_t rank,
+                               const struct iolens_names_block *names);
 
 #endif

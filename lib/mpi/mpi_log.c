@@ -275,10 +275,11 @@ static int add_intervals(const struct iolens_mpi_job *job, const struct iolens_n
 
 /* This rank's SITES region: its records' call sites, a shared file's
  * among them as this rank made them (a reader merges the ranks'). */
-static int add_sites(const struct iolens_mpi_job *job, struct part *p)
+static int add_sites(const struct iolens_mpi_job *job, const struct iolens_names_block *names,
+                     struct part *p)
 {
     struct iolens_buf raw = {0};
-    if (iolens_gather_sites_region(&raw, job->rank) != 0) {
+    if (iolens_gather_sites_region(&raw, job->rank, names) != 0) {
         iolens_buf_free(&raw);
         return ENOMEM;
     }
@@ -313,7 +314,7 @@ static int build_rank_part(const struct iolens_mpi_job *job, const struct iolens
     if (rc == 0)
         rc = add_intervals(job, &names, p);
     if (rc == 0)
-        rc = add_sites(job, p);
+        rc = add_sites(job, &names, p);
     iolens_names_block_free(&names);
     return rc;
 }

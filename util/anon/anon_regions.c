@@ -316,9 +316,12 @@ static int rewrite_site_module(const struct anon_key *key, struct cur *c, struct
     return 0;
 }
 
-/* A sites region: the modules rewritten, the entries' record ids mapped
- * like the layers' (offsets and figures kept). */
-static int rewrite_sites(const struct anon_key *key, struct cur *c, struct anon_buf *out)
+/* A sites region: the modules rewritten, the records' ids mapped like the
+ * layers' (version 1: in each entry; version 2: the extra ids, while the
+ * places in the names block stay, as the names regions keep their
+ * order); offsets and figures kept. */
+static int rewrite_sites(const struct anon_key *key, uint32_t version, struct cur *c,
+                         struct anon_buf *out)
 {
     struct iolens_sites_head h;
     if (take(c, &h, sizeof h) != 0)
@@ -327,13 +330,31 @@ static int rewrite_sites(const struct anon_key *key, struct cur *c, struct anon_
     for (uint32_t i = 0; i < h.module_count; i++)
         if (rewrite_site_module(key, c, out) != 0)
             return -1;
+    if (version != IOLENS_SITES_VERSION_1) {
+        uint64_t nextra;
+        if (take(c, &nextra, sizeof nextra) != 0 || nextra > c->left / 8)
+            return -1;
+        anon_put(out, &nextra, sizeof nextra);
+        for (uint64_t i = 0; i < nextra; i++) {
+            uint64_t id;
+            take(c, &id, sizeof id);
+            id = anon_id(key, id);
+            anon_put(out, &id, sizeof id);
+        }
+    }
     if (h.entry_count > c->left / sizeof(struct iolens_site_entry))
         return -1;
-    for (uint64_t i = 0; i < h.entry_count; i++) {
+    for (uint64_t i = 0; version == IOLENS_SITES_VERSION_1 && i < h.entry_count; i++) {
         struct iolens_site_entry e;
         take(c, &e, sizeof e);
         e.record_id = anon_id(key, e.record_id);
         anon_put(out, &e, sizeof e);
+    }
+    if (version != IOLENS_SITES_VERSION_1) { /* the columns, as they are */
+        size_t body = (size_t)h.entry_count * sizeof(struct iolens_site_entry);
+        anon_put(out, c->p, body);
+        c->p += body;
+        c->left -= body;
     }
     return 0;
 }
@@ -342,6 +363,8 @@ int anon_region_known(uint32_t kind, uint32_t version)
 {
     uint32_t v = iolens_region_known_version(kind);
     if (kind == IOLENS_REGION_INTERVALS && version == IOLENS_INTERVALS_VERSION_2)
+        return 1;
+    if (kind == IOLENS_REGION_SITES && version == IOLENS_SITES_VERSION_1)
         return 1;
     if (v != 0 && kind >= IOLENS_REGION_POSIX &&
         (version == IOLENS_LAYER_VERSION_2 || version == IOLENS_LAYER_VERSION_3))
@@ -360,7 +383,7 @@ int anon_region(const struct anon_key *key, uint32_t kind, uint32_t version,
     case IOLENS_REGION_MOUNTS: rc = rewrite_mounts(key, &c, out); break;
     case IOLENS_REGION_NAMES: rc = rewrite_names(key, &c, out); break;
     case IOLENS_REGION_INTERVALS: rc = rewrite_intervals(key, version, &c, out); break;
-    case IOLENS_REGION_SITES: rc = rewrite_sites(key, &c, out); break;
+    case IOLENS_REGION_SITES: rc = rewrite_sites(key, version, &c, out); break;
     case IOLENS_REGION_RANKS: /* times and host indexes only */
         anon_put(out, raw, len);
         c.left = 0;

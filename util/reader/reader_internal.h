@@ -36,6 +36,19 @@ bool rd_blocks_add(struct rd_names_blocks *b, unsigned region, const struct iole
 const struct rd_names_block *rd_blocks_before(const struct rd_names_blocks *b, unsigned region);
 void rd_blocks_free(struct rd_names_blocks *b);
 
+/* How a region's file column names its files (log_format.h: the
+ * intervals' of version 3, the sites' of version 2): names NULL, by id;
+ * else a reserved id, an extra id (nextra uint64 ids at extra, in the
+ * region), or a place in the names block. */
+struct rd_file_refs {
+    const struct rd_names_blocks *blocks;
+    const struct rd_names_block *names;
+    const unsigned char *extra;
+    uint64_t nextra;
+};
+/* The id of file column value v; false when it refers to nothing. */
+bool rd_file_of(const struct rd_file_refs *f, uint64_t v, uint64_t *id);
+
 /* How a layer region's columns are stored (log_format.h): a code per
  * column (NULL for version 2: every column raw), the ids of the names
  * block its places refer to, and its layer (the refs of its times). */
@@ -135,8 +148,9 @@ enum iolens_read_status rd_inflate_region(struct reader *r, unsigned i,
 /* Step 4 for region i whose stored bytes are at stored: decompressed and
  * parsed into r->log (NAMES appended, layer records appended to the layer
  * of their kind, intervals appended). */
-/* A sites region (reader_sites.c): raw bytes of len. */
-enum iolens_read_status rd_parse_sites(struct reader *r, const unsigned char *raw, size_t len);
+/* Sites region i (reader_sites.c) of version: raw bytes of len. */
+enum iolens_read_status rd_parse_sites(struct reader *r, unsigned i, uint32_t version,
+                                       const unsigned char *raw, size_t len);
 enum iolens_read_status rd_parse_region(struct reader *r, unsigned i,
                                         const struct iolens_region_desc *d,
                                         const unsigned char *stored);

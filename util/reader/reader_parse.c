@@ -840,21 +840,8 @@ static bool decode_interval_busy(struct cursor *c, struct iolens_log_intervals *
     return true;
 }
 
-/* bytes, file_id, accesses and flags columns; bytes >= 0, accesses >= 1,
- * and the intervals hold no more accesses than the layer counted.  With
- * a names block, the file column holds reserved ids and places in it. */
-/* How a version 3 layer's file column names its files (log_format.h):
- * names NULL, by id; else a reserved id, an extra id, or a place in the
- * names block. */
-struct file_refs {
-    const struct rd_names_blocks *blocks;
-    const struct rd_names_block *names;
-    const unsigned char *extra;         /* nextra uint64 ids, in the region */
-    uint64_t nextra;
-};
-
-/* The id of file column value v; false when it refers to nothing. */
-static bool file_of(const struct file_refs *f, uint64_t v, uint64_t *id)
+/* reader_internal.h */
+bool rd_file_of(const struct rd_file_refs *f, uint64_t v, uint64_t *id)
 {
     if (f->names == NULL || v < IOLENS_IV_FIRST_PLACE) {
         *id = v;
@@ -872,8 +859,11 @@ static bool file_of(const struct file_refs *f, uint64_t v, uint64_t *id)
     return true;
 }
 
+/* bytes, file_id, accesses and flags columns; bytes >= 0, accesses >= 1,
+ * and the intervals hold no more accesses than the layer counted.  With
+ * a names block, the file column holds reserved ids and places in it. */
 static bool decode_interval_values(struct cursor *c, struct iolens_log_intervals *set,
-                                   const struct file_refs *refs)
+                                   const struct rd_file_refs *refs)
 {
     uint64_t n = set->count, accesses = 0;
     for (uint64_t i = 0; i < n; i++)
@@ -882,7 +872,7 @@ static bool decode_interval_values(struct cursor *c, struct iolens_log_intervals
     for (uint64_t i = 0; i < n; i++) {
         uint64_t v = 0;
         take(c, &v, 8);
-        if (!file_of(refs, v, &set->file_id[i]))
+        if (!rd_file_of(refs, v, &set->file_id[i]))
             return false;
     }
     for (uint64_t i = 0; i < n; i++) {
@@ -953,7 +943,7 @@ static enum iolens_read_status parse_interval_layer(struct reader *r, struct cur
         return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt intervals region: file column code %u",
                        (unsigned)L.file_column);
     static const struct rd_names_block no_names = {0, 0, 0, 0};
-    struct file_refs refs = {r->blocks, NULL, NULL, 0};
+    struct rd_file_refs refs = {r->blocks, NULL, NULL, 0};
     if (places) {
         if ((refs.names = rd_blocks_before(r->blocks, region)) == NULL)
             refs.names = &no_names;
@@ -1101,7 +1091,7 @@ enum iolens_read_status rd_parse_region(struct reader *r, unsigned i,
     else if (d->kind == IOLENS_REGION_INTERVALS)
         st = parse_intervals(r, &c, i, d->version);
     else if (d->kind == IOLENS_REGION_SITES) {
-        st = rd_parse_sites(r, c.p, c.left);
+        st = rd_parse_sites(r, i, d->version, c.p, c.left);
         c.left = 0;
     }
     else if (is_layer_kind(d->kind))

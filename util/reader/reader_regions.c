@@ -52,11 +52,13 @@ const char *rd_region_label(uint32_t kind, char *buf, size_t bufsz)
 bool iolens_region_readable(uint32_t kind, uint32_t version)
 {
     uint32_t v = iolens_region_known_version(kind);
-    /* The earlier layouts still read: intervals 1 and 2, layers 2 and 3
+    /* The earlier layouts still read: intervals 1 and 2, sites 1, layers 2 and 3
      * (whose counters mean what version 4's do; layer version 1's meant
      * something else). */
     if (kind == IOLENS_REGION_INTERVALS &&
         (version == IOLENS_INTERVALS_VERSION_1 || version == IOLENS_INTERVALS_VERSION_2))
+        return true;
+    if (kind == IOLENS_REGION_SITES && version == IOLENS_SITES_VERSION_1)
         return true;
     if (v != 0 && kind >= IOLENS_REGION_POSIX &&
         (version == IOLENS_LAYER_VERSION_2 || version == IOLENS_LAYER_VERSION_3))

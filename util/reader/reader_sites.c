@@ -1,6 +1,7 @@
 /* Sites regions (log_format.h): parsed as hostile input, and the merged
  * sites of one record (reader.h: iolens_log_record_sites). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,7 +97,55 @@ static enum iolens_read_status check_entry(struct reader *r, const struct iolens
                    (unsigned long long)i, bad);
 }
 
-enum iolens_read_status rd_parse_sites(struct reader *r, const unsigned char *raw, size_t len)
+/* Value i of a byte-planed column of n values of width bytes at p. */
+static uint64_t plane_value(const unsigned char *p, uint64_t n, uint64_t i, unsigned width)
+{
+    uint64_t v = 0;
+    for (unsigned b = 0; b < width; b++)
+        v |= (uint64_t)p[b * n + i] << (8 * b);
+    return v;
+}
+
+/* Version 2's entry i from its columns (log_format.h), into e; false
+ * when its record column refers to nothing. */
+static bool column_entry(const unsigned char *cols, uint64_t n, uint64_t i,
+                         const struct rd_file_refs *refs, struct iolens_site_entry *e)
+{
+    const unsigned char *p = cols;
+    if (!rd_file_of(refs, plane_value(p, n, i, 8), &e->record_id))
+        return false;
+    p += 8 * n;
+    e->layer_kind = (uint32_t)plane_value(p, n, i, 4);
+    p += 4 * n;
+    e->module = (uint32_t)plane_value(p, n, i, 4);
+    p += 4 * n;
+    e->offset = plane_value(p, n, i, 8);
+    p += 8 * n;
+    e->ops = plane_value(p, n, i, 8);
+    p += 8 * n;
+    e->bytes = (int64_t)plane_value(p, n, i, 8);
+    p += 8 * n;
+    e->time = (double)plane_value(p, n, i, 8) * 1e-9;
+    return true;
+}
+
+/* Version 2's extra ids (refs) after the modules. */
+static enum iolens_read_status take_extra_ids(struct reader *r, unsigned region,
+                                              struct sites_cursor *c, struct rd_file_refs *refs)
+{
+    static const struct rd_names_block no_names = {0, 0, 0, 0};
+    if ((refs->names = rd_blocks_before(r->blocks, region)) == NULL)
+        refs->names = &no_names;
+    if (!take_bytes(c, &refs->nextra, sizeof refs->nextra) || refs->nextra > c->left / 8)
+        return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt sites region: bad extra ids");
+    refs->extra = c->p;
+    c->p += 8 * refs->nextra;
+    c->left -= 8 * refs->nextra;
+    return IOLENS_READ_OK;
+}
+
+enum iolens_read_status rd_parse_sites(struct reader *r, unsigned region, uint32_t version,
+                                       const unsigned char *raw, size_t len)
 {
     struct iolens_log *log = r->log;
     struct sites_cursor c = {raw, len};
@@ -113,6 +162,12 @@ enum iolens_read_status rd_parse_sites(struct reader *r, const unsigned char *ra
     if (map == NULL)
         return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     enum iolens_read_status st = take_modules(r, &c, head.module_count, map);
+    struct rd_file_refs refs = {r->blocks, NULL, NULL, 0};
+    bool columns = version != IOLENS_SITES_VERSION_1;
+    if (st == IOLENS_READ_OK && columns)
+        st = take_extra_ids(r, region, &c, &refs);
+    /* Both layouts take 48 bytes an entry. */
+    _Static_assert(sizeof(struct iolens_site_entry) == 48, "sites entry layout");
     if (st == IOLENS_READ_OK && (head.entry_count > c.left / sizeof(struct iolens_site_entry) ||
                                  head.entry_count * sizeof(struct iolens_site_entry) != c.left))
         st = rd_fail(r, IOLENS_READ_CORRUPT,
@@ -127,7 +182,14 @@ enum iolens_read_status rd_parse_sites(struct reader *r, const unsigned char *ra
     }
     for (uint64_t i = 0; st == IOLENS_READ_OK && i < head.entry_count; i++) {
         struct iolens_site_entry e;
-        take_bytes(&c, &e, sizeof e);
+        if (!columns)
+            take_bytes(&c, &e, sizeof e);
+        else if (!column_entry(c.p, head.entry_count, i, &refs, &e)) {
+            st = rd_fail(r, IOLENS_READ_CORRUPT,
+                         "corrupt sites region: entry %llu names a record that is not there",
+                         (unsigned long long)i);
+            break;
+        }
         if ((st = check_entry(r, &e, head.module_count, i)) != IOLENS_READ_OK)
             break;
         log->sites[log->nsites++] = (struct iolens_log_site){

@@ -18,7 +18,63 @@ struct sites_spec {
     int64_t entry_extra;          /* added to the claimed entry count */
     struct iolens_site_entry e[4];
     unsigned ne;
+    uint32_t version;             /* IOLENS_SITES_VERSION or _VERSION_1 */
+    int a_as_extra;               /* version 2: ID_A as an extra id, not a place */
+    int64_t nextra_extra;         /* version 2: added to the claimed extra ids */
+    uint64_t record0;             /* version 2: entry 0's record value if not 0 */
 };
+
+/* Version 2's record column value of id (log_format.h): the names block
+ * of standard_content holds ID_C, ID_A and ID_B, in that order. */
+static uint64_t record_value(const struct sites_spec *s, uint64_t id)
+{
+    uint64_t nextra = s->a_as_extra ? 1 : 0;
+    if (id == ID_A)
+        return IOLENS_IV_FIRST_PLACE + (s->a_as_extra ? 0 : nextra + 1);
+    if (id == ID_B)
+        return IOLENS_IV_FIRST_PLACE + nextra + 2;
+    return id;
+}
+
+/* A column of n values of width bytes, byte-planed. */
+static void put_site_column(struct bytes *b, const uint64_t *v, unsigned n, unsigned width)
+{
+    for (unsigned k = 0; k < width; k++)
+        for (unsigned i = 0; i < n; i++) {
+            unsigned char c = (unsigned char)(v[i] >> (8 * k));
+            put(b, &c, 1);
+        }
+}
+
+/* Version 2's extra ids and columns of s's entries. */
+static void put_site_columns(struct bytes *b, const struct sites_spec *s)
+{
+    put_u64(b, (uint64_t)((int64_t)(s->a_as_extra ? 1 : 0) + s->nextra_extra));
+    if (s->a_as_extra)
+        put_u64(b, ID_A);
+    uint64_t v[4];
+    for (unsigned i = 0; i < s->ne; i++)
+        v[i] = i == 0 && s->record0 ? s->record0 : record_value(s, s->e[i].record_id);
+    put_site_column(b, v, s->ne, 8);
+    for (unsigned i = 0; i < s->ne; i++)
+        v[i] = s->e[i].layer_kind;
+    put_site_column(b, v, s->ne, 4);
+    for (unsigned i = 0; i < s->ne; i++)
+        v[i] = s->e[i].module;
+    put_site_column(b, v, s->ne, 4);
+    for (unsigned i = 0; i < s->ne; i++)
+        v[i] = s->e[i].offset;
+    put_site_column(b, v, s->ne, 8);
+    for (unsigned i = 0; i < s->ne; i++)
+        v[i] = s->e[i].ops;
+    put_site_column(b, v, s->ne, 8);
+    for (unsigned i = 0; i < s->ne; i++)
+        v[i] = (uint64_t)s->e[i].bytes;
+    put_site_column(b, v, s->ne, 8);
+    for (unsigned i = 0; i < s->ne; i++)
+        v[i] = (uint64_t)(s->e[i].time * 1e9 + 0.5);
+    put_site_column(b, v, s->ne, 8);
+}
 
 /* Two modules with the same path and build-id (a reader keeps one), and
  * four entries of ID_A's POSIX record: site 0x10 of module 0 (100 bytes,
@@ -26,7 +82,7 @@ struct sites_spec {
  * other bucket (5, 1). */
 static struct sites_spec good_spec(void)
 {
-    struct sites_spec s = {.rank = 0, .module_count = 2, .ne = 4};
+    struct sites_spec s = {.rank = 0, .module_count = 2, .ne = 4, .version = IOLENS_SITES_VERSION};
     s.e[0] = (struct iolens_site_entry){ID_A, IOLENS_REGION_POSIX, 0, 0x10, 2, 100, 0.5};
     s.e[1] = (struct iolens_site_entry){ID_A, IOLENS_REGION_POSIX, 1, 0x10, 1, 50, 0.25};
     s.e[2] = (struct iolens_site_entry){ID_A, IOLENS_REGION_POSIX, 0, 0x20, 1, 300, 1.0};
@@ -51,7 +107,10 @@ static struct bytes sites_raw(const struct sites_spec *s)
         put(&b, path, plen <= 8 ? plen : 8);
         put(&b, id, blen <= 4 ? blen : 4);
     }
-    put(&b, s->e, s->ne * sizeof s->e[0]);
+    if (s->version == IOLENS_SITES_VERSION_1)
+        put(&b, s->e, s->ne * sizeof s->e[0]);
+    else
+        put_site_columns(&b, s);
     return b;
 }
 
@@ -60,7 +119,7 @@ static enum iolens_read_status read_with(const struct sites_spec *s, struct iole
     struct content c;
     standard_content(&c);
     struct bytes raw = sites_raw(s);
-    c.r[c.n++] = (struct region){IOLENS_REGION_SITES, IOLENS_SITES_VERSION, raw};
+    c.r[c.n++] = (struct region){IOLENS_REGION_SITES, s->version, raw};
     struct bytes file = assemble(&c);
     free_content(&c);
     enum iolens_read_status st = read_bytes(file.p, file.len, log);
@@ -76,9 +135,20 @@ static enum iolens_read_status status_with(const struct sites_spec *s)
     return st;
 }
 
-START_TEST(sites_read_and_merged)
+/* Loop tests: _i 0 the current layout, 1 version 1, 2 the current
+ * layout with the record named by an extra id instead of a place. */
+static struct sites_spec spec_for(int i)
 {
     struct sites_spec s = good_spec();
+    if (i == 1)
+        s.version = IOLENS_SITES_VERSION_1;
+    s.a_as_extra = i == 2;
+    return s;
+}
+
+START_TEST(sites_read_and_merged)
+{
+    struct sites_spec s = spec_for(_i);
     struct iolens_log log;
     ck_assert_int_eq(read_with(&s, &log), IOLENS_READ_OK);
     ck_assert_uint_eq(log.nsite_modules, 1);
@@ -109,7 +179,7 @@ END_TEST
 /* More than IOLENS_SITES_LOGGED sites: the rest join the other bucket. */
 START_TEST(sites_beyond_the_top_join_other)
 {
-    struct sites_spec s = good_spec();
+    struct sites_spec s = spec_for(_i);
     s.e[1].offset = 0x30;
     s.e[3] = (struct iolens_site_entry){ID_A, IOLENS_REGION_POSIX, 1, 0x40, 7, 70, 0.0};
     struct iolens_log log;
@@ -127,7 +197,7 @@ START_TEST(damaged_sites_are_corrupt)
     struct sites_spec s;
 #define CORRUPT(edit)                                                    \
     do {                                                                 \
-        s = good_spec();                                                 \
+        s = spec_for(_i);                                                \
         edit;                                                            \
         ck_assert_int_eq(status_with(&s), IOLENS_READ_CORRUPT);          \
     } while (0)
@@ -145,12 +215,37 @@ START_TEST(damaged_sites_are_corrupt)
     CORRUPT(s.e[0].module = 2);
     CORRUPT(s.e[3].offset = 1);
     CORRUPT(s.e[0].bytes = -1);
-    CORRUPT(s.e[0].time = NAN);
-    CORRUPT(s.e[0].time = -1.0);
     CORRUPT(s.e[0].layer_kind = 99);
+    if (s.version == IOLENS_SITES_VERSION_1) { /* version 2 stores no NaN nor sign */
+        CORRUPT(s.e[0].time = NAN);
+        CORRUPT(s.e[0].time = -1.0);
+    } else {
+        CORRUPT(s.nextra_extra = 1);
+        CORRUPT(s.nextra_extra = (int64_t)(UINT64_MAX / 8));
+        /* A place past the names block (of 3), and far past it. */
+        CORRUPT(s.record0 = IOLENS_IV_FIRST_PLACE + (uint64_t)s.a_as_extra + 3);
+        CORRUPT(s.record0 = IOLENS_IV_FIRST_PLACE + 1000000);
+    }
 #undef CORRUPT
-    s = good_spec();
+    s = spec_for(_i);
     ck_assert_int_eq(status_with(&s), IOLENS_READ_OK);
+}
+END_TEST
+
+/* Version 2: a reserved id (<STDOUT>'s) is stored as it is, not as a
+ * place; it reads back as that record's site. */
+START_TEST(a_reserved_record_is_its_own_id)
+{
+    struct sites_spec s = good_spec();
+    s.ne = 1;
+    s.e[0].record_id = 3;
+    struct iolens_log log;
+    ck_assert_int_eq(read_with(&s, &log), IOLENS_READ_OK);
+    struct iolens_log_site out[IOLENS_SITES_LOGGED + 1];
+    ck_assert_uint_eq(iolens_log_record_sites(&log, IOLENS_REGION_POSIX, 3, 0, out), 1);
+    ck_assert_int_eq(out[0].bytes, 100);
+    ck_assert_uint_eq(iolens_log_record_sites(&log, IOLENS_REGION_POSIX, ID_A, 0, out), 0);
+    iolens_log_free(&log);
 }
 END_TEST
 
@@ -158,9 +253,10 @@ int main(void)
 {
     Suite *suite = suite_create("reader_sites");
     TCase *tc = tcase_create("sites");
-    tcase_add_test(tc, sites_read_and_merged);
-    tcase_add_test(tc, sites_beyond_the_top_join_other);
-    tcase_add_test(tc, damaged_sites_are_corrupt);
+    tcase_add_loop_test(tc, sites_read_and_merged, 0, 3);
+    tcase_add_loop_test(tc, sites_beyond_the_top_join_other, 0, 3);
+    tcase_add_loop_test(tc, damaged_sites_are_corrupt, 0, 3);
+    tcase_add_test(tc, a_reserved_record_is_its_own_id);
     suite_add_tcase(suite, tc);
     SRunner *sr = srunner_create(suite);
     srunner_run_all(sr, CK_NORMAL);
