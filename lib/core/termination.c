@@ -55,6 +55,7 @@ static struct sigaction app_action; /* what the application installed */
 static struct iolens_termination_hooks hooks; /* from iolens_termination_init */
 int iolens_termination_on;          /* iolens_termination_init ran */
 static _Atomic int snapshot_taken;  /* the first SIGTERM had its log */
+static _Atomic int grace_ms;        /* iolens_termination_set_grace */
 
 /* ------------------------------------------------------ the snapshot -- */
 
@@ -107,9 +108,31 @@ void iolens_write_log_from_copy(int incomplete)
     long pid = syscall(SYS_clone, 0UL, NULL, NULL, NULL, NULL);
     if (pid == 0)
         snapshot_copy_main(incomplete); /* does not return */
-    if (pid > 0)
+    if (pid > 0) {
+        /* The copy leaves the process group itself, but on a loaded node it
+         * may not run for milliseconds, while a launcher kills the group:
+         * this process, running now, moves it out at once (whichever call
+         * comes second fails harmlessly). */
+        setpgid((pid_t)pid, (pid_t)pid);
         wait_for_copy((pid_t)pid);
+    }
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
+}
+
+void iolens_termination_set_grace(int ms)
+{
+    atomic_store(&grace_ms, ms > 0 ? ms : 0);
+}
+
+/* The grace of a rank of a parallel job (termination.h), slept in the
+ * handler (nanosleep is async-signal-safe; an interrupted sleep goes on
+ * for what is left). */
+static void hold_for_grace(void)
+{
+    int ms = atomic_load(&grace_ms);
+    struct timespec left = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (ms > 0 && nanosleep(&left, &left) != 0 && errno == EINTR)
+        ;
 }
 
 /* ------------------------------------------------- the handler chain -- */
@@ -146,8 +169,10 @@ static void on_sigterm(int sig, siginfo_t *info, void *context)
         memset(&app_action, 0, sizeof app_action);
         app_action.sa_handler = SIG_DFL;
     }
-    if (atomic_load(&iolens_active) && !atomic_exchange(&snapshot_taken, 1))
+    if (atomic_load(&iolens_active) && !atomic_exchange(&snapshot_taken, 1)) {
         iolens_write_log_from_copy(1);
+        hold_for_grace();
+    }
     run_application_action(&app, sig, info, context);
     errno = saved_errno;
 }

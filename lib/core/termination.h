@@ -50,6 +50,21 @@ __sighandler_t iolens_termination_signal(__sighandler_t handler);
  * incomplete: the write_incomplete hook, else write_final. */
 void iolens_write_log_from_copy(int incomplete);
 
+/* How long, in milliseconds, a rank of a parallel job holds its death
+ * after its log at SIGTERM, before the application's disposition runs.
+ * A batch system signals every rank at once, and MPICH's hydra, even with
+ * -disable-auto-cleanup, was seen to kill the other ranks' process groups
+ * as soon as the first one died of it: a rank whose handler had not run
+ * yet, on a loaded node, died without its log (3 of 30 jobs of 4 ranks on
+ * 2 busy CPUs; none of 30 with the grace).  The grace lets every rank
+ * start its snapshot copy, which leaves the process group and finishes on
+ * its own. */
+#define IOLENS_TERM_GRACE_MS 200
+
+/* Set by the MPI layer at MPI_Init for a job of more than one rank:
+ * ms of grace (0: none, the default). */
+void iolens_termination_set_grace(int ms);
+
 /* 1 once SIGTERM arrived (and had its log written). */
 int iolens_termination_signalled(void);
 

@@ -34,6 +34,7 @@
 #include "log/log_regions.h"
 #include "core/mpi_calls.h"
 #include "core/mpi_family.h"
+#include "core/termination.h"
 #include "mpi/mpi_coll.h"
 #include "mpi/mpi_log.h"
 #include "core/real_calls.h"
@@ -304,6 +305,8 @@ void iolens_mpi_on_init(void)
         mpi.host[len < MPI_MAX_PROCESSOR_NAME ? len : MPI_MAX_PROCESSOR_NAME] = '\0';
     estimate_clock_offsets();
     agree_job_log_path();
+    if (mpi.nprocs > 1)
+        iolens_termination_set_grace(IOLENS_TERM_GRACE_MS);
     mpi.init_seen = 1;
     mpi.initialized = 1;
 }
