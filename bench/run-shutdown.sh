@@ -14,7 +14,9 @@
 # file has exactly one POSIX record: its own, or the reduced one of a
 # shared file); the expected count, NPROCS * UNIQUE + SHARED, is shown
 # next to it.  IOLENS_MEMORY is raised (BENCH_MEMORY, default 64M) so
-# that no file is folded into <other files>.
+# that no file is folded into <other files>.  For 1000 files a rank and
+# more, the summary also gives iolens-parser --sites on the first traced
+# log, in records per second.
 #
 # Then the curve: the same at each of CURVE_RANKS ranks (default
 # "2 4 8 16") with CURVE_UNIQUE files a rank (default 100) and
@@ -143,6 +145,18 @@ bytes_per_record() {
     done
 }
 
+# Records per second of iolens-parser --sites on the first traced run's
+# log (RECORDS of them): one sites query per record and layer, which once
+# scanned every site of the log ("-" without a log).
+sites_rate() {
+    set -- "$WORK/logs-1"/*.iolens "$1"
+    [ -f "$1" ] || { echo -; return; }
+    t0=$(date +%s.%N)
+    "$PARSER" --sites "$1" >/dev/null 2>&1 || { echo -; return; }
+    t1=$(date +%s.%N)
+    awk -v r="$2" -v a="$t0" -v b="$t1" 'BEGIN { if (b > a && r > 0) printf "%.0f\n", r / (b - a); else print "-" }'
+}
+
 echo "iolens shutdown cost: $NPROCS ranks on $(nproc) CPUs, $RUNS pairs of runs"
 echo "MPI_Finalize: slowest rank's seconds; traced with IOLENS_MEMORY=$MEMORY"
 echo
@@ -173,6 +187,10 @@ for u in $UNIQUE; do
         [ "$u" -ge 1000 ] && bytes_target="<= 40"
         summary_row "$what: log bytes per record" "${per%% *}" B/record "$bytes_target" \
             "${per#* }"
+        if [ "$u" -ge 1000 ]; then
+            summary_row "$what: iolens-parser --sites, records/s" "$(sites_rate "$records")" \
+                records/s - -
+        fi
     done
 done
 echo

@@ -77,6 +77,7 @@ static enum iolens_read_status read_all(struct reader *r)
         return st;
     if ((st = rd_check_interval_ranks(r)) != IOLENS_READ_OK)
         return st;
+    rd_index_sites(r->log);
     return rd_check_ranks(r);
 }
 

@@ -113,7 +113,9 @@ struct iolens_log {
     size_t nsite_modules;
     struct iolens_log_site_module *site_modules;
     size_t nsites;
-    struct iolens_log_site *sites;       /* every sites region's entries, in log order */
+    struct iolens_log_site *sites;       /* every sites region's entries: sorted by
+                                          * record id and layer once sites_sorted */
+    int sites_sorted;
     unsigned unknown_regions;            /* skipped region kinds */
     /* Which runtime wrote the log (the reader tells by magic number). */
     uint32_t source;                     /* IOLENS_SOURCE_* */

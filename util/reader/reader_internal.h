@@ -148,6 +148,9 @@ enum iolens_read_status rd_inflate_region(struct reader *r, unsigned i,
 /* Step 4 for region i whose stored bytes are at stored: decompressed and
  * parsed into r->log (NAMES appended, layer records appended to the layer
  * of their kind, intervals appended). */
+/* Sorts the log's sites by record and layer, once every region is read,
+ * so that a record's sites are found by bisection (reader_sites.c). */
+void rd_index_sites(struct iolens_log *log);
 /* Sites region i (reader_sites.c) of version: raw bytes of len. */
 enum iolens_read_status rd_parse_sites(struct reader *r, unsigned i, uint32_t version,
                                        const unsigned char *raw, size_t len);

@@ -203,6 +203,45 @@ enum iolens_read_status rd_parse_sites(struct reader *r, unsigned region, uint32
 
 /* ---------------------------------------------------------- queries -- */
 
+static int by_record_and_layer(const void *a, const void *b)
+{
+    const struct iolens_log_site *x = a, *y = b;
+    if (x->record_id != y->record_id)
+        return x->record_id < y->record_id ? -1 : 1;
+    if (x->layer_kind != y->layer_kind)
+        return x->layer_kind < y->layer_kind ? -1 : 1;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->module != y->module)
+        return x->module < y->module ? -1 : 1;
+    return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+void rd_index_sites(struct iolens_log *log)
+{
+    if (log->nsites > 1)
+        qsort(log->sites, log->nsites, sizeof *log->sites, by_record_and_layer);
+    log->sites_sorted = 1;
+}
+
+/* The first of the log's sites of (id, kind) or after, when sorted; 0
+ * when not (every site is then looked at). */
+static size_t first_site_of(const struct iolens_log *log, uint64_t id, uint32_t kind)
+{
+    if (!log->sites_sorted)
+        return 0;
+    size_t lo = 0, hi = log->nsites;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct iolens_log_site *s = &log->sites[mid];
+        if (s->record_id < id || (s->record_id == id && s->layer_kind < kind))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static int site_more_bytes_first(const void *a, const void *b)
 {
     const struct iolens_log_site *x = a, *y = b;
@@ -229,8 +268,10 @@ size_t iolens_log_record_sites(const struct iolens_log *log, uint32_t kind, uint
     size_t n = 0, cap = 0;
     struct iolens_log_site other = {id, rank, kind, IOLENS_SITE_OTHER, 0, 0, 0, 0.0};
     int any = 0;
-    for (size_t i = 0; i < log->nsites; i++) {
+    for (size_t i = first_site_of(log, id, kind); i < log->nsites; i++) {
         const struct iolens_log_site *s = &log->sites[i];
+        if (log->sites_sorted && (s->record_id != id || s->layer_kind != kind))
+            break; /* past the record's sites */
         if (s->record_id != id || s->layer_kind != kind ||
             (rank != IOLENS_RANK_ALL && s->rank != rank))
             continue;

@@ -232,6 +232,31 @@ START_TEST(damaged_sites_are_corrupt)
 }
 END_TEST
 
+/* Two records' entries interleaved in the region, and a reserved id
+ * among them: the reader's index (sorted by record and layer) gives each
+ * record exactly its own. */
+START_TEST(interleaved_records_each_get_their_own)
+{
+    struct sites_spec s = spec_for(_i);
+    s.e[0] = (struct iolens_site_entry){ID_B, IOLENS_REGION_POSIX, 0, 0x10, 1, 7, 0.0};
+    s.e[1] = (struct iolens_site_entry){ID_A, IOLENS_REGION_POSIX, 0, 0x10, 2, 100, 0.0};
+    s.e[2] = (struct iolens_site_entry){3, IOLENS_REGION_POSIX, 0, 0x30, 4, 9, 0.0};
+    s.e[3] = (struct iolens_site_entry){ID_A, IOLENS_REGION_POSIX, 0, 0x20, 1, 300, 0.0};
+    struct iolens_log log;
+    ck_assert_int_eq(read_with(&s, &log), IOLENS_READ_OK);
+    struct iolens_log_site out[IOLENS_SITES_LOGGED + 1];
+    ck_assert_uint_eq(iolens_log_record_sites(&log, IOLENS_REGION_POSIX, ID_A, 0, out), 2);
+    ck_assert_int_eq(out[0].bytes, 300);
+    ck_assert_int_eq(out[1].bytes, 100);
+    ck_assert_uint_eq(iolens_log_record_sites(&log, IOLENS_REGION_POSIX, ID_B, 0, out), 1);
+    ck_assert_int_eq(out[0].bytes, 7);
+    ck_assert_uint_eq(iolens_log_record_sites(&log, IOLENS_REGION_POSIX, 3, 0, out), 1);
+    ck_assert_uint_eq(out[0].ops, 4);
+    ck_assert_uint_eq(iolens_log_record_sites(&log, IOLENS_REGION_STDIO, ID_A, 0, out), 0);
+    iolens_log_free(&log);
+}
+END_TEST
+
 /* Version 2: a reserved id (<STDOUT>'s) is stored as it is, not as a
  * place; it reads back as that record's site. */
 START_TEST(a_reserved_record_is_its_own_id)
@@ -257,6 +282,7 @@ int main(void)
     tcase_add_loop_test(tc, sites_beyond_the_top_join_other, 0, 3);
     tcase_add_loop_test(tc, damaged_sites_are_corrupt, 0, 3);
     tcase_add_test(tc, a_reserved_record_is_its_own_id);
+    tcase_add_loop_test(tc, interleaved_records_each_get_their_own, 0, 3);
     suite_add_tcase(suite, tc);
     SRunner *sr = srunner_create(suite);
     srunner_run_all(sr, CK_NORMAL);
