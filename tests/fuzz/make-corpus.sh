@@ -25,9 +25,10 @@
 #                            default 1 GiB limit, refused
 #   extreme-counters.iolens  every counter INT64_MAX, every time 1e308
 #   negative-counters.iolens every counter INT64_MIN: refused as damage
-# a log with a sites region, kept as it is (a traced run of
+# logs with a sites region, kept as they are (traced runs of
 # tests/integration/prog_sites, built with -g: 3 call sites):
-#   sites.iolens
+#   sites.iolens             the sites region of version 1 (rows, ids)
+#   sites-v2.iolens          of version 2 (names places, byte-planed columns)
 # and two Darshan logs, kept as they are (copies of ../shared/fixtures/darshan's
 # ior-posix-dxt.darshan and ior-mpiio-coll-bzip2.darshan, Darshan 3.5.0):
 #   darshan-dxt.darshan      POSIX, STDIO, DXT_POSIX and HEATMAP, zlib

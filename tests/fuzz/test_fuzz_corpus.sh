@@ -34,11 +34,11 @@ else
     fail "the corpus crashed the reader (status $?)"
 fi
 echo "corpus:    $summary"
-check_eq 17 "$(verdict inputs)" "corpus inputs"
+check_eq 18 "$(verdict inputs)" "corpus inputs"
 # valid, shared-ids, huge-nprocs and extreme-counters (the hostile seeds),
-# the two Darshan logs (with DXT; bzip2-compressed) and sites (a sites
-# region)
-check_eq 7 "$(verdict ok)" "valid corpus logs"
+# the two Darshan logs (with DXT; bzip2-compressed), sites and sites-v2
+# (a sites region of version 1 and of version 2)
+check_eq 8 "$(verdict ok)" "valid corpus logs"
 check_eq 1 "$(verdict not_iolens)" "corpus inputs that are not logs"
 check_eq 3 "$(verdict truncated)" "truncated corpus logs"
 check_eq 2 "$(verdict crc)" "corpus logs failing a CRC"
