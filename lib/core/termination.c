@@ -112,7 +112,7 @@ void iolens_write_log_from_copy(int incomplete)
         /* The copy leaves the process group itself, but on a loaded node it
          * may not run for milliseconds, while a launcher kills the group:
          * this process, running now, moves it out at once (whichever call
-         * comes second fails harmlessly). */
+         * comes second changes nothing). */
         setpgid((pid_t)pid, (pid_t)pid);
         wait_for_copy((pid_t)pid);
     }
