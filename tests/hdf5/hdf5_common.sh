@@ -50,7 +50,12 @@ hdf5_pc() {
 hdf5_compile() {
     hc_h5pcc=h5pcc.$(mpi_flavour)
     if command -v "$hc_h5pcc" >/dev/null 2>&1; then
-        "$hc_h5pcc" -shlib -Wall -Wextra -Werror "$1" -o "$2" >"$2.cc" 2>&1
+        # h5pcc compiles to NAME.o in the current directory before it
+        # links: in the output's directory, not the build directory that
+        # every HDF5 test shares (two of them once linked each other's
+        # half-written h5_prog.o: "file format not recognized").
+        (cd "$(dirname "$2")" &&
+            "$hc_h5pcc" -shlib -Wall -Wextra -Werror "$1" -o "$2") >"$2.cc" 2>&1
     else
         # shellcheck disable=SC2046  # pkg-config prints separate words
         "$IOLENS_MPICC" -Wall -Wextra -Werror "$1" $(pkg-config --cflags --libs "$(hdf5_pc)") \

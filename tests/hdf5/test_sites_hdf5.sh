@@ -13,7 +13,9 @@ SRC=$IOLENS_SRCDIR/tests/hdf5/sites_h5_prog.c
 PROG=$T/sites_h5_prog
 h5pcc=h5pcc.$(mpi_flavour)
 if command -v "$h5pcc" >/dev/null 2>&1; then
-    "$h5pcc" -shlib -g -O0 "$SRC" -o "$PROG" || { fail "compiling sites_h5_prog.c"; finish; }
+    # In the program's directory: h5pcc leaves NAME.o in the current one.
+    (cd "$(dirname "$PROG")" && "$h5pcc" -shlib -g -O0 "$SRC" -o "$PROG") ||
+        { fail "compiling sites_h5_prog.c"; finish; }
 else
     # shellcheck disable=SC2046  # pkg-config prints separate words
     "$IOLENS_MPICC" -g -O0 "$SRC" $(pkg-config --cflags --libs "$(hdf5_pc)") -o "$PROG" ||
