@@ -142,7 +142,17 @@ env LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" ls / >/dev/null
 check_eq 0 "$?" "exit status of ls under the preload"
 env LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" bash -c 'echo x >/dev/null; exit 3'
 check_eq 3 "$?" "exit status of bash under the preload"
-LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" mpi_run -n 1 /bin/true
-check_eq 0 "$?" "exit status of mpiexec -n 1 /bin/true under the preload"
+# hydra's mpiexec itself sometimes dies of SIGPIPE (status 141) as a rank
+# that exits at once closes its end: 2 of 150 and 4 of 200 runs of
+# "mpiexec.hydra -n 1 /bin/true" without any preload, on 2 busy CPUs.  That
+# status alone is tried again, twice at most; any other is the answer.
+tries=0
+while :; do
+    LD_PRELOAD="$IOLENS_LIB" IOLENS_LOGDIR="$dir/logs" mpi_run -n 1 /bin/true
+    status=$?
+    tries=$((tries + 1))
+    [ "$status" -eq 141 ] && [ "$tries" -lt 3 ] || break
+done
+check_eq 0 "$status" "exit status of mpiexec -n 1 /bin/true under the preload"
 check_eq 0 "$(count_in "$dir/logs" '*')" "logs of /bin/true, ls, bash and mpiexec"
 finish
