@@ -61,6 +61,15 @@ uint64_t implied_id(const char *name)
 /* The layer body layout of log_format.h, written out independently of
  * the runtime's encoder: n records of ncols 8-byte values, row-major in
  * rows, become column after column, each as 8 byte-planes. */
+void put_planes(struct bytes *b, const uint64_t *v, size_t n, unsigned width)
+{
+    for (unsigned k = 0; k < width; k++)
+        for (size_t i = 0; i < n; i++) {
+            unsigned char byte = (unsigned char)(v[i] >> (8 * k));
+            put(b, &byte, 1);
+        }
+}
+
 void put_columns(struct bytes *b, const void *rows, size_t n, size_t ncols)
 {
     const unsigned char *src = rows;

@@ -47,6 +47,9 @@ void put_hashed_name(struct bytes *b, const char *name);
 /* The id a NAMES entry without an explicit id implies (XXH3, computed
  * here from the format's definition). */
 uint64_t implied_id(const char *name);
+/* A column of n values of width bytes, byte-planed (byte k of value i at
+ * k * n + i): the intervals' version 3 and the sites' version 2. */
+void put_planes(struct bytes *b, const uint64_t *v, size_t n, unsigned width);
 /* Layer bodies in the column layout: n records of ncols 8-byte values. */
 void put_columns(struct bytes *b, const void *rows, size_t n, size_t ncols);
 void put_layer(struct bytes *b, uint32_t cc, uint32_t fc, const void *rows, size_t n);

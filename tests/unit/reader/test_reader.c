@@ -924,16 +924,6 @@ struct hand_iv {
     int64_t busy_ns;
 };
 
-/* A column of n values of width bytes, byte-planed (version 3). */
-static void put_hand_planes(struct bytes *b, const uint64_t *v, size_t n, unsigned width)
-{
-    for (unsigned k = 0; k < width; k++)
-        for (size_t i = 0; i < n; i++) {
-            unsigned char byte = (unsigned char)(v[i] >> (8 * k));
-            put(b, &byte, 1);
-        }
-}
-
 static uint64_t hand_zigzag(int64_t k)
 {
     return k >= 0 ? (uint64_t)k * 2 : (uint64_t)(-(k + 1)) * 2 + 1;
@@ -951,25 +941,25 @@ static void put_hand_columns_v3(struct bytes *b, const struct hand_iv *iv, size_
         v[i] = (uint64_t)(iv[i].start_ns - prev);
         prev = iv[i].start_ns;
     }
-    put_hand_planes(b, v, n, 8);
+    put_planes(b, v, n, 8);
     for (size_t i = 0; i < n; i++)
         v[i] = (uint64_t)iv[i].dur_ns;
-    put_hand_planes(b, v, n, 8);
+    put_planes(b, v, n, 8);
     for (size_t i = 0; i < n; i++)
         v[i] = hand_zigzag(iv[i].dur_ns - iv[i].busy_ns);
-    put_hand_planes(b, v, n, 8);
+    put_planes(b, v, n, 8);
     for (size_t i = 0; i < n; i++)
         v[i] = (uint64_t)iv[i].bytes;
-    put_hand_planes(b, v, n, 8);
+    put_planes(b, v, n, 8);
     for (size_t i = 0; i < n; i++)
         v[i] = iv[i].file_id;
-    put_hand_planes(b, v, n, 8);
+    put_planes(b, v, n, 8);
     for (size_t i = 0; i < n; i++)
         v[i] = iv[i].accesses;
-    put_hand_planes(b, v, n, 4);
+    put_planes(b, v, n, 4);
     for (size_t i = 0; i < n; i++)
         v[i] = iv[i].flags;
-    put_hand_planes(b, v, n, 4);
+    put_planes(b, v, n, 4);
 }
 
 /* An intervals layer written from the format's definition: head, then the

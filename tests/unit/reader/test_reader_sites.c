@@ -36,16 +36,6 @@ static uint64_t record_value(const struct sites_spec *s, uint64_t id)
     return id;
 }
 
-/* A column of n values of width bytes, byte-planed. */
-static void put_site_column(struct bytes *b, const uint64_t *v, unsigned n, unsigned width)
-{
-    for (unsigned k = 0; k < width; k++)
-        for (unsigned i = 0; i < n; i++) {
-            unsigned char c = (unsigned char)(v[i] >> (8 * k));
-            put(b, &c, 1);
-        }
-}
-
 /* Version 2's extra ids and columns of s's entries. */
 static void put_site_columns(struct bytes *b, const struct sites_spec *s)
 {
@@ -55,25 +45,25 @@ static void put_site_columns(struct bytes *b, const struct sites_spec *s)
     uint64_t v[4];
     for (unsigned i = 0; i < s->ne; i++)
         v[i] = i == 0 && s->record0 ? s->record0 : record_value(s, s->e[i].record_id);
-    put_site_column(b, v, s->ne, 8);
+    put_planes(b, v, s->ne, 8);
     for (unsigned i = 0; i < s->ne; i++)
         v[i] = s->e[i].layer_kind;
-    put_site_column(b, v, s->ne, 4);
+    put_planes(b, v, s->ne, 4);
     for (unsigned i = 0; i < s->ne; i++)
         v[i] = s->e[i].module;
-    put_site_column(b, v, s->ne, 4);
+    put_planes(b, v, s->ne, 4);
     for (unsigned i = 0; i < s->ne; i++)
         v[i] = s->e[i].offset;
-    put_site_column(b, v, s->ne, 8);
+    put_planes(b, v, s->ne, 8);
     for (unsigned i = 0; i < s->ne; i++)
         v[i] = s->e[i].ops;
-    put_site_column(b, v, s->ne, 8);
+    put_planes(b, v, s->ne, 8);
     for (unsigned i = 0; i < s->ne; i++)
         v[i] = (uint64_t)s->e[i].bytes;
-    put_site_column(b, v, s->ne, 8);
+    put_planes(b, v, s->ne, 8);
     for (unsigned i = 0; i < s->ne; i++)
         v[i] = (uint64_t)(s->e[i].time * 1e9 + 0.5);
-    put_site_column(b, v, s->ne, 8);
+    put_planes(b, v, s->ne, 8);
 }
 
 /* Two modules with the same path and build-id (a reader keeps one), and
