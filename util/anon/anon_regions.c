@@ -330,32 +330,33 @@ static int rewrite_sites(const struct anon_key *key, uint32_t version, struct cu
     for (uint32_t i = 0; i < h.module_count; i++)
         if (rewrite_site_module(key, c, out) != 0)
             return -1;
-    if (version != IOLENS_SITES_VERSION_1) {
-        uint64_t nextra;
-        if (take(c, &nextra, sizeof nextra) != 0 || nextra > c->left / 8)
+    if (version == IOLENS_SITES_VERSION_1) {
+        if (h.entry_count > c->left / sizeof(struct iolens_site_entry))
             return -1;
-        anon_put(out, &nextra, sizeof nextra);
-        for (uint64_t i = 0; i < nextra; i++) {
-            uint64_t id;
-            take(c, &id, sizeof id);
-            id = anon_id(key, id);
-            anon_put(out, &id, sizeof id);
+        for (uint64_t i = 0; i < h.entry_count; i++) {
+            struct iolens_site_entry e;
+            take(c, &e, sizeof e);
+            e.record_id = anon_id(key, e.record_id);
+            anon_put(out, &e, sizeof e);
         }
+        return 0;
+    }
+    uint64_t nextra;
+    if (take(c, &nextra, sizeof nextra) != 0 || nextra > c->left / 8)
+        return -1;
+    anon_put(out, &nextra, sizeof nextra);
+    for (uint64_t i = 0; i < nextra; i++) {
+        uint64_t id;
+        take(c, &id, sizeof id);
+        id = anon_id(key, id);
+        anon_put(out, &id, sizeof id);
     }
     if (h.entry_count > c->left / sizeof(struct iolens_site_entry))
         return -1;
-    for (uint64_t i = 0; version == IOLENS_SITES_VERSION_1 && i < h.entry_count; i++) {
-        struct iolens_site_entry e;
-        take(c, &e, sizeof e);
-        e.record_id = anon_id(key, e.record_id);
-        anon_put(out, &e, sizeof e);
-    }
-    if (version != IOLENS_SITES_VERSION_1) { /* the columns, as they are */
-        size_t body = (size_t)h.entry_count * sizeof(struct iolens_site_entry);
-        anon_put(out, c->p, body);
-        c->p += body;
-        c->left -= body;
-    }
+    size_t body = (size_t)h.entry_count * sizeof(struct iolens_site_entry);
+    anon_put(out, c->p, body); /* the columns, as they are */
+    c->p += body;
+    c->left -= body;
     return 0;
 }
 
