@@ -370,9 +370,14 @@ struct iolens_intervals_layer {
  * (stdio bytes moved by inline buffer macros, which make no call, are
  * not in any site).  module is an index into the module table.  A record
  * with no entries kept no sites (sites off, or no memory for them).
- * A shared record (rank IOLENS_RANK_ALL) has the entries of every rank
- * that made it, each rank's in its own region: a reader merges them by
- * (module path, build-id, offset).
+ * A record's entries are in the region of the rank that wrote it (for a
+ * record of one rank that came along with a file other ranks share, not
+ * the record's rank): a reader finds them by record id and layer.  A
+ * shared record (rank IOLENS_RANK_ALL) has the job's entries, reduced at
+ * MPI_Finalize by (module path, build-id, offset) into the writer's top
+ * IOLENS_SITES_LOGGED and other; logs written before that reduction have
+ * each rank's entries in its own region, which a reader merges the same
+ * way.
  */
 struct iolens_sites_head {
     int64_t rank;               /* MPI rank; 0 outside MPI */

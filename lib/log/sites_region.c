@@ -13,6 +13,7 @@
 #include "core/file_table.h"
 #include "iolens/log_format.h"
 #include "layers/layer_ops.h"
+#include "log/site_list.h"
 
 /* ------------------------------------------------------------ modules -- */
 
@@ -114,25 +115,16 @@ static struct module *module_of(struct modules *ms, uintptr_t addr)
 
 struct gather {
     struct modules modules;
-    struct iolens_site_entry *e;
-    size_t n, cap;
-    uint32_t nused;                 /* modules given an index */
+    struct iolens_site_list *list;
     int failed;
 };
 
 static struct iolens_site_entry *new_entry(struct gather *g)
 {
-    if (g->n == g->cap) {
-        size_t cap = g->cap ? 2 * g->cap : 64;
-        struct iolens_site_entry *e = realloc(g->e, cap * sizeof *e);
-        if (e == NULL) {
-            g->failed = 1;
-            return NULL;
-        }
-        g->e = e;
-        g->cap = cap;
-    }
-    return &g->e[g->n++];
+    struct iolens_site_entry *e = iolens_site_list_add(g->list);
+    if (e == NULL)
+        g->failed = 1;
+    return e;
 }
 
 static int more_bytes_first(const void *a, const void *b)
@@ -152,6 +144,19 @@ static void fold(struct iolens_site_slot *into, const struct iolens_site_slot *s
     into->time += s->time;
 }
 
+/* The list's index of a module, given at its first site. */
+static long list_index(struct gather *g, struct module *mod)
+{
+    if (mod->index == IOLENS_SITE_OTHER) {
+        long i = iolens_site_list_module(g->list, mod->path, strlen(mod->path), mod->build_id,
+                                         mod->build_id_len);
+        if (i < 0)
+            return -1;
+        mod->index = (uint32_t)i;
+    }
+    return mod->index;
+}
+
 /* One record's table: its top sites (kept and waiting) that lie in a
  * module, then the rest in one other entry. */
 static void add_table(struct gather *g, uint64_t id, uint32_t kind, struct iolens_site_snapshot *t)
@@ -165,16 +170,15 @@ static void add_table(struct gather *g, uint64_t id, uint32_t kind, struct iolen
         if (s->addr == 0)
             continue;
         struct module *mod = module_of(&g->modules, s->addr);
-        if (kept == IOLENS_SITES_LOGGED || mod == NULL) {
+        long index = kept < IOLENS_SITES_LOGGED && mod != NULL ? list_index(g, mod) : -1;
+        if (index < 0) {
             fold(&other, s);
             continue;
         }
-        if (mod->index == IOLENS_SITE_OTHER)
-            mod->index = g->nused++;
         struct iolens_site_entry *e = new_entry(g);
         if (e == NULL)
             return;
-        *e = (struct iolens_site_entry){id, kind, mod->index, s->addr - mod->bias, s->ops,
+        *e = (struct iolens_site_entry){id, kind, (uint32_t)index, s->addr - mod->bias, s->ops,
                                         s->bytes, s->time * spu};
         kept++;
     }
@@ -197,34 +201,40 @@ static void gather_file(struct iolens_file *file, void *arg)
     }
 }
 
-static void put_modules(struct iolens_buf *out, const struct modules *ms, uint32_t nused)
+int iolens_gather_sites(struct iolens_site_list *list)
 {
-    for (uint32_t want = 0; want < nused; want++) {
-        for (size_t i = 0; i < ms->n; i++) {
-            const struct module *mod = &ms->m[i];
-            if (mod->index != want)
-                continue;
-            iolens_buf_put_u32(out, (uint32_t)strlen(mod->path));
-            iolens_buf_put_u32(out, mod->build_id_len);
-            iolens_buf_put(out, mod->path, strlen(mod->path));
-            if (mod->build_id_len > 0)
-                iolens_buf_put(out, mod->build_id, mod->build_id_len);
-            break;
-        }
+    struct gather g = {.list = list};
+    dl_iterate_phdr(add_module, &g.modules);
+    iolens_file_foreach(gather_file, &g);
+    free(g.modules.m);
+    return g.failed ? -1 : 0;
+}
+
+int iolens_put_sites_region(struct iolens_buf *out, int64_t rank,
+                            const struct iolens_site_list *list,
+                            const struct iolens_names_block *names)
+{
+    struct iolens_sites_head head = {rank, list->nmodules, 0, list->n};
+    iolens_buf_put(out, &head, sizeof head);
+    for (uint32_t i = 0; i < list->nmodules; i++) {
+        const struct iolens_site_module *mod = &list->modules[i];
+        iolens_buf_put_u32(out, (uint32_t)strlen(mod->path));
+        iolens_buf_put_u32(out, mod->build_id_len);
+        iolens_buf_put(out, mod->path, strlen(mod->path));
+        if (mod->build_id_len > 0)
+            iolens_buf_put(out, mod->build_id, mod->build_id_len);
     }
+    iolens_encode_site_entries(out, list->e, list->n, names);
+    return iolens_buf_status(out);
 }
 
 int iolens_gather_sites_region(struct iolens_buf *out, int64_t rank,
                                const struct iolens_names_block *names)
 {
-    struct gather g = {0};
-    dl_iterate_phdr(add_module, &g.modules);
-    iolens_file_foreach(gather_file, &g);
-    struct iolens_sites_head head = {rank, g.nused, 0, g.n};
-    iolens_buf_put(out, &head, sizeof head);
-    put_modules(out, &g.modules, g.nused);
-    iolens_encode_site_entries(out, g.e, g.n, names);
-    free(g.modules.m);
-    free(g.e);
-    return g.failed ? -1 : iolens_buf_status(out);
+    struct iolens_site_list list = {0};
+    int rc = iolens_gather_sites(&list);
+    if (rc == 0)
+        rc = iolens_put_sites_region(out, rank, &list, names);
+    iolens_site_list_free(&list);
+    return rc;
 }

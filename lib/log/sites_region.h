@@ -8,10 +8,22 @@
 
 #include "log/region_encode.h"
 
-/* This process's sites region (IOLENS_SITES_VERSION) into out (rank: the
- * MPI rank, 0 outside MPI), its records named by their places in names,
- * the block of the names regions written before it.  Returns 0, or -1
- * when out of memory. */
+struct iolens_site_list;
+
+/* This process's records' sites into list (appended): the top sites of
+ * each record's table, each in its module, and the rest in one other
+ * entry per record.  Returns 0, or -1 when out of memory. */
+int iolens_gather_sites(struct iolens_site_list *list);
+
+/* A sites region (IOLENS_SITES_VERSION) of list into out (rank: the MPI
+ * rank, 0 outside MPI), its records named by their places in names, the
+ * block of the names regions written before it.  Returns 0, or -1 when
+ * out of memory. */
+int iolens_put_sites_region(struct iolens_buf *out, int64_t rank,
+                            const struct iolens_site_list *list,
+                            const struct iolens_names_block *names);
+
+/* Both: this process's sites region, as one process writes it. */
 int iolens_gather_sites_region(struct iolens_buf *out, int64_t rank,
                                const struct iolens_names_block *names);
 

@@ -30,6 +30,7 @@
 #include "layers/layer_intervals.h"
 #include "log/log_place.h"
 #include "log/log_regions.h"
+#include "log/site_list.h"
 #include "log/sites_region.h"
 #include "log/log_writer.h"
 #include "core/mpi_calls.h"
@@ -273,13 +274,13 @@ static int add_intervals(const struct iolens_mpi_job *job, const struct iolens_n
     return part_add(p, IOLENS_REGION_INTERVALS, IOLENS_INTERVALS_VERSION, &raw);
 }
 
-/* This rank's SITES region: its records' call sites, a shared file's
- * among them as this rank made them (a reader merges the ranks'). */
-static int add_sites(const struct iolens_mpi_job *job, const struct iolens_names_block *names,
-                     struct part *p)
+/* This rank's SITES region: the call sites of the records it writes, a
+ * shared record's already reduced over the ranks (mpi/shared_sites.h). */
+static int add_sites(const struct iolens_mpi_job *job, const struct iolens_site_list *sites,
+                     const struct iolens_names_block *names, struct part *p)
 {
     struct iolens_buf raw = {0};
-    if (iolens_gather_sites_region(&raw, job->rank, names) != 0) {
+    if (iolens_put_sites_region(&raw, job->rank, sites, names) != 0) {
         iolens_buf_free(&raw);
         return ENOMEM;
     }
@@ -291,10 +292,10 @@ static int part_sink_add(void *arg, uint32_t kind, uint32_t version, struct iole
     return part_add(arg, kind, version, raw);
 }
 
-/* This rank's NAMES regions, the regions of each layer that is on and
- * its INTERVALS region. */
+/* This rank's NAMES regions, the regions of each layer that is on, its
+ * INTERVALS region and its SITES region. */
 static int build_rank_part(const struct iolens_mpi_job *job, const struct iolens_record_set *recs,
-                           struct part *p)
+                           const struct iolens_site_list *sites, struct part *p)
 {
     struct iolens_region_sink sink = {part_sink_add, p};
     struct iolens_names_block names = {0};
@@ -314,7 +315,7 @@ static int build_rank_part(const struct iolens_mpi_job *job, const struct iolens
     if (rc == 0)
         rc = add_intervals(job, &names, p);
     if (rc == 0)
-        rc = add_sites(job, &names, p);
+        rc = add_sites(job, sites, &names, p);
     iolens_names_block_free(&names);
     return rc;
 }
@@ -669,13 +670,14 @@ static int finish(struct head *h, int code, int failed_rank)
 
 /* ------------------------------------------------------------- entry -- */
 
-int iolens_mpi_log_write(const struct iolens_mpi_job *job, const struct iolens_record_set *recs)
+int iolens_mpi_log_write(const struct iolens_mpi_job *job, const struct iolens_record_set *recs,
+                         const struct iolens_site_list *sites)
 {
     MPI_Comm world = MPI_COMM_WORLD;
     struct sigaction saved_sigxfsz;
     iolens_log_quiet_sigxfsz(&saved_sigxfsz);
     struct part mine = {0};
-    int error = job->error != 0 ? job->error : build_rank_part(job, recs, &mine);
+    int error = job->error != 0 ? job->error : build_rank_part(job, recs, sites, &mine);
 
     struct rank_summary s, *all = NULL;
     summarize(job, &mine, error, &s);

@@ -1,7 +1,7 @@
 /* The job's one log, written by all ranks at MPI_Finalize.
  *
- * Each rank builds and compresses its own regions (one NAMES region, one
- * region per layer that is on and one INTERVALS region), in parallel with
+ * Each rank builds and compresses its own regions (its NAMES regions, the
+ * regions of each layer that is on, one INTERVALS and one SITES region), in parallel with
  * the others.  One
  * Gather brings every rank's region descriptors and facts to rank 0, which
  * places the ranks' bytes one after the other, creates the file under a
@@ -56,11 +56,14 @@ struct iolens_mpi_job {
  * abort. */
 void *iolens_mpi_must_alloc(size_t n);
 
+struct iolens_site_list;
+
 /* Every rank calls this with the records it writes (after the
- * reduction).  Returns 0 when the log was written, -1 when it was not;
+ * reduction) and their call sites (after theirs, mpi/shared_sites.h).  Returns 0 when the log was written, -1 when it was not;
  * rank 0 has then printed "iolens: cannot write log <path>: <reason>".
  * (Only rank 0 learns of a failed final rename.) */
-int iolens_mpi_log_write(const struct iolens_mpi_job *job, const struct iolens_record_set *recs);
+int iolens_mpi_log_write(const struct iolens_mpi_job *job, const struct iolens_record_set *recs,
+                         const struct iolens_site_list *sites);
 
 /* Pure helpers, exposed for the unit tests. */
 

@@ -10,6 +10,8 @@
  *   Alltoallv   back: the writer of each id
  *   Alltoall    how many record bytes go to each writer
  *   Alltoallv   the records
+ *   Alltoall    how many bytes of call sites go to each writer
+ *   Alltoallv   the sites of the records each rank no longer writes
  * then the writer's collectives (lib/mpi/mpi_log.c).  The count is the same
  * for any number of files and layers; the volume is O(records).
  */
@@ -42,6 +44,8 @@
 #include "format/record_merge.h"
 #include "core/state.h"
 #include "mpi/shared_reduce.h"
+#include "mpi/shared_sites.h"
+#include "log/sites_region.h"
 
 static struct {
     int init_seen;          /* MPI_Init succeeded, ever */
@@ -455,6 +459,19 @@ static size_t exchange_counts(struct exchange *x)
     return receive_displacements(x);
 }
 
+/* The packed bytes of send (x->scount and x->sdispl) to every rank, and
+ * what every rank packed for this one: an Alltoall of the counts, then an
+ * Alltoallv.  Frees send; returns the bytes received (*nrecv of them). */
+static unsigned char *exchange_bytes(struct exchange *x, unsigned char *send, size_t *nrecv)
+{
+    *nrecv = exchange_counts(x);
+    unsigned char *recv = iolens_mpi_must_alloc(*nrecv);
+    iolens_coll_alltoallv(send, x->scount, x->sdispl, MPI_BYTE, recv, x->rcount, x->rdispl,
+                          MPI_BYTE, MPI_COMM_WORLD);
+    free(send);
+    return recv;
+}
+
 /* This rank's records of every layer it has on. */
 static void collect(struct exchange *x, int was_active, struct iolens_record_set *set)
 {
@@ -542,12 +559,29 @@ static void move_and_reduce(struct exchange *x, struct iolens_record_set *set,
         fail(x, ENOMEM);
         clear_counts(x);
     }
-    size_t nrecv = exchange_counts(x);
-    unsigned char *recv = iolens_mpi_must_alloc(nrecv);
-    iolens_coll_alltoallv(send, x->scount, x->sdispl, MPI_BYTE, recv, x->rcount, x->rdispl,
-                                MPI_BYTE, MPI_COMM_WORLD);
-    free(send);
+    size_t nrecv;
+    unsigned char *recv = exchange_bytes(x, send, &nrecv);
     if (x->error == 0 && iolens_share_reduce(set, recv, nrecv) != 0)
+        fail(x, ENOMEM);
+    free(recv);
+}
+
+/* Step 4: this rank's call sites, those of the records it no longer
+ * writes to their writers, and what arrives added to its own, so that a
+ * shared record keeps the job's top sites, written once (shared_sites.h). */
+static void move_sites(struct exchange *x, struct iolens_site_list *sites,
+                       const struct iolens_share_assign *a, size_t na)
+{
+    unsigned char *send = NULL;
+    if (x->error != 0 || iolens_gather_sites(sites) != 0 ||
+        iolens_share_sites_split(sites, a, na, x->rank, x->nprocs, &send, x->scount,
+                                 x->sdispl) != 0) {
+        fail(x, ENOMEM);
+        clear_counts(x);
+    }
+    size_t nrecv;
+    unsigned char *recv = exchange_bytes(x, send, &nrecv);
+    if (x->error == 0 && iolens_share_sites_merge(sites, recv, nrecv) != 0)
         fail(x, ENOMEM);
     free(recv);
 }
@@ -569,9 +603,12 @@ static void shutdown_job(int was_active, double finalize_time)
     size_t na = 0;
     struct iolens_share_assign *a = assign_writers(&x, &job, &set, &na);
     move_and_reduce(&x, &set, a, na);
+    struct iolens_site_list sites = {0};
+    move_sites(&x, &sites, a, na);
     free(a);
     job.error = x.error;
-    iolens_mpi_log_write(&job, &set);
+    iolens_mpi_log_write(&job, &set, &sites);
+    iolens_site_list_free(&sites);
     iolens_record_set_free(&set);
     exchange_free(&x);
 }

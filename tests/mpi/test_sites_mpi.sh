@@ -4,8 +4,11 @@
 # to a line inside the MPI library, at 1 and 4 ranks; and a POSIX file all
 # 4 ranks write from two lines keeps, in its one shared record, the job's
 # sites with exact calls and bytes (the ranks load the program at other
-# addresses: sites are module offsets).  addr2line (binutils) is the
-# oracle of the lines.
+# addresses: sites are module offsets), reduced at MPI_Finalize into the
+# one region of the rank that writes the record; and the STDIO record
+# only rank 0 has of a file the others share through POSIX keeps its
+# sites, whichever rank writes it.  addr2line (binutils) is the oracle of
+# the lines; tests/integration/log_sites shows the log's sites as stored.
 . "$(dirname "$0")/../integration/common.sh"
 iolens_setup
 for var in IOLENS_MPICC IOLENS_MPIEXEC IOLENS_SRCDIR; do
@@ -69,6 +72,16 @@ for n in 1 4; do
     check_eq "$(line_of coll)" "$(line_in "$(echo "$c" | cut -d' ' -f3-)")" \
         "line of the writes beneath MPI_File_write_at_all, $n ranks"
 
+    # Rank 0's STDIO record of each mixed file: 3 fwrites of 50 bytes
+    # from its line, as rank 0 made them, wherever the file is written.
+    for k in 0 1 2 3 4 5 6 7; do
+        m=$("$IOLENS_PARSER" --sites "$LOG" | awk -F'\t' -v f="$RUN/data/mixed$k" \
+            '$1 == "STDIO" && $7 == f { print $2, $3, $4, $6 }')
+        check_eq "0 150 3" "$(echo "$m" | cut -d' ' -f1-3)" "mixed$k's STDIO sites, $n ranks"
+        check_eq "$(line_of mixed)" "$(line_in "$(echo "$m" | cut -d' ' -f4-)")" \
+            "line of mixed$k's fwrites, $n ranks"
+    done
+
     p=$(sites "$LOG" "$RUN/data/posix")
     calls1=$((n * (n + 1) / 2))
     check_eq "$((100 * calls1)) $calls1
@@ -81,4 +94,15 @@ done
 # At 4 ranks posix is one shared record (rank -1).
 check_eq "-1 -1" "$("$IOLENS_PARSER" --sites "$LOG" | awk -F'\t' -v f="$RUN/data/posix" \
     '$1 == "POSIX" && $7 == f { print $2 }' | tr '\n' ' ' | sed 's/ $//')" "ranks of posix's sites at 4 ranks"
+# ... whose sites the log holds once, reduced: two entries (the two lines,
+# with every rank's calls), both in the region of one rank, not one pair
+# per rank.
+stored=$("$IOLENS_TESTBIN/integration/log_sites" "$LOG" | awk -v f="$RUN/data/posix" \
+    '$2 == 16 && $3 == f { print $1, $6, $7 }')
+check_eq 2 "$(echo "$stored" | grep -c .)" "stored sites of posix at 4 ranks"
+check_eq 1 "$(echo "$stored" | cut -d' ' -f1 | sort -u | grep -c .)" \
+    "ranks whose regions hold posix's sites"
+check_eq "1000 10
+80 8" "$(echo "$stored" | cut -d' ' -f2- | sort -k2,2nr -k1,1nr | awk '{ print $2, $1 }')" \
+    "stored posix sites: bytes and calls over the job"
 finish

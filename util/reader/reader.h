@@ -194,8 +194,13 @@ int iolens_log_parse_nodes(const char *s, uint32_t *nodes);
 /* Frees everything a successful read allocated; safe on a zeroed log. */
 void iolens_log_free(struct iolens_log *log);
 
-/* The call sites of the record (id, rank) of layer kind: for a shared
- * record (rank IOLENS_RANK_ALL) every rank's, merged by module and offset.
+/* The call sites of the record (id, rank) of layer kind: the entries of
+ * its id and layer in every sites region, merged by module and offset.
+ * A log has one record per id and layer, and its sites are in the region
+ * of the rank that wrote it (which, for a record another rank's shared
+ * file brought along, is not the record's rank), or, in logs written
+ * before sites were reduced at MPI_Finalize, a shared record's in every
+ * rank's region: rank names the record, it does not filter the regions.
  * Up to IOLENS_SITES_LOGGED sites with the most bytes (most first) go
  * into out, then, if any bytes or operations are left, one entry with
  * module IOLENS_SITE_OTHER holding all the others: out must have room for

@@ -272,8 +272,7 @@ size_t iolens_log_record_sites(const struct iolens_log *log, uint32_t kind, uint
         const struct iolens_log_site *s = &log->sites[i];
         if (log->sites_sorted && (s->record_id != id || s->layer_kind != kind))
             break; /* past the record's sites */
-        if (s->record_id != id || s->layer_kind != kind ||
-            (rank != IOLENS_RANK_ALL && s->rank != rank))
+        if (s->record_id != id || s->layer_kind != kind)
             continue;
         any = 1;
         if (s->module == IOLENS_SITE_OTHER) {

@@ -156,10 +156,12 @@ START_TEST(sites_read_and_merged)
     ck_assert_double_eq(out[1].time, 0.75);
     ck_assert_uint_eq(out[2].module, IOLENS_SITE_OTHER);
     ck_assert_int_eq(out[2].bytes, 5);
-    /* Another record, another layer, another rank: none. */
+    /* Another record, another layer: none. */
     ck_assert_uint_eq(iolens_log_record_sites(&log, IOLENS_REGION_POSIX, ID_B, 0, out), 0);
     ck_assert_uint_eq(iolens_log_record_sites(&log, IOLENS_REGION_STDIO, ID_A, 0, out), 0);
-    ck_assert_uint_eq(iolens_log_record_sites(&log, IOLENS_REGION_POSIX, ID_A, 3, out), 0);
+    /* A record is found by id and layer in any rank's region: the record
+     * of rank 3 that its file's writer (here rank 0) wrote. */
+    ck_assert_uint_eq(iolens_log_record_sites(&log, IOLENS_REGION_POSIX, ID_A, 3, out), 3);
     ck_assert_uint_eq(iolens_log_record_sites(&log, IOLENS_REGION_POSIX, ID_A, IOLENS_RANK_ALL,
                                               out), 3);
     iolens_log_free(&log);
