@@ -90,15 +90,38 @@ static void emit_file(struct iolens_file *file, void *arg)
     w->fn(out, w->arg);
 }
 
+struct layers_walk {
+    struct record_walk w[IOLENS_NLAYERS];
+    unsigned n;
+};
+
+static void emit_file_layers(struct iolens_file *file, void *arg)
+{
+    struct layers_walk *lw = arg;
+    for (unsigned i = 0; i < lw->n; i++)
+        emit_file(file, &lw->w[i]);
+}
+
+void iolens_layers_foreach_record(const struct iolens_layer_walk *walks, unsigned n)
+{
+    struct layers_walk lw = {.n = 0};
+    for (unsigned i = 0; i < n && lw.n < IOLENS_NLAYERS; i++) {
+        const struct iolens_layer_ops *ops = iolens_layer_ops_of_kind(walks[i].region_kind);
+        if (ops == NULL)
+            continue;
+        lw.w[lw.n++] = (struct record_walk){ops, iolens_layer_desc_by_kind(walks[i].region_kind),
+                                            walks[i].fn, walks[i].arg};
+        if (ops->before_pack != NULL)
+            ops->before_pack();
+    }
+    if (lw.n > 0)
+        iolens_file_foreach(emit_file_layers, &lw);
+}
+
 void iolens_layer_foreach_record(uint32_t region_kind, iolens_record_fn fn, void *arg)
 {
-    const struct iolens_layer_ops *ops = iolens_layer_ops_of_kind(region_kind);
-    if (ops == NULL)
-        return;
-    struct record_walk w = {ops, iolens_layer_desc_by_kind(region_kind), fn, arg};
-    if (ops->before_pack != NULL)
-        ops->before_pack();
-    iolens_file_foreach(emit_file, &w);
+    struct iolens_layer_walk w = {region_kind, fn, arg};
+    iolens_layers_foreach_record(&w, 1);
 }
 
 /* The child of fork has one thread: a lock another thread of the parent

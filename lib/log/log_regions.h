@@ -46,11 +46,14 @@ int iolens_gather_intervals_region(struct iolens_buf *out, int64_t rank, unsigne
                                    double shift_seconds, double clock_offset,
                                    double clock_uncertainty, const struct iolens_names_block *names);
 
-/* Collects every record of a layer from the runtime (the layer table's
- * walk, layers/layer_ops.h), packed and with rank set to the caller's
- * rank and the sharing counters of a per-rank record filled.  *records is
- * malloc'd.  Returns the count (0 for a layer not compiled in), or -1 on
- * allocation failure. */
-long iolens_layer_collect(const struct iolens_layer_desc *d, int64_t rank, void **records);
+/* Collects every record of the layers of descs[0..n) (n at most
+ * IOLENS_NLAYERS) from the runtime, in one walk over the files
+ * (layers/layer_ops.h), packed and with rank set to the caller's rank and
+ * the sharing counters of a per-rank record filled.  records[i] is
+ * malloc'd (or NULL) and counts[i] its count (0 for a layer not compiled
+ * in), or -1 when memory ran out for it.  Returns 0, or -1 if it did for
+ * any layer. */
+int iolens_layers_collect(const struct iolens_layer_desc *const *descs, unsigned n, int64_t rank,
+                          void **records, long *counts);
 
 #endif

@@ -480,18 +480,28 @@ static bool layer_wanted(const struct iolens_layer_desc *d, unsigned layers_off,
 /* Every wanted layer's records into jl->records, and their ids. */
 static int collect_layers(struct job_log *jl, unsigned layers_off)
 {
+    const struct iolens_layer_desc *want[IOLENS_LOG_NLAYERS];
+    unsigned at[IOLENS_LOG_NLAYERS], nwant = 0;
     for (unsigned i = 0; i < iolens_layer_desc_count() && i < IOLENS_LOG_NLAYERS; i++) {
-        const struct iolens_layer_desc *d = iolens_layer_desc_at(i);
-        long n = 0;
         jl->count[i] = -1;
-        if (layer_wanted(d, layers_off, 1))
-            n = iolens_layer_collect(d, 0, &jl->records[i]);
-        if (n < 0 || (n > 0 && note_ids(jl, d, jl->records[i], (size_t)n) != 0))
-            return -1;
-        if (layer_wanted(d, layers_off, n))
+        if (layer_wanted(iolens_layer_desc_at(i), layers_off, 1)) {
+            want[nwant] = iolens_layer_desc_at(i);
+            at[nwant++] = i;
+        }
+    }
+    void *records[IOLENS_LOG_NLAYERS];
+    long counts[IOLENS_LOG_NLAYERS];
+    int rc = iolens_layers_collect(want, nwant, 0, records, counts);
+    for (unsigned k = 0; k < nwant; k++) {
+        unsigned i = at[k];
+        jl->records[i] = records[k];
+        long n = counts[k];
+        if (n < 0 || (n > 0 && note_ids(jl, want[k], records[k], (size_t)n) != 0))
+            rc = -1;
+        else if (layer_wanted(want[k], layers_off, n))
             jl->count[i] = n;
     }
-    return 0;
+    return rc;
 }
 
 /* Keeps raw (the sink of log_regions.h) as the next region of the log. */

@@ -477,14 +477,21 @@ static void collect(struct exchange *x, int was_active, struct iolens_record_set
 {
     memset(set, 0, sizeof *set);
     set->nlayers = iolens_layer_desc_count();
-    for (unsigned l = 0; was_active && l < set->nlayers; l++) {
-        if (layer_switched_off(l))
-            continue;
-        long n = iolens_layer_collect(iolens_layer_desc_at(l), x->rank, &set->records[l]);
-        if (n < 0)
-            fail(x, ENOMEM);
-        else
-            set->count[l] = (size_t)n;
+    const struct iolens_layer_desc *want[IOLENS_SHARE_MAX_LAYERS];
+    unsigned at[IOLENS_SHARE_MAX_LAYERS], nwant = 0;
+    for (unsigned l = 0; was_active && l < set->nlayers && l < IOLENS_SHARE_MAX_LAYERS; l++) {
+        if (!layer_switched_off(l)) {
+            want[nwant] = iolens_layer_desc_at(l);
+            at[nwant++] = l;
+        }
+    }
+    void *records[IOLENS_SHARE_MAX_LAYERS];
+    long counts[IOLENS_SHARE_MAX_LAYERS];
+    if (iolens_layers_collect(want, nwant, x->rank, records, counts) != 0)
+        fail(x, ENOMEM);
+    for (unsigned k = 0; k < nwant; k++) {
+        set->records[at[k]] = records[k];
+        set->count[at[k]] = counts[k] > 0 ? (size_t)counts[k] : 0;
     }
 }
 

@@ -429,6 +429,18 @@ static uint64_t real_hash_of_a(const char *path, size_t len)
     return XXH3_64bits("/w/a", 4);
 }
 
+/* A region sink that keeps the last region handed to it in *arg. */
+static int keep_last_region(void *arg, uint32_t kind, uint32_t version, struct iolens_buf *raw)
+{
+    (void)kind;
+    (void)version;
+    struct iolens_buf *keep = arg;
+    iolens_buf_free(keep);
+    *keep = *raw;
+    *raw = (struct iolens_buf){0};
+    return 0;
+}
+
 /* The runtime's NAMES encoder: entries sorted by name, explicit ids only
  * where the id is not the name's hash (reserved names, an id re-derived
  * after a collision); layer records stored in the same name order. */
@@ -495,6 +507,20 @@ START_TEST(writer_names_and_record_order)
         ck_assert_uint_eq(stored_value(&out, 5, 0, i), want_ids[i]);
         ck_assert_uint_eq(stored_value(&out, 5, 2 + POSIX_OPENS, i), (uint64_t)want_opens[i]);
     }
+    iolens_buf_free(&out);
+
+    /* The writers' path, with the names block of the names regions: the
+     * same order, taken from the block's places instead of the names. */
+    struct iolens_region_sink sink = {keep_last_region, &out};
+    struct iolens_names_block names;
+    ck_assert_int_eq(iolens_emit_names_regions(&sink, in_ids, 5, &names), 0);
+    ck_assert_uint_eq(names.n, 3);
+    ck_assert_int_eq(iolens_emit_layer_regions(&sink, d, r, 5, &names), 0);
+    for (size_t i = 0; i < 5; i++) {
+        ck_assert_uint_eq(stored_value(&out, 5, 0, i), want_ids[i]);
+        ck_assert_uint_eq(stored_value(&out, 5, 2 + POSIX_OPENS, i), (uint64_t)want_opens[i]);
+    }
+    iolens_names_block_free(&names);
     iolens_buf_free(&out);
     free(want.p);
     iolens_budget_fini();
