@@ -50,11 +50,24 @@ struct names_ctx {
     size_t nfiles;            /* at most nids: an id is in the table once */
 };
 
+/* Whether sorted ids[0..n) holds id: a plain loop, once per file. */
+static int ids_hold(const uint64_t *ids, size_t n, uint64_t id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ids[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && ids[lo] == id;
+}
+
 static void pick_named_file(struct iolens_file *file, void *arg)
 {
     struct names_ctx *ctx = arg;
-    if (ctx->nfiles < ctx->nids &&
-        bsearch(&file->id, ctx->ids, ctx->nids, sizeof *ctx->ids, iolens_compare_u64) != NULL)
+    if (ctx->nfiles < ctx->nids && ids_hold(ctx->ids, ctx->nids, file->id))
         ctx->files[ctx->nfiles++] = file;
 }
 

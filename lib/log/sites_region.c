@@ -137,6 +137,19 @@ static int more_bytes_first(const void *a, const void *b)
     return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* Insertion sort of a table's few slots (qsort's call per compare costs
+ * more than the sort, once per record). */
+static void sort_top(struct iolens_site_slot *top, unsigned n)
+{
+    for (unsigned i = 1; i < n; i++) {
+        struct iolens_site_slot s = top[i];
+        unsigned j = i;
+        for (; j > 0 && more_bytes_first(&s, &top[j - 1]) < 0; j--)
+            top[j] = top[j - 1];
+        top[j] = s;
+    }
+}
+
 static void fold(struct iolens_site_slot *into, const struct iolens_site_slot *s)
 {
     into->ops += s->ops;
@@ -161,7 +174,7 @@ static long list_index(struct gather *g, struct module *mod)
  * module, then the rest in one other entry. */
 static void add_table(struct gather *g, uint64_t id, uint32_t kind, struct iolens_site_snapshot *t)
 {
-    qsort(t->top, IOLENS_SITES_KEPT + 1, sizeof t->top[0], more_bytes_first);
+    sort_top(t->top, IOLENS_SITES_KEPT + 1);
     struct iolens_site_slot other = t->other;
     unsigned kept = 0;
     double spu = iolens_clock_seconds_per_unit();

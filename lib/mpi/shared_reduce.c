@@ -205,11 +205,20 @@ struct iolens_share_assign *iolens_share_assign_build(const uint64_t *ids, const
     return a;
 }
 
+/* A plain loop, not bsearch: every record and every call site of a rank
+ * asks once, and a compare through a function pointer costs more than
+ * the search itself. */
 int iolens_share_writer_of(const struct iolens_share_assign *a, size_t n, uint64_t id)
 {
-    struct iolens_share_assign key = {id, 0, 0};
-    const struct iolens_share_assign *hit = bsearch(&key, a, n, sizeof *a, compare_assign);
-    return hit != NULL ? hit->writer : -1;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && a[lo].id == id ? a[lo].writer : -1;
 }
 
 /* ------------------------------------------------------------ split -- */
