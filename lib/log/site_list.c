@@ -21,7 +21,8 @@ long iolens_site_list_module(struct iolens_site_list *l, const char *path, size_
     for (uint32_t i = 0; i < l->nmodules; i++) {
         const struct iolens_site_module *m = &l->modules[i];
         if (m->build_id_len == build_id_len && strncmp(m->path, path, path_len) == 0 &&
-            m->path[path_len] == '\0' && memcmp(m->build_id, build_id, build_id_len) == 0)
+            m->path[path_len] == '\0' &&
+            (build_id_len == 0 || memcmp(m->build_id, build_id, build_id_len) == 0))
             return (long)i;
     }
     if (l->nmodules == IOLENS_SITE_OTHER - 1)
@@ -38,7 +39,8 @@ long iolens_site_list_module(struct iolens_site_list *l, const char *path, size_
     memcpy(m->path, path, path_len);
     m->path[path_len] = '\0';
     memset(m->build_id, 0, sizeof m->build_id);
-    memcpy(m->build_id, build_id, build_id_len);
+    if (build_id_len > 0)
+        memcpy(m->build_id, build_id, build_id_len);
     m->build_id_len = build_id_len;
     return (long)l->nmodules++;
 }

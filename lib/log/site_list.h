@@ -28,7 +28,8 @@ struct iolens_site_list {
 void iolens_site_list_free(struct iolens_site_list *l);
 
 /* The index of the module of this path (path_len bytes, no NUL; 1 ..
- * IOLENS_SITES_PATH_MAX - 1) and build-id, added if the list has none.
+ * IOLENS_SITES_PATH_MAX - 1) and build-id (NULL when build_id_len is
+ * 0), added if the list has none.
  * Returns -1 when out of memory or the lengths are out of range. */
 long iolens_site_list_module(struct iolens_site_list *l, const char *path, size_t path_len,
                              const unsigned char *build_id, uint32_t build_id_len);
