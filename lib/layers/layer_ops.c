@@ -93,6 +93,8 @@ static void emit_file(struct iolens_file *file, void *arg)
 struct layers_walk {
     struct record_walk w[IOLENS_NLAYERS];
     unsigned n;
+    void (*also)(struct iolens_file *file, void *arg);
+    void *also_arg;
 };
 
 static void emit_file_layers(struct iolens_file *file, void *arg)
@@ -100,11 +102,15 @@ static void emit_file_layers(struct iolens_file *file, void *arg)
     struct layers_walk *lw = arg;
     for (unsigned i = 0; i < lw->n; i++)
         emit_file(file, &lw->w[i]);
+    if (lw->also != NULL)
+        lw->also(file, lw->also_arg);
 }
 
-void iolens_layers_foreach_record(const struct iolens_layer_walk *walks, unsigned n)
+void iolens_layers_foreach_record(const struct iolens_layer_walk *walks, unsigned n,
+                                  void (*also)(struct iolens_file *file, void *arg),
+                                  void *also_arg)
 {
-    struct layers_walk lw = {.n = 0};
+    struct layers_walk lw = {.n = 0, .also = also, .also_arg = also_arg};
     for (unsigned i = 0; i < n && lw.n < IOLENS_NLAYERS; i++) {
         const struct iolens_layer_ops *ops = iolens_layer_ops_of_kind(walks[i].region_kind);
         if (ops == NULL)
@@ -114,14 +120,14 @@ void iolens_layers_foreach_record(const struct iolens_layer_walk *walks, unsigne
         if (ops->before_pack != NULL)
             ops->before_pack();
     }
-    if (lw.n > 0)
+    if (lw.n > 0 || also != NULL)
         iolens_file_foreach(emit_file_layers, &lw);
 }
 
 void iolens_layer_foreach_record(uint32_t region_kind, iolens_record_fn fn, void *arg)
 {
     struct iolens_layer_walk w = {region_kind, fn, arg};
-    iolens_layers_foreach_record(&w, 1);
+    iolens_layers_foreach_record(&w, 1, NULL, NULL);
 }
 
 /* The child of fork has one thread: a lock another thread of the parent

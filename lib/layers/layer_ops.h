@@ -102,7 +102,11 @@ struct iolens_layer_walk {
     iolens_record_fn fn;
     void *arg;
 };
-void iolens_layers_foreach_record(const struct iolens_layer_walk *walks, unsigned n);
+/* also, if not NULL, is called on every file of the walk too (after its
+ * records), with also_arg: another pass over the files in the same walk. */
+void iolens_layers_foreach_record(const struct iolens_layer_walk *walks, unsigned n,
+                                  void (*also)(struct iolens_file *file, void *arg),
+                                  void *also_arg);
 
 /* Copies the call-site table (core/call_site.h) of file's record of the
  * layer of ops, under the record's lock: 1 if it has one, else 0. */

@@ -16,6 +16,7 @@
 #include "layers/layer_intervals.h"
 #include "layers/layer_ops.h"
 #include "core/mounts.h"
+#include "log/sites_region.h"
 #include "format/compare.h"
 
 /* ----------------------------------------------------- job-wide ones -- */
@@ -320,20 +321,20 @@ static void collect_one(const void *rec, void *arg)
     ctx->count++;
 }
 
-int iolens_layers_collect(const struct iolens_layer_desc *const *descs, unsigned n, int64_t rank,
-                          void **records, long *counts)
+/* iolens_layers_collect, with a second pass over each file (also). */
+static int collect_layers_and(const struct iolens_layer_desc *const *descs, unsigned n,
+                              int64_t rank, void **records, long *counts,
+                              void (*also)(struct iolens_file *file, void *arg), void *also_arg)
 {
     struct collect_ctx ctx[IOLENS_NLAYERS];
-    struct iolens_layer_walk walks[IOLENS_NLAYERS];
-    if (n == 0)
-        return 0;
+    struct iolens_layer_walk walks[IOLENS_NLAYERS] = {{0}};
     if (n > IOLENS_NLAYERS)
         return -1;
     for (unsigned i = 0; i < n; i++) {
         ctx[i] = (struct collect_ctx){.d = descs[i], .rank = rank};
         walks[i] = (struct iolens_layer_walk){descs[i]->region_kind, collect_one, &ctx[i]};
     }
-    iolens_layers_foreach_record(walks, n);
+    iolens_layers_foreach_record(walks, n, also, also_arg);
     int rc = 0;
     for (unsigned i = 0; i < n; i++) {
         records[i] = NULL;
@@ -347,6 +348,22 @@ int iolens_layers_collect(const struct iolens_layer_desc *const *descs, unsigned
         counts[i] = ctx[i].count;
     }
     return rc;
+}
+
+int iolens_layers_collect(const struct iolens_layer_desc *const *descs, unsigned n, int64_t rank,
+                          void **records, long *counts)
+{
+    return n == 0 ? 0 : collect_layers_and(descs, n, rank, records, counts, NULL, NULL);
+}
+
+int iolens_layers_collect_with_sites(const struct iolens_layer_desc *const *descs, unsigned n,
+                                     int64_t rank, void **records, long *counts,
+                                     struct iolens_site_list *sites)
+{
+    struct iolens_sites_gather *g = iolens_sites_gather_start(sites);
+    int rc = collect_layers_and(descs, n, rank, records, counts,
+                                g != NULL ? iolens_sites_gather_file : NULL, g);
+    return iolens_sites_gather_finish(g) == 0 ? rc : -1;
 }
 
 /* ----------------------------------------- this process's intervals -- */

@@ -56,4 +56,12 @@ int iolens_gather_intervals_region(struct iolens_buf *out, int64_t rank, unsigne
 int iolens_layers_collect(const struct iolens_layer_desc *const *descs, unsigned n, int64_t rank,
                           void **records, long *counts);
 
+struct iolens_site_list;
+/* The same, and in the same walk this process's call sites into sites
+ * (iolens_gather_sites, sites_region.h): 0, or -1 when memory ran out
+ * for a layer or the sites. */
+int iolens_layers_collect_with_sites(const struct iolens_layer_desc *const *descs, unsigned n,
+                                     int64_t rank, void **records, long *counts,
+                                     struct iolens_site_list *sites);
+
 #endif

@@ -113,13 +113,13 @@ static struct module *module_of(struct modules *ms, uintptr_t addr)
 
 /* ------------------------------------------------------------ entries -- */
 
-struct gather {
+struct iolens_sites_gather {
     struct modules modules;
     struct iolens_site_list *list;
     int failed;
 };
 
-static struct iolens_site_entry *new_entry(struct gather *g)
+static struct iolens_site_entry *new_entry(struct iolens_sites_gather *g)
 {
     struct iolens_site_entry *e = iolens_site_list_add(g->list);
     if (e == NULL)
@@ -158,7 +158,7 @@ static void fold(struct iolens_site_slot *into, const struct iolens_site_slot *s
 }
 
 /* The list's index of a module, given at its first site. */
-static long list_index(struct gather *g, struct module *mod)
+static long list_index(struct iolens_sites_gather *g, struct module *mod)
 {
     if (mod->index == IOLENS_SITE_OTHER) {
         long i = iolens_site_list_module(g->list, mod->path, strlen(mod->path), mod->build_id,
@@ -172,7 +172,8 @@ static long list_index(struct gather *g, struct module *mod)
 
 /* One record's table: its top sites (kept and waiting) that lie in a
  * module, then the rest in one other entry. */
-static void add_table(struct gather *g, uint64_t id, uint32_t kind, struct iolens_site_snapshot *t)
+static void add_table(struct iolens_sites_gather *g, uint64_t id, uint32_t kind,
+                      struct iolens_site_snapshot *t)
 {
     sort_top(t->top, IOLENS_SITES_KEPT + 1);
     struct iolens_site_slot other = t->other;
@@ -203,9 +204,9 @@ static void add_table(struct gather *g, uint64_t id, uint32_t kind, struct iolen
                                         other.time * spu};
 }
 
-static void gather_file(struct iolens_file *file, void *arg)
+void iolens_sites_gather_file(struct iolens_file *file, void *arg)
 {
-    struct gather *g = arg;
+    struct iolens_sites_gather *g = arg;
     for (unsigned l = 0; l < IOLENS_NLAYERS; l++) {
         const struct iolens_layer_ops *ops = iolens_layer_ops_of((enum iolens_layer)l);
         struct iolens_site_snapshot t;
@@ -214,13 +215,32 @@ static void gather_file(struct iolens_file *file, void *arg)
     }
 }
 
+struct iolens_sites_gather *iolens_sites_gather_start(struct iolens_site_list *list)
+{
+    struct iolens_sites_gather *g = calloc(1, sizeof *g);
+    if (g == NULL)
+        return NULL;
+    g->list = list;
+    dl_iterate_phdr(add_module, &g->modules);
+    return g;
+}
+
+int iolens_sites_gather_finish(struct iolens_sites_gather *g)
+{
+    if (g == NULL)
+        return -1;
+    int failed = g->failed;
+    free(g->modules.m);
+    free(g);
+    return failed ? -1 : 0;
+}
+
 int iolens_gather_sites(struct iolens_site_list *list)
 {
-    struct gather g = {.list = list};
-    dl_iterate_phdr(add_module, &g.modules);
-    iolens_file_foreach(gather_file, &g);
-    free(g.modules.m);
-    return g.failed ? -1 : 0;
+    struct iolens_sites_gather *g = iolens_sites_gather_start(list);
+    if (g != NULL)
+        iolens_file_foreach(iolens_sites_gather_file, g);
+    return iolens_sites_gather_finish(g);
 }
 
 int iolens_put_sites_region(struct iolens_buf *out, int64_t rank,

@@ -15,6 +15,16 @@ struct iolens_site_list;
  * entry per record.  Returns 0, or -1 when out of memory. */
 int iolens_gather_sites(struct iolens_site_list *list);
 
+/* The same in steps, for a caller that walks the file table anyway
+ * (iolens_layers_collect): start (the loaded modules are listed; NULL
+ * when out of memory), then each file, then finish (0, or -1 when memory
+ * ran out at any step; frees the gather, NULL included). */
+struct iolens_sites_gather;
+struct iolens_file;
+struct iolens_sites_gather *iolens_sites_gather_start(struct iolens_site_list *list);
+void iolens_sites_gather_file(struct iolens_file *file, void *gather);
+int iolens_sites_gather_finish(struct iolens_sites_gather *gather);
+
 /* A sites region (IOLENS_SITES_VERSION) of list into out (rank: the MPI
  * rank, 0 outside MPI), its records named by their places in names, the
  * block of the names regions written before it.  Returns 0, or -1 when

@@ -45,7 +45,6 @@
 #include "core/state.h"
 #include "mpi/shared_reduce.h"
 #include "mpi/shared_sites.h"
-#include "log/sites_region.h"
 
 static struct {
     int init_seen;          /* MPI_Init succeeded, ever */
@@ -472,8 +471,10 @@ static unsigned char *exchange_bytes(struct exchange *x, unsigned char *send, si
     return recv;
 }
 
-/* This rank's records of every layer it has on. */
-static void collect(struct exchange *x, int was_active, struct iolens_record_set *set)
+/* This rank's records of every layer it has on, and its call sites, in
+ * one walk over the files. */
+static void collect(struct exchange *x, int was_active, struct iolens_record_set *set,
+                    struct iolens_site_list *sites)
 {
     memset(set, 0, sizeof *set);
     set->nlayers = iolens_layer_desc_count();
@@ -487,7 +488,8 @@ static void collect(struct exchange *x, int was_active, struct iolens_record_set
     }
     void *records[IOLENS_SHARE_MAX_LAYERS];
     long counts[IOLENS_SHARE_MAX_LAYERS];
-    if (iolens_layers_collect(want, nwant, x->rank, records, counts) != 0)
+    if (was_active &&
+        iolens_layers_collect_with_sites(want, nwant, x->rank, records, counts, sites) != 0)
         fail(x, ENOMEM);
     for (unsigned k = 0; k < nwant; k++) {
         set->records[at[k]] = records[k];
@@ -573,14 +575,14 @@ static void move_and_reduce(struct exchange *x, struct iolens_record_set *set,
     free(recv);
 }
 
-/* Step 4: this rank's call sites, those of the records it no longer
- * writes to their writers, and what arrives added to its own, so that a
- * shared record keeps the job's top sites, written once (shared_sites.h). */
+/* Step 4: the call sites of the records this rank no longer writes to
+ * their writers, and what arrives added to its own, so that a shared
+ * record keeps the job's top sites, written once (shared_sites.h). */
 static void move_sites(struct exchange *x, struct iolens_site_list *sites,
                        const struct iolens_share_assign *a, size_t na)
 {
     unsigned char *send = NULL;
-    if (x->error != 0 || iolens_gather_sites(sites) != 0 ||
+    if (x->error != 0 ||
         iolens_share_sites_split(sites, a, na, x->rank, x->nprocs, &send, x->scount,
                                  x->sdispl) != 0) {
         fail(x, ENOMEM);
@@ -606,11 +608,11 @@ static void shutdown_job(int was_active, double finalize_time)
     struct exchange x;
     exchange_init(&x);
     struct iolens_record_set set;
-    collect(&x, was_active, &set);
+    struct iolens_site_list sites = {0};
+    collect(&x, was_active, &set, &sites);
     size_t na = 0;
     struct iolens_share_assign *a = assign_writers(&x, &job, &set, &na);
     move_and_reduce(&x, &set, a, na);
-    struct iolens_site_list sites = {0};
     move_sites(&x, &sites, a, na);
     free(a);
     job.error = x.error;
