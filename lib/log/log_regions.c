@@ -51,24 +51,11 @@ struct names_ctx {
     size_t nfiles;            /* at most nids: an id is in the table once */
 };
 
-/* Whether sorted ids[0..n) holds id: a plain loop, once per file. */
-static int ids_hold(const uint64_t *ids, size_t n, uint64_t id)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ids[mid] < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && ids[lo] == id;
-}
-
 static void pick_named_file(struct iolens_file *file, void *arg)
 {
     struct names_ctx *ctx = arg;
-    if (ctx->nfiles < ctx->nids && ids_hold(ctx->ids, ctx->nids, file->id))
+    size_t at = iolens_u64_lower_bound(ctx->ids, ctx->nids, file->id);
+    if (ctx->nfiles < ctx->nids && at < ctx->nids && ctx->ids[at] == file->id)
         ctx->files[ctx->nfiles++] = file;
 }
 
@@ -138,101 +125,6 @@ int iolens_emit_names_regions(const struct iolens_region_sink *sink, const uint6
 
 /* ------------------------------------------------- record order -- */
 
-/* The name of each id in the record table, sorted by id. */
-struct id_name {
-    uint64_t id;
-    const char *name;
-};
-
-struct id_names {
-    struct id_name *v;
-    size_t n, cap;
-};
-
-static void add_id_name(struct iolens_file *file, void *arg)
-{
-    struct id_names *t = arg;
-    if (t->n < t->cap)
-        t->v[t->n++] = (struct id_name){file->id, file->name};
-}
-
-static int compare_id_names(const void *a, const void *b)
-{
-    return iolens_compare_u64(&((const struct id_name *)a)->id, &((const struct id_name *)b)->id);
-}
-
-/* One record's sort key. */
-struct row_key {
-    const char *name;     /* NULL when the table has no such id */
-    uint64_t id;
-    size_t index;
-};
-
-/* By name as in the NAMES region, unnamed records last; the id and then
- * the input position settle ties, so the order is deterministic. */
-static int compare_rows(const void *a, const void *b)
-{
-    const struct row_key *x = a, *y = b;
-    if (x->name != NULL && y->name != NULL) {
-        int c = strcmp(x->name, y->name);
-        if (c != 0)
-            return c;
-    } else if (x->name != y->name) {
-        return x->name == NULL ? 1 : -1;
-    }
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/*
- * The order in which to store n records: by name.  Files a program
- * creates one after another usually have neighbouring names, so their
- * timestamps and sizes are alike and the byte-planes of those columns
- * compress better (3 bytes per record less for a directory of 1000
- * files written once).  Returns a malloc'd permutation, or NULL when
- * memory is short (the records are then stored as they come; readers do
- * not depend on the order).
- */
-static size_t *record_order(const struct iolens_layer_desc *d, const unsigned char *recs,
-                            size_t n)
-{
-    size_t nfiles = iolens_file_count();
-    struct id_names t = {malloc((nfiles > 0 ? nfiles : 1) * sizeof *t.v), 0, nfiles};
-    struct row_key *keys = malloc((n > 0 ? n : 1) * sizeof *keys);
-    size_t *order = malloc((n > 0 ? n : 1) * sizeof *order);
-    if (t.v == NULL || keys == NULL || order == NULL) {
-        free(order);
-        order = NULL;
-        goto out;
-    }
-    iolens_file_foreach(add_id_name, &t);
-    qsort(t.v, t.n, sizeof *t.v, compare_id_names);
-    for (size_t i = 0; i < n; i++) {
-        struct id_name probe;
-        memcpy(&probe.id, recs + i * d->record_size, sizeof probe.id);
-        const struct id_name *hit = bsearch(&probe, t.v, t.n, sizeof *t.v, compare_id_names);
-        keys[i] = (struct row_key){hit != NULL ? hit->name : NULL, probe.id, i};
-    }
-    qsort(keys, n, sizeof *keys, compare_rows);
-    for (size_t i = 0; i < n; i++)
-        order[i] = keys[i].index;
-out:
-    free(t.v);
-    free(keys);
-    return order;
-}
-
-/* Records are stored in name order when memory allows (record_order). */
-int iolens_build_layer_region(struct iolens_buf *out, const struct iolens_layer_desc *d,
-                              const void *records, size_t n)
-{
-    size_t *order = n > 1 ? record_order(d, records, n) : NULL;
-    int rc = iolens_encode_layer(out, d, records, order, 0, n, NULL);
-    free(order);
-    return rc;
-}
-
 /* A record's key in the names block's order. */
 struct place_key {
     uint64_t place;       /* UINT64_MAX when names does not hold the id */
@@ -250,10 +142,18 @@ static int compare_places(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* record_order's order from the names block, which holds the files in
- * name order already: sorting places is sorting names without reading a
- * name or walking the file table again (a shutdown with 10000 files a
- * rank spends milliseconds on both).  NULL when memory is short. */
+/*
+ * The order in which to store n records: by name, unnamed records last
+ * (by id), as the names block places them.  Files a program creates one
+ * after another usually have neighbouring names, so their timestamps and
+ * sizes are alike and the byte-planes of those columns compress better
+ * (3 bytes per record less for a directory of 1000 files written once).
+ * The writers have the block already: sorting its places is sorting the
+ * names without reading one (a shutdown with 10000 files a rank spent
+ * milliseconds on a strcmp sort).  Returns a malloc'd permutation, or
+ * NULL when memory is short (the records are then stored as they come;
+ * readers do not depend on the order).
+ */
 static size_t *order_by_place(const struct iolens_layer_desc *d, const unsigned char *recs,
                               size_t n, const struct iolens_names_block *names)
 {
@@ -275,6 +175,37 @@ static size_t *order_by_place(const struct iolens_layer_desc *d, const unsigned 
         order[i] = keys[i].index;
     free(keys);
     return order;
+}
+
+/* The same without a names block at hand: one made for the records. */
+static size_t *record_order(const struct iolens_layer_desc *d, const unsigned char *recs,
+                            size_t n)
+{
+    uint64_t *ids = malloc(n * sizeof *ids);
+    struct iolens_file **files = NULL;
+    struct iolens_names_block block = {0};
+    size_t *order = NULL;
+    if (ids == NULL)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        memcpy(&ids[i], recs + i * d->record_size, sizeof ids[i]);
+    long nfiles = named_files(ids, n, &files);
+    if (nfiles >= 0 && iolens_names_block_make(&block, files, (size_t)nfiles) == 0)
+        order = order_by_place(d, recs, n, &block);
+    iolens_names_block_free(&block);
+    free(files);
+    free(ids);
+    return order;
+}
+
+/* Records are stored in name order when memory allows (record_order). */
+int iolens_build_layer_region(struct iolens_buf *out, const struct iolens_layer_desc *d,
+                              const void *records, size_t n)
+{
+    size_t *order = n > 1 ? record_order(d, records, n) : NULL;
+    int rc = iolens_encode_layer(out, d, records, order, 0, n, NULL);
+    free(order);
+    return rc;
 }
 
 /* One order for all the regions: the records of a directory stay
