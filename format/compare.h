@@ -1,7 +1,9 @@
-/* qsort and bsearch comparators shared by the runtime and the tools. */
+/* Comparators and a search over sorted ids, shared by the runtime and
+ * the tools. */
 #ifndef IOLENS_COMPARE_H
 #define IOLENS_COMPARE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Ascending order of uint64_t values (record ids, hashes).  Compares
@@ -10,6 +12,22 @@ static inline int iolens_compare_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
+}
+
+/* The first of the n ascending values v[] that is not below x (n if
+ * none).  A plain loop: called once per record or file, where bsearch's
+ * compare through a function pointer would cost more than the search. */
+static inline size_t iolens_u64_lower_bound(const uint64_t *v, size_t n, uint64_t x)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 #endif

@@ -13,28 +13,14 @@
 #include "analysis/sharing.h"
 #include "format/compare.h"
 
-/* The first of the n sorted ids that is not below id (n if none). */
-static size_t first_not_below(const uint64_t *ids, size_t n, uint64_t id)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ids[mid] < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* Records with this id among the sorted ids: two binary searches, so that
  * a log whose records all share one id stays O(n log n), not O(n^2). */
 static size_t count_id(const uint64_t *ids, size_t n, uint64_t id)
 {
-    size_t lo = first_not_below(ids, n, id);
+    size_t lo = iolens_u64_lower_bound(ids, n, id);
     if (id == UINT64_MAX)
         return n - lo;
-    return first_not_below(ids, n, id + 1) - lo;
+    return iolens_u64_lower_bound(ids, n, id + 1) - lo;
 }
 
 static void sharing_of(const struct iolens_log *log, const struct iolens_log_layer *L, uint64_t r,
