@@ -640,6 +640,7 @@ void iolens_h5d_open(hid_t dset, double t0, double t1)
         untrack(dset); /* forget a stale entry of the same id */
         return;
     }
+    iolens_intervals_take_store(IOLENS_LAYER_H5D);
     struct iolens_file *file_entry = entry_of(name, (size_t)file_len);
     uint64_t file_id = file_entry != NULL ? file_entry->id : IOLENS_ID_OTHER_FILES;
     struct iolens_file *entry = entry_of(name, (size_t)len);

@@ -26,6 +26,12 @@ static unsigned next_thread_slot;
  * the stores take at any budget (main_store_bytes, thread_stores_demand). */
 static unsigned recording_layers;
 static _Atomic unsigned thread_stores_wanted;
+/* A library layer's main store, shared out at start-up but not taken yet
+ * (iolens_intervals_take_store); taken under store_take_lock. */
+static _Atomic unsigned char store_awaited[IOLENS_NLAYERS];
+static _Atomic int store_take_lock;
+/* IOLENS_MEMORY as iolens_intervals_init was given it: the stores' share. */
+static size_t store_memory;
 
 /* The calling thread's store slot: 0 not chosen yet, 1 the main store,
  * 2 + k thread store k.  Initial-exec TLS: the runtime is preloaded or
@@ -77,9 +83,15 @@ static uint64_t thread_stores_demand(uint64_t budget)
            iolens_budget_round(thread_store_total((size_t)budget));
 }
 
+static void take_store(enum iolens_layer layer);
+
 void iolens_intervals_init(size_t memory)
 {
     memset(iolens_layer_intervals, 0, sizeof iolens_layer_intervals);
+    memset(thread_store_bytes, 0, sizeof thread_store_bytes);
+    store_memory = memory;
+    for (unsigned l = 0; l < IOLENS_NLAYERS; l++)
+        atomic_store(&store_awaited[l], 0);
     unsigned n = 0;
     for (size_t i = 0; i < NDATA; i++)
         n += (unsigned)layer_can_record(data_layer(i));
@@ -88,19 +100,40 @@ void iolens_intervals_init(size_t memory)
     if (n == 0)
         return;
     iolens_budget_add_demand(thread_stores_demand);
-    size_t share = main_store_bytes(memory);
     for (size_t i = 0; i < NDATA; i++) {
-        if (!layer_can_record(data_layer(i)))
+        enum iolens_layer layer = data_layer(i);
+        if (!layer_can_record(layer))
             continue;
-        /* A refused allocation leaves the store disabled (capacity 0): it
-         * still counts accesses and bytes, and the budget's "needed"
-         * figure shows what was missing. */
-        void *mem = iolens_budget_alloc_scaled(main_store_bytes);
-        iolens_interval_store_init(&iolens_layer_intervals[data_layer(i)], mem,
-                                   mem != NULL ? share : 0);
-        if (mem != NULL)
-            thread_store_bytes[data_layer(i)] = share / IOLENS_INTERVAL_THREAD_DIVISOR;
+        if (iolens_layer_desc_at(layer)->base)
+            take_store(layer);
+        else
+            atomic_store_explicit(&store_awaited[layer], 1, memory_order_release);
     }
+}
+
+/* Allocates and sets up a layer's main store.  A refused allocation
+ * leaves the store disabled (capacity 0): it still counts accesses and
+ * bytes, and the budget's "needed" figure shows what was missing. */
+static void take_store(enum iolens_layer layer)
+{
+    size_t share = main_store_bytes(store_memory);
+    void *mem = iolens_budget_alloc_scaled(main_store_bytes);
+    iolens_interval_store_init(&iolens_layer_intervals[layer], mem, mem != NULL ? share : 0);
+    if (mem != NULL)
+        thread_store_bytes[layer] = share / IOLENS_INTERVAL_THREAD_DIVISOR;
+}
+
+void iolens_intervals_take_store(enum iolens_layer layer)
+{
+    if ((unsigned)layer >= IOLENS_NLAYERS ||
+        !atomic_load_explicit(&store_awaited[layer], memory_order_acquire))
+        return;
+    iolens_lock_always(&store_take_lock);
+    if (atomic_load_explicit(&store_awaited[layer], memory_order_relaxed)) {
+        take_store(layer);
+        atomic_store_explicit(&store_awaited[layer], 0, memory_order_release);
+    }
+    iolens_unlock_always(&store_take_lock);
 }
 
 void iolens_intervals_reset(void)
@@ -116,6 +149,7 @@ void iolens_intervals_reset(void)
 
 void iolens_intervals_release_locks(void)
 {
+    iolens_unlock_always(&store_take_lock);
     for (size_t i = 0; i < NDATA; i++) {
         enum iolens_layer layer = data_layer(i);
         iolens_unlock_always(&iolens_layer_intervals[layer].lock);

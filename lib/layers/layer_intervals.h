@@ -2,14 +2,19 @@
  * (interval_store.h) per data layer (POSIX, STDIO, MPI-IO, H5D), for the
  * BPS metric of iolens-parser --bps.
  *
- * Memory.  The stores take a quarter of IOLENS_MEMORY, allocated from the
- * budget at start-up and split equally over the data layers that can see
- * accesses in this process: POSIX and STDIO unless switched off, MPI-IO in
- * an MPI program, H5D when built with HDF5; a layer switched off
- * (IOLENS_DISABLE_LAYERS) takes no share.  With the default 2 MiB that is
- * 512 KiB, some 11000 intervals (48 bytes each) per layer for three layers, before the
- * first compaction (which merges the smallest same-file gaps into the
- * store's error bound; interval_store.h).
+ * Memory.  The stores take up to a quarter of IOLENS_MEMORY, split
+ * equally at start-up over the data layers that can see accesses in this
+ * process: POSIX and STDIO unless switched off, MPI-IO in an MPI program,
+ * H5D when built with HDF5; a layer switched off (IOLENS_DISABLE_LAYERS)
+ * takes no share.  POSIX and STDIO take theirs from the budget at
+ * start-up; MPI-IO and H5D when the program first opens a file through
+ * them (iolens_intervals_take_store), so that a process that never does
+ * leaves their share to its files' records.  With the default 2 MiB and
+ * three layers that is 170 KiB, some 3600 intervals (48 bytes each) per
+ * layer, before the first compaction (which merges the smallest same-file
+ * gaps into the store's error bound; interval_store.h).  A store the
+ * budget can no longer hold when its layer first opens a file is disabled
+ * (it still counts accesses and bytes; "memory needed" shows the lack).
  *
  * What is recorded: one interval per data access that reached the layer's
  * bookkeeping, from the start of the call to its return (nonblocking
@@ -49,6 +54,13 @@ extern struct iolens_interval_store iolens_layer_intervals[IOLENS_NLAYERS];
 /* Start-up, after the budget exists and before the layers allocate:
  * takes the stores' share of the budget (memory is IOLENS_MEMORY). */
 void iolens_intervals_init(size_t memory);
+
+/* A library layer (MPI-IO, H5D) takes its main store, shared out at
+ * start-up, when the program first opens a file through it: a process
+ * that never does leaves that share to its records.  Call before the
+ * layer records its first access; cheap once taken (one load).  A base
+ * layer's store (POSIX, STDIO) was taken at start-up. */
+void iolens_intervals_take_store(enum iolens_layer layer);
 
 /* A forked child starts with empty stores. */
 void iolens_intervals_reset(void);

@@ -367,6 +367,7 @@ struct file_slot {
 static struct file_slot *file_slots;
 static unsigned file_bits;
 static _Atomic int file_table_lock;
+static void ensure_tables(void); /* "start-up" below */
 
 static size_t file_nslots(void)
 {
@@ -635,6 +636,8 @@ void iolens_mpiio_open(MPI_Comm comm, const char *filename, int amode, MPI_Info 
         untrack_file(fh); /* forget a stale entry of the same handle */
         return;
     }
+    ensure_tables();
+    iolens_intervals_take_store(IOLENS_LAYER_MPIIO);
     int nprocs = 1;
     if (IOLENS_PMPI(PMPI_Comm_size) == NULL ||
         IOLENS_PMPI(PMPI_Comm_size)(comm, &nprocs) != MPI_SUCCESS)
@@ -867,7 +870,13 @@ static size_t req_table_bytes(size_t budget)
     return sizeof(struct req_slot) << table_bits(budget, MAX_REQ_SLOTS, sizeof(struct req_slot));
 }
 
-static void layer_init(void)
+/* The tables and <other files>' record, taken once: at start-up in an
+ * MPI program, else (a process traced before it loaded MPI) at its first
+ * MPI_File_open.  A process without MPI pays nothing. */
+static _Atomic int tables_taken;
+static _Atomic int tables_lock;
+
+static void take_tables(void)
 {
     size_t budget = iolens_budget_size();
     unsigned bits = table_bits(budget, MAX_FILE_SLOTS, sizeof(struct file_slot));
@@ -883,6 +892,25 @@ static void layer_init(void)
         req_capacity = (int)(req_nslots() / 2);
     }
     record_of(iolens_file_other()); /* so that folding never needs memory */
+}
+
+static void ensure_tables(void)
+{
+    if (atomic_load_explicit(&tables_taken, memory_order_acquire))
+        return;
+    iolens_lock_always(&tables_lock);
+    if (!atomic_load_explicit(&tables_taken, memory_order_relaxed)) {
+        take_tables();
+        atomic_store_explicit(&tables_taken, 1, memory_order_release);
+    }
+    iolens_unlock_always(&tables_lock);
+}
+
+static void layer_init(void)
+{
+    atomic_store(&tables_taken, 0);
+    if (iolens_mpi_calls_usable())
+        ensure_tables();
 }
 
 /* ------------------------------------------------ the layer's entry -- */
@@ -930,6 +958,7 @@ static void release_layer_locks(void)
 {
     iolens_unlock_always(&file_table_lock);
     iolens_unlock_always(&req_table_lock);
+    iolens_unlock_always(&tables_lock);
 }
 
 /* The parent's requests are not the child's to complete. */
