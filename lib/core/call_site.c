@@ -1,5 +1,5 @@
 /* Call sites (call_site.h): the per-thread slots, the tables' memory and
- * the sites that come after a record's kept ones. */
+ * the sites that come after a record's first one. */
 #include "core/call_site.h"
 
 #include <string.h>
@@ -9,13 +9,6 @@
 int iolens_sites_on = 1;
 __thread uintptr_t iolens_site_current __attribute__((tls_model("initial-exec")));
 __thread uintptr_t iolens_site_outer __attribute__((tls_model("initial-exec")));
-
-struct iolens_site_table *iolens_sites_attach(struct iolens_site_table **tablep)
-{
-    struct iolens_site_table *t = iolens_sites_on ? iolens_budget_alloc(sizeof *t) : NULL;
-    *tablep = t != NULL ? t : IOLENS_SITES_NONE;
-    return *tablep;
-}
 
 /* The spilled bit of a site: return addresses of calls are at least a
  * few bytes apart, so the low bits are mixed with higher ones. */
@@ -36,10 +29,11 @@ static void spill(struct iolens_site_table *t, struct iolens_site_late *late,
 }
 
 /* The kept slot with the fewest bytes: the one a waiting site replaces. */
-static struct iolens_site_slot *smallest_kept(struct iolens_site_table *t)
+static struct iolens_site_slot *smallest_kept(struct iolens_site_ref *ref,
+                                              struct iolens_site_table *t)
 {
-    struct iolens_site_slot *min = &t->slot[0];
-    for (int i = 1; i < IOLENS_SITES_KEPT; i++)
+    struct iolens_site_slot *min = &ref->first;
+    for (int i = 0; i < IOLENS_SITES_KEPT - 1; i++)
         if (t->slot[i].bytes < min->bytes)
             min = &t->slot[i];
     return min;
@@ -48,9 +42,10 @@ static struct iolens_site_slot *smallest_kept(struct iolens_site_table *t)
 /* The waiting site takes the smallest kept slot once it has more bytes;
  * the site it displaces waits instead (its figures are still all of its
  * calls). */
-static void maybe_promote(struct iolens_site_table *t, struct iolens_site_late *late)
+static void maybe_promote(struct iolens_site_ref *ref, struct iolens_site_table *t,
+                          struct iolens_site_late *late)
 {
-    struct iolens_site_slot *min = smallest_kept(t);
+    struct iolens_site_slot *min = smallest_kept(ref, t);
     if (late->waiting.bytes > min->bytes) {
         struct iolens_site_slot kept = *min;
         *min = late->waiting;
@@ -69,8 +64,10 @@ static struct iolens_site_late *late_part(struct iolens_site_table *t)
     return t->late != IOLENS_SITES_NO_LATE ? t->late : NULL;
 }
 
-void iolens_sites_count_late(struct iolens_site_table *t, uintptr_t site, int64_t bytes,
-                             double time)
+/* A call from a site that has no kept slot (struct iolens_site_late): it
+ * waits, takes a kept slot, or is counted in other. */
+static void count_late(struct iolens_site_ref *ref, struct iolens_site_table *t, uintptr_t site,
+                       int64_t bytes, double time)
 {
     struct iolens_site_slot call = {site, 1, bytes, time};
     struct iolens_site_late *late = late_part(t);
@@ -80,7 +77,7 @@ void iolens_sites_count_late(struct iolens_site_table *t, uintptr_t site, int64_
     }
     if (late->waiting.addr == site) {
         iolens_site_add(&late->waiting, bytes, time);
-        maybe_promote(t, late);
+        maybe_promote(ref, t, late);
         return;
     }
     /* A site with calls in other can never be counted apart; nor can a
@@ -92,21 +89,84 @@ void iolens_sites_count_late(struct iolens_site_table *t, uintptr_t site, int64_
     if (late->waiting.addr != 0)
         spill(t, late, &late->waiting);
     late->waiting = call;
-    maybe_promote(t, late);
+    maybe_promote(ref, t, late);
 }
 
-void iolens_sites_snapshot(const struct iolens_site_table *t, struct iolens_site_snapshot *out)
+/* The record keeps no sites at all rather than some (call_site.h). */
+static void give_up(struct iolens_site_ref *ref)
+{
+    ref->first = (struct iolens_site_slot){0, 0, 0, 0.0};
+    ref->more = IOLENS_SITES_NONE;
+}
+
+void iolens_sites_count_more(struct iolens_site_ref *ref, uintptr_t site, int64_t bytes,
+                             double time)
+{
+    if (!iolens_sites_on) {
+        give_up(ref);
+        return;
+    }
+    if (ref->first.addr == 0) {
+        ref->first = (struct iolens_site_slot){site, 1, bytes, time};
+        return;
+    }
+    struct iolens_site_table *t = ref->more;
+    if (t == NULL) {
+        t = iolens_budget_alloc(sizeof *t);
+        if (t == NULL) {
+            give_up(ref);
+            return;
+        }
+        ref->more = t;
+    }
+    for (int i = 0; i < IOLENS_SITES_KEPT - 1; i++) {
+        struct iolens_site_slot *s = &t->slot[i];
+        if (s->addr == site) {
+            iolens_site_add(s, bytes, time);
+            /* The site called most often is the one kept in place, where
+             * iolens_sites_count finds it without a call: a loop after a
+             * line that wrote a header first soon takes it. */
+            if (s->ops > ref->first.ops) {
+                struct iolens_site_slot busier = *s;
+                *s = ref->first;
+                ref->first = busier;
+            }
+            return;
+        }
+        /* Slots fill in order and are never emptied: while one is free,
+         * nothing waits or went to other, so the site is new. */
+        if (s->addr == 0) {
+            s->addr = site;
+            iolens_site_add(s, bytes, time);
+            return;
+        }
+    }
+    count_late(ref, t, site, bytes, time);
+}
+
+int iolens_sites_snapshot(const struct iolens_site_ref *ref, struct iolens_site_snapshot *out)
 {
     memset(out, 0, sizeof *out);
-    memcpy(out->top, t->slot, sizeof t->slot);
+    const struct iolens_site_table *t = ref->more;
+    if (t == IOLENS_SITES_NONE || ref->first.addr == 0)
+        return 0;
+    out->top[0] = ref->first;
+    if (t == NULL)
+        return 1;
+    memcpy(&out->top[1], t->slot, sizeof t->slot);
     if (t->late != NULL && t->late != IOLENS_SITES_NO_LATE)
         out->top[IOLENS_SITES_KEPT] = t->late->waiting;
     out->other = (struct iolens_site_slot){0, t->other_ops, t->other_bytes, t->other_time};
+    return 1;
 }
 
-void iolens_sites_clear(struct iolens_site_table *table)
+void iolens_sites_clear(struct iolens_site_ref *ref)
 {
-    if (table == NULL || table == IOLENS_SITES_NONE)
+    struct iolens_site_table *table = ref->more;
+    if (table == IOLENS_SITES_NONE)
+        return;
+    ref->first = (struct iolens_site_slot){0, 0, 0, 0.0};
+    if (table == NULL)
         return;
     struct iolens_site_late *late = table->late;
     memset(table, 0, sizeof *table);

@@ -9,10 +9,11 @@
  * entered the library, without walking the stack: no frame pointers or
  * unwind tables are needed.
  *
- * Each layer record keeps a bounded table of sites, attached from the
- * budget at the record's first read or write (records never read or
- * written pay only the pointer).  The log writer turns the addresses into
- * (module, build-id, offset) off the hot path (log/sites_region.h). */
+ * Each layer record keeps its first site in place (struct
+ * iolens_site_ref: most records are read or written from one line, and
+ * pay nothing more) and a bounded table of the others, attached from the
+ * budget when a second site shows up.  The log writer turns the addresses
+ * into (module, build-id, offset) off the hot path (log/sites_region.h). */
 #ifndef IOLENS_CALL_SITE_H
 #define IOLENS_CALL_SITE_H
 
@@ -34,7 +35,8 @@ struct iolens_site_slot {
 /*
  * A record's sites, top ones by bytes, with every figure exact.
  *
- * The first IOLENS_SITES_KEPT sites take the slots.  A later site waits in
+ * The first IOLENS_SITES_KEPT sites take the kept slots: the record's
+ * own (struct iolens_site_ref) and the table's.  A later site waits in
  * the "waiting" slot and takes a kept slot as soon as it has moved more
  * bytes than the smallest kept site, which then waits in its place: the
  * loop that writes 2 million 16-byte records from a fifth line still gets
@@ -60,11 +62,18 @@ struct iolens_site_late {
 #define IOLENS_SITES_NO_LATE ((struct iolens_site_late *)1)
 
 struct iolens_site_table {
-    struct iolens_site_slot slot[IOLENS_SITES_KEPT];
+    struct iolens_site_slot slot[IOLENS_SITES_KEPT - 1]; /* kept after the first */
     struct iolens_site_late *late;   /* NULL until a fifth site */
     uint64_t other_ops;              /* the calls of every site not counted apart */
     int64_t other_bytes;
     double other_time;
+};
+
+/* What a layer record holds: its first site, and the table of the rest. */
+struct iolens_site_ref {
+    struct iolens_site_slot first;   /* the first kept slot; addr 0: no call yet */
+    struct iolens_site_table *more;  /* NULL until a second site;
+                                      * IOLENS_SITES_NONE: no sites kept */
 };
 
 /* A table's figures, copied under the record's lock for the log: the
@@ -74,16 +83,18 @@ struct iolens_site_snapshot {
     struct iolens_site_slot other;
 };
 
-void iolens_sites_snapshot(const struct iolens_site_table *t, struct iolens_site_snapshot *out);
+/* Copies a record's sites into *out: 1 if it has any (a call was
+ * counted and they were not given up), else 0. */
+int iolens_sites_snapshot(const struct iolens_site_ref *ref, struct iolens_site_snapshot *out);
 
 /* A table that could not be allocated (budget full): the record keeps no
- * sites at all rather than some, so that what it keeps is exact.  Also
- * every record's table when sites are off (IOLENS_DISABLE_SITES). */
+ * sites at all rather than some, so that what it keeps is exact (its
+ * first slot is emptied too).  Also every record's, at its first call,
+ * when sites are off (IOLENS_DISABLE_SITES). */
 #define IOLENS_SITES_NONE ((struct iolens_site_table *)1)
 
-/* 1 unless IOLENS_DISABLE_SITES (set once at start-up).  Read when a
- * record's table would be attached (iolens_sites_attach), not on every
- * call: with sites off every record's table is IOLENS_SITES_NONE. */
+/* 1 unless IOLENS_DISABLE_SITES (set once at start-up).  Read at a
+ * record's first call (iolens_sites_count_more), not on every call. */
 extern int iolens_sites_on;
 
 /* The site the next layer bookkeeping call of iolens_posix_read/write
@@ -135,10 +146,6 @@ static inline void iolens_site_leave(int claimed)
         iolens_site_outer = 0;
 }
 
-/* Attaches a table to *tablep from the budget (IOLENS_SITES_NONE if it
- * has no room, or if sites are off).  Out of line: once per record. */
-struct iolens_site_table *iolens_sites_attach(struct iolens_site_table **tablep);
-
 static inline void iolens_site_add(struct iolens_site_slot *s, int64_t bytes, double time)
 {
     s->ops++;
@@ -146,51 +153,36 @@ static inline void iolens_site_add(struct iolens_site_slot *s, int64_t bytes, do
     s->time += time;
 }
 
-/* A call from a site that has no kept slot (struct iolens_site_late): it
- * waits, takes a kept slot, or is counted in other.  Out of line: the
- * read/write path only gets here for a record's fifth site and later. */
-void iolens_sites_count_late(struct iolens_site_table *t, uintptr_t site, int64_t bytes,
+/* A call that is not from the record's first site: the record's first
+ * call, or a later site (the table, attached here, then the late part).
+ * Out of line: the read/write path of a record used from one line never
+ * gets here after its first call. */
+void iolens_sites_count_more(struct iolens_site_ref *ref, uintptr_t site, int64_t bytes,
                              double time);
 
-/* Charges one call of bytes and time (clock units) to site in the table
- * at *tablep, under the record's lock.  site 0: a bookkeeping call no
+/* Charges one call of bytes and time (clock units) to site in the
+ * record's sites, under the record's lock.  site 0: a bookkeeping call no
  * wrapper made (the runtime's own, unit tests), nothing. */
-static inline void iolens_sites_count(struct iolens_site_table **tablep, uintptr_t site,
-                                      int64_t bytes, double time)
+static inline void iolens_sites_count(struct iolens_site_ref *ref, uintptr_t site, int64_t bytes,
+                                      double time)
 {
     if (site == 0)
         return;
-    struct iolens_site_table *t = *tablep;
-    /* NULL (none yet) and IOLENS_SITES_NONE in one test. */
-    if (__builtin_expect((uintptr_t)t <= (uintptr_t)IOLENS_SITES_NONE, 0)) {
-        if (t != NULL)
-            return;
-        t = iolens_sites_attach(tablep);
-        if (t == IOLENS_SITES_NONE)
-            return;
+    if (__builtin_expect(ref->first.addr == site, 1)) {
+        iolens_site_add(&ref->first, bytes, time);
+        return;
     }
-    for (int i = 0; i < IOLENS_SITES_KEPT; i++) {
-        struct iolens_site_slot *s = &t->slot[i];
-        if (__builtin_expect(s->addr == site, 1)) {
-            iolens_site_add(s, bytes, time);
-            return;
-        }
-        /* Slots fill in order and are never emptied: while one is free,
-         * nothing waits or went to other, so the site is new. */
-        if (s->addr == 0) {
-            s->addr = site;
-            iolens_site_add(s, bytes, time);
-            return;
-        }
-    }
-    iolens_sites_count_late(t, site, bytes, time);
+    if (ref->more == IOLENS_SITES_NONE)
+        return;
+    iolens_sites_count_more(ref, site, bytes, time);
 }
 
-/* A forked child's record starts afresh: its table (if any) is zeroed,
- * its late part too (kept attached). */
-void iolens_sites_clear(struct iolens_site_table *table);
+/* A forked child's record starts afresh: its sites are emptied, the
+ * table and its late part kept attached. */
+void iolens_sites_clear(struct iolens_site_ref *ref);
 
-/* Bytes of one table in the budget (without the late part). */
+/* Bytes of one table in the budget (without the late part): what a
+ * record pays when a second site shows up. */
 unsigned long iolens_sites_table_size(void);
 
 #endif

@@ -439,9 +439,9 @@ uint64_t iolens_file_folded_bytes(uint64_t budget)
         if (layers & (1u << i))
             per_file += iolens_budget_round(atomic_load_explicit(&layer_rec_size[i],
                                                                  memory_order_relaxed));
-    /* The call-site table a record of the layers that keep sites gets at
-     * its first read or write (core/call_site.h): counted for every
-     * folded file, an upper estimate like the rest. */
+    /* The call-site table a record of the layers that keep sites gets
+     * when it is read or written from a second line (core/call_site.h):
+     * counted for every folded file, an upper estimate like the rest. */
     for (int i = 0; i < IOLENS_NLAYERS; i++)
         if ((layers & (1u << i)) && iolens_sites_on &&
             (i == IOLENS_LAYER_POSIX || i == IOLENS_LAYER_STDIO))

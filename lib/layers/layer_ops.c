@@ -49,22 +49,19 @@ static _Atomic int *lock_in(void *rec, const struct iolens_layer_ops *ops)
     return (_Atomic int *)(void *)((char *)rec + ops->lock_offset);
 }
 
-/* Copies the call-site table of file's record of the layer into *out,
- * under the record's lock: 1 if it has one, else 0. */
+/* Copies the call sites of file's record of the layer into *out,
+ * under the record's lock: 1 if it has any, else 0. */
 int iolens_layer_copy_sites(struct iolens_file *file, const struct iolens_layer_ops *ops,
                             struct iolens_site_snapshot *out)
 {
     void *rec = record_in(file, ops);
     if (rec == NULL || ops->sites_offset == 0)
         return 0;
-    struct iolens_site_table **tablep =
-        (struct iolens_site_table **)(void *)((char *)rec + ops->sites_offset);
+    const struct iolens_site_ref *ref =
+        (const struct iolens_site_ref *)(const void *)((char *)rec + ops->sites_offset);
     _Atomic int *lock = lock_in(rec, ops);
     int held = iolens_lock(lock);
-    struct iolens_site_table *t = *tablep;
-    int has = t != NULL && t != IOLENS_SITES_NONE;
-    if (has)
-        iolens_sites_snapshot(t, out);
+    int has = iolens_sites_snapshot(ref, out);
     iolens_unlock(lock, held);
     return has;
 }

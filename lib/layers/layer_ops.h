@@ -41,7 +41,7 @@ struct iolens_layer_ops {
      * helpers of layer_ops.c.  A compact record that packs itself at
      * emit time (POSIX, MPI-IO) holds none: 0, and it never calls them. */
     size_t disk_offset;
-    /* Of the record's struct iolens_site_table pointer (core/call_site.h),
+    /* Of the record's struct iolens_site_ref (core/call_site.h),
      * which the log writer reads; 0: the layer keeps no call sites. */
     size_t sites_offset;
     /* Whether the layer of a library (not a base layer, log_format.h)
@@ -108,8 +108,8 @@ void iolens_layers_foreach_record(const struct iolens_layer_walk *walks, unsigne
                                   void (*also)(struct iolens_file *file, void *arg),
                                   void *also_arg);
 
-/* Copies the call-site table (core/call_site.h) of file's record of the
- * layer of ops, under the record's lock: 1 if it has one, else 0. */
+/* Copies the call sites (core/call_site.h) of file's record of the
+ * layer of ops, under the record's lock: 1 if it has any, else 0. */
 struct iolens_site_snapshot;
 int iolens_layer_copy_sites(struct iolens_file *file, const struct iolens_layer_ops *ops,
                             struct iolens_site_snapshot *out);

@@ -115,8 +115,7 @@ struct iolens_posix_rec {
      * again after each open, as in Darshan.  Indexed by last_io - 1. */
     int64_t last_byte[2];
     uint64_t id;              /* the file's, for its access intervals */
-    struct iolens_site_table *sites;   /* call sites, attached at the first read
-                                        * or write (core/call_site.h) */
+    struct iolens_site_ref sites;      /* call sites (core/call_site.h) */
     struct repeat_run run;
     int64_t counters[NKEPT_COUNTERS];     /* see KEPT_* above */
     double fcounters[NKEPT_FCOUNTERS];
@@ -1031,7 +1030,7 @@ static int pack(void *rec, void *record)
 static void clear_record(void *rec, struct iolens_file *file)
 {
     clear_counters(rec, file);
-    iolens_sites_clear(((posix_rec *)rec)->sites);
+    iolens_sites_clear(&((posix_rec *)rec)->sites);
 }
 
 static void release_layer_locks(void)

@@ -36,7 +36,7 @@ struct iolens_stdio_rec {
     _Atomic int lock;
     struct iolens_file *file;  /* the file this record belongs to */
     struct iolens_stdio_record disk;
-    struct iolens_site_table *sites;   /* call sites (core/call_site.h) */
+    struct iolens_site_ref sites;      /* call sites (core/call_site.h) */
     double last_meta_end;     /* runtime-only: non-overlapping time (reads and
                                * writes use their F_*_END_TIMESTAMP) */
 };
@@ -736,7 +736,7 @@ static void clear_record(void *rec, struct iolens_file *file)
 {
     (void)file;
     clear_counters(rec);
-    iolens_sites_clear(((stdio_rec *)rec)->sites);
+    iolens_sites_clear(&((stdio_rec *)rec)->sites);
 }
 
 static void release_layer_locks(void)

@@ -1,5 +1,6 @@
-/* The call-site table (lib/core/call_site.h): which sites are counted
- * apart, and that every figure it keeps is exact. */
+/* A record's call sites (lib/core/call_site.h): which sites are counted
+ * apart, that every figure it keeps is exact, and what they take of the
+ * budget. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,12 +23,20 @@ static uintptr_t site_addr(int k)
     return 0x400000u + 0x40u * (uintptr_t)k;
 }
 
-static struct iolens_site_table *table;
+static struct iolens_site_ref ref;
 
 static void setup(void)
 {
     ck_assert_int_eq(iolens_budget_init(1u << 16), 0);
-    table = NULL;
+    memset(&ref, 0, sizeof ref);
+    iolens_sites_on = 1;
+}
+
+static uint64_t budget_used(void)
+{
+    struct iolens_budget_stats st;
+    iolens_budget_stats(&st);
+    return st.used;
 }
 
 static void teardown(void)
@@ -37,7 +46,7 @@ static void teardown(void)
 
 static void call(struct truth *t, int k, int64_t bytes)
 {
-    iolens_sites_count(&table, site_addr(k), bytes, 1.0);
+    iolens_sites_count(&ref, site_addr(k), bytes, 1.0);
     t->ops[k]++;
     t->bytes[k] += bytes;
     t->calls++;
@@ -47,7 +56,7 @@ static void call(struct truth *t, int k, int64_t bytes)
 static struct iolens_site_snapshot snap(void)
 {
     struct iolens_site_snapshot out;
-    iolens_sites_snapshot(table, &out);
+    iolens_sites_snapshot(&ref, &out);
     return out;
 }
 
@@ -92,12 +101,90 @@ START_TEST(first_sites_take_the_slots)
     struct truth t = {0};
     for (int k = 0; k < IOLENS_SITES_KEPT; k++)
         call(&t, k, 100);
-    for (int k = 0; k < IOLENS_SITES_KEPT; k++)
-        ck_assert_uint_eq(table->slot[k].addr, site_addr(k));
+    ck_assert_uint_eq(ref.first.addr, site_addr(0));
+    for (int k = 1; k < IOLENS_SITES_KEPT; k++)
+        ck_assert_uint_eq(ref.more->slot[k - 1].addr, site_addr(k));
     /* No fifth site: no late part taken from the budget. */
-    ck_assert_ptr_null(table->late);
-    ck_assert_uint_eq(table->other_ops, 0);
+    ck_assert_ptr_null(ref.more->late);
+    ck_assert_uint_eq(ref.more->other_ops, 0);
     check_exact(&t);
+}
+END_TEST
+
+/* A record used from one line keeps it in place: however many calls,
+ * nothing is taken from the budget.  The second line attaches the
+ * table, once. */
+START_TEST(one_site_takes_no_table)
+{
+    struct truth t = {0};
+    uint64_t before = budget_used();
+    for (int i = 0; i < 1000; i++)
+        call(&t, 3, 7);
+    ck_assert_uint_eq(budget_used(), before);
+    ck_assert_ptr_null(ref.more);
+    ck_assert_uint_eq(ref.first.addr, site_addr(3));
+    ck_assert_uint_eq(ref.first.ops, 1000);
+    ck_assert_int_eq(ref.first.bytes, 7000);
+    check_exact(&t);
+    call(&t, 4, 1);
+    ck_assert_uint_eq(budget_used(), before + iolens_sites_table_size());
+    call(&t, 5, 1);
+    call(&t, 4, 1);
+    ck_assert_uint_eq(budget_used(), before + iolens_sites_table_size());
+    check_exact(&t);
+}
+END_TEST
+
+/* A loop after a header written from another line: the loop's site,
+ * called most often, is soon the one kept in place, and its calls then
+ * stay there. */
+START_TEST(the_busiest_site_is_kept_in_place)
+{
+    struct truth t = {0};
+    call(&t, 0, 512);           /* the header */
+    call(&t, 1, 8);
+    ck_assert_uint_eq(ref.first.addr, site_addr(0));
+    call(&t, 1, 8);
+    ck_assert_uint_eq(ref.first.addr, site_addr(1));
+    ck_assert_uint_eq(ref.more->slot[0].addr, site_addr(0));
+    for (int i = 0; i < 100; i++)
+        call(&t, 1, 8);
+    ck_assert_uint_eq(ref.first.ops, 102);
+    ck_assert_uint_eq(ref.more->slot[0].ops, 1);
+    check_exact(&t);
+}
+END_TEST
+
+/* The smallest kept site may be the record's own slot: a loop from a
+ * late line takes it, and the first site waits. */
+START_TEST(a_late_loop_takes_the_first_slot)
+{
+    struct truth t = {0};
+    call(&t, 0, 1);
+    for (int k = 1; k < IOLENS_SITES_KEPT; k++)
+        call(&t, k, 1000);
+    for (int i = 0; i < 10; i++)
+        call(&t, 9, 16);
+    ck_assert_uint_eq(ref.first.addr, site_addr(9));
+    struct iolens_site_snapshot sn = snap();
+    ck_assert_int_eq(place_of(&sn, 9), 0);
+    ck_assert_int_eq(place_of(&sn, 0), IOLENS_SITES_KEPT);
+    check_exact(&t);
+}
+END_TEST
+
+/* Sites off (IOLENS_DISABLE_SITES=1): nothing is counted, nothing taken. */
+START_TEST(sites_off_keeps_none)
+{
+    iolens_sites_on = 0;
+    uint64_t before = budget_used();
+    for (int k = 0; k < 6; k++)
+        iolens_sites_count(&ref, site_addr(k), 10, 1.0);
+    ck_assert_ptr_eq(ref.more, IOLENS_SITES_NONE);
+    ck_assert_uint_eq(ref.first.addr, 0);
+    ck_assert_uint_eq(budget_used(), before);
+    struct iolens_site_snapshot sn;
+    ck_assert_int_eq(iolens_sites_snapshot(&ref, &sn), 0);
 }
 END_TEST
 
@@ -161,7 +248,7 @@ START_TEST(random_calls_stay_exact)
     for (unsigned seed = 1; seed <= 200; seed++) {
         iolens_budget_fini();
         ck_assert_int_eq(iolens_budget_init(1u << 16), 0);
-        table = NULL;
+        memset(&ref, 0, sizeof ref);
         srand(seed);
         struct truth t = {0};
         int nsites = 2 + rand() % (MAX_SITES - 2);
@@ -184,7 +271,7 @@ START_TEST(no_room_for_the_late_part)
         call(&t, k, 10);
     for (int i = 0; i < 100; i++)
         call(&t, 9, 16);
-    ck_assert_ptr_eq(table->late, IOLENS_SITES_NO_LATE);
+    ck_assert_ptr_eq(ref.more->late, IOLENS_SITES_NO_LATE);
     struct iolens_site_snapshot sn = snap();
     ck_assert_int_eq(place_of(&sn, 9), -1);
     ck_assert_uint_eq(sn.other.ops, 100);
@@ -198,10 +285,13 @@ START_TEST(clear_empties_the_late_part_too)
     struct truth t = {0};
     for (int k = 0; k <= IOLENS_SITES_KEPT; k++)
         call(&t, k, 10);
+    struct iolens_site_table *table = ref.more;
     struct iolens_site_late *late = table->late;
     ck_assert_ptr_nonnull(late);
-    iolens_sites_clear(table);
+    iolens_sites_clear(&ref);
+    ck_assert_ptr_eq(ref.more, table);
     ck_assert_ptr_eq(table->late, late);
+    ck_assert_uint_eq(ref.first.addr, 0);
     struct truth fresh = {0};
     check_exact(&fresh);
     ck_assert_uint_eq(late->waiting.addr, 0);
@@ -209,15 +299,25 @@ START_TEST(clear_empties_the_late_part_too)
 }
 END_TEST
 
-/* The budget has no room: the record keeps no sites at all. */
+/* The budget has no room for the table when a second site comes: the
+ * record keeps no sites at all, the first one's calls included, rather
+ * than some (the snapshot would no longer add up to its calls). */
 START_TEST(no_room_keeps_none)
 {
     iolens_budget_fini();
     ck_assert_int_eq(iolens_budget_init(64), 0);
-    iolens_sites_count(&table, site_addr(1), 10, 1.0);
-    ck_assert_ptr_eq(table, IOLENS_SITES_NONE);
-    iolens_sites_count(&table, site_addr(1), 10, 1.0);
-    ck_assert_ptr_eq(table, IOLENS_SITES_NONE);
+    iolens_sites_count(&ref, site_addr(1), 10, 1.0);
+    iolens_sites_count(&ref, site_addr(1), 10, 1.0);
+    ck_assert_uint_eq(ref.first.ops, 2);
+    struct iolens_site_snapshot sn;
+    ck_assert_int_eq(iolens_sites_snapshot(&ref, &sn), 1);
+    iolens_sites_count(&ref, site_addr(2), 10, 1.0);
+    ck_assert_ptr_eq(ref.more, IOLENS_SITES_NONE);
+    ck_assert_uint_eq(ref.first.addr, 0);
+    iolens_sites_count(&ref, site_addr(1), 10, 1.0);
+    ck_assert_ptr_eq(ref.more, IOLENS_SITES_NONE);
+    ck_assert_uint_eq(ref.first.addr, 0);
+    ck_assert_int_eq(iolens_sites_snapshot(&ref, &sn), 0);
 }
 END_TEST
 
@@ -227,6 +327,10 @@ static Suite *call_site_suite(void)
     TCase *tc = tcase_create("call_site");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, first_sites_take_the_slots);
+    tcase_add_test(tc, one_site_takes_no_table);
+    tcase_add_test(tc, a_late_loop_takes_the_first_slot);
+    tcase_add_test(tc, the_busiest_site_is_kept_in_place);
+    tcase_add_test(tc, sites_off_keeps_none);
     tcase_add_test(tc, a_late_loop_takes_a_slot);
     tcase_add_test(tc, a_spilled_site_stays_in_other);
     tcase_add_test(tc, a_one_off_waiting_site_makes_room);
