@@ -94,13 +94,15 @@ static inline void iolens_right_align_dims(const int64_t *extent, int ndims, int
  * tracks); afterwards a newcomer replaces the least frequent slot and
  * inherits its count (so heavy hitters are kept, with counts that are
  * upper bounds), and the summary says from then on that it estimates.
- * The first IOLENS_COMMON_INLINE slots live in the record; most files
- * never see more distinct values, so the other slots are only taken from
- * the memory budget (budget.h) when a file needs them: a record stays
- * small and the budget holds as many files as before.  If the budget has
- * no room, the summary estimates beyond the inline slots. */
+ * The first IOLENS_COMMON_INLINE slots, as many as the log's top tables
+ * list, live in the record; most files never see more distinct sizes or
+ * strides (fixed-size records, a buffer size and a last partial one), so
+ * the other slots are only taken from the memory budget (budget.h) when a
+ * file needs them: a record stays small and the budget holds more files.
+ * If the budget has no room, the summary estimates beyond the inline
+ * slots. */
 #define IOLENS_COMMON_SLOTS 32
-#define IOLENS_COMMON_INLINE 8
+#define IOLENS_COMMON_INLINE 4
 struct iolens_common_ext {
     int64_t value[IOLENS_COMMON_SLOTS];
     int64_t count[IOLENS_COMMON_SLOTS];
