@@ -14,9 +14,51 @@ size_t iolens_column_bytes(uint64_t n)
     return (size_t)n * 8;
 }
 
+#if defined(__SSE2__)
+/* Values i .. i + 15 into the planes p[0..8), whole: the transpose of
+ * decode16.  Each register of two values has its halves' bytes paired
+ * (byte b of both values in 16-bit lane b); the 8 registers are then an
+ * 8 x 8 matrix of 16-bit lanes, whose transpose (16, 32 and 64 bits at a
+ * time) has in register b the bytes b of the 16 values, in order. */
+static inline void encode16(const uint64_t *values, size_t i, unsigned char *const p[8])
+{
+    __m128i s[8];
+#pragma GCC unroll 8
+    for (unsigned k = 0; k < 8; k++) {
+        __m128i two = _mm_loadu_si128((const __m128i *)(const void *)(values + i + 2 * k));
+        s[k] = _mm_unpacklo_epi8(two, _mm_srli_si128(two, 8));
+    }
+    __m128i t[8];
+#pragma GCC unroll 4
+    for (unsigned k = 0; k < 4; k++) {
+        t[2 * k] = _mm_unpacklo_epi16(s[2 * k], s[2 * k + 1]);
+        t[2 * k + 1] = _mm_unpackhi_epi16(s[2 * k], s[2 * k + 1]);
+    }
+    /* u[q]: lanes 2q and 2q + 1 of s[0..4); u[4 + q]: of s[4..8). */
+    __m128i u[8] = {_mm_unpacklo_epi32(t[0], t[2]), _mm_unpackhi_epi32(t[0], t[2]),
+                    _mm_unpacklo_epi32(t[1], t[3]), _mm_unpackhi_epi32(t[1], t[3]),
+                    _mm_unpacklo_epi32(t[4], t[6]), _mm_unpackhi_epi32(t[4], t[6]),
+                    _mm_unpacklo_epi32(t[5], t[7]), _mm_unpackhi_epi32(t[5], t[7])};
+#pragma GCC unroll 4
+    for (unsigned q = 0; q < 4; q++) {
+        _mm_storeu_si128((__m128i *)(void *)(p[2 * q] + i), _mm_unpacklo_epi64(u[q], u[4 + q]));
+        _mm_storeu_si128((__m128i *)(void *)(p[2 * q + 1] + i),
+                         _mm_unpackhi_epi64(u[q], u[4 + q]));
+    }
+}
+#endif
+
 void iolens_column_encode(const uint64_t *values, size_t n, unsigned char *planes)
 {
-    for (size_t i = 0; i < n; i++)
+    size_t i = 0;
+#if defined(__SSE2__)
+    unsigned char *p[8];
+    for (unsigned b = 0; b < 8; b++)
+        p[b] = planes + b * n;
+    for (; i + 16 <= n; i += 16)
+        encode16(values, i, p);
+#endif
+    for (; i < n; i++)
         iolens_column_put(planes, n, i, values[i]);
 }
 
