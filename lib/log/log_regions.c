@@ -9,6 +9,7 @@
  */
 #include "log/log_regions.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@
 #include "core/mounts.h"
 #include "log/sites_region.h"
 #include "format/compare.h"
+#include "format/sort_u64.h"
 
 /* ----------------------------------------------------- job-wide ones -- */
 
@@ -77,7 +79,11 @@ static long named_files(const uint64_t *ids, size_t n, struct iolens_file ***fil
         return -1;
     }
     memcpy(sorted, ids, n * sizeof *sorted);
-    qsort(sorted, n, sizeof *sorted, iolens_compare_u64);
+    if (iolens_sort_by_u64(sorted, n, sizeof *sorted, 0) != 0) {
+        free(sorted);
+        free(ctx.files);
+        return -1;
+    }
     ctx.ids = sorted;
     ctx.nids = n;
     iolens_file_foreach(pick_named_file, &ctx);
@@ -132,16 +138,6 @@ struct place_key {
     size_t index;
 };
 
-static int compare_places(const void *a, const void *b)
-{
-    const struct place_key *x = a, *y = b;
-    if (x->place != y->place)
-        return x->place < y->place ? -1 : 1;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
 /*
  * The order in which to store n records: by name, unnamed records last
  * (by id), as the names block places them.  Files a program creates one
@@ -164,13 +160,24 @@ static size_t *order_by_place(const struct iolens_layer_desc *d, const unsigned 
         free(order);
         return NULL;
     }
+    size_t unnamed = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t id, place;
         memcpy(&id, recs + i * d->record_size, sizeof id);
-        keys[i] = (struct place_key){
-            iolens_names_block_find(names, id, &place) ? place : UINT64_MAX, id, i};
+        int named = iolens_names_block_find(names, id, &place);
+        unnamed += !named;
+        keys[i] = (struct place_key){named ? place : UINT64_MAX, id, i};
     }
-    qsort(keys, n, sizeof *keys, compare_places);
+    /* By place, then id, then position: stable sorts by id, then by
+     * place (records of one layer have distinct places; only the
+     * unnamed share one, so only they need the first). */
+    if ((unnamed > 1 &&
+         iolens_sort_by_u64(keys, n, sizeof *keys, offsetof(struct place_key, id)) != 0) ||
+        iolens_sort_by_u64(keys, n, sizeof *keys, offsetof(struct place_key, place)) != 0) {
+        free(keys);
+        free(order);
+        return NULL;
+    }
     for (size_t i = 0; i < n; i++)
         order[i] = keys[i].index;
     free(keys);

@@ -52,6 +52,11 @@ struct iolens_name_place {
 struct iolens_names_block {
     struct iolens_name_place *by_id;    /* malloc'd, sorted by id */
     size_t n;
+    /* by_id[bucket[k] .. bucket[k + 1]) are the ids whose top
+     * bucket_bits bits are k (2^bucket_bits + 1 entries, malloc'd; NULL:
+     * no index, the search bisects the whole block). */
+    uint32_t *bucket;
+    unsigned bucket_bits;
 };
 /* The block of files[0..n), in that order.  Returns 0 or -1 (memory). */
 int iolens_names_block_make(struct iolens_names_block *b, struct iolens_file *const *files,

@@ -6,10 +6,11 @@
 #include "mpi/shared_reduce.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/compare.h"
+#include "format/sort_u64.h"
 
 /* Bytes in front of each record in an exchange buffer: uint32 layer index
  * and uint32 0, which keeps the records 8-byte aligned. */
@@ -102,7 +103,11 @@ long iolens_share_distinct_ids(const struct iolens_record_set *s, uint64_t **ids
     for (unsigned l = 0; l < s->nlayers; l++)
         for (size_t i = 0; i < s->count[l]; i++)
             v[n++] = record_id(record_at(s, l, i));
-    qsort(v, n, sizeof *v, iolens_compare_u64);
+    if (iolens_sort_by_u64(v, n, sizeof *v, 0) != 0) {
+        free(v);
+        *ids = NULL;
+        return -1;
+    }
     size_t distinct = 0;
     for (size_t i = 0; i < n; i++)
         if (distinct == 0 || v[distinct - 1] != v[i])
@@ -151,14 +156,6 @@ struct holder {
     uint32_t index;         /* position in the received array */
 };
 
-static int compare_holders(const void *a, const void *b)
-{
-    const struct holder *x = a, *y = b;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
-    return (x->rank > y->rank) - (x->rank < y->rank);
-}
-
 int iolens_share_decide(const uint64_t *recv, const int *counts, const int *displs, int nprocs,
                         int32_t *writer)
 {
@@ -174,7 +171,11 @@ int iolens_share_decide(const uint64_t *recv, const int *counts, const int *disp
             uint32_t at = (uint32_t)(displs[r] + i);
             h[k++] = (struct holder){recv[at], r, at};
         }
-    qsort(h, n, sizeof *h, compare_holders);
+    /* Stable by id: the holders of an id stay in rank order. */
+    if (iolens_sort_by_u64(h, n, sizeof *h, offsetof(struct holder, id)) != 0) {
+        free(h);
+        return -1;
+    }
     for (size_t start = 0, end; start < n; start = end) {
         for (end = start + 1; end < n && h[end].id == h[start].id; end++)
             ;
@@ -187,12 +188,6 @@ int iolens_share_decide(const uint64_t *recv, const int *counts, const int *disp
     return 0;
 }
 
-static int compare_assign(const void *a, const void *b)
-{
-    const struct iolens_share_assign *x = a, *y = b;
-    return x->id < y->id ? -1 : x->id > y->id;
-}
-
 struct iolens_share_assign *iolens_share_assign_build(const uint64_t *ids, const int32_t *writers,
                                                       size_t n)
 {
@@ -201,7 +196,10 @@ struct iolens_share_assign *iolens_share_assign_build(const uint64_t *ids, const
         return NULL;
     for (size_t i = 0; i < n; i++)
         a[i] = (struct iolens_share_assign){ids[i], writers[i], 0};
-    qsort(a, n, sizeof *a, compare_assign);
+    if (iolens_sort_by_u64(a, n, sizeof *a, offsetof(struct iolens_share_assign, id)) != 0) {
+        free(a);
+        return NULL;
+    }
     return a;
 }
 

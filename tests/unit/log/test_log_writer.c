@@ -800,6 +800,80 @@ START_TEST(log_bytes_per_record)
 }
 END_TEST
 
+/* The names block finds each of its ids at its place and no other id,
+ * whatever the ids' spread: its search guesses from the ids' values
+ * (hashes, spread evenly) before it bisects, and must not depend on
+ * that spread to be right. */
+static uint64_t spread_id(int kind, size_t i, size_t n, uint64_t *state)
+{
+    *state = *state * 6364136223846793005u + 1442695040888963407u;
+    uint64_t r = *state ^ (*state >> 31);
+    switch (kind) {
+    case 0: /* hashes */
+        return r | 0x100; /* above the reserved ids */
+    case 1: /* a dense run with an outlier at the top */
+        return i + 1 == n ? UINT64_MAX - 1 : 0x1000 + 3 * i;
+    case 2: /* two clumps at the ends */
+        return i % 2 ? UINT64_MAX - 7 * i - 2 : 0x1000 + 7 * i;
+    default: /* one narrow band, unevenly filled */
+        return UINT64_C(0x8000000000000000) + 8 * i * i + (r & 7);
+    }
+}
+
+START_TEST(names_block_finds_its_ids_whatever_their_spread)
+{
+    static const size_t sizes[] = {1, 2, 17, 1000, 20000};
+    for (int kind = 0; kind < 4; kind++) {
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            size_t n = sizes[k];
+            uint64_t state = 7 + (uint64_t)kind;
+            struct iolens_file **files = calloc(n, sizeof *files);
+            uint64_t *ids = calloc(n, sizeof *ids);
+            ck_assert_ptr_nonnull(files);
+            ck_assert_ptr_nonnull(ids);
+            /* Distinct ids, as the file table's (by construction; hashes
+             * of 64 bits do not meet among 20000). */
+            size_t m = n;
+            for (size_t i = 0; i < n; i++) {
+                files[i] = calloc(1, sizeof **files + 1);
+                ck_assert_ptr_nonnull(files[i]);
+                files[i]->id = ids[i] = spread_id(kind, i, n, &state);
+            }
+            struct iolens_names_block block;
+            ck_assert_int_eq(iolens_names_block_make(&block, files, m), 0);
+            for (size_t i = 0; i < m; i++) {
+                uint64_t place = UINT64_MAX;
+                ck_assert_msg(iolens_names_block_find(&block, ids[i], &place),
+                              "kind %d, %zu ids: id %zu not found", kind, m, i);
+                ck_assert_uint_eq(place, i);
+                /* Neighbours of an id are absent unless they are ids too. */
+                for (int d = -1; d <= 1; d += 2) {
+                    uint64_t other = ids[i] + (uint64_t)(int64_t)d;
+                    int present = 0;
+                    for (size_t j = 0; j < m && !present && m <= 1000; j++)
+                        present = ids[j] == other;
+                    if (m <= 1000)
+                        ck_assert_int_eq(iolens_names_block_find(&block, other, &place), present);
+                }
+            }
+            uint64_t place;
+            int has_zero = 0, has_max = 0;
+            for (size_t i = 0; i < m; i++) {
+                has_zero |= ids[i] == 0;
+                has_max |= ids[i] == UINT64_MAX;
+            }
+            ck_assert_int_eq(iolens_names_block_find(&block, 0, &place), has_zero);
+            ck_assert_int_eq(iolens_names_block_find(&block, UINT64_MAX, &place), has_max);
+            iolens_names_block_free(&block);
+            for (size_t i = 0; i < m; i++)
+                free(files[i]);
+            free(files);
+            free(ids);
+        }
+    }
+}
+END_TEST
+
 /* iolens_log_header_build: the header the reader accepts, CRC over header
  * and table. */
 START_TEST(header_build)
@@ -842,6 +916,7 @@ static Suite *log_writer_suite(void)
     tcase_add_test(tc, records_named_by_place);
     tcase_add_test(tc, bad_places_are_damage);
     tcase_add_test(tc, log_bytes_per_record);
+    tcase_add_test(tc, names_block_finds_its_ids_whatever_their_spread);
     tcase_add_test(tc, zero_columns_store_nothing);
     tcase_add_test(tc, zero_code_damage);
     suite_add_tcase(s, tc);
