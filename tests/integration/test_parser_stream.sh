@@ -74,6 +74,22 @@ check_eq "total_POSIX_WRITES: $(awk 'BEGIN { for (i = 0; i < 3001; i++) s += 16 
     "$(grep '^total_POSIX_WRITES:' "$T/total")" "writes"
 check_eq "total_POSIX_BYTES_WRITTEN: $(awk 'BEGIN { for (i = 0; i < 3001; i++) s += (16 + i % 64) * (4096 + (i % 7) * 512); print s }')" \
     "$(grep '^total_POSIX_BYTES_WRITTEN:' "$T/total")" "bytes written"
+# The access-size table over every record (7 sizes, each record's writes
+# of one size; the totals add the records' tuples block by block of rows
+# and region by region): the 4 with the most writes, and "more exist".
+awk 'BEGIN { for (i = 0; i < 3001; i++) c[4096 + (i % 7) * 512] += 16 + i % 64
+             for (s in c) print c[s], s }' | sort -nr | head -n 4 >"$T/sizes"
+k=0
+while read -r count size; do
+    k=$((k + 1))
+    check_eq "total_POSIX_ACCESS${k}_ACCESS: $size" \
+        "$(grep "^total_POSIX_ACCESS${k}_ACCESS:" "$T/total")" "access size $k"
+    check_eq "total_POSIX_ACCESS${k}_COUNT: $count" \
+        "$(grep "^total_POSIX_ACCESS${k}_COUNT:" "$T/total")" "access count $k"
+done <"$T/sizes"
+check_eq 4 "$k" "access sizes computed"
+check_eq "total_POSIX_ACCESS_TOP_STATE: 1" "$(grep '^total_POSIX_ACCESS_TOP_STATE:' "$T/total")" \
+    "access table: exact, more sizes exist"
 # A pipe (not a file pread can read): read whole, same output.
 for mode in --total --base; do
     cat "$T/big7.iolens" | "$IOLENS_PARSER" "$mode" /dev/stdin >"$T/pipe.out" 2>&1

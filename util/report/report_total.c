@@ -32,6 +32,8 @@ struct top_acc {
     struct iolens_top_table t;
     struct iolens_top_entry *e;   /* distinct tuples, sorted by tuple */
     size_t n, cap;
+    size_t known;                 /* e[0..known): sorted and distinct; the
+                                   * rest added by the region being read */
     int64_t state;                /* IOLENS_TOP_* of the records so far */
     int has;                      /* whether any record had an entry */
 };
@@ -122,16 +124,18 @@ static inline int64_t counter_in_row(const int64_t *row, uint32_t cc, int i)
     return i >= 0 && (uint32_t)i < cc ? row[i] : 0;
 }
 
-/* The entries of one region's records added to a top table's tuples: a
- * tuple already there adds its count in place (the common case: a job
- * has few distinct access sizes and strides); new ones are appended, then
- * sorted and combined once for the region. */
-static int top_acc_add(struct top_acc *a, const struct iolens_log_layer *L)
+/* The entries of records [from, to) of a region added to a top table's
+ * tuples: a tuple already there before the region adds its count in
+ * place (the common case: a job has few distinct access sizes and
+ * strides); new ones are appended, then sorted and combined once for the
+ * region (top_acc_settle).  a->known: the tuples before the region. */
+static int top_acc_add_rows(struct top_acc *a, const struct iolens_log_layer *L, uint64_t from,
+                            uint64_t to)
 {
     const struct iolens_top_table *t = &a->t;
-    size_t known = a->n, n = a->n;
+    size_t known = a->known, n = a->n;
     uint32_t cc = L->counter_count;
-    for (uint64_t r = 0; r < L->record_count; r++) {
+    for (uint64_t r = from; r < to; r++) {
         const int64_t *row = L->counters + r * cc;
         int has = 0;
         for (uint32_t j = 0; j < t->k; j++)
@@ -163,12 +167,18 @@ static int top_acc_add(struct top_acc *a, const struct iolens_log_layer *L)
             a->e[n++] = x;
         }
     }
-    if (n > known) {
-        qsort(a->e, n, sizeof *a->e, iolens_top_entry_cmp_tuple);
-        n = iolens_top_entries_combine_sorted(a->e, n);
-    }
     a->n = n;
     return 0;
+}
+
+/* The end of a region: the tuples it added sorted among the others. */
+static void top_acc_settle(struct top_acc *a)
+{
+    if (a->n > a->known) {
+        qsort(a->e, a->n, sizeof *a->e, iolens_top_entry_cmp_tuple);
+        a->n = iolens_top_entries_combine_sorted(a->e, a->n);
+    }
+    a->known = a->n;
 }
 
 /* What a Darshan log's layer adds to kt: its absent counters and -1s. */
@@ -191,6 +201,46 @@ static int track_darshan(struct kind_total *kt, const struct iolens_log_layer *L
     return 0;
 }
 
+/* Rows merged at a time: their counters (some 120 KB at 128 POSIX rows)
+ * stay in the cache for the three passes over them (rank statistics,
+ * the counters' merge, the top tables); a pass over a whole region (up
+ * to 6.25 MiB) read each row from memory three times. */
+#define TOTAL_ROWS_BLOCK 128
+
+/* Rows [from, to) of a region with every counter of its layer. */
+static int add_whole_rows(struct kind_total *kt, const struct iolens_log_layer *L, uint64_t from,
+                          uint64_t to)
+{
+    const struct iolens_layer_desc *d = kt->d;
+    size_t cc = L->counter_count, fc = L->fcounter_count;
+    for (uint64_t r = from; r < to; r++)
+        iolens_rank_stats_add_row(&kt->rs, d, L->rank[r], L->counters + r * cc,
+                                  L->fcounters + r * fc);
+    iolens_record_merge_rows_no_top(d, kt->total, L->counters + from * cc, cc,
+                                    L->fcounters + from * fc, fc, (size_t)(to - from));
+    for (size_t i = 0; i < kt->ntops; i++)
+        if (top_acc_add_rows(&kt->tops[i], L, from, to) != 0)
+            return -1;
+    return 0;
+}
+
+/* One record of a region, on its own: the first of the whole log (it
+ * begins the total) or one of an older layout (fewer counters). */
+static int add_one_record(struct kind_total *kt, const struct iolens_log_layer *L, uint64_t r)
+{
+    const struct iolens_layer_desc *d = kt->d;
+    iolens_log_record_load(L, r, d, kt->rec);
+    if (kt->records + r == 0)
+        iolens_record_merge_begin(d, kt->total, kt->rec);
+    else
+        iolens_record_merge_no_top(d, kt->total, kt->rec);
+    iolens_rank_stats_add(&kt->rs, d, L->rank[r], kt->rec);
+    for (size_t i = 0; i < kt->ntops; i++)
+        if (top_acc_add_rows(&kt->tops[i], L, r, r + 1) != 0)
+            return -1;
+    return 0;
+}
+
 int iolens_totals_add_region(void *ctx, const struct iolens_log_layer *L)
 {
     struct kind_total *kt = kind_total_of(ctx, L);
@@ -202,31 +252,23 @@ int iolens_totals_add_region(void *ctx, const struct iolens_log_layer *L)
     /* Rows with every counter of the layer are merged in blocks; rows of
      * an older layout (fewer counters) a record at a time. */
     bool whole = L->counter_count >= d->ncounters && L->fcounter_count >= d->nfcounters;
-    for (uint64_t r = 0; r < L->record_count; r++) {
-        if (whole && kt->records + r > 0) { /* the row itself, not a copy */
-            iolens_rank_stats_add_row(&kt->rs, d, L->rank[r], L->counters + r * L->counter_count,
-                                      L->fcounters + r * L->fcounter_count);
-            continue;
-        }
-        iolens_log_record_load(L, r, d, kt->rec);
-        if (kt->records + r == 0)
-            iolens_record_merge_begin(d, kt->total, kt->rec);
-        else
-            iolens_record_merge_no_top(d, kt->total, kt->rec);
-        iolens_rank_stats_add(&kt->rs, d, L->rank[r], kt->rec);
+    uint64_t r = 0;
+    if (!whole || kt->records == 0) {
+        uint64_t alone = whole ? (L->record_count > 0) : L->record_count;
+        for (; r < alone; r++)
+            if (add_one_record(kt, L, r) != 0)
+                return -1;
     }
-    if (whole && L->record_count > 0) {
-        uint64_t from = kt->records == 0; /* the first record began the total */
-        iolens_record_merge_rows_no_top(d, kt->total, L->counters + from * L->counter_count,
-                                        L->counter_count, L->fcounters + from * L->fcounter_count,
-                                        L->fcounter_count, (size_t)(L->record_count - from));
+    for (; r < L->record_count; r += TOTAL_ROWS_BLOCK) {
+        uint64_t to = L->record_count - r < TOTAL_ROWS_BLOCK ? L->record_count : r + TOTAL_ROWS_BLOCK;
+        if (add_whole_rows(kt, L, r, to) != 0)
+            return -1;
     }
     if (L->absent != NULL && track_darshan(kt, L) != 0)
         return -1;
     kt->records += L->record_count;
     for (size_t i = 0; i < kt->ntops; i++)
-        if (top_acc_add(&kt->tops[i], L) != 0)
-            return -1;
+        top_acc_settle(&kt->tops[i]);
     return 0;
 }
 
