@@ -384,7 +384,7 @@ static size_t file_home(uintptr_t key)
 static struct file_slot *find_file(MPI_File fh)
 {
     uintptr_t want = (uintptr_t)fh;
-    if (file_slots == NULL || want <= KEY_TOMB)
+    if (__atomic_load_n(&file_slots, __ATOMIC_ACQUIRE) == NULL || want <= KEY_TOMB)
         return NULL;
     size_t mask = file_nslots() - 1;
     size_t i = file_home(want);
@@ -437,7 +437,7 @@ static void release_file_slot(struct file_slot *slot)
 
 static void track_file(MPI_File fh, mpiio_rec *r)
 {
-    if (file_slots == NULL || (uintptr_t)fh <= KEY_TOMB)
+    if (__atomic_load_n(&file_slots, __ATOMIC_ACQUIRE) == NULL || (uintptr_t)fh <= KEY_TOMB)
         return;
     iolens_lock_always(&file_table_lock);
     struct file_slot *slot = claim_file_slot(fh);
@@ -454,7 +454,7 @@ static void track_file(MPI_File fh, mpiio_rec *r)
 static mpiio_rec *untrack_file(MPI_File fh)
 {
     mpiio_rec *r = NULL;
-    if (file_slots == NULL)
+    if (__atomic_load_n(&file_slots, __ATOMIC_ACQUIRE) == NULL)
         return NULL;
     iolens_lock_always(&file_table_lock);
     struct file_slot *slot = find_file(fh);
@@ -546,7 +546,7 @@ static long find_req(int64_t key)
 /* Under the table lock: remembers a request; 0, or -1 when full. */
 static int insert_req(int64_t key, mpiio_rec *r, const struct access *a, double t0)
 {
-    if (req_slots == NULL ||
+    if (__atomic_load_n(&req_slots, __ATOMIC_ACQUIRE) == NULL ||
         atomic_load_explicit(&iolens_mpiio_pending, memory_order_relaxed) >= req_capacity)
         return -1;
     size_t mask = req_nslots() - 1;
@@ -579,7 +579,7 @@ static void release_req_slot(size_t i)
 void iolens_mpiio_watch(struct iolens_mpiio_watch *w, const MPI_Request *reqs, int count)
 {
     w->n = 0;
-    if (req_slots == NULL || reqs == NULL)
+    if (__atomic_load_n(&req_slots, __ATOMIC_ACQUIRE) == NULL || reqs == NULL)
         return;
     iolens_lock_always(&req_table_lock);
     for (int i = 0; i < count && w->n < IOLENS_MPIIO_MAX_PENDING; i++) {
@@ -876,21 +876,24 @@ static size_t req_table_bytes(size_t budget)
 static _Atomic int tables_taken;
 static _Atomic int tables_lock;
 
+/* The tables are published (release) once their sizes and empty keys
+ * are in place, and the entry points test them with an acquire load
+ * (tables_ready), so that a thread already making MPI-IO calls when
+ * another takes them late sees either no table or a whole one. */
 static void take_tables(void)
 {
     size_t budget = iolens_budget_size();
-    unsigned bits = table_bits(budget, MAX_FILE_SLOTS, sizeof(struct file_slot));
-    file_slots = iolens_budget_alloc_scaled(file_table_bytes);
-    file_bits = bits;
+    file_bits = table_bits(budget, MAX_FILE_SLOTS, sizeof(struct file_slot));
+    __atomic_store_n(&file_slots, iolens_budget_alloc_scaled(file_table_bytes), __ATOMIC_RELEASE);
 
-    bits = table_bits(budget, MAX_REQ_SLOTS, sizeof(struct req_slot));
-    req_slots = iolens_budget_alloc_scaled(req_table_bytes);
-    req_bits = bits;
-    if (req_slots != NULL) {
+    req_bits = table_bits(budget, MAX_REQ_SLOTS, sizeof(struct req_slot));
+    struct req_slot *reqs = iolens_budget_alloc_scaled(req_table_bytes);
+    if (reqs != NULL) {
         for (size_t i = 0; i < req_nslots(); i++)
-            req_slots[i].key = REQ_EMPTY;
+            reqs[i].key = REQ_EMPTY;
         req_capacity = (int)(req_nslots() / 2);
     }
+    __atomic_store_n(&req_slots, reqs, __ATOMIC_RELEASE);
     record_of(iolens_file_other()); /* so that folding never needs memory */
 }
 

@@ -30,4 +30,22 @@ check_eq 40960 "$(sum_counter "$LOG" "$F" MPIIO_BYTES_READ)" "MPI-IO bytes read"
 check_eq 4 "$(sum_counter "$LOG" "$F" MPIIO_COLL_WRITES)" "collective writes (one a rank)"
 check_eq 4 "$(sum_counter "$LOG" "$F" MPIIO_INDEP_READS)" "independent reads (one a rank)"
 check_le 40960 "$(sum_counter "$LOG" "$F" POSIX_BYTES_WRITTEN)" "POSIX bytes written below MPI-IO"
+
+# Traced from its start (IOLENS_NONMPI=1) before mpi4py loads MPI, as a
+# singleton: the MPI-IO layer, which has no tables in a process without
+# MPI, takes them at the first MPI_File_open and counts the file's
+# accesses as the program reports them (one rank: 4096 bytes each way).
+mkdir -p "$T/late/logs" "$T/late/data"
+IOLENS_NONMPI=1 IOLENS_LOGDIR="$T/late/logs" LD_PRELOAD="$IOLENS_LIB" \
+    "$PYTHON" "$PROG" "$T/late/data" >"$T/late.out" 2>"$T/late.err"
+check_eq 0 "$?" "exit status, traced before MPI was loaded"
+check_eq "mpi4py: 1 ranks wrote and read 4096 bytes, read back" "$(cat "$T/late.out")" \
+    "output, traced before MPI was loaded"
+LATE=$(find "$T/late/logs" -name '*.iolens' | head -n 1)
+require_log "$LATE"
+F=$T/late/data/shared
+check_eq 4096 "$(sum_counter "$LATE" "$F" MPIIO_BYTES_WRITTEN)" "late MPI: MPI-IO bytes written"
+check_eq 4096 "$(sum_counter "$LATE" "$F" MPIIO_BYTES_READ)" "late MPI: MPI-IO bytes read"
+check_eq 1 "$(sum_counter "$LATE" "$F" MPIIO_COLL_WRITES)" "late MPI: collective writes"
+check_eq 1 "$(sum_counter "$LATE" "$F" MPIIO_INDEP_READS)" "late MPI: independent reads"
 finish
