@@ -876,10 +876,11 @@ static size_t req_table_bytes(size_t budget)
 static _Atomic int tables_taken;
 static _Atomic int tables_lock;
 
-/* The tables are published (release) once their sizes and empty keys
- * are in place, and the entry points test them with an acquire load
- * (tables_ready), so that a thread already making MPI-IO calls when
- * another takes them late sees either no table or a whole one. */
+/* Each table is published (a release store of its pointer) once its
+ * size and empty keys are in place, and the entry points test the
+ * pointer with an acquire load, so that a thread already making MPI-IO
+ * calls when another takes them late sees either no table or a whole
+ * one. */
 static void take_tables(void)
 {
     size_t budget = iolens_budget_size();
