@@ -628,8 +628,10 @@ static void put_planes(struct iolens_buf *out, const uint64_t *v, size_t n, unsi
 }
 
 /* The seven columns of log_format.h, from intervals sorted by start. */
-static void put_interval_columns(struct iolens_buf *out, const struct iolens_interval *const *v,
-                                 size_t n, const struct file_coding *fc)
+/* The columns of n intervals in start order: each with its start in ns
+ * (the sort key, computed once) and the interval. */
+static void put_interval_columns(struct iolens_buf *out, const struct iv_by_start *v, size_t n,
+                                 const struct file_coding *fc)
 {
     uint64_t *col = malloc((n > 0 ? n : 1) * sizeof *col);
     if (col == NULL) {
@@ -638,30 +640,30 @@ static void put_interval_columns(struct iolens_buf *out, const struct iolens_int
     }
     int64_t prev = 0;
     for (size_t i = 0; i < n; i++) {
-        int64_t start = seconds_to_ns(v[i]->start);
+        int64_t start = (int64_t)v[i].start_ns;
         col[i] = (uint64_t)(start - prev);
         prev = start;
     }
     put_planes(out, col, n, 8);
     for (size_t i = 0; i < n; i++) {
-        int64_t d = seconds_to_ns(v[i]->end) - seconds_to_ns(v[i]->start);
+        int64_t d = seconds_to_ns(v[i].iv->end) - (int64_t)v[i].start_ns;
         col[i] = (uint64_t)(d > 0 ? d : 0);
     }
     put_planes(out, col, n, 8);
     for (size_t i = 0; i < n; i++) /* from the duration: 0 for one access */
-        col[i] = zigzag((int64_t)col[i] - seconds_to_ns(v[i]->busy));
+        col[i] = zigzag((int64_t)col[i] - seconds_to_ns(v[i].iv->busy));
     put_planes(out, col, n, 8);
     for (size_t i = 0; i < n; i++)
-        col[i] = (uint64_t)(v[i]->bytes > 0 ? v[i]->bytes : 0);
+        col[i] = (uint64_t)(v[i].iv->bytes > 0 ? v[i].iv->bytes : 0);
     put_planes(out, col, n, 8);
     for (size_t i = 0; i < n; i++)
-        col[i] = file_value(fc, v[i]->file_id);
+        col[i] = file_value(fc, v[i].iv->file_id);
     put_planes(out, col, n, 8);
     for (size_t i = 0; i < n; i++)
-        col[i] = v[i]->accesses > 0 ? v[i]->accesses : 1;
+        col[i] = v[i].iv->accesses > 0 ? v[i].iv->accesses : 1;
     put_planes(out, col, n, 4);
     for (size_t i = 0; i < n; i++)
-        col[i] = v[i]->flags;
+        col[i] = v[i].iv->flags;
     put_planes(out, col, n, 4);
     free(col);
 }
@@ -670,9 +672,8 @@ static void put_interval_layer(struct iolens_buf *out, const struct iolens_inter
                                const struct iolens_names_block *names)
 {
     struct file_coding fc = {names, NULL, 0};
-    const struct iolens_interval **sorted = malloc((L->count > 0 ? L->count : 1) * sizeof *sorted);
     struct iv_by_start *keys = malloc((L->count > 0 ? L->count : 1) * sizeof *keys);
-    int failed = sorted == NULL || keys == NULL ||
+    int failed = keys == NULL ||
                  (names != NULL && L->count > 0 &&
                   collect_extra_ids(&L->iv[0].file_id, L->count, sizeof L->iv[0], &fc) != 0);
     if (!failed) {
@@ -683,15 +684,11 @@ static void put_interval_layer(struct iolens_buf *out, const struct iolens_inter
                                     offsetof(struct iv_by_start, start_ns)) != 0;
     }
     if (failed) {
-        free(sorted);
         free(keys);
         free(fc.extra);
         out->failed = 1;
         return;
     }
-    for (size_t i = 0; i < L->count; i++)
-        sorted[i] = keys[i].iv;
-    free(keys);
     struct iolens_intervals_layer head = {
         .kind = L->kind,
         .file_column = names != NULL ? IOLENS_IV_FILE_PLACES : IOLENS_IV_FILE_IDS,
@@ -707,9 +704,9 @@ static void put_interval_layer(struct iolens_buf *out, const struct iolens_inter
         iolens_buf_put_u64(out, fc.nextra);
         iolens_buf_put(out, fc.extra, fc.nextra * sizeof *fc.extra);
     }
-    put_interval_columns(out, sorted, L->count, &fc);
+    put_interval_columns(out, keys, L->count, &fc);
     free(fc.extra);
-    free(sorted);
+    free(keys);
 }
 
 int iolens_encode_intervals_region(struct iolens_buf *out,
