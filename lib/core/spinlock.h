@@ -14,6 +14,8 @@
  *    threads of their own.
  *  - iolens_trylock: a store's fast path that goes another way when the
  *    lock is taken.
+ *  - iolens_once: a set-up made on first use (a library layer's interval
+ *    store, MPI-IO's tables), off the read/write path.
  *
  * The exceptions, and why: the two symbol resolvers (layers/hdf5_calls.c
  * and mpi/mpi_calls.c) hold a pthread mutex across dlopen/dlsym, which
@@ -101,6 +103,23 @@ static inline void iolens_unlock_always(_Atomic int *lock)
 static inline int iolens_trylock(_Atomic int *lock)
 {
     return !atomic_exchange_explicit(lock, 1, memory_order_acquire);
+}
+
+/* Runs set_up(arg) unless *done says it ran, the first caller under
+ * lock; *done is then set with a release store and tested with an
+ * acquire load, so that every later caller sees the set-up's work whole
+ * (one load once it is done). */
+static inline void iolens_once(_Atomic int *done, _Atomic int *lock, void (*set_up)(void *arg),
+                               void *arg)
+{
+    if (atomic_load_explicit(done, memory_order_acquire))
+        return;
+    iolens_lock_always(lock);
+    if (!atomic_load_explicit(done, memory_order_relaxed)) {
+        set_up(arg);
+        atomic_store_explicit(done, 1, memory_order_release);
+    }
+    iolens_unlock_always(lock);
 }
 
 #endif

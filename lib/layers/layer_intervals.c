@@ -26,9 +26,9 @@ static unsigned next_thread_slot;
  * the stores take at any budget (main_store_bytes, thread_stores_demand). */
 static unsigned recording_layers;
 static _Atomic unsigned thread_stores_wanted;
-/* A library layer's main store, shared out at start-up but not taken yet
- * (iolens_intervals_take_store); taken under store_take_lock. */
-static _Atomic unsigned char store_awaited[IOLENS_NLAYERS];
+/* 0 for a library layer's main store shared out at start-up but not
+ * taken yet (iolens_intervals_take_store), 1 for every other layer. */
+static _Atomic int store_taken[IOLENS_NLAYERS];
 static _Atomic int store_take_lock;
 /* IOLENS_MEMORY as iolens_intervals_init was given it: the stores' share. */
 static size_t store_memory;
@@ -91,7 +91,7 @@ void iolens_intervals_init(size_t memory)
     memset(thread_store_bytes, 0, sizeof thread_store_bytes);
     store_memory = memory;
     for (unsigned l = 0; l < IOLENS_NLAYERS; l++)
-        atomic_store(&store_awaited[l], 0);
+        atomic_store(&store_taken[l], 1);
     unsigned n = 0;
     for (size_t i = 0; i < NDATA; i++)
         n += (unsigned)layer_can_record(data_layer(i));
@@ -107,7 +107,7 @@ void iolens_intervals_init(size_t memory)
         if (iolens_layer_desc_at(layer)->base)
             take_store(layer);
         else
-            atomic_store_explicit(&store_awaited[layer], 1, memory_order_release);
+            atomic_store(&store_taken[layer], 0);
     }
 }
 
@@ -123,17 +123,15 @@ static void take_store(enum iolens_layer layer)
         thread_store_bytes[layer] = share / IOLENS_INTERVAL_THREAD_DIVISOR;
 }
 
+static void take_store_of(void *layer)
+{
+    take_store(*(const enum iolens_layer *)layer);
+}
+
 void iolens_intervals_take_store(enum iolens_layer layer)
 {
-    if ((unsigned)layer >= IOLENS_NLAYERS ||
-        !atomic_load_explicit(&store_awaited[layer], memory_order_acquire))
-        return;
-    iolens_lock_always(&store_take_lock);
-    if (atomic_load_explicit(&store_awaited[layer], memory_order_relaxed)) {
-        take_store(layer);
-        atomic_store_explicit(&store_awaited[layer], 0, memory_order_release);
-    }
-    iolens_unlock_always(&store_take_lock);
+    if ((unsigned)layer < IOLENS_NLAYERS)
+        iolens_once(&store_taken[layer], &store_take_lock, take_store_of, &layer);
 }
 
 void iolens_intervals_reset(void)

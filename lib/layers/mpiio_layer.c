@@ -881,8 +881,9 @@ static _Atomic int tables_lock;
  * pointer with an acquire load, so that a thread already making MPI-IO
  * calls when another takes them late sees either no table or a whole
  * one. */
-static void take_tables(void)
+static void take_tables(void *unused)
 {
+    (void)unused;
     size_t budget = iolens_budget_size();
     file_bits = table_bits(budget, MAX_FILE_SLOTS, sizeof(struct file_slot));
     __atomic_store_n(&file_slots, iolens_budget_alloc_scaled(file_table_bytes), __ATOMIC_RELEASE);
@@ -900,14 +901,7 @@ static void take_tables(void)
 
 static void ensure_tables(void)
 {
-    if (atomic_load_explicit(&tables_taken, memory_order_acquire))
-        return;
-    iolens_lock_always(&tables_lock);
-    if (!atomic_load_explicit(&tables_taken, memory_order_relaxed)) {
-        take_tables();
-        atomic_store_explicit(&tables_taken, 1, memory_order_release);
-    }
-    iolens_unlock_always(&tables_lock);
+    iolens_once(&tables_taken, &tables_lock, take_tables, NULL);
 }
 
 static void layer_init(void)
