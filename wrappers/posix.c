@@ -421,7 +421,8 @@ IOLENS_EXPORT int __openat64_2(int dirfd, const char *path, int flags)
 }
 
 /* close: the layer takes the record out of its tables before the real
- * call, and charges it the close if the call succeeded. */
+ * call, and charges it the close if the call succeeded (it holds the
+ * record in between, and lets it go either way). */
 static struct iolens_posix_rec *before_close(int fd)
 {
     int saved = enter();
@@ -433,9 +434,9 @@ static struct iolens_posix_rec *before_close(int fd)
 static int after_close(struct iolens_posix_rec *rec, int ret, double t0)
 {
     double t1 = iolens_now();
-    if (ret == 0) {
+    if (rec != NULL) {
         int saved = enter();
-        iolens_posix_close_end(rec, t0, t1);
+        iolens_posix_close_end(rec, ret == 0, t0, t1);
         leave(saved);
     }
     return ret;

@@ -208,6 +208,13 @@ static struct iolens_ofd *new_ofd(struct iolens_file *file, void *rec, int flags
     return ofd;
 }
 
+static void (*_Atomic release_hook)(struct iolens_ofd *ofd);
+
+void iolens_fd_set_release_hook(void (*fn)(struct iolens_ofd *ofd))
+{
+    atomic_store_explicit(&release_hook, fn, memory_order_release);
+}
+
 /* Drops one descriptor's reference; the last one recycles the ofd.  An
  * overflow binding counted as one live ofd of its own (see new_ofd and
  * bind_overflow_bit): it is released here too. */
@@ -221,6 +228,10 @@ static void unref_ofd(struct iolens_ofd *ofd)
     }
     if (atomic_fetch_sub_explicit(&ofd->refs, 1, memory_order_acq_rel) == 1) {
         note_live(-1);
+        void (*hook)(struct iolens_ofd *) =
+            atomic_load_explicit(&release_hook, memory_order_acquire);
+        if (hook != NULL)
+            hook(ofd);
         recycle_ofd(ofd);
     }
 }

@@ -94,6 +94,13 @@ struct iolens_ofd *iolens_fd_dup(int oldfd, int newfd);
 /* Unbinds fd; the ofd is recycled when its last descriptor goes. */
 void iolens_fd_close(int fd);
 
+/* fn is called with each ofd whose last descriptor went (by a close, or
+ * a rebinding of the number by open or dup2), just before it is recycled,
+ * its file and rec still set; never for the overflow ofd.  The POSIX layer
+ * counts the ofds open on a record through it (an idle record may be
+ * parked).  fn runs with no lock of this table held. */
+void iolens_fd_set_release_hook(void (*fn)(struct iolens_ofd *ofd));
+
 /* What the descriptor table would still need to bind every descriptor it
  * was asked to without the overflow ofd: chunks refused, plus ofds beyond
  * those allocated at the peak of descriptors open at once (a demand

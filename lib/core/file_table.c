@@ -1,7 +1,8 @@
 /*
  * The record table.  An open-addressing array of atomic entry pointers,
- * sized to a power of two of at least twice the entry limit, so that the
- * load stays at or below one half and linear probing stays short.
+ * sized to a power of two of at least one and a half times the entry
+ * limit, so that the load stays at or below two thirds and linear probing
+ * stays short.
  *
  * A slot goes from NULL to an entry exactly once (compare-and-swap) and
  * never changes again, which is what makes lock-free lookups safe: a
@@ -150,9 +151,16 @@ static unsigned max_files_for(size_t budget)
     return n > UINT32_MAX / 4 ? UINT32_MAX / 4 : (unsigned)n;
 }
 
+/* Slots for an entry limit: the table is at most two thirds full, where
+ * a probe takes a few slots (linear probing). */
+static size_t slots_for(unsigned max_files)
+{
+    return next_pow2((size_t)max_files + max_files / 2u + 1u);
+}
+
 static size_t slots_bytes(size_t budget)
 {
-    return next_pow2(2 * (size_t)max_files_for(budget)) * sizeof(*table.slots);
+    return slots_for(max_files_for(budget)) * sizeof(*table.slots);
 }
 
 /* Sets the table up on slots of nslots entries and the sketch. */
@@ -173,7 +181,7 @@ int iolens_file_table_init(unsigned max_files)
 {
     memset(&table, 0, sizeof table);
     reset_folding();
-    size_t nslots = next_pow2(2 * (size_t)max_files);
+    size_t nslots = slots_for(max_files);
     void *slots = iolens_budget_alloc(nslots * sizeof(*table.slots));
     unsigned bits = sketch_bits(iolens_budget_size());
     void *sketch = iolens_budget_alloc((size_t)1 << bits);
@@ -348,6 +356,25 @@ void *iolens_file_layer_record(struct iolens_file *file, enum iolens_layer layer
                                                 memory_order_release, memory_order_acquire))
         return rec;
     return expected;   /* another thread published first; ours is unused */
+}
+
+void iolens_file_note_record_size(enum iolens_layer layer, size_t rec_size)
+{
+    atomic_store_explicit(&layer_rec_size[layer], rec_size, memory_order_relaxed);
+}
+
+struct iolens_file *iolens_file_next(size_t *cursor)
+{
+    if (table.slots != NULL)
+        for (size_t i = *cursor; i <= table.mask; i++) {
+            struct iolens_file *f = atomic_load_explicit(&table.slots[i], memory_order_acquire);
+            if (f != NULL) {
+                *cursor = i + 1;
+                return f;
+            }
+        }
+    *cursor = 0;
+    return NULL;
 }
 
 void iolens_file_foreach(void (*fn)(struct iolens_file *file, void *arg), void *arg)

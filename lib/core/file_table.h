@@ -33,9 +33,10 @@ int iolens_file_table_init(unsigned max_files);
  * The table and the folded-files sketch are then scaled allocations, and
  * the limit a floor, of the budget's "needed" figure (budget.h). */
 int iolens_file_table_init_for_budget(void);
-/* Rough cost of one traced file (entry, name, POSIX record): sizes the
- * record table so that the budget, not the table, is what fills first. */
-#define IOLENS_BYTES_PER_FILE 1024u
+/* Rough cost of one traced file at rest (entry, name, parked POSIX
+ * record: layers/park_pool.h): sizes the record table so that the budget,
+ * not the table, is what fills first. */
+#define IOLENS_BYTES_PER_FILE 384u
 #define IOLENS_MIN_FILES 16u
 
 /* Hash of a normalized path (never one of the reserved ids). */
@@ -57,8 +58,17 @@ struct iolens_file *iolens_file_std(int fd);   /* 0, 1 or 2 */
 void *iolens_file_layer_record(struct iolens_file *file, enum iolens_layer layer,
                                size_t rec_size, void (*init)(void *rec, struct iolens_file *file));
 
+/* For a layer that makes its records itself (layers/park_pool.h): the
+ * bytes of one, for the folded files' estimate (iolens_file_folded_bytes). */
+void iolens_file_note_record_size(enum iolens_layer layer, size_t rec_size);
+
 /* Calls fn for every entry (reserved ones included), in table order. */
 void iolens_file_foreach(void (*fn)(struct iolens_file *file, void *arg), void *arg);
+/* A walk that can stop and go on later: the entry in the first used
+ * slot at or after *cursor, with *cursor set past it; NULL at the end of
+ * the table (*cursor is then 0 again).  Reserved entries are not in the
+ * slots. */
+struct iolens_file *iolens_file_next(size_t *cursor);
 /* The number of entries foreach visits, reserved ones included. */
 size_t iolens_file_count(void);
 

@@ -12,6 +12,7 @@
 #include "core/spinlock.h"
 #include "format/record_merge.h"
 #include "layers/access_stats.h"
+#include "layers/record_park.h"
 
 /* The entries the linker gathered (none: both NULL, an empty walk). */
 extern const struct iolens_layer_ops *const __start_iolens_layer_ops[]
@@ -39,8 +40,19 @@ const struct iolens_layer_ops *iolens_layer_ops_of_kind(uint32_t region_kind)
 
 /* ------------------------------------------------- a layer's records -- */
 
+/* The live record in file's slot; NULL if none, or parked. */
 static void *record_in(const struct iolens_file *file, const struct iolens_layer_ops *ops)
 {
+    void *rec = atomic_load_explicit(&file->layer_rec[ops->layer], memory_order_acquire);
+    return iolens_is_parked(rec) ? NULL : rec;
+}
+
+/* The record to read for the log: a parked one through its layer. */
+static void *record_to_read(struct iolens_file *file, const struct iolens_layer_ops *ops,
+                            void *scratch)
+{
+    if (ops->read_record != NULL)
+        return ops->read_record(file, scratch);
     return atomic_load_explicit(&file->layer_rec[ops->layer], memory_order_acquire);
 }
 
@@ -54,8 +66,9 @@ static _Atomic int *lock_in(void *rec, const struct iolens_layer_ops *ops)
 int iolens_layer_copy_sites(struct iolens_file *file, const struct iolens_layer_ops *ops,
                             struct iolens_site_snapshot *out)
 {
-    void *rec = record_in(file, ops);
-    if (rec == NULL || ops->sites_offset == 0)
+    _Alignas(16) unsigned char scratch[IOLENS_PARK_MAX_WORDS * 8u];
+    void *rec = ops->sites_offset != 0 ? record_to_read(file, ops, scratch) : NULL;
+    if (rec == NULL)
         return 0;
     const struct iolens_site_ref *ref =
         (const struct iolens_site_ref *)(const void *)((char *)rec + ops->sites_offset);
@@ -76,7 +89,8 @@ struct record_walk {
 static void emit_file(struct iolens_file *file, void *arg)
 {
     struct record_walk *w = arg;
-    void *rec = record_in(file, w->ops);
+    _Alignas(16) unsigned char scratch[IOLENS_PARK_MAX_WORDS * 8u];
+    void *rec = record_to_read(file, w->ops, scratch);
     if (rec == NULL)
         return;
     _Alignas(8) unsigned char out[IOLENS_LAYER_RECORD_MAX];

@@ -9,6 +9,10 @@
  * table (fd_table.h); it is only touched under the lock of the record the
  * descriptor points to.
  *
+ * A record no descriptor holds may be parked when the layer needs room
+ * (park_pool.h): then a file at rest costs its packed form, and the next
+ * open, stat, unlink or rename of it unparks it.
+ *
  * When the budget cannot hold a new file (or its record), the file is
  * folded into <other files>: its counts go to that record, so totals stay
  * exact, and the job header learns about it (iolens_file_note_folded).
@@ -26,6 +30,7 @@
 
 #include "layers/access_pattern.h"
 #include "layers/access_stats.h"
+#include "core/budget.h"
 #include "core/call_site.h"
 #include "core/clock.h"
 #include "core/fd_table.h"
@@ -33,6 +38,7 @@
 #include "iolens/log_format.h"
 #include "layers/layer_intervals.h"
 #include "layers/layer_ops.h"
+#include "layers/park_pool.h"
 #include "core/pathname.h"
 #include "core/real_calls.h"
 #include "format/record_merge.h"
@@ -114,7 +120,10 @@ struct iolens_posix_rec {
      * any descriptor): the last byte of each, 0 before the first and
      * again after each open, as in Darshan.  Indexed by last_io - 1. */
     int64_t last_byte[2];
-    uint64_t id;              /* the file's, for its access intervals */
+    uint64_t id;              /* the file's, for its access intervals (and
+                               * a free record's link: park_pool.h) */
+    uint32_t holds;           /* descriptors' ofds on the record, and a
+                               * close in progress: while any, it stays live */
     struct iolens_site_ref sites;      /* call sites (core/call_site.h) */
     struct repeat_run run;
     int64_t counters[NKEPT_COUNTERS];     /* see KEPT_* above */
@@ -200,14 +209,59 @@ static void clear_counters(posix_rec *r, const struct iolens_file *file)
 static void init_rec(void *rec, struct iolens_file *file)
 {
     posix_rec *r = rec;
-    atomic_store(&r->lock, 0);
     r->id = file->id;
     clear_counters(r, file);
 }
 
-static posix_rec *record_of(struct iolens_file *file)
+static int is_reserved(const struct iolens_file *file)
 {
-    return iolens_file_layer_record(file, IOLENS_LAYER_POSIX, sizeof(posix_rec), init_rec);
+    return file == iolens_file_other() || file == iolens_file_std(0) ||
+           file == iolens_file_std(1) || file == iolens_file_std(2);
+}
+
+static struct iolens_park_pool pool = {
+    .layer = IOLENS_LAYER_POSIX,
+    .rec_size = sizeof(posix_rec),
+    .lock_offset = offsetof(posix_rec, lock),
+    .holds_offset = offsetof(posix_rec, holds),
+    .link_offset = offsetof(posix_rec, id),
+    .fill = init_rec,
+    .never_park = is_reserved,
+};
+_Static_assert(sizeof(posix_rec) % 8 == 0 && sizeof(posix_rec) / 8 <= IOLENS_PARK_MAX_WORDS,
+               "a POSIX record parks as words");
+
+static size_t pool_cap_for_test; /* 0: the pool's default */
+
+void iolens_posix_set_live_cap_for_test(size_t cap)
+{
+    pool_cap_for_test = cap;
+}
+
+void iolens_posix_pool_stats(struct iolens_pool_stats *out)
+{
+    iolens_pool_stats(&pool, out);
+}
+
+static uint64_t pool_demand(uint64_t budget);
+
+/* Sets the pool up: its doubles (times) are packed as they are, and its
+ * records' part of "memory needed" is its demand function. */
+static void pool_init(void)
+{
+    iolens_pool_init(&pool, pool_cap_for_test);
+    iolens_park_mark_raw(&pool.codec, offsetof(posix_rec, last_meta_end), sizeof(double));
+    iolens_park_mark_raw(&pool.codec, offsetof(posix_rec, fcounters),
+                         sizeof(((posix_rec *)0)->fcounters));
+    iolens_park_mark_raw(&pool.codec, offsetof(posix_rec, sites.first.time), sizeof(double));
+    iolens_file_note_record_size(IOLENS_LAYER_POSIX, sizeof(posix_rec));
+    iolens_budget_add_demand(pool_demand);
+}
+
+/* file's record, live and locked (NULL: no room for it). */
+static posix_rec *lock_live(struct iolens_file *file, int *held)
+{
+    return iolens_pool_lock_live(&pool, file, held);
 }
 
 size_t iolens_posix_record_size(void)
@@ -221,8 +275,9 @@ static int path_is_traced(const char *abspath)
     return cfg == NULL || iolens_config_traces_path(cfg, abspath);
 }
 
-/* The file and record a path's counters go to: its own, or <other files>
- * when the budget holds neither; NULL when the path is not traced.  Every
+/* The file and record a path's counters go to, locked (*held): its own,
+ * or <other files> when the budget holds neither; NULL when the path is
+ * not traced.  Every
  * folded path is noted for the job header's folded files; only opens
  * count as folded opens.
  *
@@ -231,8 +286,8 @@ static int path_is_traced(const char *abspath)
  * while the program runs), so the include/exclude prefixes, which cost
  * more than a table lookup, are matched only for a path met for the first
  * time: repeated opens and stats of a file skip them. */
-static posix_rec *record_for_path(const char *abspath, size_t len, int is_open,
-                                  struct iolens_file **file_out)
+static posix_rec *lock_record_for_path(const char *abspath, size_t len, int is_open,
+                                       struct iolens_file **file_out, int *held)
 {
     struct iolens_file *file = iolens_file_find(abspath, len);
     if (file == NULL) {
@@ -240,11 +295,11 @@ static posix_rec *record_for_path(const char *abspath, size_t len, int is_open,
             return NULL;
         file = iolens_file_get(abspath, len);
     }
-    posix_rec *r = file != NULL ? record_of(file) : NULL;
+    posix_rec *r = file != NULL ? lock_live(file, held) : NULL;
     if (r == NULL) {
         iolens_file_note_folded(iolens_path_hash(abspath, len), len, IOLENS_LAYER_POSIX, is_open);
         file = iolens_file_other();
-        r = record_of(file);
+        r = file != NULL ? lock_live(file, held) : NULL;
     }
     *file_out = file;
     return r;
@@ -258,15 +313,19 @@ static void add_meta_time(posix_rec *r, double t0, double t1)
         r->fcounters[POSIX_F_META_TIME], &r->last_meta_end, t0, t1);
 }
 
-/* Counts one metadata operation (counter index) on a record. */
-static void count_meta(posix_rec *r, int counter, double t0, double t1)
+/* Counts one metadata operation (counter index) on a record: one a
+ * descriptor holds, or one locked already (held: as lock_rec gave it). */
+static void count_meta_locked(posix_rec *r, int held, int counter, double t0, double t1)
 {
-    if (r == NULL)
-        return;
-    int held = lock_rec(r);
     r->counters[counter]++;
     add_meta_time(r, t0, t1);
     unlock_rec(r, held);
+}
+
+static void count_meta(posix_rec *r, int counter, double t0, double t1)
+{
+    if (r != NULL)
+        count_meta_locked(r, lock_rec(r), counter, t0, t1);
 }
 
 int iolens_posix_is_traced(int fd)
@@ -424,19 +483,45 @@ long iolens_posix_resolve(int dirfd, const char *path, char *out, size_t outsz)
     return iolens_path_normalize(base, path, out, outsz);
 }
 
-/* Record of a path named by a stat, unlink or rename; NULL if untraced. */
-static posix_rec *record_for_named(int dirfd, const char *path)
+/* Counts a stat, unlink or rename on the record of the path it names. */
+static void count_meta_named(int dirfd, const char *path, int counter, double t0, double t1)
 {
     char buf[PATH_MAX];
     size_t len;
     const char *abspath = resolve_path(dirfd, path, buf, sizeof buf, &len);
     if (abspath == NULL)
-        return NULL;
+        return;
     struct iolens_file *file;
-    return record_for_path(abspath, len, 0, &file);
+    int held;
+    posix_rec *r = lock_record_for_path(abspath, len, 0, &file, &held);
+    if (r != NULL)
+        count_meta_locked(r, held, counter, t0, t1);
 }
 
 /* ------------------------------------------------- open and close -- */
+
+/* An ofd on a record went with its last descriptor: one hold less. */
+static void on_ofd_released(struct iolens_ofd *ofd)
+{
+    if (ofd->rec != NULL)
+        iolens_pool_drop(&pool, ofd->rec);
+}
+
+/* Binds fd to a new ofd on file's record r, locked (held), which it
+ * unlocks.  r gets two holds: the ofd's (dropped when the ofd goes, or at
+ * once when fd got none of its own) and the caller's, which the caller
+ * drops when it is done with r. */
+static struct iolens_ofd *bind_fd(int fd, struct iolens_file *file, posix_rec *r, int held,
+                                  int flags)
+{
+    iolens_pool_hold_locked(&pool, r);
+    iolens_pool_hold_locked(&pool, r);
+    unlock_rec(r, held);
+    struct iolens_ofd *ofd = iolens_fd_open(fd, file, r, flags);
+    if (ofd == NULL || iolens_fd_is_overflow(ofd))
+        iolens_pool_drop(&pool, r);
+    return ofd;
+}
 
 void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
                        double t0, double t1)
@@ -450,12 +535,14 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
         len = l >= 0 ? (size_t)l : 0;
     }
     struct iolens_file *file;
-    posix_rec *r = abspath != NULL ? record_for_path(abspath, len, 1, &file) : NULL;
-    if (r == NULL) {
+    int held;
+    posix_rec *own = abspath != NULL ? lock_record_for_path(abspath, len, 1, &file, &held) : NULL;
+    if (own == NULL) {
         iolens_fd_close(fd); /* untraced: drop a stale binding of the number */
         return;
     }
-    struct iolens_ofd *ofd = iolens_fd_open(fd, file, r, flags);
+    struct iolens_ofd *ofd = bind_fd(fd, file, own, held, flags);
+    posix_rec *r = own;
     if (ofd != NULL && iolens_fd_is_overflow(ofd) && ofd->rec != r) {
         /* No descriptor state for this open: what the descriptor does goes
          * to <other files>, and so does the open, so that the file's own
@@ -464,7 +551,11 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
         r = ofd->rec;
     }
 
-    int held = lock_rec(r);
+    held = lock_rec(r);
+    if (r == own)
+        iolens_pool_drop_locked(&pool, own); /* bind_fd's hold on the open */
+    else
+        iolens_pool_drop(&pool, own);
     r->counters[POSIX_OPENS]++;
     if (mode > 0) /* -1: the call passed none; Darshan keeps 0 as none too */
         r->counters[POSIX_MODE] = mode;
@@ -476,22 +567,48 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
     unlock_rec(r, held);
 }
 
+/* The close holds the record from before the descriptor lets it go until
+ * its end is counted: it cannot be parked in between. */
 posix_rec *iolens_posix_close_begin(int fd)
 {
     posix_rec *r = rec_of_fd(fd);
+    if (r != NULL) {
+        int held = lock_rec(r);
+        iolens_pool_hold_locked(&pool, r);
+        unlock_rec(r, held);
+    }
     iolens_fd_close(fd);
     return r;
 }
 
-void iolens_posix_close_end(posix_rec *r, double t0, double t1)
+void iolens_posix_close_end(posix_rec *r, int succeeded, double t0, double t1)
 {
     if (r == NULL)
         return;
     int held = lock_rec(r);
-    iolens_note_first(&r->fcounters[POSIX_F_CLOSE_START_TIMESTAMP], t0);
-    iolens_note_last(&r->fcounters[POSIX_F_CLOSE_END_TIMESTAMP], t1);
-    add_meta_time(r, t0, t1);
+    if (succeeded) {
+        iolens_note_first(&r->fcounters[POSIX_F_CLOSE_START_TIMESTAMP], t0);
+        iolens_note_last(&r->fcounters[POSIX_F_CLOSE_END_TIMESTAMP], t1);
+        add_meta_time(r, t0, t1);
+    }
+    iolens_pool_drop_locked(&pool, r);
     unlock_rec(r, held);
+}
+
+/* Binds a descriptor opened before the runtime saw it (an inherited
+ * standard one, or a stdio stream's) at the kernel's offset. */
+static void bind_existing_fd(int fd, struct iolens_file *file, int flags)
+{
+    int held;
+    posix_rec *r = lock_live(file, &held);
+    if (r == NULL)
+        return;
+    off_t (*real_lseek)(int, off_t, int) = IOLENS_REAL(lseek);
+    off_t pos = real_lseek != NULL ? real_lseek(fd, 0, SEEK_CUR) : -1;
+    struct iolens_ofd *ofd = bind_fd(fd, file, r, held, flags < 0 ? 0 : flags);
+    if (ofd != NULL && !iolens_fd_is_overflow(ofd))
+        atomic_store_explicit(&ofd->offset, pos > 0 ? pos : 0, memory_order_relaxed);
+    iolens_pool_drop(&pool, r);
 }
 
 void iolens_posix_adopt_fd(int fd, struct iolens_file *file)
@@ -499,16 +616,8 @@ void iolens_posix_adopt_fd(int fd, struct iolens_file *file)
     struct iolens_ofd *ofd = iolens_fd_lookup(fd);
     if (ofd != NULL && ofd->file == file)
         return;
-    posix_rec *r = record_of(file);
-    if (r == NULL)
-        return;
     int (*real_fcntl)(int, int, ...) = IOLENS_REAL(fcntl);
-    off_t (*real_lseek)(int, off_t, int) = IOLENS_REAL(lseek);
-    int flags = real_fcntl != NULL ? real_fcntl(fd, F_GETFL) : 0;
-    off_t pos = real_lseek != NULL ? real_lseek(fd, 0, SEEK_CUR) : -1;
-    ofd = iolens_fd_open(fd, file, r, flags < 0 ? 0 : flags);
-    if (ofd != NULL && !iolens_fd_is_overflow(ofd))
-        atomic_store_explicit(&ofd->offset, pos > 0 ? pos : 0, memory_order_relaxed);
+    bind_existing_fd(fd, file, real_fcntl != NULL ? real_fcntl(fd, F_GETFL) : 0);
 }
 
 /* ---------------------------------------------------- read, write -- */
@@ -902,7 +1011,7 @@ void iolens_posix_stat_path(int dirfd, const char *path, double t0, double t1)
     if (path == NULL || path[0] == '\0')
         iolens_posix_stat_fd(dirfd, t0, t1);
     else
-        count_meta(record_for_named(dirfd, path), POSIX_STATS, t0, t1);
+        count_meta_named(dirfd, path, POSIX_STATS, t0, t1);
 }
 
 void iolens_posix_fsync(int fd, int data_only, double t0, double t1)
@@ -945,14 +1054,14 @@ void iolens_posix_truncate(int fd, double t0, double t1)
 
 void iolens_posix_unlink(int dirfd, const char *path, double t0, double t1)
 {
-    count_meta(record_for_named(dirfd, path), POSIX_UNLINKS, t0, t1);
+    count_meta_named(dirfd, path, POSIX_UNLINKS, t0, t1);
 }
 
 void iolens_posix_rename(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
                          double t0, double t1)
 {
-    count_meta(record_for_named(olddirfd, oldpath), POSIX_RENAME_SOURCES, t0, t1);
-    count_meta(record_for_named(newdirfd, newpath), POSIX_RENAME_TARGETS, t0, t1);
+    count_meta_named(olddirfd, oldpath, POSIX_RENAME_SOURCES, t0, t1);
+    count_meta_named(newdirfd, newpath, POSIX_RENAME_TARGETS, t0, t1);
 }
 
 /* -------------------------------------------------------- start-up -- */
@@ -961,27 +1070,32 @@ void iolens_posix_rename(int olddirfd, const char *oldpath, int newdirfd, const 
 static void bind_std_fd(int fd)
 {
     int (*real_fcntl)(int, int, ...) = IOLENS_REAL(fcntl);
-    off_t (*real_lseek)(int, off_t, int) = IOLENS_REAL(lseek);
     int flags = real_fcntl != NULL ? real_fcntl(fd, F_GETFL) : -1;
-    if (flags < 0)
-        return;
     struct iolens_file *file = iolens_file_std(fd);
-    posix_rec *r = file != NULL ? record_of(file) : NULL;
-    if (r == NULL)
-        return;
-    struct iolens_ofd *ofd = iolens_fd_open(fd, file, r, flags);
-    off_t pos = real_lseek != NULL ? real_lseek(fd, 0, SEEK_CUR) : -1;
-    if (ofd != NULL && !iolens_fd_is_overflow(ofd))
-        atomic_store_explicit(&ofd->offset, pos > 0 ? pos : 0, memory_order_relaxed);
+    if (flags >= 0 && file != NULL)
+        bind_existing_fd(fd, file, flags);
+}
+
+/* The record of a reserved entry, which is never parked: the pointer
+ * stays good. */
+static posix_rec *reserved_record(struct iolens_file *file)
+{
+    int held;
+    posix_rec *r = file != NULL ? lock_live(file, &held) : NULL;
+    if (r != NULL)
+        unlock_rec(r, held);
+    return r;
 }
 
 static void layer_init(void)
 {
     int saved = errno;
+    pool_init();
+    iolens_fd_set_release_hook(on_ofd_released);
     /* Made now so that folding never needs memory; descriptors the
      * budget cannot hold state for count into it too (fd_table.h). */
     struct iolens_file *other = iolens_file_other();
-    iolens_fd_set_overflow(other, other != NULL ? record_of(other) : NULL);
+    iolens_fd_set_overflow(other, reserved_record(other));
     for (int fd = 0; fd <= 2; fd++)
         bind_std_fd(fd);
     iolens_posix_cwd_changed();
@@ -1036,6 +1150,23 @@ static void clear_record(void *rec, struct iolens_file *file)
 static void release_layer_locks(void)
 {
     iolens_unlock_always(&cwd_lock);
+    iolens_pool_release_lock(&pool);
+}
+
+/* A forked child: the parked records are cleared too. */
+static void reset_layer(void)
+{
+    iolens_pool_clear_parked(&pool, clear_record);
+}
+
+static uint64_t pool_demand(uint64_t budget)
+{
+    return iolens_pool_demand(&pool, budget);
+}
+
+static void *read_record(struct iolens_file *file, void *scratch)
+{
+    return iolens_pool_read(&pool, file, scratch);
 }
 
 _Static_assert(sizeof(struct iolens_posix_record) <= IOLENS_LAYER_RECORD_MAX, "record size");
@@ -1051,6 +1182,8 @@ IOLENS_LAYER_OPS(posix_ops) = {
     .sites_offset = offsetof(posix_rec, sites),
     .init = layer_init,
     .release_locks = release_layer_locks,
+    .reset = reset_layer,
     .pack = pack,
     .clear_record = clear_record,
+    .read_record = read_record,
 };

@@ -47,10 +47,12 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
  * from open at once, and its fresh binding must not be dropped.  (Linux
  * frees the number even when close fails with EINTR or EIO.)
  * iolens_posix_close_begin returns the record to charge, or NULL if fd is
- * not tracked; iolens_posix_close_end is called when close returned 0. */
+ * not tracked; iolens_posix_close_end is called after every close it
+ * returned a record for, with succeeded set when close returned 0 (only
+ * then is the close counted; either way the record's hold is let go). */
 struct iolens_posix_rec;
 struct iolens_posix_rec *iolens_posix_close_begin(int fd);
-void iolens_posix_close_end(struct iolens_posix_rec *rec, double t0, double t1);
+void iolens_posix_close_end(struct iolens_posix_rec *rec, int succeeded, double t0, double t1);
 
 /* A read or write of ret bytes from buffer buf (for readv/writev: the
  * first iovec's base).  offset is the explicit file offset of the
@@ -101,6 +103,14 @@ void iolens_posix_rename(int olddirfd, const char *oldpath, int newdirfd,
 /* Bytes of one file's POSIX record in memory (before the budget rounds
  * it up): what a traced file costs beside its record-table entry. */
 size_t iolens_posix_record_size(void);
+
+/* For unit tests: the live records made before parking starts
+ * (park_pool.h; 0: the default, an eighth of the budget).  Read when the
+ * layer starts. */
+void iolens_posix_set_live_cap_for_test(size_t cap);
+/* Live and parked records (park_pool.h), for tests and the bench. */
+struct iolens_pool_stats;
+void iolens_posix_pool_stats(struct iolens_pool_stats *out);
 
 /* The current working directory changed (chdir/fchdir): drop the cache. */
 void iolens_posix_cwd_changed(void);

@@ -4,6 +4,9 @@
  * then files opened, written once and closed through the POSIX layer, as
  * bench/run-memory.sh's prog_stress does, until the first one is folded
  * into <other files>.  Deterministic: nothing here depends on timing.
+ * Past the pool's cap of live records the closed files are parked
+ * (layers/park_pool.h), and a file at rest costs its entry and its
+ * packed record.
  *
  * The stdio and HDF5 layers take their tables at start-up as in
  * libiolens.so; the Makefile links them in (-u), and the test checks they
@@ -22,6 +25,7 @@
 #include "iolens/log_format.h"
 #include "layers/layer_intervals.h"
 #include "layers/layer_ops.h"
+#include "layers/park_pool.h"
 #include "layers/posix_layer.h"
 
 /* The path length of bench/run-memory.sh's files under a mktemp
@@ -32,9 +36,10 @@
 
 /* The figures this build reaches; a change that makes a file cost more
  * fails here.  bench/README.md gives the bytes by part. */
-#define POSIX_RECORD_MAX_BYTES 888u
+#define POSIX_RECORD_MAX_BYTES 896u
 #define FILE_COST_MAX_BYTES 992u
-#define FILES_KEPT_MIN 1590
+#define PARKED_RECORD_MAX_BYTES 160u
+#define FILES_KEPT_MIN 5000
 
 static void start_runtime(size_t memory)
 {
@@ -54,7 +59,7 @@ static int touch_file(const char *path)
     iolens_posix_open(AT_FDCWD, path, FD, O_CREAT | O_WRONLY | O_TRUNC, 0644, 1.0, 2.0);
     iolens_site_note((void *)touch_file);
     iolens_posix_write(FD, "x", -1, 1, 3.0, 4.0);
-    iolens_posix_close_end(iolens_posix_close_begin(FD), 5.0, 6.0);
+    iolens_posix_close_end(iolens_posix_close_begin(FD), 1, 5.0, 6.0);
     return iolens_file_folded_opens() == folded;
 }
 
@@ -129,7 +134,41 @@ START_TEST(a_file_written_from_one_line_pays_no_site_table)
     iolens_site_note((void *)start_runtime);
     iolens_posix_write(FD, "w", -1, 1, 11.0, 12.0);
     ck_assert_uint_eq(budget_used() - opened, iolens_sites_table_size());
-    iolens_posix_close_end(iolens_posix_close_begin(FD), 13.0, 14.0);
+    iolens_posix_close_end(iolens_posix_close_begin(FD), 1, 13.0, 14.0);
+    iolens_budget_fini();
+}
+END_TEST
+
+/* Past the cap, the closed files are parked: each costs its entry and
+ * its packed record, and a live record is reused for the next file. */
+START_TEST(a_file_at_rest_costs_its_entry_and_its_packed_record)
+{
+    /* The standard streams' records and <other files>' count too. */
+    iolens_posix_set_live_cap_for_test(8 + 4);
+    start_runtime(IOLENS_DEFAULT_MEMORY);
+    char path[64];
+    int n = 0;
+    for (; n < 8; n++) {
+        snprintf(path, sizeof path, PATH_FMT, n);
+        ck_assert_int_eq(touch_file(path), 1);
+    }
+    struct iolens_pool_stats st;
+    iolens_posix_pool_stats(&st);
+    ck_assert_uint_eq(st.live, 8 + 4);
+    ck_assert_uint_eq(st.parked, 0);
+    for (; n < 1008; n++) {
+        snprintf(path, sizeof path, PATH_FMT, n);
+        ck_assert_int_eq(touch_file(path), 1);
+    }
+    iolens_posix_pool_stats(&st);
+    /* The 8 live records were enough for 1008 files: every closed one
+     * was parked when the next file needed a record. */
+    ck_assert_uint_eq(st.live, 8 + 4);
+    ck_assert_uint_ge(st.parked, 1000);
+    ck_assert_uint_le(st.parked, 1008);
+    printf("a parked record: %.1f bytes\n", (double)st.parked_bytes / (double)st.parked);
+    ck_assert_uint_le(st.parked_bytes, st.parked * PARKED_RECORD_MAX_BYTES);
+    iolens_posix_set_live_cap_for_test(0);
     iolens_budget_fini();
 }
 END_TEST
@@ -163,6 +202,7 @@ int main(void)
     tcase_add_test(tc, layers_with_start_up_tables_are_linked);
     tcase_add_test(tc, a_file_costs_its_entry_and_its_posix_record);
     tcase_add_test(tc, a_file_written_from_one_line_pays_no_site_table);
+    tcase_add_test(tc, a_file_at_rest_costs_its_entry_and_its_packed_record);
     tcase_add_test(tc, default_budget_keeps_files_apart);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

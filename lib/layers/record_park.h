@@ -1,0 +1,89 @@
+/* Parked records: a layer record nobody has open, kept as its nonzero
+ * 8-byte words only, so that a file at rest costs a fraction of a live
+ * record.  Parking is exact: unparking gives back the record byte for
+ * byte (its lock word aside), so the counters and the log never see it.
+ *
+ * The packed form: a bitmap of the record's nonzero words (one bit each,
+ * ceil(nwords / 8) bytes), then each nonzero word in order, either as it
+ * is (8 bytes: a double) or as a zigzag LEB128 number (1 to 10 bytes:
+ * counts, sizes, offsets, pointers).  Which words are doubles is the
+ * layer's to say (iolens_park_mark_raw).
+ *
+ * The packed forms live in blobs taken from the budget in steps of 16
+ * bytes; a blob freed when its record is unparked is kept for the next
+ * blob of the same size class.  Live records the parking frees go back to the
+ * layer, never to the blobs, so that memory once a record stays one
+ * (a thread holding a stale pointer only ever meets a record).
+ *
+ * None of this is on the read/write path: a layer parks when it needs a
+ * record and has none, and unparks at an open, stat, unlink or rename of
+ * a parked file.  The caller serializes a store's calls (one lock). */
+#ifndef IOLENS_RECORD_PARK_H
+#define IOLENS_RECORD_PARK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define IOLENS_PARK_MAX_WORDS 128u
+/* Bytes the packed form of nwords words can take at most. */
+#define IOLENS_PARK_MAX_BYTES(nwords) ((nwords + 7u) / 8u + 10u * (nwords))
+
+struct iolens_park_codec {
+    size_t nwords;                                   /* record bytes / 8 */
+    uint64_t raw[IOLENS_PARK_MAX_WORDS / 64u];       /* bit i: word i is a double */
+};
+
+/* A codec for records of rec_bytes bytes (a multiple of 8, at most
+ * IOLENS_PARK_MAX_WORDS words): every word a number until marked raw. */
+void iolens_park_codec_init(struct iolens_park_codec *c, size_t rec_bytes);
+/* Marks the words of [offset, offset + bytes) as doubles (stored as they are). */
+void iolens_park_mark_raw(struct iolens_park_codec *c, size_t offset, size_t bytes);
+
+/* Packs rec into out (IOLENS_PARK_MAX_BYTES(c->nwords) bytes); returns
+ * the bytes written. */
+size_t iolens_park_encode(const struct iolens_park_codec *c, const void *rec, uint8_t *out);
+/* Unpacks len bytes into rec (c->nwords words, every one written).
+ * Returns 0, or -1 if in is not a packed form of this codec's records
+ * (truncated, a number too long, or bytes left over). */
+int iolens_park_decode(const struct iolens_park_codec *c, const uint8_t *in, size_t len,
+                       void *rec);
+
+/* Where the blobs come from.  All zero is an empty store. */
+#define IOLENS_PARK_CLASSES 64u         /* size classes of 16 bytes: up to 1 KiB */
+struct iolens_park_store {
+    void *free_blobs[IOLENS_PARK_CLASSES];
+    uint64_t blobs, blob_bytes;         /* parked now: blobs, their bytes */
+};
+
+/* Parks: packs rec and returns its blob (NULL when the budget has no
+ * room for it; rec is then unchanged and still the caller's). */
+void *iolens_park_store_record(struct iolens_park_store *s, const struct iolens_park_codec *c,
+                               const void *rec);
+/* Unpacks blob into rec and frees the blob.  Returns 0, or -1 if the
+ * blob is damaged (rec is then zero and the blob kept). */
+int iolens_park_load_record(struct iolens_park_store *s, const struct iolens_park_codec *c,
+                            void *blob, void *rec);
+/* Unpacks blob into rec, leaving it parked (for a copy: the log, a fork). */
+int iolens_park_peek_record(const struct iolens_park_codec *c, const void *blob, void *rec);
+/* Packs rec again into blob, in place: rec may only have lost words or
+ * got smaller numbers since blob was packed (a fork clearing it).
+ * Returns 0, or -1 if it no longer fits (blob unchanged). */
+int iolens_park_repack_record(const struct iolens_park_codec *c, void *blob, const void *rec);
+
+/* A slot of a layer record table (file->layer_rec) holds a parked
+ * record's blob with this bit set. */
+#define IOLENS_PARKED_BIT ((uintptr_t)1)
+static inline int iolens_is_parked(const void *slot_value)
+{
+    return ((uintptr_t)slot_value & IOLENS_PARKED_BIT) != 0;
+}
+static inline void *iolens_parked_blob(const void *slot_value)
+{
+    return (void *)((uintptr_t)slot_value & ~IOLENS_PARKED_BIT);
+}
+static inline void *iolens_parked_slot_value(void *blob)
+{
+    return (void *)((uintptr_t)blob | IOLENS_PARKED_BIT);
+}
+
+#endif
