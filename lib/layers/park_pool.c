@@ -152,13 +152,15 @@ static void *make_live(struct iolens_park_pool *p, struct iolens_file *file)
         return NULL;
     /* Parking above may have parked nothing of file's (it had none live). */
     _Alignas(16) unsigned char fresh[IOLENS_PARK_MAX_WORDS * 8u];
-    if (cur == NULL || iolens_park_load_record(&p->store, &p->codec, iolens_parked_blob(cur),
-                                               fresh) != 0) {
+    void *blob = cur != NULL ? iolens_parked_blob(cur) : NULL;
+    if (blob == NULL || iolens_park_peek_record(&p->codec, blob, fresh) != 0) {
         memset(fresh, 0, p->rec_size);
         p->fill(fresh, file);
-        atomic_fetch_add_explicit(&p->made, 1, memory_order_relaxed);
+        if (blob == NULL)
+            atomic_fetch_add_explicit(&p->made, 1, memory_order_relaxed);
     } else {
         p->unparks++;
+        iolens_park_free_blob(&p->store, blob);
     }
     *holds_of(p, fresh) = 0;
     install(p, rec, fresh, file);

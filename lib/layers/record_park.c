@@ -123,22 +123,51 @@ static unsigned class_of(size_t packed)
     return (unsigned)((sizeof(struct blob_head) + packed + BLOB_GRAIN - 1u) / BLOB_GRAIN);
 }
 
-static void *take_blob(struct iolens_park_store *s, unsigned size_class)
+/* Classes above the one asked for that a freed blob may be taken from,
+ * its tail unused. */
+#define LARGER_CLASSES 4u
+
+/* A blob of size_class grains at least; its class in *got. */
+static void *take_blob(struct iolens_park_store *s, unsigned size_class, unsigned *got)
 {
-    void *freed = s->free_blobs[size_class];
-    if (freed != NULL) {
-        memcpy(&s->free_blobs[size_class], freed, sizeof(void *));
-        return freed;
+    for (unsigned k = size_class; k < IOLENS_PARK_CLASSES && k <= size_class + LARGER_CLASSES;
+         k++) {
+        void *freed = s->free_blobs[k];
+        if (freed != NULL) {
+            memcpy(&s->free_blobs[k], (unsigned char *)freed + sizeof(struct blob_head),
+                   sizeof(void *));
+            *got = k;
+            return freed;
+        }
     }
+    *got = size_class;
     /* Uncounted: the layer's demand function gives the blobs' part of
      * "memory needed" (park_pool.h). */
     return iolens_budget_alloc_uncounted((size_t)size_class * BLOB_GRAIN);
 }
 
-static void free_blob(struct iolens_park_store *s, void *blob, unsigned size_class)
+static unsigned class_in(const void *blob)
 {
-    memcpy(blob, &s->free_blobs[size_class], sizeof(void *));
+    struct blob_head head;
+    memcpy(&head, blob, sizeof head);
+    return head.size_class;
+}
+
+void iolens_park_free_blob(struct iolens_park_store *s, void *blob)
+{
+    unsigned size_class = class_in(blob);
+    s->blobs--;
+    s->blob_bytes -= (uint64_t)size_class * BLOB_GRAIN;
+    memcpy((unsigned char *)blob + sizeof(struct blob_head), &s->free_blobs[size_class],
+           sizeof(void *));
     s->free_blobs[size_class] = blob;
+}
+
+static void put_packed(unsigned char *blob, unsigned size_class, const uint8_t *packed, size_t len)
+{
+    struct blob_head head = {(uint16_t)len, (uint8_t)size_class, 0};
+    memcpy(blob, &head, sizeof head);
+    memcpy(blob + sizeof head, packed, len);
 }
 
 void *iolens_park_store_record(struct iolens_park_store *s, const struct iolens_park_codec *c,
@@ -146,17 +175,16 @@ void *iolens_park_store_record(struct iolens_park_store *s, const struct iolens_
 {
     uint8_t packed[IOLENS_PARK_MAX_BYTES(IOLENS_PARK_MAX_WORDS)];
     size_t len = iolens_park_encode(c, rec, packed);
-    unsigned size_class = class_of(len);
-    if (size_class >= IOLENS_PARK_CLASSES)
+    unsigned need = class_of(len);
+    if (need >= IOLENS_PARK_CLASSES)
         return NULL;    /* a record that does not shrink stays as it is */
-    unsigned char *blob = take_blob(s, size_class);
+    unsigned got;
+    unsigned char *blob = take_blob(s, need, &got);
     if (blob == NULL)
         return NULL;
-    struct blob_head head = {(uint16_t)len, (uint8_t)size_class, 0};
-    memcpy(blob, &head, sizeof head);
-    memcpy(blob + sizeof head, packed, len);
+    put_packed(blob, got, packed, len);
     s->blobs++;
-    s->blob_bytes += (uint64_t)size_class * BLOB_GRAIN;
+    s->blob_bytes += (uint64_t)got * BLOB_GRAIN;
     return blob;
 }
 
@@ -170,19 +198,6 @@ int iolens_park_peek_record(const struct iolens_park_codec *c, const void *blob,
         return -1;
     }
     return iolens_park_decode(c, (const uint8_t *)blob + sizeof head, head.len, rec);
-}
-
-int iolens_park_load_record(struct iolens_park_store *s, const struct iolens_park_codec *c,
-                            void *blob, void *rec)
-{
-    if (iolens_park_peek_record(c, blob, rec) != 0)
-        return -1;
-    struct blob_head head;
-    memcpy(&head, blob, sizeof head);
-    s->blobs--;
-    s->blob_bytes -= (uint64_t)head.size_class * BLOB_GRAIN;
-    free_blob(s, blob, head.size_class);
-    return 0;
 }
 
 int iolens_park_repack_record(const struct iolens_park_codec *c, void *blob, const void *rec)

@@ -10,8 +10,8 @@
  * layer's to say (iolens_park_mark_raw).
  *
  * The packed forms live in blobs taken from the budget in steps of 16
- * bytes; a blob freed when its record is unparked is kept for the next
- * blob of the same size class.  Live records the parking frees go back to the
+ * bytes.  The blob of a record unparked is freed, kept for the next blob
+ * of its size class or of one of the 4 below it.  Live records the parking frees go back to the
  * layer, never to the blobs, so that memory once a record stays one
  * (a thread holding a stale pointer only ever meets a record).
  *
@@ -55,16 +55,15 @@ struct iolens_park_store {
     uint64_t blobs, blob_bytes;         /* parked now: blobs, their bytes */
 };
 
-/* Parks: packs rec and returns its blob (NULL when the budget has no
- * room for it; rec is then unchanged and still the caller's). */
+/* Parks: packs rec into a blob and returns it (NULL when the budget has
+ * no room for it). */
 void *iolens_park_store_record(struct iolens_park_store *s, const struct iolens_park_codec *c,
                                const void *rec);
-/* Unpacks blob into rec and frees the blob.  Returns 0, or -1 if the
- * blob is damaged (rec is then zero and the blob kept). */
-int iolens_park_load_record(struct iolens_park_store *s, const struct iolens_park_codec *c,
-                            void *blob, void *rec);
-/* Unpacks blob into rec, leaving it parked (for a copy: the log, a fork). */
+/* Unpacks blob into rec, the blob unchanged.  Returns 0, or -1 if the
+ * blob is damaged (rec is then zero). */
 int iolens_park_peek_record(const struct iolens_park_codec *c, const void *blob, void *rec);
+/* Frees a blob for later ones. */
+void iolens_park_free_blob(struct iolens_park_store *s, void *blob);
 /* Packs rec again into blob, in place: rec may only have lost words or
  * got smaller numbers since blob was packed (a fork clearing it).
  * Returns 0, or -1 if it no longer fits (blob unchanged). */

@@ -66,4 +66,34 @@ END
 for n in 2 4 8; do
     check_threads $n
 done
+
+# 4 threads each make 500 files, stat them and open them again
+# (prog_churn.c), in the default budget: the closed files' records are
+# parked and unparked while the other threads open and close theirs.
+# Every file must show exactly its calls, and nothing may fold.  The
+# budget the run used is less than the 2000 files' entries and live POSIX
+# records alone (96 + 896 bytes each): they were parked.
+mkdir "$T/churn"
+run_traced "$T/churn.iolens" "$PROGS/prog_churn" "$T/churn" 4 500 ||
+    fail "prog_churn exited with status $?"
+require_log "$T/churn.iolens"
+check_eq 0 "$(header "$T/churn.iolens" "folded opens")" "opens folded by prog_churn"
+check_gt $((2000 * (96 + 896))) "$(header "$T/churn.iolens" "memory used")" \
+    "2000 files' entries and live records against the memory prog_churn used"
+base_of "$T/churn.iolens" | awk -F'\t' -v d="$T/churn/t" '$1 == "POSIX" && index($6, d) == 1 &&
+    ($4 == "POSIX_OPENS" || $4 == "POSIX_WRITES" || $4 == "POSIX_BYTES_WRITTEN" ||
+     $4 == "POSIX_MAX_BYTE_WRITTEN" || $4 == "POSIX_STATS" || $4 == "POSIX_CONSEC_WRITES") {
+        n[$4 " " $5]++ } END { for (k in n) print k, n[k] }' | sort >"$T/churn.txt"
+cat >"$T/churn.expected" <<END
+POSIX_BYTES_WRITTEN 15 2000
+POSIX_CONSEC_WRITES 0 2000
+POSIX_MAX_BYTE_WRITTEN 14 2000
+POSIX_OPENS 2 2000
+POSIX_STATS 2 2000
+POSIX_WRITES 2 2000
+END
+if ! cmp -s "$T/churn.expected" "$T/churn.txt"; then
+    diff "$T/churn.expected" "$T/churn.txt"
+    fail "prog_churn's files: counters by value (counter value files)"
+fi
 finish

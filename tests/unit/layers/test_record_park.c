@@ -123,8 +123,9 @@ START_TEST(damaged_forms_are_refused)
 }
 END_TEST
 
-/* Blobs: carved from the budget, freed ones reused by size, in place
- * repacks only when they fit, and a damaged blob refused. */
+/* Blobs: from the budget in grains of 16 bytes, freed ones reused by
+ * size (or by a record up to 4 grains smaller, whole), in place repacks
+ * only when they fit, and a damaged blob refused. */
 START_TEST(blobs_are_reused_by_size)
 {
     ck_assert_int_eq(iolens_budget_init(1u << 20), 0);
@@ -135,33 +136,46 @@ START_TEST(blobs_are_reused_by_size)
     uint64_t in[NWORDS] = {0}, out[NWORDS];
     in[0] = 7;
     in[10] = 0x400921fb54442d18ull; /* pi */
+    in[20] = 0x3ff0000000000000ull; /* 1.0 */
     void *a = iolens_park_store_record(&s, &c, in);
     ck_assert_ptr_nonnull(a);
     ck_assert_uint_eq((uintptr_t)a % 16u, 0);
     ck_assert_uint_eq(s.blobs, 1);
-    ck_assert_uint_eq(s.blob_bytes, 32); /* 4 + 14 + 1 + 8 = 27 bytes */
+    ck_assert_uint_eq(s.blob_bytes, 48); /* 4 + 14 + 1 + 8 + 8 = 35 bytes */
     ck_assert_int_eq(iolens_park_peek_record(&c, a, out), 0);
     ck_assert_int_eq(memcmp(in, out, sizeof in), 0);
+    /* Freed, a serves the next record of its size. */
+    iolens_park_free_blob(&s, a);
+    ck_assert_uint_eq(s.blobs, 0);
+    ck_assert_uint_eq(s.blob_bytes, 0);
+    ck_assert_ptr_eq(iolens_park_store_record(&s, &c, in), a);
+    /* And a smaller one's (1 grain: 19 bytes), whole. */
+    iolens_park_free_blob(&s, a);
+    uint64_t small[NWORDS] = {0};
+    small[0] = 1;
+    ck_assert_ptr_eq(iolens_park_store_record(&s, &c, small), a);
+    ck_assert_uint_eq(s.blob_bytes, 48);
+    ck_assert_int_eq(iolens_park_peek_record(&c, a, out), 0);
+    ck_assert_int_eq(memcmp(small, out, sizeof out), 0);
+    /* Not a larger one's: b is new. */
+    void *b = iolens_park_store_record(&s, &c, in);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_ptr_ne(a, b);
+    ck_assert_uint_eq(s.blobs, 2);
     /* Cleared words repack in place; a record that grew does not. */
     uint64_t cleared[NWORDS] = {0};
     cleared[10] = in[10];
-    ck_assert_int_eq(iolens_park_repack_record(&c, a, cleared), 0);
-    ck_assert_int_eq(iolens_park_peek_record(&c, a, out), 0);
+    ck_assert_int_eq(iolens_park_repack_record(&c, b, cleared), 0);
+    ck_assert_int_eq(iolens_park_peek_record(&c, b, out), 0);
     ck_assert_int_eq(memcmp(cleared, out, sizeof out), 0);
     uint64_t grown[NWORDS];
     memset(grown, 0xff, sizeof grown);
-    ck_assert_int_eq(iolens_park_repack_record(&c, a, grown), -1);
-    ck_assert_int_eq(iolens_park_peek_record(&c, a, out), 0);
+    ck_assert_int_eq(iolens_park_repack_record(&c, b, grown), -1);
+    ck_assert_int_eq(iolens_park_peek_record(&c, b, out), 0);
     ck_assert_int_eq(memcmp(cleared, out, sizeof out), 0);
-    /* Loaded, the blob is free; the next blob of its size takes it. */
-    ck_assert_int_eq(iolens_park_load_record(&s, &c, a, out), 0);
-    ck_assert_uint_eq(s.blobs, 0);
-    ck_assert_uint_eq(s.blob_bytes, 0);
-    void *b = iolens_park_store_record(&s, &c, in);
-    ck_assert_ptr_eq(a, b);
     /* A damaged header is refused and the record read as zero. */
     memset(b, 0xff, 4);
-    ck_assert_int_eq(iolens_park_load_record(&s, &c, b, out), -1);
+    ck_assert_int_eq(iolens_park_peek_record(&c, b, out), -1);
     for (unsigned i = 0; i < NWORDS; i++)
         ck_assert_uint_eq(out[i], 0);
     iolens_budget_fini();
