@@ -40,11 +40,11 @@ const struct iolens_layer_ops *iolens_layer_ops_of_kind(uint32_t region_kind)
 
 /* ------------------------------------------------- a layer's records -- */
 
-/* The live record in file's slot; NULL if none, or parked. */
+/* The live record in file's slot; NULL if none (or parked, or refused). */
 static void *record_in(const struct iolens_file *file, const struct iolens_layer_ops *ops)
 {
     void *rec = atomic_load_explicit(&file->layer_rec[ops->layer], memory_order_acquire);
-    return iolens_is_parked(rec) ? NULL : rec;
+    return iolens_slot_is_live(rec) ? rec : NULL;
 }
 
 /* The record to read for the log: a parked one through its layer. */

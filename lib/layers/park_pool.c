@@ -70,7 +70,7 @@ static void *from_budget(struct iolens_park_pool *p)
 static int park_file(struct iolens_park_pool *p, struct iolens_file *file)
 {
     void *rec = atomic_load_explicit(slot_of(p, file), memory_order_acquire);
-    if (rec == NULL || iolens_is_parked(rec) || p->codec.nwords == 0 || p->never_park(file))
+    if (!iolens_slot_is_live(rec) || p->codec.nwords == 0 || p->never_park(file))
         return 0;
     int held = iolens_lock(lock_of(p, rec));
     if (*holds_of(p, rec) != 0) {
@@ -141,15 +141,19 @@ static void install(struct iolens_park_pool *p, void *rec, const void *src,
     iolens_unlock(lock_of(p, rec), held);
 }
 
-/* file's record made live: unparked, or made afresh.  NULL without room. */
+/* file's record made live: unparked, or made afresh.  NULL without room
+ * (a file refused its first record is refused for good). */
 static void *make_live(struct iolens_park_pool *p, struct iolens_file *file)
 {
     void *cur = atomic_load_explicit(slot_of(p, file), memory_order_acquire);
-    if (cur != NULL && !iolens_is_parked(cur))
-        return cur;
+    if (cur == IOLENS_REFUSED_SLOT || iolens_slot_is_live(cur))
+        return cur == IOLENS_REFUSED_SLOT ? NULL : cur;
     void *rec = take_record(p);
-    if (rec == NULL)
+    if (rec == NULL) {
+        if (cur == NULL)
+            atomic_store_explicit(slot_of(p, file), IOLENS_REFUSED_SLOT, memory_order_release);
         return NULL;
+    }
     /* Parking above may have parked nothing of file's (it had none live). */
     _Alignas(16) unsigned char fresh[IOLENS_PARK_MAX_WORDS * 8u];
     void *blob = cur != NULL ? iolens_parked_blob(cur) : NULL;
@@ -173,7 +177,7 @@ void *iolens_pool_lock_live(struct iolens_park_pool *p, struct iolens_file *file
 {
     for (;;) {
         void *rec = atomic_load_explicit(slot_of(p, file), memory_order_acquire);
-        if (rec == NULL || iolens_is_parked(rec)) {
+        if (!iolens_slot_is_live(rec)) {
             iolens_lock_always(&p->lock);
             rec = make_live(p, file);
             iolens_unlock_always(&p->lock);
@@ -187,18 +191,6 @@ void *iolens_pool_lock_live(struct iolens_park_pool *p, struct iolens_file *file
     }
 }
 
-void iolens_pool_hold_locked(struct iolens_park_pool *p, void *rec)
-{
-    (*holds_of(p, rec))++;
-}
-
-void iolens_pool_drop_locked(struct iolens_park_pool *p, void *rec)
-{
-    uint32_t *holds = holds_of(p, rec);
-    if (*holds > 0)
-        (*holds)--;
-}
-
 uint64_t iolens_pool_demand(struct iolens_park_pool *p, uint64_t budget)
 {
     (void)budget;
@@ -206,19 +198,14 @@ uint64_t iolens_pool_demand(struct iolens_park_pool *p, uint64_t budget)
            iolens_budget_round(p->rec_size);
 }
 
-void iolens_pool_drop(struct iolens_park_pool *p, void *rec)
-{
-    int held = iolens_lock(lock_of(p, rec));
-    iolens_pool_drop_locked(p, rec);
-    iolens_unlock(lock_of(p, rec), held);
-}
-
 void *iolens_pool_read(struct iolens_park_pool *p, struct iolens_file *file, void *scratch)
 {
     iolens_lock_always(&p->lock);
     p->frozen = 1;
     void *rec = atomic_load_explicit(slot_of(p, file), memory_order_acquire);
-    if (rec != NULL && iolens_is_parked(rec))
+    if (rec == IOLENS_REFUSED_SLOT)
+        rec = NULL;
+    else if (rec != NULL && iolens_is_parked(rec))
         rec = iolens_park_peek_record(&p->codec, iolens_parked_blob(rec), scratch) == 0
                   ? scratch
                   : NULL;

@@ -3,7 +3,8 @@
  * room, its parked form (record_park.h).  The layer asks for a file's
  * record locked and live (iolens_pool_lock_live), which unparks it, and
  * counts the holds on it (open descriptors, a close in progress) in a
- * field of the record: a record with holds is never parked.
+ * uint32_t of the record, changed under the record's lock: a record with
+ * holds is never parked.
  *
  * Live records come from the budget until the pool holds `cap` of them
  * (an eighth of the budget by default); a pool that needs one more then
@@ -74,12 +75,6 @@ void *iolens_pool_lock_live(struct iolens_park_pool *p, struct iolens_file *file
  * every file that got one.  The pool's own allocations are not counted:
  * this is its whole demand, the same at every budget. */
 uint64_t iolens_pool_demand(struct iolens_park_pool *p, uint64_t budget);
-
-/* One hold more or less on a live record; the record's lock is held. */
-void iolens_pool_hold_locked(struct iolens_park_pool *p, void *rec);
-void iolens_pool_drop_locked(struct iolens_park_pool *p, void *rec);
-/* The same, taking the record's lock. */
-void iolens_pool_drop(struct iolens_park_pool *p, void *rec);
 
 /* For the log: file's record to read, the live one or a copy of the
  * parked one in scratch (IOLENS_PARK_MAX_WORDS * 8 bytes, 16-aligned);

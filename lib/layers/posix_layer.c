@@ -258,10 +258,38 @@ static void pool_init(void)
     iolens_budget_add_demand(pool_demand);
 }
 
-/* file's record, live and locked (NULL: no room for it). */
-static posix_rec *lock_live(struct iolens_file *file, int *held)
+/* file's record, live and locked (NULL: no room for it).  Inline for a
+ * live one, the usual case; the pool unparks or makes one. */
+static inline posix_rec *lock_live(struct iolens_file *file, int *held)
 {
+    _Atomic(void *) *slot = &file->layer_rec[IOLENS_LAYER_POSIX];
+    posix_rec *r = atomic_load_explicit(slot, memory_order_acquire);
+    if (iolens_slot_is_live(r)) {
+        *held = lock_rec(r);
+        if (atomic_load_explicit(slot, memory_order_acquire) == r)
+            return r;
+        unlock_rec(r, *held); /* parked meanwhile */
+    }
     return iolens_pool_lock_live(&pool, file, held);
+}
+
+/* A hold keeps a record live (park_pool.h): one for each ofd on it, and
+ * one for a close in progress.  Under the record's lock. */
+static inline void hold(posix_rec *r)
+{
+    r->holds++;
+}
+
+static inline void let_go(posix_rec *r)
+{
+    r->holds--;
+}
+
+static void let_go_locking(posix_rec *r)
+{
+    int held = lock_rec(r);
+    let_go(r);
+    unlock_rec(r, held);
 }
 
 size_t iolens_posix_record_size(void)
@@ -500,26 +528,24 @@ static void count_meta_named(int dirfd, const char *path, int counter, double t0
 
 /* ------------------------------------------------- open and close -- */
 
-/* An ofd on a record went with its last descriptor: one hold less. */
+/* An ofd on a record went with its last descriptor: its hold goes. */
 static void on_ofd_released(struct iolens_ofd *ofd)
 {
     if (ofd->rec != NULL)
-        iolens_pool_drop(&pool, ofd->rec);
+        let_go_locking(ofd->rec);
 }
 
 /* Binds fd to a new ofd on file's record r, locked (held), which it
- * unlocks.  r gets two holds: the ofd's (dropped when the ofd goes, or at
- * once when fd got none of its own) and the caller's, which the caller
- * drops when it is done with r. */
+ * unlocks.  The hold it takes first is the ofd's when fd got an ofd of its
+ * own on r (*bound set); otherwise it is the caller's, to let go of when
+ * done with r. */
 static struct iolens_ofd *bind_fd(int fd, struct iolens_file *file, posix_rec *r, int held,
-                                  int flags)
+                                  int flags, int *bound)
 {
-    iolens_pool_hold_locked(&pool, r);
-    iolens_pool_hold_locked(&pool, r);
+    hold(r);
     unlock_rec(r, held);
     struct iolens_ofd *ofd = iolens_fd_open(fd, file, r, flags);
-    if (ofd == NULL || iolens_fd_is_overflow(ofd))
-        iolens_pool_drop(&pool, r);
+    *bound = ofd != NULL && !iolens_fd_is_overflow(ofd);
     return ofd;
 }
 
@@ -541,7 +567,8 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
         iolens_fd_close(fd); /* untraced: drop a stale binding of the number */
         return;
     }
-    struct iolens_ofd *ofd = bind_fd(fd, file, own, held, flags);
+    int bound;
+    struct iolens_ofd *ofd = bind_fd(fd, file, own, held, flags, &bound);
     posix_rec *r = own;
     if (ofd != NULL && iolens_fd_is_overflow(ofd) && ofd->rec != r) {
         /* No descriptor state for this open: what the descriptor does goes
@@ -552,10 +579,8 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
     }
 
     held = lock_rec(r);
-    if (r == own)
-        iolens_pool_drop_locked(&pool, own); /* bind_fd's hold on the open */
-    else
-        iolens_pool_drop(&pool, own);
+    if (!bound && r == own)
+        let_go(own); /* under the lock the open is counted under */
     r->counters[POSIX_OPENS]++;
     if (mode > 0) /* -1: the call passed none; Darshan keeps 0 as none too */
         r->counters[POSIX_MODE] = mode;
@@ -565,6 +590,8 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
     iolens_note_last(&r->fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
     unlock_rec(r, held);
+    if (!bound && r != own)
+        let_go_locking(own);
 }
 
 /* The close holds the record from before the descriptor lets it go until
@@ -574,7 +601,7 @@ posix_rec *iolens_posix_close_begin(int fd)
     posix_rec *r = rec_of_fd(fd);
     if (r != NULL) {
         int held = lock_rec(r);
-        iolens_pool_hold_locked(&pool, r);
+        hold(r);
         unlock_rec(r, held);
     }
     iolens_fd_close(fd);
@@ -591,7 +618,7 @@ void iolens_posix_close_end(posix_rec *r, int succeeded, double t0, double t1)
         iolens_note_last(&r->fcounters[POSIX_F_CLOSE_END_TIMESTAMP], t1);
         add_meta_time(r, t0, t1);
     }
-    iolens_pool_drop_locked(&pool, r);
+    let_go(r);
     unlock_rec(r, held);
 }
 
@@ -605,10 +632,12 @@ static void bind_existing_fd(int fd, struct iolens_file *file, int flags)
         return;
     off_t (*real_lseek)(int, off_t, int) = IOLENS_REAL(lseek);
     off_t pos = real_lseek != NULL ? real_lseek(fd, 0, SEEK_CUR) : -1;
-    struct iolens_ofd *ofd = bind_fd(fd, file, r, held, flags < 0 ? 0 : flags);
-    if (ofd != NULL && !iolens_fd_is_overflow(ofd))
+    int bound;
+    struct iolens_ofd *ofd = bind_fd(fd, file, r, held, flags < 0 ? 0 : flags, &bound);
+    if (bound)
         atomic_store_explicit(&ofd->offset, pos > 0 ? pos : 0, memory_order_relaxed);
-    iolens_pool_drop(&pool, r);
+    else
+        let_go_locking(r);
 }
 
 void iolens_posix_adopt_fd(int fd, struct iolens_file *file)

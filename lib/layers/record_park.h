@@ -70,11 +70,20 @@ void iolens_park_free_blob(struct iolens_park_store *s, void *blob);
 int iolens_park_repack_record(const struct iolens_park_codec *c, void *blob, const void *rec);
 
 /* A slot of a layer record table (file->layer_rec) holds a parked
- * record's blob with this bit set. */
+ * record's blob with this bit set, or IOLENS_REFUSED_SLOT for a file
+ * whose first record the budget refused: the file stays folded into
+ * <other files> in that layer, as it did before records could be parked
+ * (memory parking frees later must not split its counts). */
 #define IOLENS_PARKED_BIT ((uintptr_t)1)
+#define IOLENS_REFUSED_SLOT ((void *)(uintptr_t)2)
 static inline int iolens_is_parked(const void *slot_value)
 {
     return ((uintptr_t)slot_value & IOLENS_PARKED_BIT) != 0;
+}
+/* A slot holding a live record. */
+static inline int iolens_slot_is_live(const void *slot_value)
+{
+    return slot_value != NULL && ((uintptr_t)slot_value & 3u) == 0;
 }
 static inline void *iolens_parked_blob(const void *slot_value)
 {

@@ -27,6 +27,7 @@
 #include "layers/layer_ops.h"
 #include "layers/park_pool.h"
 #include "layers/posix_layer.h"
+#include "layers/record_park.h"
 
 /* The path length of bench/run-memory.sh's files under a mktemp
  * directory: /tmp/tmp.XXXXXXXXXX/d/f0000000 is 31 bytes, as is
@@ -174,6 +175,41 @@ START_TEST(a_file_at_rest_costs_its_entry_and_its_packed_record)
 }
 END_TEST
 
+/* A file refused its first record (every live record held, the budget
+ * full) stays folded: a record parking frees later does not give it one,
+ * which would split its counts between <other files> and a record of its
+ * own. */
+START_TEST(a_file_refused_a_record_stays_folded)
+{
+    iolens_posix_set_live_cap_for_test(4 + 1);
+    start_runtime(IOLENS_DEFAULT_MEMORY);
+    char a[64], x[64];
+    snprintf(a, sizeof a, PATH_FMT, 1);
+    snprintf(x, sizeof x, PATH_FMT, 2);
+    iolens_posix_open(AT_FDCWD, a, FD, O_RDONLY, -1, 1.0, 2.0); /* the 5th live record */
+    struct iolens_file *xf = iolens_file_get(x, strlen(x));
+    ck_assert_ptr_nonnull(xf);
+    while (iolens_budget_alloc_uncounted(16) != NULL) {
+    }
+    uint64_t folded = iolens_file_folded_opens();
+    iolens_posix_open(AT_FDCWD, x, FD + 1, O_RDONLY, -1, 3.0, 4.0);
+    ck_assert_uint_eq(iolens_file_folded_opens(), folded + 1);
+    ck_assert_ptr_eq(atomic_load(&xf->layer_rec[IOLENS_LAYER_POSIX]), IOLENS_REFUSED_SLOT);
+    iolens_posix_close_end(iolens_posix_close_begin(FD + 1), 1, 5.0, 6.0);
+    iolens_posix_close_end(iolens_posix_close_begin(FD), 1, 5.0, 6.0);
+    /* a is idle now and could be parked for x: x stays folded. */
+    iolens_posix_stat_path(AT_FDCWD, x, 7.0, 8.0);
+    iolens_posix_open(AT_FDCWD, x, FD + 1, O_RDONLY, -1, 9.0, 10.0);
+    ck_assert_uint_eq(iolens_file_folded_opens(), folded + 2);
+    ck_assert_ptr_eq(atomic_load(&xf->layer_rec[IOLENS_LAYER_POSIX]), IOLENS_REFUSED_SLOT);
+    struct iolens_pool_stats st;
+    iolens_posix_pool_stats(&st);
+    ck_assert_uint_eq(st.parks, 0);
+    iolens_posix_set_live_cap_for_test(0);
+    iolens_budget_fini();
+}
+END_TEST
+
 START_TEST(default_budget_keeps_files_apart)
 {
     start_runtime(IOLENS_DEFAULT_MEMORY);
@@ -204,6 +240,7 @@ int main(void)
     tcase_add_test(tc, a_file_costs_its_entry_and_its_posix_record);
     tcase_add_test(tc, a_file_written_from_one_line_pays_no_site_table);
     tcase_add_test(tc, a_file_at_rest_costs_its_entry_and_its_packed_record);
+    tcase_add_test(tc, a_file_refused_a_record_stays_folded);
     tcase_add_test(tc, default_budget_keeps_files_apart);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
