@@ -21,7 +21,8 @@
  *
  * Locks: the pool's lock (make, park, unpark, the free records, the
  * blobs) is taken before a record's lock, never after; the read/write
- * path takes neither, it goes through a descriptor's hold.  Once the log
+ * path never takes it (the record it counts into is live, held by the
+ * descriptor) and takes the record's lock as before.  Once the log
  * is being written (iolens_pool_read) nothing is parked any more, so a
  * live record read for the log stays live. */
 #ifndef IOLENS_PARK_POOL_H
