@@ -382,13 +382,9 @@ void iolens_file_foreach(void (*fn)(struct iolens_file *file, void *arg), void *
     for (int i = 0; i < NRESERVED; i++)
         if (table.reserved[i] != NULL)
             fn(table.reserved[i], arg);
-    if (table.slots == NULL)
-        return;
-    for (size_t i = 0; i <= table.mask; i++) {
-        struct iolens_file *f = atomic_load_explicit(&table.slots[i], memory_order_acquire);
-        if (f != NULL)
-            fn(f, arg);
-    }
+    size_t cursor = 0;
+    for (struct iolens_file *f; (f = iolens_file_next(&cursor)) != NULL;)
+        fn(f, arg);
 }
 
 size_t iolens_file_count(void)

@@ -204,12 +204,9 @@ int iolens_park_repack_record(const struct iolens_park_codec *c, void *blob, con
 {
     uint8_t packed[IOLENS_PARK_MAX_BYTES(IOLENS_PARK_MAX_WORDS)];
     size_t len = iolens_park_encode(c, rec, packed);
-    struct blob_head head;
-    memcpy(&head, blob, sizeof head);
-    if (class_of(len) > head.size_class)
+    unsigned size_class = class_in(blob);
+    if (class_of(len) > size_class)
         return -1;
-    head.len = (uint16_t)len;
-    memcpy(blob, &head, sizeof head);
-    memcpy((unsigned char *)blob + sizeof head, packed, len);
+    put_packed(blob, size_class, packed, len);
     return 0;
 }
