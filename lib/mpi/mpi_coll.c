@@ -2,26 +2,45 @@
 #include "mpi/mpi_coll.h"
 
 #include <sched.h>
+#include <time.h>
 
 #include "core/mpi_calls.h"
 
-/* Tests req until it is done, yielding the core between tests.  Returns
- * the MPI error code of the failing test, else MPI_SUCCESS. */
-static int wait_yielding(MPI_Request *req)
+long iolens_coll_pause_ns(unsigned tests)
 {
-    for (;;) {
+    if (tests < IOLENS_COLL_YIELD_TESTS)
+        return 0;
+    unsigned doublings = tests - IOLENS_COLL_YIELD_TESTS;
+    long ns = IOLENS_COLL_FIRST_SLEEP_NS;
+    while (doublings-- > 0 && ns < IOLENS_COLL_MAX_SLEEP_NS)
+        ns *= 2;
+    return ns < IOLENS_COLL_MAX_SLEEP_NS ? ns : IOLENS_COLL_MAX_SLEEP_NS;
+}
+
+/* Tests req until it is done, pausing between tests as
+ * iolens_coll_pause_ns says.  Returns the MPI error code of the failing
+ * test, else MPI_SUCCESS. */
+static int wait_pausing(MPI_Request *req)
+{
+    for (unsigned tests = 0;; tests++) {
         int done = 0;
         int rc = IOLENS_PMPI(PMPI_Test)(req, &done, MPI_STATUS_IGNORE);
         if (rc != MPI_SUCCESS || done)
             return rc;
-        sched_yield();
+        long ns = iolens_coll_pause_ns(tests);
+        if (ns == 0) {
+            sched_yield();
+        } else {
+            struct timespec pause = {0, ns};
+            nanosleep(&pause, NULL);
+        }
     }
 }
 
 /* The nonblocking call's result, waited for. */
 static int started(int rc, MPI_Request *req)
 {
-    return rc == MPI_SUCCESS ? wait_yielding(req) : rc;
+    return rc == MPI_SUCCESS ? wait_pausing(req) : rc;
 }
 
 int iolens_coll_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)

@@ -8,16 +8,30 @@
  * cores, each collective of the shutdown took 20 ms at 8 ranks and
  * 80-150 ms at 16.  These helpers start the nonblocking form of the
  * collective (MPI-3) and, while it is not done, test it and give the core
- * away between tests (iolens_coll_wait).  On a node with a core per rank
- * the yield returns at once and costs nothing worth counting, once per
- * collective of the shutdown.  An MPI library without the nonblocking
- * form gets the blocking call.
+ * away between tests (iolens_coll_pause_ns).  An MPI library without the
+ * nonblocking form gets the blocking call.
  *
  * Each returns what the MPI call returned. */
 #ifndef IOLENS_MPI_COLL_H
 #define IOLENS_MPI_COLL_H
 
 #include "core/mpi_handles.h"
+
+/* The pause after the tests-th test (from 0) that found a collective not
+ * done: 0 for the first IOLENS_COLL_YIELD_TESTS, meaning sched_yield, then
+ * a sleep of IOLENS_COLL_FIRST_SLEEP_NS nanoseconds, doubling at each test
+ * up to IOLENS_COLL_MAX_SLEEP_NS.  Yielding alone still woke every waiting
+ * rank at each turn of the scheduler: at 8 ranks x 10000 files on 2 cores
+ * the waiters' sched_yield and context switches took a fifth of the CPU
+ * the shutdown used, 6,000 to 23,000 switches, CPU the ranks still at work
+ * needed.  Sleeping, a waiter wakes at most a few hundred times a second;
+ * a collective that completes while it sleeps is seen at most
+ * IOLENS_COLL_MAX_SLEEP_NS late, once per waiting rank.  With a core per
+ * rank the short collectives finish within the yields. */
+#define IOLENS_COLL_YIELD_TESTS 16u
+#define IOLENS_COLL_FIRST_SLEEP_NS 10000L
+#define IOLENS_COLL_MAX_SLEEP_NS 250000L
+long iolens_coll_pause_ns(unsigned tests);
 
 int iolens_coll_bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm);
 int iolens_coll_gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
