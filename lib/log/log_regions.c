@@ -19,6 +19,7 @@
 #include "core/mounts.h"
 #include "log/sites_region.h"
 #include "format/compare.h"
+#include "format/sort_strings.h"
 #include "format/sort_u64.h"
 
 /* ----------------------------------------------------- job-wide ones -- */
@@ -38,12 +39,10 @@ int iolens_region_mounts(struct iolens_buf *out)
 
 /* ------------------------------------------------------------- names -- */
 
-/* Byte order of the names; names hold no NUL. */
-static int compare_files_by_name(const void *a, const void *b)
+/* The name of an item of an array of files. */
+static const char *name_of(const void *item)
 {
-    const struct iolens_file *x = *(const struct iolens_file *const *)a;
-    const struct iolens_file *y = *(const struct iolens_file *const *)b;
-    return strcmp(x->name, y->name);
+    return (*(const struct iolens_file *const *)item)->name;
 }
 
 struct names_ctx {
@@ -88,7 +87,10 @@ static long named_files(const uint64_t *ids, size_t n, struct iolens_file ***fil
     ctx.nids = n;
     iolens_file_foreach(pick_named_file, &ctx);
     free(sorted);
-    qsort(ctx.files, ctx.nfiles, sizeof *ctx.files, compare_files_by_name);
+    if (iolens_sort_by_string(ctx.files, ctx.nfiles, sizeof *ctx.files, name_of) != 0) {
+        free(ctx.files);
+        return -1;
+    }
     *files = ctx.files;
     return (long)ctx.nfiles;
 }
