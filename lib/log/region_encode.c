@@ -315,7 +315,24 @@ static const uint64_t *values_of(const struct layer_columns *lc, uint32_t c)
     return lc->v + (size_t)lc->slot[c] * lc->n;
 }
 
-/* Which columns are all 0: one pass over the rows in memory order. */
+/* The region's rows sorted by their place in recs (malloc'd; NULL when
+ * they are in that order already or memory is short). */
+static uint64_t *rows_in_memory_order(const size_t *order, size_t first, size_t n)
+{
+    uint64_t *rows = order != NULL ? malloc((n > 0 ? n : 1) * sizeof *rows) : NULL;
+    if (rows == NULL)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        rows[i] = order[first + i];
+    /* Should the sort fail, the rows stay in name order: as right. */
+    (void)iolens_sort_by_u64(rows, n, sizeof *rows, 0);
+    return rows;
+}
+
+/* Which columns are all 0: one pass over the rows in the order they lie
+ * in memory, which an OR does not mind and the processor prefetches (in
+ * name order, a cache miss a row: 2 to 6 ms for 8192 POSIX records,
+ * against 0.3 to 0.4 ms). */
 static int find_zero_columns(struct layer_columns *lc, const unsigned char *recs,
                              const size_t *order, size_t first)
 {
@@ -324,14 +341,17 @@ static int find_zero_columns(struct layer_columns *lc, const unsigned char *recs
     uint64_t *ors = calloc(ncols, sizeof *ors);
     if (ors == NULL)
         return -1;
+    uint64_t *rows = rows_in_memory_order(order, first, lc->n);
     for (size_t i = 0; i < lc->n; i++) {
-        const unsigned char *rec = row_at(d, recs, order, first, i);
+        const unsigned char *rec = rows != NULL ? recs + rows[i] * d->record_size
+                                                : row_at(d, recs, order, first, i);
         for (uint32_t c = 1; c < ncols; c++) {
             uint64_t v;
             memcpy(&v, rec + 8 * (size_t)c, sizeof v);
             ors[c] |= v;
         }
     }
+    free(rows);
     lc->nstored = 0;
     for (uint32_t c = 0; c < ncols; c++) {
         int zero = c > 0 && ors[c] == 0; /* the id column is always stored */
@@ -351,10 +371,21 @@ static void gather_values(struct layer_columns *lc, const unsigned char *recs,
 {
     const struct iolens_layer_desc *d = lc->d;
     size_t n = lc->n;
-    for (size_t i = 0; i < n; i++) {
-        const unsigned char *rec = row_at(d, recs, order, first, i);
-        for (uint32_t s = 0; s < lc->nstored; s++)
-            memcpy(&lc->v[(size_t)s * n + i], rec + 8 * (size_t)lc->stored[s], 8);
+    /* A block of rows at a time, column by column: the block stays in the
+     * cache and each column's values are written in one stream (row by
+     * row, the rows' values went to as many streams as stored columns). */
+    enum { BLOCK = 64 };
+    const unsigned char *rows[BLOCK];
+    for (size_t i0 = 0; i0 < n; i0 += BLOCK) {
+        size_t m = n - i0 < BLOCK ? n - i0 : BLOCK;
+        for (size_t k = 0; k < m; k++)
+            rows[k] = row_at(d, recs, order, first, i0 + k);
+        for (uint32_t s = 0; s < lc->nstored; s++) {
+            uint64_t *dst = lc->v + (size_t)s * n + i0;
+            size_t at = 8 * (size_t)lc->stored[s];
+            for (size_t k = 0; k < m; k++)
+                memcpy(&dst[k], rows[k] + at, 8);
+        }
     }
     for (uint32_t s = 0; s < lc->nstored; s++) {
         uint32_t c = lc->stored[s];
