@@ -16,18 +16,21 @@ static inline int iolens_compare_u64(const void *a, const void *b)
 
 /* The first of the n ascending values v[] that is not below x (n if
  * none).  A plain loop: called once per record or file, where bsearch's
- * compare through a function pointer would cost more than the search. */
+ * compare through a function pointer would cost more than the search.
+ * Branch-free (the answer lies in [lo, lo + len]; each step halves len
+ * with a conditional move): the branch of a textbook bisection is a coin
+ * toss the processor mispredicts at every other step. */
 static inline size_t iolens_u64_lower_bound(const uint64_t *v, size_t n, uint64_t x)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
+    if (n == 0)
+        return 0;
+    size_t lo = 0, len = n;
+    while (len > 1) {
+        size_t half = len / 2;
+        lo = v[lo + half] < x ? lo + half : lo;
+        len -= half;
     }
-    return lo;
+    return lo + (v[lo] < x);
 }
 
 #endif

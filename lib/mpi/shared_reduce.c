@@ -205,17 +205,19 @@ struct iolens_share_assign *iolens_share_assign_build(const uint64_t *ids, const
 
 /* A plain loop, not bsearch: every record and every call site of a rank
  * asks once, and a compare through a function pointer costs more than
- * the search itself. */
+ * the search itself.  Branch-free, as iolens_u64_lower_bound (compare.h)
+ * and for the same reason. */
 int iolens_share_writer_of(const struct iolens_share_assign *a, size_t n, uint64_t id)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (a[mid].id < id)
-            lo = mid + 1;
-        else
-            hi = mid;
+    if (n == 0)
+        return -1;
+    size_t lo = 0, len = n;
+    while (len > 1) {
+        size_t half = len / 2;
+        lo = a[lo + half].id < id ? lo + half : lo;
+        len -= half;
     }
+    lo += a[lo].id < id;
     return lo < n && a[lo].id == id ? a[lo].writer : -1;
 }
 

@@ -11,6 +11,7 @@
 
 #include "iolens/log_format.h"
 #include "mpi/mpi_log.h"
+#include "format/compare.h"
 #include "format/record_merge.h"
 #include "mpi/shared_reduce.h"
 
@@ -235,6 +236,49 @@ START_TEST(assign_lookup)
     ck_assert_int_eq(iolens_share_writer_of(a, 3, 40), 4);
     ck_assert_int_eq(iolens_share_writer_of(a, 3, 20), -1);
     free(a);
+}
+END_TEST
+
+/* Every id of tables of 0 to 40 entries is found, with its writer, and
+ * every id between, below or above them is not. */
+START_TEST(assign_lookup_every_size)
+{
+    for (size_t n = 0; n <= 40; n++) {
+        uint64_t ids[40];
+        int32_t ws[40];
+        for (size_t i = 0; i < n; i++) {
+            ids[i] = 10 * (n - i); /* given out of order */
+            ws[i] = (int32_t)i;
+        }
+        struct iolens_share_assign *a = iolens_share_assign_build(ids, ws, n);
+        ck_assert_ptr_nonnull(a);
+        for (size_t i = 0; i < n; i++) {
+            ck_assert_int_eq(iolens_share_writer_of(a, n, ids[i]), ws[i]);
+            ck_assert_int_eq(iolens_share_writer_of(a, n, ids[i] - 5), -1);
+        }
+        ck_assert_int_eq(iolens_share_writer_of(a, n, 0), -1);
+        ck_assert_int_eq(iolens_share_writer_of(a, n, 10 * n + 5), -1);
+        ck_assert_int_eq(iolens_share_writer_of(a, n, UINT64_MAX), -1);
+        free(a);
+    }
+}
+END_TEST
+
+/* The first value not below x, against a linear scan, at every size to
+ * 33 and with runs of equal values. */
+START_TEST(lower_bound_every_size)
+{
+    uint64_t v[33];
+    for (size_t n = 0; n <= 33; n++) {
+        for (size_t i = 0; i < n; i++)
+            v[i] = 2 * (i / 3) + 2; /* 2 2 2 4 4 4 ... */
+        for (uint64_t x = 0; x <= 2 * n + 4; x++) {
+            size_t want = 0;
+            while (want < n && v[want] < x)
+                want++;
+            ck_assert_uint_eq(iolens_u64_lower_bound(v, n, x), want);
+        }
+    }
 }
 END_TEST
 
@@ -701,6 +745,8 @@ static Suite *shared_reduce_suite(void)
     tcase_add_test(tc, decide_keeps_private_ids_and_picks_one_holder_of_shared_ones);
     tcase_add_test(tc, writers_of_files_shared_by_all_spread_over_the_ranks);
     tcase_add_test(tc, assign_lookup);
+    tcase_add_test(tc, assign_lookup_every_size);
+    tcase_add_test(tc, lower_bound_every_size);
     suite_add_tcase(s, tc);
     tc = tcase_create("records");
     tcase_add_test(tc, split_keeps_own_records_and_packs_the_rest_by_writer);
