@@ -680,7 +680,8 @@ static double merge_fcounter_column(uint8_t agg, double a, const double *col, si
 
 void iolens_record_merge_rows_no_top(const struct iolens_layer_desc *d, void *acc,
                                      const int64_t *counters, size_t cstride,
-                                     const double *fcounters, size_t fstride, size_t n)
+                                     const double *fcounters, size_t fstride, size_t n,
+                                     const unsigned char *zero)
 {
     int64_t *ac = iolens_rec_counters(acc);
     double *af = iolens_rec_fcounters(d, acc);
@@ -690,6 +691,21 @@ void iolens_record_merge_rows_no_top(const struct iolens_layer_desc *d, void *ac
     merge_slowest_rows(d, ac, af, counters, cstride, fcounters, fstride, n,
                        d->slowest_write_size, d->f_max_write_time);
     const struct merge_plan *plan = plan_of(d);
+    const unsigned char *fzero = zero != NULL ? zero + d->ncounters : NULL;
+    if (n > 0 && zero != NULL) {
+        for (unsigned r = 0; r < plan->ncounters; r++) {
+            struct agg_run run = plan->counters[r];
+            for (unsigned j = run.first; j < (unsigned)run.first + run.count; j++)
+                if (zero[j])
+                    ac[j] = merge_counter(run.agg, ac[j], 0);
+        }
+        for (unsigned r = 0; r < plan->nfcounters; r++) {
+            struct agg_run run = plan->fcounters[r];
+            for (unsigned j = run.first; j < (unsigned)run.first + run.count; j++)
+                if (fzero[j])
+                    af[j] = merge_fcounter(run.agg, af[j], 0.0);
+        }
+    }
     for (size_t i0 = 0; i0 < n; i0 += MERGE_ROWS_BLOCK) {
         size_t m = n - i0 < MERGE_ROWS_BLOCK ? n - i0 : MERGE_ROWS_BLOCK;
         const int64_t *c = counters + i0 * cstride;
@@ -697,12 +713,14 @@ void iolens_record_merge_rows_no_top(const struct iolens_layer_desc *d, void *ac
         for (unsigned r = 0; r < plan->ncounters; r++) {
             struct agg_run run = plan->counters[r];
             for (unsigned j = run.first; j < (unsigned)run.first + run.count; j++)
-                ac[j] = merge_counter_column(run.agg, ac[j], c + j, cstride, m);
+                if (zero == NULL || !zero[j])
+                    ac[j] = merge_counter_column(run.agg, ac[j], c + j, cstride, m);
         }
         for (unsigned r = 0; r < plan->nfcounters; r++) {
             struct agg_run run = plan->fcounters[r];
             for (unsigned j = run.first; j < (unsigned)run.first + run.count; j++)
-                af[j] = merge_fcounter_column(run.agg, af[j], f + j, fstride, m);
+                if (fzero == NULL || !fzero[j])
+                    af[j] = merge_fcounter_column(run.agg, af[j], f + j, fstride, m);
         }
     }
 }

@@ -152,10 +152,16 @@ void iolens_record_merge_no_top(const struct iolens_layer_desc *d, void *acc, co
  * fcounters at fcounters + i * fstride (strides in values, at least the
  * layer's counts; the id and rank, which the merge does not read, are not
  * needed).  For a decoded region's rows, merged a block of rows and a
- * counter at a time rather than a record at a time. */
+ * counter at a time rather than a record at a time.  zero: NULL, or a
+ * flag for each counter then each fcounter of the layer, 1 where every
+ * one of the n rows holds 0 (+0.0 for an fcounter); such a counter is
+ * merged as one 0, which every aggregation gives the same result for as
+ * n of them (a sum adds nothing, the others take a repeated value once),
+ * and its column is not read. */
 void iolens_record_merge_rows_no_top(const struct iolens_layer_desc *d, void *acc,
                                      const int64_t *counters, size_t cstride,
-                                     const double *fcounters, size_t fstride, size_t n);
+                                     const double *fcounters, size_t fstride, size_t n,
+                                     const unsigned char *zero);
 
 /* Per-rank statistics of one shared file, fed one rank's record at a time
  * (in any order), then stored into the reduced record's RANK_STAT

@@ -211,6 +211,7 @@ void iolens_log_free(struct iolens_log *log)
         free(log->layers[i].counters);
         free(log->layers[i].fcounters);
         free(log->layers[i].absent);
+        free(log->layers[i].zero);
         free((void *)log->layers[i].extra_names);   /* fextra_names is its tail */
         free(log->layers[i].extra);
         free(log->layers[i].fextra);

@@ -36,6 +36,11 @@ struct iolens_log_layer {
     int64_t *rank;
     int64_t *counters;            /* record_count * counter_count */
     double *fcounters;            /* record_count * fcounter_count */
+    /* NULL, or counter_count + fcounter_count flags: 1 where the region
+     * (every region) the records came from stored that counter as all
+     * zero (IOLENS_COL_ZERO), so that every record here holds 0 (+0.0) in
+     * it and a pass over the records may skip it. */
+    unsigned char *zero;
     /* A log another runtime wrote (a Darshan log, darshan_read.c): */
     unsigned char *absent;        /* NULL, or counter_count + fcounter_count
                                    * flags, 1 where that runtime keeps no such

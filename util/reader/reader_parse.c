@@ -516,8 +516,25 @@ static struct iolens_log_layer *layer_of_kind(struct reader *r, uint32_t kind, u
     L->version = version;
     L->counter_count = head->counter_count;
     L->fcounter_count = head->fcounter_count;
+    /* Optional: without it, no pass skips a column. */
+    L->zero = calloc((size_t)head->counter_count + head->fcounter_count + 1, 1);
     r->layer_cap[*index] = 0;
     return L;
+}
+
+/* The records of a region of these codes are now in L: a column is zero
+ * in L when it is in this region and, if L held records before (first),
+ * was in theirs. */
+static void note_zero_columns(struct iolens_log_layer *L, const struct column_codes *codes,
+                              uint64_t first)
+{
+    if (L->zero == NULL)
+        return;
+    size_t n = (size_t)L->counter_count + L->fcounter_count;
+    for (size_t k = 0; k < n; k++) {
+        unsigned char zero = code_of(codes, 2 + k) == IOLENS_COL_ZERO;
+        L->zero[k] = first == 0 ? zero : (unsigned char)(L->zero[k] & zero);
+    }
 }
 
 /* Makes room for need records in every array of L. */
@@ -569,6 +586,7 @@ bool rd_decode_deferred(struct reader *r, uint64_t from, size_t m)
     if (!grow_layer(r, index, L, m))
         return false;
     decode_range(r->deferred.body, r->deferred.n, from, m, &r->deferred.codes, L, 0);
+    note_zero_columns(L, &r->deferred.codes, 0);
     L->record_count = m;
     return true;
 }
@@ -749,6 +767,7 @@ static enum iolens_read_status parse_layer(struct reader *r, struct cursor *c, u
     if (!grow_layer(r, index, L, first + n))
         return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
     decode_range(c->p, n, 0, n, &codes, L, first);
+    note_zero_columns(L, &codes, first);
     skip_records(c, body);
     L->record_count = first + n;
     return IOLENS_READ_OK;

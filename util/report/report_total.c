@@ -207,6 +207,18 @@ static int track_darshan(struct kind_total *kt, const struct iolens_log_layer *L
  * to 6.25 MiB) read each row from memory three times. */
 #define TOTAL_ROWS_BLOCK 128
 
+/* The layer's zero columns (reader.h) in the merge's terms: a flag for
+ * each counter then each fcounter of the layer, which L holds exactly
+ * (add_whole_rows is only called then); NULL when L has none. */
+static const unsigned char *zero_flags_of(const struct kind_total *kt,
+                                          const struct iolens_log_layer *L)
+{
+    if (L->zero == NULL || L->counter_count != kt->d->ncounters ||
+        L->fcounter_count != kt->d->nfcounters)
+        return NULL;
+    return L->zero;
+}
+
 /* Rows [from, to) of a region with every counter of its layer. */
 static int add_whole_rows(struct kind_total *kt, const struct iolens_log_layer *L, uint64_t from,
                           uint64_t to)
@@ -217,7 +229,8 @@ static int add_whole_rows(struct kind_total *kt, const struct iolens_log_layer *
         iolens_rank_stats_add_row(&kt->rs, d, L->rank[r], L->counters + r * cc,
                                   L->fcounters + r * fc);
     iolens_record_merge_rows_no_top(d, kt->total, L->counters + from * cc, cc,
-                                    L->fcounters + from * fc, fc, (size_t)(to - from));
+                                    L->fcounters + from * fc, fc, (size_t)(to - from),
+                                    zero_flags_of(kt, L));
     for (size_t i = 0; i < kt->ntops; i++)
         if (top_acc_add_rows(&kt->tops[i], L, from, to) != 0)
             return -1;

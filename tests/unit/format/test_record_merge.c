@@ -1002,11 +1002,76 @@ START_TEST(merge_rows_equals_merging_record_by_record)
                 memcpy(iolens_rec_fcounters(d, rec), f + i * fs, d->nfcounters * sizeof *f);
                 iolens_record_merge_no_top(d, want, rec);
             }
-            iolens_record_merge_rows_no_top(d, got, c + cs, cs, f + fs, fs, n);
+            iolens_record_merge_rows_no_top(d, got, c + cs, cs, f + fs, fs, n, NULL);
             ck_assert_mem_eq(got, want, d->record_size);
         }
         free(c);
         free(f);
+        free(rec);
+        free(want);
+        free(got);
+    }
+}
+END_TEST
+
+/* Counters flagged zero are merged as a single 0 without being read, and
+ * that is what merging their rows of zeros gives, for every aggregation:
+ * the rows hold 0 there, the flagged columns' cells of the rows handed
+ * over hold a poison that must not be read.  Totals begun from a row with
+ * -1s (a MAX begun at -1 becomes 0), with +/-0.0 and with positive
+ * values. */
+START_TEST(merge_rows_skips_zero_columns_with_the_same_result)
+{
+    static const int64_t first_values[] = {-1, 0, 7};
+    for (unsigned l = 0; l < iolens_layer_desc_count(); l++) {
+        const struct iolens_layer_desc *d = iolens_layer_desc_at(l);
+        size_t cs = d->ncounters, fs = d->nfcounters, n = 40;
+        int64_t *c = calloc((n + 1) * cs + 1, sizeof *c), *poisoned = calloc(n * cs + 1, sizeof *c);
+        double *f = calloc((n + 1) * fs + 1, sizeof *f), *fpoisoned = calloc(n * fs + 1, sizeof *f);
+        unsigned char *zero = calloc(cs + fs + 1, 1);
+        unsigned char *rec = calloc(1, d->record_size), *want = calloc(1, d->record_size),
+                      *got = calloc(1, d->record_size);
+        ck_assert_ptr_nonnull(zero);
+        /* Every third counter zero in rows 1..n; the others vary. */
+        for (size_t k = 0; k < cs + fs; k++)
+            zero[k] = k % 3 == 1;
+        for (size_t v = 0; v < sizeof first_values / sizeof first_values[0]; v++) {
+            for (size_t i = 0; i <= n; i++) {
+                for (uint32_t k = 0; k < cs; k++)
+                    c[i * cs + k] = i == 0 ? first_values[v] : zero[k] ? 0 : row_value(i, k);
+                for (uint32_t k = 0; k < fs; k++)
+                    f[i * fs + k] = i == 0 ? (v == 1 ? -0.0 : (double)first_values[v])
+                                    : zero[cs + k] ? 0.0
+                                                   : (double)row_value(i, 1000 + k) * 0.25;
+            }
+            /* The slowest calls' sizes are merged from their rows' times
+             * whatever the flags: those four columns keep their zeros. */
+            for (size_t i = 0; i < n; i++) {
+                for (uint32_t k = 0; k < cs; k++)
+                    poisoned[i * cs + k] = zero[k] && (int)k != d->slowest_read_size &&
+                                                   (int)k != d->slowest_write_size
+                                               ? INT64_MAX
+                                               : c[(i + 1) * cs + k];
+                for (uint32_t k = 0; k < fs; k++)
+                    fpoisoned[i * fs + k] = zero[cs + k] && (int)k != d->f_max_read_time &&
+                                                    (int)k != d->f_max_write_time
+                                                ? 1e300
+                                                : f[(i + 1) * fs + k];
+            }
+            memset(rec, 0, d->record_size);
+            memcpy(iolens_rec_counters(rec), c, cs * sizeof *c);
+            memcpy(iolens_rec_fcounters(d, rec), f, fs * sizeof *f);
+            iolens_record_merge_begin(d, want, rec);
+            iolens_record_merge_begin(d, got, rec);
+            iolens_record_merge_rows_no_top(d, want, c + cs, cs, f + fs, fs, n, NULL);
+            iolens_record_merge_rows_no_top(d, got, poisoned, cs, fpoisoned, fs, n, zero);
+            ck_assert_mem_eq(got, want, d->record_size);
+        }
+        free(c);
+        free(poisoned);
+        free(f);
+        free(fpoisoned);
+        free(zero);
         free(rec);
         free(want);
         free(got);
@@ -1055,6 +1120,7 @@ static Suite *merge_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("merge_rows");
     tcase_add_test(tc, merge_rows_equals_merging_record_by_record);
+    tcase_add_test(tc, merge_rows_skips_zero_columns_with_the_same_result);
     suite_add_tcase(s, tc);
     return s;
 }

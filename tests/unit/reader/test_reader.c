@@ -666,6 +666,76 @@ START_TEST(repeated_regions_concatenate)
 }
 END_TEST
 
+/* A version 4 POSIX region (log_format.h) of n records: ids ids[], rank
+ * a column of zeros, every counter and fcounter IOLENS_COL_ZERO but
+ * counter c1 (values v1[]), counter c2 (v2[], NULL: zero) and fcounter f1
+ * (times t1[], NULL: zero), stored raw. */
+static void put_sparse_posix(struct bytes *b, size_t n, const uint64_t *ids, int c1,
+                             const uint64_t *v1, int c2, const uint64_t *v2, int f1,
+                             const uint64_t *t1)
+{
+    struct iolens_layer_head h = {POSIX_NUM_COUNTERS, POSIX_F_NUM_COUNTERS, n};
+    put(b, &h, sizeof h);
+    size_t ncols = 2 + POSIX_NUM_COUNTERS + POSIX_F_NUM_COUNTERS;
+    for (size_t k = 0; k < ncols; k++) {
+        int stored = k == 0 || k == 2 + (size_t)c1 || (v2 != NULL && k == 2 + (size_t)c2) ||
+                     (t1 != NULL && k == 2 + POSIX_NUM_COUNTERS + (size_t)f1);
+        unsigned char code = stored ? IOLENS_COL_RAW : IOLENS_COL_ZERO;
+        put(b, &code, 1);
+    }
+    put_planes(b, ids, n, 8);
+    put_planes(b, v1, n, 8);
+    if (v2 != NULL)
+        put_planes(b, v2, n, 8);
+    if (t1 != NULL)
+        put_planes(b, t1, n, 8);
+}
+
+/* The reader flags the columns every region of a layer stored as zeros
+ * (reader.h: zero), and only those: a column stored in one region of two
+ * is not flagged. */
+START_TEST(zero_columns_are_flagged_across_regions)
+{
+    struct content c;
+    standard_content(&c);
+    c.r[R_POSIX].version = IOLENS_POSIX_VERSION;
+    c.r[R_POSIX].raw.len = 0;
+    double half = 0.5, quarter = 0.25;
+    uint64_t ids[2] = {ID_A, ID_B}, opens[2] = {3, 4}, times[2], reads[1] = {2};
+    memcpy(&times[0], &half, 8);
+    memcpy(&times[1], &quarter, 8);
+    put_sparse_posix(&c.r[R_POSIX].raw, 2, ids, POSIX_OPENS, opens, 0, NULL, POSIX_F_META_TIME,
+                     times);
+    struct bytes second = {0};
+    uint64_t id_c = ID_C, one = 1;
+    put_sparse_posix(&second, 1, &id_c, POSIX_OPENS, &one, POSIX_READS, reads, 0, NULL);
+    add_region(&c, IOLENS_REGION_POSIX, IOLENS_POSIX_VERSION, &second);
+    struct bytes file = assemble(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    const struct iolens_log_layer *L = &log.layers[0];
+    ck_assert_uint_eq(L->kind, IOLENS_REGION_POSIX);
+    ck_assert_uint_eq(L->record_count, 3);
+    ck_assert_int_eq(L->counters[POSIX_OPENS], 3);
+    ck_assert_int_eq(L->counters[2 * POSIX_NUM_COUNTERS + POSIX_READS], 2);
+    ck_assert_double_eq(L->fcounters[POSIX_F_META_TIME], 0.5);
+    ck_assert_ptr_nonnull(L->zero);
+    ck_assert_uint_eq(L->zero[POSIX_OPENS], 0);           /* stored in both */
+    ck_assert_uint_eq(L->zero[POSIX_READS], 0);           /* stored in the second */
+    ck_assert_uint_eq(L->zero[POSIX_WRITES], 1);          /* zero in both */
+    ck_assert_uint_eq(L->zero[POSIX_NUM_COUNTERS + POSIX_F_META_TIME], 0); /* the first */
+    ck_assert_uint_eq(L->zero[POSIX_NUM_COUNTERS + POSIX_F_READ_TIME], 1);
+    size_t flagged = 0;
+    for (size_t k = 0; k < POSIX_NUM_COUNTERS + POSIX_F_NUM_COUNTERS; k++)
+        flagged += L->zero[k];
+    ck_assert_uint_eq(flagged, POSIX_NUM_COUNTERS + POSIX_F_NUM_COUNTERS - 3);
+    iolens_log_free(&log);
+    free(file.p);
+    free(second.p);
+    free_content(&c);
+}
+END_TEST
+
 /* NAMES entries without an explicit id get the hash of their name; an
  * explicit id is taken as it is, even when it is not the name's hash. */
 START_TEST(names_with_implied_ids)
@@ -1297,6 +1367,7 @@ static Suite *reader_suite(void)
     tcase_add_test(tc, ranks_region);
     tcase_add_test(tc, record_ranks_are_checked);
     tcase_add_test(tc, repeated_regions_concatenate);
+    tcase_add_test(tc, zero_columns_are_flagged_across_regions);
     tcase_add_test(tc, names_with_implied_ids);
     tcase_add_test(tc, read_from_path_errors);
     tcase_add_test(tc, mount_lookup);
