@@ -92,7 +92,7 @@ static void free_slots(struct rd_prefetch *p)
     }
 }
 
-static bool init_slots(struct rd_prefetch *p, const struct reader *proto)
+static bool init_slots(struct rd_prefetch *p, const struct reader *proto, bool defer_records)
 {
     for (unsigned k = 0; k < SLOTS; k++) {
         struct slot *slot = &p->slot[k];
@@ -101,13 +101,14 @@ static bool init_slots(struct rd_prefetch *p, const struct reader *proto)
             return false;
         slot->r = (struct reader){.size = proto->size, .log = &slot->log, .err = slot->err,
                                   .errsz = errsz, .blocks = proto->blocks,
-                                  .names_ids_only = proto->names_ids_only};
+                                  .names_ids_only = proto->names_ids_only,
+                                  .defer_records = defer_records};
     }
     return true;
 }
 
 struct rd_prefetch *rd_prefetch_start(const struct rd_source *src, const unsigned *regions,
-                                      size_t n, const struct reader *proto)
+                                      size_t n, const struct reader *proto, bool defer_records)
 {
     struct rd_prefetch *p = calloc(1, sizeof *p);
     if (p == NULL)
@@ -115,7 +116,7 @@ struct rd_prefetch *rd_prefetch_start(const struct rd_source *src, const unsigne
     p->src = *src;
     p->n = n;
     p->regions = malloc((n > 0 ? n : 1) * sizeof *p->regions);
-    if (p->regions == NULL || !init_slots(p, proto)) {
+    if (p->regions == NULL || !init_slots(p, proto, defer_records)) {
         free_slots(p);
         free(p->regions);
         free(p);
@@ -152,6 +153,11 @@ enum iolens_read_status rd_prefetch_take(struct rd_prefetch *p, unsigned region,
         return rd_fail(r, slot->st, "%s", slot->err != NULL ? slot->err : "");
     *log = &slot->log;
     return IOLENS_READ_OK;
+}
+
+struct reader *rd_prefetch_reader(struct rd_prefetch *p)
+{
+    return &p->slot[p->taken % SLOTS].r;
 }
 
 void rd_prefetch_release(struct rd_prefetch *p)

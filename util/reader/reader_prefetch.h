@@ -8,6 +8,7 @@
 #ifndef IOLENS_READER_PREFETCH_H
 #define IOLENS_READER_PREFETCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,10 +19,12 @@ struct rd_prefetch;
 
 /* Starts decoding regions[0 .. n) (layer or names regions, in table
  * order) with readers like proto (size, error buffer size, names blocks,
- * which they only read, and names_ids_only).  NULL when the thread cannot
- * be made: the caller then decodes on its own. */
+ * which they only read, and names_ids_only).  defer_records: a layer
+ * region is inflated and checked but its records are left for the caller
+ * to decode (reader_internal.h: defer_records; rd_prefetch_reader).  NULL
+ * when the thread cannot be made: the caller then decodes on its own. */
 struct rd_prefetch *rd_prefetch_start(const struct rd_source *src, const unsigned *regions,
-                                      size_t n, const struct reader *proto);
+                                      size_t n, const struct reader *proto, bool defer_records);
 
 /* Waits for the next region in the order given (which must be region)
  * and returns its status; on success *log is the scratch log it was
@@ -29,6 +32,11 @@ struct rd_prefetch *rd_prefetch_start(const struct rd_source *src, const unsigne
  * valid until rd_prefetch_release.  On error the reason is written into r. */
 enum iolens_read_status rd_prefetch_take(struct rd_prefetch *p, unsigned region,
                                          struct reader *r, const struct iolens_log **log);
+
+/* The reader of the region last taken, until rd_prefetch_release: with
+ * defer_records, its deferred records to decode with rd_decode_deferred
+ * (into its scratch log). */
+struct reader *rd_prefetch_reader(struct rd_prefetch *p);
 
 /* Gives the slot of the region last taken back to the thread. */
 void rd_prefetch_release(struct rd_prefetch *p);

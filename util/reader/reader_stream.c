@@ -136,6 +136,9 @@ static const struct iolens_log_layer *scratch_layer(const struct iolens_stream *
  * would take as much memory again as the region inflated. */
 #define HUGE_RAW_SIZE (32u << 20)
 #define CHUNK_RECORDS 4096
+/* The records of a prefetched region handed over at a time: some 800 KB
+ * of POSIX rows, which stay in a core's cache for the caller's passes. */
+#define VISIT_CHUNK_RECORDS 1024
 
 static uint64_t huge_raw_size(void)
 {
@@ -380,6 +383,26 @@ static enum iolens_read_status visit_decoded(struct iolens_stream *s, unsigned i
     return visit_layer(s, iolens_log_layer_of(scratch, kind), fn, ctx);
 }
 
+/* Records decoded a chunk at a time from a region the prefetch inflated
+ * (its reader's deferred records), each chunk handed over while it is in
+ * the cache: decoded whole, a region of 8192 POSIX records is 6.7 MB of
+ * rows, which the caller's passes then read back from memory (--total on
+ * 10^6 records: 0.58 s of CPU decoded whole, 0.39 s in chunks). */
+static enum iolens_read_status visit_in_chunks(struct iolens_stream *s, struct reader *r,
+                                               iolens_stream_layer_fn fn, void *ctx)
+{
+    uint64_t n = r->deferred.n, from = 0;
+    enum iolens_read_status st;
+    do { /* at least once: a region of no records is visited too */
+        size_t m = n - from < VISIT_CHUNK_RECORDS ? (size_t)(n - from) : VISIT_CHUNK_RECORDS;
+        if (!rd_decode_deferred(r, from, m))
+            return rd_fail(&s->r, IOLENS_READ_NOMEM, "out of memory");
+        from += m;
+        st = visit_layer(s, &r->log->layers[r->deferred.layer], fn, ctx);
+    } while (st == IOLENS_READ_OK && from < n);
+    return st;
+}
+
 /* Names or layer region i; a layer region from the prefetch when there is
  * one (names regions are decoded here: so balanced, the two threads
  * finish --total on 10^6 records in 0.42 s, against 0.52 s with the
@@ -393,7 +416,7 @@ static enum iolens_read_status parse_decoded_region(struct iolens_stream *s, uns
     if (ahead != NULL && is_layer(s->table[i].kind)) {
         if ((st = rd_prefetch_take(ahead, i, &s->r, &scratch)) != IOLENS_READ_OK)
             return st;
-        st = visit_decoded(s, i, scratch, fn, ctx);
+        st = visit_in_chunks(s, rd_prefetch_reader(ahead), fn, ctx);
         rd_prefetch_release(ahead);
         return st;
     }
@@ -465,7 +488,8 @@ static struct rd_prefetch *start_names_prefetch(struct iolens_stream *s)
     for (unsigned i = 0; i < count; i++)
         if (s->table[i].kind == IOLENS_REGION_NAMES && known(&s->table[i]))
             names[n++] = i;
-    struct rd_prefetch *ahead = n >= 2 ? rd_prefetch_start(&s->src, names, n, &s->nr) : NULL;
+    struct rd_prefetch *ahead =
+        n >= 2 ? rd_prefetch_start(&s->src, names, n, &s->nr, false) : NULL;
     free(names);
     return ahead;
 }
@@ -523,7 +547,7 @@ static struct rd_prefetch *start_prefetch(struct iolens_stream *s)
             huge = huge || is_huge(s, &s->table[i]);
         }
     struct rd_prefetch *ahead =
-        n >= 2 && !huge ? rd_prefetch_start(&s->src, layers, n, &s->lr) : NULL;
+        n >= 2 && !huge ? rd_prefetch_start(&s->src, layers, n, &s->lr, true) : NULL;
     free(layers);
     return ahead;
 }
