@@ -180,16 +180,23 @@ static int8_t align_shift(int64_t alignment)
     return mask < 0 ? -1 : (int8_t)__builtin_popcountll((uint64_t)mask);
 }
 
+/* 2^shift - 1 for each shift align_shift gives a power of two (0..62):
+ * looked up rather than built by a shift by a variable count, which on
+ * x86_64 must sit in %cl and so cost the read/write path a register.
+ * Filled when the layer starts (pool_init), before any record exists. */
+static uint64_t pow2_mask[63];
+
+static void fill_pow2_masks(void)
+{
+    for (unsigned k = 0; k < sizeof pow2_mask / sizeof pow2_mask[0]; k++)
+        pow2_mask[k] = (UINT64_C(1) << k) - 1;
+}
+
 /* iolens_is_misaligned_masked with the alignment as align_shift keeps it
- * (is_misaligned_pow2: shift >= 0).  For a power of two, value is a
- * multiple of 2^shift when its lowest set bit is at shift or above (bit
- * 63 is or'ed in so that 0, a multiple of everything, has one; shift is
- * at most 62).  A bit scan and a compare, where building the mask took a
- * shift by a variable count, which on x86_64 must sit in %cl and so cost
- * the read/write path a register. */
+ * (is_misaligned_pow2: shift >= 0). */
 static inline unsigned is_misaligned_pow2(uint64_t value, int8_t shift)
 {
-    return (unsigned)__builtin_ctzll(value | UINT64_C(1) << 63) < (unsigned)shift;
+    return (value & pow2_mask[shift]) != 0;
 }
 
 static inline unsigned is_misaligned_shift(uint64_t value, int8_t shift, int64_t alignment)
@@ -262,6 +269,7 @@ static uint64_t pool_demand(uint64_t budget);
  * records' part of "memory needed" is its demand function. */
 static void pool_init(void)
 {
+    fill_pow2_masks();
     iolens_pool_init(&pool, pool_cap_for_test);
     iolens_park_mark_raw(&pool.codec, offsetof(posix_rec, last_meta_end), sizeof(double));
     iolens_park_mark_raw(&pool.codec, offsetof(posix_rec, fcounters),
@@ -1010,8 +1018,8 @@ count_repeat_alone(const struct iolens_posix_io *restrict io, const struct rw_id
     int8_t mem_shift = r->mem_align_shift, file_shift = r->file_align_shift;
     if ((mem_shift | file_shift) < 0)
         return 0;
-    unsigned misaligned = is_misaligned_pow2((uintptr_t)io->buf, mem_shift) |
-                          is_misaligned_pow2((uint64_t)start, file_shift) << 1;
+    uint8_t misaligned = (uint8_t)(is_misaligned_pow2((uintptr_t)io->buf, mem_shift) +
+                                   2 * is_misaligned_pow2((uint64_t)start, file_shift));
     if (misaligned != r->run_misaligned ||
         !iolens_sites_count_inline(&r->sites, io->site, size, io->t1 - io->t0))
         return 0;
