@@ -80,6 +80,12 @@ static __attribute__((noinline, cold)) void failed_access(int fd, int64_t reques
     leave(saved);
 }
 
+/* Bytes a call asks for, as the layer's signed count. */
+static inline int64_t req(size_t n)
+{
+    return n > INT64_MAX ? INT64_MAX : (int64_t)n;
+}
+
 /* Before the real call of a read or write on a traced descriptor: the
  * facts known so far go into the wrapper's frame (struct iolens_posix_io,
  * posix_layer.h), and the clock is read last. */
@@ -95,9 +101,9 @@ static inline void io_begin(struct iolens_posix_io *io, struct iolens_ofd *ofd, 
 
 /* Inlined into every read and write wrapper: the hot path.  ret: what the
  * real call returned; requested: the bytes the call asked for (used only
- * if it failed). */
+ * if it failed, and only then saturated to the layer's signed count). */
 static inline __attribute__((always_inline)) ssize_t
-after_read(struct iolens_posix_io *io, ssize_t ret, int64_t requested)
+after_read(struct iolens_posix_io *io, ssize_t ret, size_t requested)
 {
     io->t1 = iolens_now();
     io->ret = ret;
@@ -107,13 +113,13 @@ after_read(struct iolens_posix_io *io, ssize_t ret, int64_t requested)
         iolens_posix_read_io(io);
         guard_off();
     } else {
-        failed_access(io->fd, requested, 0, io->t0, io->t1);
+        failed_access(io->fd, req(requested), 0, io->t0, io->t1);
     }
     return ret;
 }
 
 static inline __attribute__((always_inline)) ssize_t
-after_write(struct iolens_posix_io *io, ssize_t ret, int64_t requested)
+after_write(struct iolens_posix_io *io, ssize_t ret, size_t requested)
 {
     io->t1 = iolens_now();
     io->ret = ret;
@@ -123,7 +129,7 @@ after_write(struct iolens_posix_io *io, ssize_t ret, int64_t requested)
         iolens_posix_write_io(io);
         guard_off();
     } else {
-        failed_access(io->fd, requested, 1, io->t0, io->t1);
+        failed_access(io->fd, req(requested), 1, io->t0, io->t1);
     }
     return ret;
 }
@@ -190,12 +196,6 @@ static int after_sync_or_truncate(int fd, int what, int ret, double t0)
 static const void *first_base(const struct iovec *iov, int iovcnt)
 {
     return iovcnt > 0 && iov != NULL ? iov[0].iov_base : NULL;
-}
-
-/* Bytes a call asks for, as the layer's signed count. */
-static inline int64_t req(size_t n)
-{
-    return n > INT64_MAX ? INT64_MAX : (int64_t)n;
 }
 
 /* Bytes a vector asks for (saturated; 0 for a bad vector, which the real
@@ -476,7 +476,7 @@ IOLENS_EXPORT ssize_t read(int fd, void *buf, size_t count)
         return real(fd, buf, count);
     struct iolens_posix_io io;
     io_begin(&io, ofd, fd, buf, -1);
-    return after_read(&io, real(fd, buf, count), req(count));
+    return after_read(&io, real(fd, buf, count), count);
 }
 
 IOLENS_EXPORT ssize_t write(int fd, const void *buf, size_t count)
@@ -487,7 +487,7 @@ IOLENS_EXPORT ssize_t write(int fd, const void *buf, size_t count)
         return real(fd, buf, count);
     struct iolens_posix_io io;
     io_begin(&io, ofd, fd, buf, -1);
-    return after_write(&io, real(fd, buf, count), req(count));
+    return after_write(&io, real(fd, buf, count), count);
 }
 
 IOLENS_EXPORT ssize_t pread(int fd, void *buf, size_t count, off_t offset)
@@ -498,7 +498,7 @@ IOLENS_EXPORT ssize_t pread(int fd, void *buf, size_t count, off_t offset)
         return real(fd, buf, count, offset);
     struct iolens_posix_io io;
     io_begin(&io, ofd, fd, buf, offset);
-    return after_read(&io, real(fd, buf, count, offset), req(count));
+    return after_read(&io, real(fd, buf, count, offset), count);
 }
 
 IOLENS_EXPORT ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset)
@@ -509,7 +509,7 @@ IOLENS_EXPORT ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset
         return real(fd, buf, count, offset);
     struct iolens_posix_io io;
     io_begin(&io, ofd, fd, buf, offset);
-    return after_write(&io, real(fd, buf, count, offset), req(count));
+    return after_write(&io, real(fd, buf, count, offset), count);
 }
 
 IOLENS_EXPORT ssize_t pread64(int fd, void *buf, size_t count, off64_t offset)
@@ -520,7 +520,7 @@ IOLENS_EXPORT ssize_t pread64(int fd, void *buf, size_t count, off64_t offset)
         return real(fd, buf, count, offset);
     struct iolens_posix_io io;
     io_begin(&io, ofd, fd, buf, offset);
-    return after_read(&io, real(fd, buf, count, offset), req(count));
+    return after_read(&io, real(fd, buf, count, offset), count);
 }
 
 IOLENS_EXPORT ssize_t pwrite64(int fd, const void *buf, size_t count, off64_t offset)
@@ -531,7 +531,7 @@ IOLENS_EXPORT ssize_t pwrite64(int fd, const void *buf, size_t count, off64_t of
         return real(fd, buf, count, offset);
     struct iolens_posix_io io;
     io_begin(&io, ofd, fd, buf, offset);
-    return after_write(&io, real(fd, buf, count, offset), req(count));
+    return after_write(&io, real(fd, buf, count, offset), count);
 }
 
 /* The vector calls come in three signatures: at the file position
@@ -571,8 +571,8 @@ static inline __attribute__((always_inline)) ssize_t vector_io(union vector_real
     io_begin(&io, ofd, fd, first_base(iov, iovcnt), offset);
     ssize_t ret = call_vector(real, form, fd, iov, iovcnt, offset, flags);
     if (is_write)
-        return after_write(&io, ret, iov_total(iov, iovcnt));
-    return after_read(&io, ret, iov_total(iov, iovcnt));
+        return after_write(&io, ret, (size_t)iov_total(iov, iovcnt));
+    return after_read(&io, ret, (size_t)iov_total(iov, iovcnt));
 }
 
 IOLENS_EXPORT ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
@@ -658,7 +658,7 @@ IOLENS_EXPORT ssize_t __read_chk(int fd, void *buf, size_t count, size_t buflen)
         return real(fd, buf, count, buflen);
     struct iolens_posix_io io;
     io_begin(&io, ofd, fd, buf, -1);
-    return after_read(&io, real(fd, buf, count, buflen), req(count));
+    return after_read(&io, real(fd, buf, count, buflen), count);
 }
 
 IOLENS_EXPORT ssize_t __pread_chk(int fd, void *buf, size_t count, off_t offset, size_t buflen)
@@ -669,7 +669,7 @@ IOLENS_EXPORT ssize_t __pread_chk(int fd, void *buf, size_t count, off_t offset,
         return real(fd, buf, count, offset, buflen);
     struct iolens_posix_io io;
     io_begin(&io, ofd, fd, buf, offset);
-    return after_read(&io, real(fd, buf, count, offset, buflen), req(count));
+    return after_read(&io, real(fd, buf, count, offset, buflen), count);
 }
 
 IOLENS_EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t count, off64_t offset,
@@ -681,7 +681,7 @@ IOLENS_EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t count, off64_t off
         return real(fd, buf, count, offset, buflen);
     struct iolens_posix_io io;
     io_begin(&io, ofd, fd, buf, offset);
-    return after_read(&io, real(fd, buf, count, offset, buflen), req(count));
+    return after_read(&io, real(fd, buf, count, offset, buflen), count);
 }
 
 /* In-kernel copies (cp uses copy_file_range, servers sendfile, pipelines
