@@ -133,10 +133,12 @@ static size_t nslots(void)
     return (size_t)1 << slot_bits;
 }
 
+static unsigned slot_shift; /* 64 - slot_bits, kept for home_of */
+
 static size_t home_of(FILE *stream)
 {
     uint64_t h = ((uintptr_t)stream >> 4) * UINT64_C(0x9E3779B97F4A7C15);
-    return (size_t)(h >> (64 - slot_bits));
+    return (size_t)(h >> slot_shift);
 }
 
 /*
@@ -181,12 +183,13 @@ static int mark_overflow(int fd, int on)
  * slot: the table is at most a few percent full in practice. */
 static inline struct iolens_stdio_stream *find_in_table(FILE *stream)
 {
+    struct iolens_stdio_stream *table = slots; /* set once, at start-up */
     size_t mask = slot_mask;
     size_t i = home_of(stream);
     for (size_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
-        uintptr_t key = atomic_load_explicit(&slots[i].key, memory_order_acquire);
+        uintptr_t key = atomic_load_explicit(&table[i].key, memory_order_acquire);
         if (key == (uintptr_t)stream)
-            return &slots[i];
+            return &table[i];
         if (key == SLOT_EMPTY)
             break;
     }
@@ -794,6 +797,7 @@ static void layer_init(void)
     slot_bits = 0;
     while (((size_t)1 << slot_bits) < n)
         slot_bits++;
+    slot_shift = 64 - slot_bits;
     slot_mask = n - 1;
     /* Made now so that folding never needs memory; streams the table
      * cannot hold count into it too (see find_overflow). */
