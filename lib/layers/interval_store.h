@@ -104,10 +104,12 @@ static inline int iolens_interval_try_absorb(struct iolens_interval_store *s, do
     if (last->file_id != file_id || !(end >= start) || !(start >= last->start) ||
         !(gap <= s->absorb_upto) || last->accesses == UINT32_MAX)
         return 0;
-    if (gap > 0.0)
+    if (gap > 0.0) {            /* then end >= start > last->end */
         s->error_bound += gap;
-    if (end > last->end)
         last->end = end;
+    } else if (end > last->end) {
+        last->end = end;
+    }
     last->bytes += bytes;
     last->busy += end - start;
     last->accesses++;

@@ -988,45 +988,46 @@ static __attribute__((noinline)) void count_append_write(struct iolens_ofd *ofd,
 /*
  * The fast path: a repeat of the record's run (the usual access) in a
  * process with one thread, which needs no lock.  It first tests
- * everything, changing nothing, and returns 0 when the access is not
+ * everything, changing nothing, and returns NULL when the access is not
  * such a repeat (or its site, its first, an O_APPEND write's position or
  * an alignment that is not a power of two needs a call or a division).
- * Otherwise it counts the access as count_access would and returns 1.
+ * Otherwise it counts the access as count_access would and returns the
+ * record (whose id the access interval takes).
  * The tests are repeats_run's and misaligned_bits', in the order that
  * keeps the fewest values live at once.
  */
-static inline __attribute__((always_inline)) int
+static inline __attribute__((always_inline)) posix_rec *
 count_repeat_alone(const struct iolens_posix_io *restrict io, const struct rw_ids *k)
 {
     if (!iolens_single_threaded())
-        return 0;
+        return NULL;
     struct iolens_ofd *ofd = io->ofd;
     posix_rec *r = ofd->rec;
     int64_t size = io->ret;
     if (r->run.ofd != ofd || r->last_io != k->kind || (uint64_t)size != r->run.size ||
         r->run.n == UINT32_MAX)
-        return 0;
+        return NULL;
     int64_t start = io->offset;
     if (start < 0) {
         if (k->kind == IO_WRITE && __builtin_expect(ofd->flags & O_APPEND, 0))
-            return 0;
+            return NULL;
         start = atomic_load_explicit(&ofd->offset, memory_order_relaxed);
     }
     int64_t prev_start = ofd->last_start;
     if (prev_start < 0 || start - prev_start != r->pat.run_stride)
-        return 0;
+        return NULL;
     int8_t mem_shift = r->mem_align_shift, file_shift = r->file_align_shift;
     if ((mem_shift | file_shift) < 0)
-        return 0;
+        return NULL;
     uint8_t misaligned = (uint8_t)(is_misaligned_pow2((uintptr_t)io->buf, mem_shift) +
                                    2 * is_misaligned_pow2((uint64_t)start, file_shift));
     if (misaligned != r->run_misaligned ||
         !iolens_sites_count_inline(&r->sites, io->site, size, io->t1 - io->t0))
-        return 0;
+        return NULL;
     if (io->offset < 0)
         atomic_store_explicit(&ofd->offset, start + size, memory_order_relaxed);
     count_repeat(r, ofd, k, start, size, io->t0, io->t1);
-    return 1;
+    return r;
 }
 
 /* Every access the fast path leaves: counted from the start (with the
@@ -1056,22 +1057,24 @@ static __attribute__((noinline)) void write_io_general(const struct iolens_posix
  * the usual access calls nothing and saves no registers. */
 void iolens_posix_read_io(const struct iolens_posix_io *restrict io)
 {
-    if (!count_repeat_alone(io, &read_ids)) {
+    posix_rec *r = count_repeat_alone(io, &read_ids);
+    if (r == NULL) {
         read_io_general(io);
         return;
     }
-    iolens_intervals_add_alone(IOLENS_LAYER_POSIX, io->t0, io->t1,
-                               ((posix_rec *)io->ofd->rec)->id, io->ret, IOLENS_IV_READ);
+    iolens_intervals_add_alone(IOLENS_LAYER_POSIX, io->t0, io->t1, r->id, io->ret,
+                               IOLENS_IV_READ);
 }
 
 void iolens_posix_write_io(const struct iolens_posix_io *restrict io)
 {
-    if (!count_repeat_alone(io, &write_ids)) {
+    posix_rec *r = count_repeat_alone(io, &write_ids);
+    if (r == NULL) {
         write_io_general(io);
         return;
     }
-    iolens_intervals_add_alone(IOLENS_LAYER_POSIX, io->t0, io->t1,
-                               ((posix_rec *)io->ofd->rec)->id, io->ret, IOLENS_IV_WRITE);
+    iolens_intervals_add_alone(IOLENS_LAYER_POSIX, io->t0, io->t1, r->id, io->ret,
+                               IOLENS_IV_WRITE);
 }
 
 void iolens_posix_failed_access(int fd, int64_t requested, int is_write, double t0, double t1)

@@ -654,44 +654,44 @@ static __attribute__((noinline)) void write_stream_general(struct iolens_stdio_s
 
 /* The fast path: an access in a process with one thread (no lock), on a
  * stream of its own slot, neither appending (ftello) nor from a site the
- * record's first slot does not take (a call).  Returns 0, having changed
- * nothing, for any other; else counts it as the general path would and
- * returns 1.  No call on the way: the entry points stay functions that
+ * record's first slot does not take (a call).  Returns NULL, having
+ * changed nothing, for any other; else counts it as the general path
+ * would and returns the record (whose id the access interval takes).  No call on the way: the entry points stay functions that
  * save no registers, every other way out a call in tail position. */
-static inline __attribute__((always_inline)) int
+static inline __attribute__((always_inline)) stdio_rec *
 count_alone(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes, double t0, double t1,
             const struct rw_ids *k, uintptr_t site)
 {
     if (!iolens_single_threaded() || s == &overflow_slot || (k == &write_ids && s->append))
-        return 0;
+        return NULL;
     stdio_rec *r = s->rec;
     if (!iolens_sites_count_inline(&r->sites, site, bytes, t1 - t0))
-        return 0;
+        return NULL;
     iolens_stdio_marks_take(&s->seen, stream);
     count_counters(r, s, bytes, t0, t1, k, -1);
-    return 1;
+    return r;
 }
 
 void iolens_stdio_read_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
                               double t0, double t1, uintptr_t site)
 {
-    if (!count_alone(s, stream, bytes, t0, t1, &read_ids, site)) {
+    stdio_rec *r = count_alone(s, stream, bytes, t0, t1, &read_ids, site);
+    if (r == NULL) {
         read_stream_general(s, stream, bytes, t0, t1, site);
         return;
     }
-    iolens_intervals_add_alone(IOLENS_LAYER_STDIO, t0, t1, s->rec->disk.id, bytes,
-                               IOLENS_IV_READ);
+    iolens_intervals_add_alone(IOLENS_LAYER_STDIO, t0, t1, r->disk.id, bytes, IOLENS_IV_READ);
 }
 
 void iolens_stdio_write_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
                                double t0, double t1, uintptr_t site)
 {
-    if (!count_alone(s, stream, bytes, t0, t1, &write_ids, site)) {
+    stdio_rec *r = count_alone(s, stream, bytes, t0, t1, &write_ids, site);
+    if (r == NULL) {
         write_stream_general(s, stream, bytes, t0, t1, site);
         return;
     }
-    iolens_intervals_add_alone(IOLENS_LAYER_STDIO, t0, t1, s->rec->disk.id, bytes,
-                               IOLENS_IV_WRITE);
+    iolens_intervals_add_alone(IOLENS_LAYER_STDIO, t0, t1, r->disk.id, bytes, IOLENS_IV_WRITE);
 }
 
 void iolens_stdio_failed_access(struct iolens_stdio_stream *s, int64_t requested, int is_write,
