@@ -80,36 +80,56 @@ static __attribute__((noinline, cold)) void failed_access(int fd, int64_t reques
     leave(saved);
 }
 
-/* Inlined into every read and write wrapper: the hot path.  requested:
- * the bytes the call asked for (used only if it failed). */
-static inline __attribute__((always_inline)) ssize_t
-after_read(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset, ssize_t ret,
-           double t0, int64_t requested)
+/* Bytes a call asks for, as the layer's signed count. */
+static inline int64_t req(size_t n)
 {
-    double t1 = iolens_now();
+    return n > INT64_MAX ? INT64_MAX : (int64_t)n;
+}
+
+/* Before the real call of a read or write on a traced descriptor: the
+ * facts known so far go into the wrapper's frame (struct iolens_posix_io,
+ * posix_layer.h), and the clock is read last. */
+static inline void io_begin(struct iolens_posix_io *io, struct iolens_ofd *ofd, int fd,
+                            const void *buf, int64_t offset)
+{
+    io->ofd = ofd;
+    io->fd = fd;
+    io->buf = buf;
+    io->offset = offset;
+    io->t0 = iolens_now();
+}
+
+/* Inlined into every read and write wrapper: the hot path.  ret: what the
+ * real call returned; requested: the bytes the call asked for (used only
+ * if it failed, and only then saturated to the layer's signed count). */
+static inline __attribute__((always_inline)) ssize_t
+after_read(struct iolens_posix_io *io, ssize_t ret, size_t requested)
+{
+    io->t1 = iolens_now();
+    io->ret = ret;
     if (__builtin_expect(ret >= 0, 1)) {
         guard_on(); /* a signal handler's I/O now passes untraced */
-        iolens_posix_read_ofd(ofd, fd, buf, offset, ret, t0, t1,
-                              iolens_site_of(__builtin_return_address(0)));
+        io->site = iolens_site_of(__builtin_return_address(0));
+        iolens_posix_read_io(io);
         guard_off();
     } else {
-        failed_access(fd, requested, 0, t0, t1);
+        failed_access(io->fd, req(requested), 0, io->t0, io->t1);
     }
     return ret;
 }
 
 static inline __attribute__((always_inline)) ssize_t
-after_write(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset, ssize_t ret,
-            double t0, int64_t requested)
+after_write(struct iolens_posix_io *io, ssize_t ret, size_t requested)
 {
-    double t1 = iolens_now();
+    io->t1 = iolens_now();
+    io->ret = ret;
     if (__builtin_expect(ret >= 0, 1)) {
         guard_on(); /* a signal handler's I/O now passes untraced */
-        iolens_posix_write_ofd(ofd, fd, buf, offset, ret, t0, t1,
-                               iolens_site_of(__builtin_return_address(0)));
+        io->site = iolens_site_of(__builtin_return_address(0));
+        iolens_posix_write_io(io);
         guard_off();
     } else {
-        failed_access(fd, requested, 1, t0, t1);
+        failed_access(io->fd, req(requested), 1, io->t0, io->t1);
     }
     return ret;
 }
@@ -176,12 +196,6 @@ static int after_sync_or_truncate(int fd, int what, int ret, double t0)
 static const void *first_base(const struct iovec *iov, int iovcnt)
 {
     return iovcnt > 0 && iov != NULL ? iov[0].iov_base : NULL;
-}
-
-/* Bytes a call asks for, as the layer's signed count. */
-static inline int64_t req(size_t n)
-{
-    return n > INT64_MAX ? INT64_MAX : (int64_t)n;
 }
 
 /* Bytes a vector asks for (saturated; 0 for a bad vector, which the real
@@ -460,8 +474,9 @@ IOLENS_EXPORT ssize_t read(int fd, void *buf, size_t count)
     struct iolens_ofd *ofd = traced_ofd(fd);
     if (ofd == NULL)
         return real(fd, buf, count);
-    double t0 = iolens_now();
-    return after_read(ofd, fd, buf, -1, real(fd, buf, count), t0, req(count));
+    struct iolens_posix_io io;
+    io_begin(&io, ofd, fd, buf, -1);
+    return after_read(&io, real(fd, buf, count), count);
 }
 
 IOLENS_EXPORT ssize_t write(int fd, const void *buf, size_t count)
@@ -470,8 +485,9 @@ IOLENS_EXPORT ssize_t write(int fd, const void *buf, size_t count)
     struct iolens_ofd *ofd = traced_ofd(fd);
     if (ofd == NULL)
         return real(fd, buf, count);
-    double t0 = iolens_now();
-    return after_write(ofd, fd, buf, -1, real(fd, buf, count), t0, req(count));
+    struct iolens_posix_io io;
+    io_begin(&io, ofd, fd, buf, -1);
+    return after_write(&io, real(fd, buf, count), count);
 }
 
 IOLENS_EXPORT ssize_t pread(int fd, void *buf, size_t count, off_t offset)
@@ -480,8 +496,9 @@ IOLENS_EXPORT ssize_t pread(int fd, void *buf, size_t count, off_t offset)
     struct iolens_ofd *ofd = traced_ofd(fd);
     if (ofd == NULL)
         return real(fd, buf, count, offset);
-    double t0 = iolens_now();
-    return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset), t0, req(count));
+    struct iolens_posix_io io;
+    io_begin(&io, ofd, fd, buf, offset);
+    return after_read(&io, real(fd, buf, count, offset), count);
 }
 
 IOLENS_EXPORT ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset)
@@ -490,8 +507,9 @@ IOLENS_EXPORT ssize_t pwrite(int fd, const void *buf, size_t count, off_t offset
     struct iolens_ofd *ofd = traced_ofd(fd);
     if (ofd == NULL)
         return real(fd, buf, count, offset);
-    double t0 = iolens_now();
-    return after_write(ofd, fd, buf, offset, real(fd, buf, count, offset), t0, req(count));
+    struct iolens_posix_io io;
+    io_begin(&io, ofd, fd, buf, offset);
+    return after_write(&io, real(fd, buf, count, offset), count);
 }
 
 IOLENS_EXPORT ssize_t pread64(int fd, void *buf, size_t count, off64_t offset)
@@ -500,8 +518,9 @@ IOLENS_EXPORT ssize_t pread64(int fd, void *buf, size_t count, off64_t offset)
     struct iolens_ofd *ofd = traced_ofd(fd);
     if (ofd == NULL)
         return real(fd, buf, count, offset);
-    double t0 = iolens_now();
-    return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset), t0, req(count));
+    struct iolens_posix_io io;
+    io_begin(&io, ofd, fd, buf, offset);
+    return after_read(&io, real(fd, buf, count, offset), count);
 }
 
 IOLENS_EXPORT ssize_t pwrite64(int fd, const void *buf, size_t count, off64_t offset)
@@ -510,8 +529,9 @@ IOLENS_EXPORT ssize_t pwrite64(int fd, const void *buf, size_t count, off64_t of
     struct iolens_ofd *ofd = traced_ofd(fd);
     if (ofd == NULL)
         return real(fd, buf, count, offset);
-    double t0 = iolens_now();
-    return after_write(ofd, fd, buf, offset, real(fd, buf, count, offset), t0, req(count));
+    struct iolens_posix_io io;
+    io_begin(&io, ofd, fd, buf, offset);
+    return after_write(&io, real(fd, buf, count, offset), count);
 }
 
 /* The vector calls come in three signatures: at the file position
@@ -547,12 +567,12 @@ static inline __attribute__((always_inline)) ssize_t vector_io(union vector_real
     struct iolens_ofd *ofd = traced_ofd(fd);
     if (ofd == NULL)
         return call_vector(real, form, fd, iov, iovcnt, offset, flags);
-    double t0 = iolens_now();
+    struct iolens_posix_io io;
+    io_begin(&io, ofd, fd, first_base(iov, iovcnt), offset);
     ssize_t ret = call_vector(real, form, fd, iov, iovcnt, offset, flags);
     if (is_write)
-        return after_write(ofd, fd, first_base(iov, iovcnt), offset, ret, t0,
-                           iov_total(iov, iovcnt));
-    return after_read(ofd, fd, first_base(iov, iovcnt), offset, ret, t0, iov_total(iov, iovcnt));
+        return after_write(&io, ret, (size_t)iov_total(iov, iovcnt));
+    return after_read(&io, ret, (size_t)iov_total(iov, iovcnt));
 }
 
 IOLENS_EXPORT ssize_t readv(int fd, const struct iovec *iov, int iovcnt)
@@ -636,8 +656,9 @@ IOLENS_EXPORT ssize_t __read_chk(int fd, void *buf, size_t count, size_t buflen)
     struct iolens_ofd *ofd = traced_ofd(fd);
     if (ofd == NULL)
         return real(fd, buf, count, buflen);
-    double t0 = iolens_now();
-    return after_read(ofd, fd, buf, -1, real(fd, buf, count, buflen), t0, req(count));
+    struct iolens_posix_io io;
+    io_begin(&io, ofd, fd, buf, -1);
+    return after_read(&io, real(fd, buf, count, buflen), count);
 }
 
 IOLENS_EXPORT ssize_t __pread_chk(int fd, void *buf, size_t count, off_t offset, size_t buflen)
@@ -646,8 +667,9 @@ IOLENS_EXPORT ssize_t __pread_chk(int fd, void *buf, size_t count, off_t offset,
     struct iolens_ofd *ofd = traced_ofd(fd);
     if (ofd == NULL)
         return real(fd, buf, count, offset, buflen);
-    double t0 = iolens_now();
-    return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset, buflen), t0, req(count));
+    struct iolens_posix_io io;
+    io_begin(&io, ofd, fd, buf, offset);
+    return after_read(&io, real(fd, buf, count, offset, buflen), count);
 }
 
 IOLENS_EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t count, off64_t offset,
@@ -657,8 +679,9 @@ IOLENS_EXPORT ssize_t __pread64_chk(int fd, void *buf, size_t count, off64_t off
     struct iolens_ofd *ofd = traced_ofd(fd);
     if (ofd == NULL)
         return real(fd, buf, count, offset, buflen);
-    double t0 = iolens_now();
-    return after_read(ofd, fd, buf, offset, real(fd, buf, count, offset, buflen), t0, req(count));
+    struct iolens_posix_io io;
+    io_begin(&io, ofd, fd, buf, offset);
+    return after_read(&io, real(fd, buf, count, offset, buflen), count);
 }
 
 /* In-kernel copies (cp uses copy_file_range, servers sendfile, pipelines

@@ -72,13 +72,7 @@ static FILE *after_open(FILE *ret, const char *path, const char *mode, double t0
  * read and write functions note the pointers again after the call). */
 static inline struct iolens_stdio_stream *traced_stream(FILE *stream)
 {
-    struct iolens_stdio_stream *s = tracing() ? iolens_stdio_stream_of(stream) : NULL;
-    if (s != NULL) {
-        guard_on();
-        iolens_stdio_catch_up(s, stream);
-        guard_off();
-    }
-    return s;
+    return tracing() ? iolens_stdio_begin(stream) : NULL;
 }
 
 /* The same bracket for calls that are not reads or writes (seek, tell,
@@ -159,14 +153,14 @@ static inline int64_t items_bytes(size_t size, size_t nmemb)
  * stream's error flag says it failed. */
 static int fread_ok(size_t ret, size_t size, size_t nmemb, FILE *stream)
 {
-    return ret > 0 || size == 0 || nmemb == 0 || !ferror(stream);
+    return __builtin_expect(ret > 0, 1) || size == 0 || nmemb == 0 || !ferror(stream);
 }
 
 /* fwrite returning fewer than nmemb items failed (partly); what it did
  * write is still counted. */
 static int fwrite_ok(size_t ret, size_t size, size_t nmemb)
 {
-    return ret > 0 || size == 0 || nmemb == 0;
+    return __builtin_expect(ret > 0, 1) || size == 0 || nmemb == 0;
 }
 
 /* fgets returning NULL at end of file is a 0-byte read; with the error
@@ -308,8 +302,9 @@ read_items(struct fread_real real, void *ptr, size_t ptrlen, size_t size, size_t
         return call_fread(real, ptr, ptrlen, size, nmemb, stream);
     double t0 = iolens_now();
     size_t ret = call_fread(real, ptr, ptrlen, size, nmemb, stream);
-    after_read(s, stream, fread_ok(ret, size, nmemb, stream), (int64_t)(ret * size), t0,
-               items_bytes(size, nmemb));
+    int ok = fread_ok(ret, size, nmemb, stream);
+    /* requested only matters, and so is only worked out, if it failed */
+    after_read(s, stream, ok, (int64_t)(ret * size), t0, ok ? 0 : items_bytes(size, nmemb));
     return ret;
 }
 
@@ -619,8 +614,9 @@ write_items(size_t (*real)(const void *, size_t, size_t, FILE *), const void *pt
         return real(ptr, size, nmemb, stream);
     double t0 = iolens_now();
     size_t ret = real(ptr, size, nmemb, stream);
-    after_write(s, stream, fwrite_ok(ret, size, nmemb), (int64_t)(ret * size), t0,
-                items_bytes(size, nmemb));
+    int ok = fwrite_ok(ret, size, nmemb);
+    /* requested only matters, and so is only worked out, if it failed */
+    after_write(s, stream, ok, (int64_t)(ret * size), t0, ok ? 0 : items_bytes(size, nmemb));
     return ret;
 }
 

@@ -55,14 +55,12 @@ static inline void leave(int saved_errno)
  * functions keep errno themselves, so only the per-thread guard is set. */
 static inline void guard_on(void)
 {
-    iolens_in_runtime = 1;
-    atomic_signal_fence(memory_order_seq_cst);
+    iolens_guard_on();
 }
 
 static inline void guard_off(void)
 {
-    atomic_signal_fence(memory_order_seq_cst);
-    iolens_in_runtime = 0;
+    iolens_guard_off();
 }
 
 #endif

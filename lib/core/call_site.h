@@ -177,6 +177,21 @@ static inline void iolens_sites_count(struct iolens_site_ref *ref, uintptr_t sit
     iolens_sites_count_more(ref, site, bytes, time);
 }
 
+/* iolens_sites_count without the call: counts and returns 1 when the
+ * site is the first one, 0 or not kept; returns 0, changing nothing, when
+ * iolens_sites_count would have to go out of line. */
+static inline int iolens_sites_count_inline(struct iolens_site_ref *ref, uintptr_t site,
+                                            int64_t bytes, double time)
+{
+    if (site == 0)
+        return 1;
+    if (__builtin_expect(ref->first.addr == site, 1)) {
+        iolens_site_add(&ref->first, bytes, time);
+        return 1;
+    }
+    return ref->more == IOLENS_SITES_NONE;
+}
+
 /* A forked child's record starts afresh: its sites are emptied, the
  * table and its late part kept attached. */
 void iolens_sites_clear(struct iolens_site_ref *ref);

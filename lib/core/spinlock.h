@@ -65,6 +65,17 @@ static inline void iolens_spin_wait(unsigned *spins)
     }
 }
 
+/* Whether the process has a single thread (glibc's flag, above): then
+ * nothing can race with the caller.  0 when the C library does not say. */
+static inline int iolens_single_threaded(void)
+{
+#ifdef IOLENS_HAVE_LIBC_SINGLE_THREADED
+    return __libc_single_threaded;
+#else
+    return 0;
+#endif
+}
+
 /* Takes the lock even in a single-threaded process. */
 static inline void iolens_lock_always(_Atomic int *lock)
 {

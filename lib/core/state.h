@@ -19,6 +19,21 @@ extern _Atomic int iolens_active;
  * log, reading the mount table) so that the wrappers pass through. */
 extern __thread int iolens_in_runtime __attribute__((tls_model("initial-exec")));
 
+/* Sets and clears the guard around bookkeeping that may take a record's
+ * lock, so that a signal handler doing I/O in between passes through
+ * untraced instead of spinning on that lock (wrappers/wrapper.h). */
+static inline void iolens_guard_on(void)
+{
+    iolens_in_runtime = 1;
+    atomic_signal_fence(memory_order_seq_cst);
+}
+
+static inline void iolens_guard_off(void)
+{
+    atomic_signal_fence(memory_order_seq_cst);
+    iolens_in_runtime = 0;
+}
+
 /* Bit per enum iolens_layer that is switched off (IOLENS_DISABLE_LAYERS). */
 extern unsigned iolens_layers_off;
 

@@ -448,6 +448,17 @@ static unsigned threshold_bucket(const size_t (*hist)[GAP_BUCKETS], size_t neede
     return GAP_BUCKETS - 1;
 }
 
+/* The largest double below d (d > 0, or +infinity: then the largest
+ * finite one), so that gap <= just_below(d) is gap < d. */
+static double just_below(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    u--;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
 /* Passes A and B; returns whether the store is down to the target.  The
  * bucket that was enough last time (gap_hint) usually is again (a steady
  * stream): pass A then merges below it too and mostly makes pass B
@@ -465,7 +476,7 @@ static int compact_in_order(struct iolens_interval_store *s, size_t target)
     unsigned top = threshold_bucket((const size_t (*)[GAP_BUCKETS])hist, needed);
     merge_pass(s, NULL, top, needed);   /* pass B */
     s->gap_hint = top + 1;
-    s->absorb_below = bucket_end(top);
+    s->absorb_upto = just_below(bucket_end(top));
     return s->count <= target;
 }
 
@@ -486,11 +497,17 @@ static void compact_sorted(struct iolens_interval_store *s, size_t target)
     merge_smallest_gaps(s, s->count - target, 0);
 }
 
+/* Sets s->last after the entries changed. */
+static void note_last(struct iolens_interval_store *s)
+{
+    s->last = s->count > 0 ? &s->iv[s->count - 1] : NULL;
+}
+
 void iolens_interval_compact(struct iolens_interval_store *s, size_t target)
 {
-    if (s->count > target && compact_in_order(s, target))
-        return;
-    compact_sorted(s, target);
+    if (!(s->count > target && compact_in_order(s, target)))
+        compact_sorted(s, target);
+    note_last(s);
 }
 
 void iolens_interval_store_init(struct iolens_interval_store *s, void *mem, size_t bytes)
@@ -508,6 +525,7 @@ void iolens_interval_store_init(struct iolens_interval_store *s, void *mem, size
 void iolens_interval_store_reset(struct iolens_interval_store *s)
 {
     s->count = 0;
+    s->last = NULL;
     s->error_bound = 0.0;
     s->accesses = 0;
     s->bytes = 0;
@@ -516,7 +534,7 @@ void iolens_interval_store_reset(struct iolens_interval_store *s)
     s->max_end = -INFINITY;
     s->sort_compactions = 0;
     s->gap_hint = 0;
-    s->absorb_below = 0.0;
+    s->absorb_upto = 0.0;
     s->lock = 0;
 }
 
@@ -535,7 +553,7 @@ static int absorbed_on_arrival(struct iolens_interval_store *s, const interval *
     if (last->file_id != fresh->file_id)
         return 0;
     double gap = gap_between(last, fresh);
-    if (gap > 0.0 && !(gap < s->absorb_below))   /* bucket above gap_hint's */
+    if (gap > 0.0 && !(gap <= s->absorb_upto))   /* bucket above gap_hint's */
         return 0;
     if (gap > 0.0)
         s->error_bound += gap;
@@ -559,6 +577,7 @@ void iolens_interval_add(struct iolens_interval_store *s, double start, double e
             if (s->count == s->capacity)
                 iolens_interval_compact(s, s->capacity / 2);
             s->iv[s->count++] = fresh;
+            note_last(s);
         }
     }
     unlock_store(s, held);

@@ -39,6 +39,8 @@ struct iolens_interval {
 struct iolens_interval_store {
     struct iolens_interval *iv; /* capacity entries, from the budget */
     size_t capacity, count;
+    struct iolens_interval *last; /* &iv[count - 1], NULL when empty: what
+                                   * the arrival test reads first */
     double error_bound;         /* sum of merged gaps, clock units */
     uint64_t accesses;          /* every access ever added */
     int64_t bytes;              /* every byte ever requested */
@@ -48,11 +50,20 @@ struct iolens_interval_store {
                                  * sum_duration - overlap (see note_access) */
     double max_end;             /* latest end of an access added */
     uint64_t sort_compactions;  /* compactions that took the sort-based path */
+    double absorb_upto;         /* gaps up to this (gap_hint's bucket and below:
+                                 * the double just under the bucket's end)
+                                 * merge on arrival; 0: overlaps and touching
+                                 * accesses only.  So the arrival test is
+                                 * one compare, a gap <= 0 passing it too */
     unsigned gap_hint;          /* 1 + gap bucket of the last O(n) merge, 0: none */
-    double absorb_below;        /* gaps shorter than this (gap_hint's bucket and
-                                 * below) merge on arrival; 0: overlaps only */
     _Atomic int lock;           /* taken only while the process has threads */
 };
+/* The thread stores' share of the budget counts this struct
+ * (layer_intervals.c): the last pointer took the padding after gap_hint
+ * and the lock, which now share a word, so that the share is as it was. */
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(sizeof(struct iolens_interval_store) == 13 * 8, "the store's size is budgeted");
+#endif
 
 /* Sets the store up on memory of bytes (from the budget); capacity is what
  * fits (at least 4 entries, else the store is disabled: capacity 0). */
@@ -86,17 +97,19 @@ static inline int iolens_interval_try_absorb(struct iolens_interval_store *s, do
                                              double end, uint64_t file_id, int64_t bytes,
                                              uint32_t flags)
 {
-    if (s->count == 0)
+    struct iolens_interval *last = s->last;
+    if (last == NULL)
         return 0;
-    struct iolens_interval *last = &s->iv[s->count - 1];
     double gap = start - last->end;
     if (last->file_id != file_id || !(end >= start) || !(start >= last->start) ||
-        !(gap <= 0.0 || gap < s->absorb_below) || last->accesses == UINT32_MAX)
+        !(gap <= s->absorb_upto) || last->accesses == UINT32_MAX)
         return 0;
-    if (gap > 0.0)
+    if (gap > 0.0) {            /* then end >= start > last->end */
         s->error_bound += gap;
-    if (end > last->end)
         last->end = end;
+    } else if (end > last->end) {
+        last->end = end;
+    }
     last->bytes += bytes;
     last->busy += end - start;
     last->accesses++;

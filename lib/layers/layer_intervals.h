@@ -96,6 +96,18 @@ iolens_intervals_add(enum iolens_layer layer, double t0, double t1, uint64_t fil
     iolens_interval_add(s, t0, t1, file_id, bytes, flags);
 }
 
+/* The same for a caller that knows the process has one thread
+ * (iolens_single_threaded, core/spinlock.h): the layer's main store, no
+ * lock. */
+static inline __attribute__((always_inline)) void
+iolens_intervals_add_alone(enum iolens_layer layer, double t0, double t1, uint64_t file_id,
+                           int64_t bytes, uint32_t flags)
+{
+    struct iolens_interval_store *s = &iolens_layer_intervals[layer];
+    if (!iolens_interval_try_absorb(s, t0, t1, file_id, bytes, flags))
+        iolens_interval_add(s, t0, t1, file_id, bytes, flags);
+}
+
 /* ------------------------------------------------------------ packing -- */
 
 /* One layer's intervals as the log stores them: times in seconds on the

@@ -172,18 +172,38 @@ static const struct iolens_layer_ops posix_ops;
 
 /* An alignment as the record keeps it, in a byte beside the lock (where
  * the run's 16 bytes are paid for): log2 of a power of two, 0 when the
- * alignment is <= 0 (a mask of 0: never counts), -1 for any other value
- * (the division, iolens_is_misaligned_masked).  align_mask turns it back
- * into iolens_align_mask's answer. */
+ * alignment is <= 0 (never counts: iolens_align_mask's mask of 0), -1 for
+ * any other value (the division, iolens_is_misaligned_masked). */
 static int8_t align_shift(int64_t alignment)
 {
     int64_t mask = iolens_align_mask(alignment);
     return mask < 0 ? -1 : (int8_t)__builtin_popcountll((uint64_t)mask);
 }
 
-static inline int64_t align_mask(int8_t shift)
+/* 2^shift - 1 for each shift align_shift gives a power of two (0..62):
+ * looked up rather than built by a shift by a variable count, which on
+ * x86_64 must sit in %cl and so cost the read/write path a register.
+ * Filled when the layer starts (pool_init), before any record exists. */
+static uint64_t pow2_mask[63];
+
+static void fill_pow2_masks(void)
 {
-    return shift >= 0 ? (int64_t)((UINT64_C(1) << shift) - 1) : -1;
+    for (unsigned k = 0; k < sizeof pow2_mask / sizeof pow2_mask[0]; k++)
+        pow2_mask[k] = (UINT64_C(1) << k) - 1;
+}
+
+/* iolens_is_misaligned_masked with the alignment as align_shift keeps it
+ * (is_misaligned_pow2: shift >= 0). */
+static inline unsigned is_misaligned_pow2(uint64_t value, int8_t shift)
+{
+    return (value & pow2_mask[shift]) != 0;
+}
+
+static inline unsigned is_misaligned_shift(uint64_t value, int8_t shift, int64_t alignment)
+{
+    if (__builtin_expect(shift >= 0, 1))
+        return is_misaligned_pow2(value, shift);
+    return (unsigned)iolens_is_misaligned_masked(value, -1, alignment);
 }
 
 static void clear_counters(posix_rec *r, const struct iolens_file *file)
@@ -249,6 +269,7 @@ static uint64_t pool_demand(uint64_t budget);
  * records' part of "memory needed" is its demand function. */
 static void pool_init(void)
 {
+    fill_pow2_masks();
     iolens_pool_init(&pool, pool_cap_for_test);
     iolens_park_mark_raw(&pool.codec, offsetof(posix_rec, last_meta_end), sizeof(double));
     iolens_park_mark_raw(&pool.codec, offsetof(posix_rec, fcounters),
@@ -780,10 +801,9 @@ static __attribute__((noinline)) void count_common_values(posix_rec *r, int64_t 
 static inline unsigned misaligned_bits(const posix_rec *r, const void *buf, int64_t start)
 {
     const int64_t *c = r->counters;
-    unsigned mem = (unsigned)iolens_is_misaligned_masked((uintptr_t)buf, align_mask(r->mem_align_shift),
-                                                         c[POSIX_MEM_ALIGNMENT]);
-    unsigned file = (unsigned)iolens_is_misaligned_masked((uint64_t)start, align_mask(r->file_align_shift),
-                                                          c[POSIX_FILE_ALIGNMENT]);
+    unsigned mem = is_misaligned_shift((uintptr_t)buf, r->mem_align_shift, c[POSIX_MEM_ALIGNMENT]);
+    unsigned file = is_misaligned_shift((uint64_t)start, r->file_align_shift,
+                                        c[POSIX_FILE_ALIGNMENT]);
     return mem | file << 1;
 }
 
@@ -965,26 +985,96 @@ static __attribute__((noinline)) void count_append_write(struct iolens_ofd *ofd,
     count_access(ofd, buf, -1, size, t0, t1, &write_ids, append_position(fd), site);
 }
 
-/* The access interval (layer_intervals.h) is added after the record's
- * lock is released, as the last step: a call in tail position. */
-void iolens_posix_read_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset,
-                           ssize_t ret, double t0, double t1, uintptr_t site)
+/*
+ * The fast path: a repeat of the record's run (the usual access) in a
+ * process with one thread, which needs no lock.  It first tests
+ * everything, changing nothing, and returns NULL when the access is not
+ * such a repeat (or its site, its first, an O_APPEND write's position or
+ * an alignment that is not a power of two needs a call or a division).
+ * Otherwise it counts the access as count_access would and returns the
+ * record (whose id the access interval takes).
+ * The tests are repeats_run's and misaligned_bits', in the order that
+ * keeps the fewest values live at once.
+ */
+static inline __attribute__((always_inline)) posix_rec *
+count_repeat_alone(const struct iolens_posix_io *restrict io, const struct rw_ids *k)
 {
-    (void)fd;
-    count_access(ofd, buf, offset, ret, t0, t1, &read_ids, -1, site);
-    iolens_intervals_add(IOLENS_LAYER_POSIX, t0, t1, ((posix_rec *)ofd->rec)->id, ret,
-                         IOLENS_IV_READ);
+    if (!iolens_single_threaded())
+        return NULL;
+    struct iolens_ofd *ofd = io->ofd;
+    posix_rec *r = ofd->rec;
+    int64_t size = io->ret;
+    if (r->run.ofd != ofd || r->last_io != k->kind || (uint64_t)size != r->run.size ||
+        r->run.n == UINT32_MAX)
+        return NULL;
+    int64_t start = io->offset;
+    if (start < 0) {
+        if (k->kind == IO_WRITE && __builtin_expect(ofd->flags & O_APPEND, 0))
+            return NULL;
+        start = atomic_load_explicit(&ofd->offset, memory_order_relaxed);
+    }
+    int64_t prev_start = ofd->last_start;
+    if (prev_start < 0 || start - prev_start != r->pat.run_stride)
+        return NULL;
+    int8_t mem_shift = r->mem_align_shift, file_shift = r->file_align_shift;
+    if ((mem_shift | file_shift) < 0)
+        return NULL;
+    uint8_t misaligned = (uint8_t)(is_misaligned_pow2((uintptr_t)io->buf, mem_shift) +
+                                   2 * is_misaligned_pow2((uint64_t)start, file_shift));
+    if (misaligned != r->run_misaligned ||
+        !iolens_sites_count_inline(&r->sites, io->site, size, io->t1 - io->t0))
+        return NULL;
+    if (io->offset < 0)
+        atomic_store_explicit(&ofd->offset, start + size, memory_order_relaxed);
+    count_repeat(r, ofd, k, start, size, io->t0, io->t1);
+    return r;
 }
 
-void iolens_posix_write_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset,
-                            ssize_t ret, double t0, double t1, uintptr_t site)
+/* Every access the fast path leaves: counted from the start (with the
+ * record's lock when the process has threads).  The access interval
+ * (layer_intervals.h) is added after the lock is released, as the last
+ * step: a call in tail position. */
+static __attribute__((noinline)) void read_io_general(const struct iolens_posix_io *io)
 {
-    if (offset < 0 && __builtin_expect(ofd->flags & O_APPEND, 0))
-        count_append_write(ofd, fd, buf, ret, t0, t1, site);
+    count_access(io->ofd, io->buf, io->offset, io->ret, io->t0, io->t1, &read_ids, -1,
+                 io->site);
+    iolens_intervals_add(IOLENS_LAYER_POSIX, io->t0, io->t1, ((posix_rec *)io->ofd->rec)->id,
+                         io->ret, IOLENS_IV_READ);
+}
+
+static __attribute__((noinline)) void write_io_general(const struct iolens_posix_io *io)
+{
+    if (io->offset < 0 && __builtin_expect(io->ofd->flags & O_APPEND, 0))
+        count_append_write(io->ofd, io->fd, io->buf, io->ret, io->t0, io->t1, io->site);
     else
-        count_access(ofd, buf, offset, ret, t0, t1, &write_ids, -1, site);
-    iolens_intervals_add(IOLENS_LAYER_POSIX, t0, t1, ((posix_rec *)ofd->rec)->id, ret,
-                         IOLENS_IV_WRITE);
+        count_access(io->ofd, io->buf, io->offset, io->ret, io->t0, io->t1, &write_ids, -1,
+                     io->site);
+    iolens_intervals_add(IOLENS_LAYER_POSIX, io->t0, io->t1, ((posix_rec *)io->ofd->rec)->id,
+                         io->ret, IOLENS_IV_WRITE);
+}
+
+/* The fast path inline, every other way out a call in tail position: so
+ * the usual access calls nothing and saves no registers. */
+void iolens_posix_read_io(const struct iolens_posix_io *restrict io)
+{
+    posix_rec *r = count_repeat_alone(io, &read_ids);
+    if (r == NULL) {
+        read_io_general(io);
+        return;
+    }
+    iolens_intervals_add_alone(IOLENS_LAYER_POSIX, io->t0, io->t1, r->id, io->ret,
+                               IOLENS_IV_READ);
+}
+
+void iolens_posix_write_io(const struct iolens_posix_io *restrict io)
+{
+    posix_rec *r = count_repeat_alone(io, &write_ids);
+    if (r == NULL) {
+        write_io_general(io);
+        return;
+    }
+    iolens_intervals_add_alone(IOLENS_LAYER_POSIX, io->t0, io->t1, r->id, io->ret,
+                               IOLENS_IV_WRITE);
 }
 
 void iolens_posix_failed_access(int fd, int64_t requested, int is_write, double t0, double t1)
@@ -1000,19 +1090,19 @@ void iolens_posix_failed_access(int fd, int64_t requested, int is_write, double 
 void iolens_posix_read(int fd, const void *buf, int64_t offset, ssize_t ret, double t0,
                        double t1)
 {
-    struct iolens_ofd *ofd = iolens_fd_lookup(fd);
-    uintptr_t site = iolens_site_take();
-    if (ofd != NULL)
-        iolens_posix_read_ofd(ofd, fd, buf, offset, ret, t0, t1, site);
+    struct iolens_posix_io io = {iolens_fd_lookup(fd), buf, offset, ret, t0, t1,
+                                 iolens_site_take(), fd};
+    if (io.ofd != NULL)
+        read_io_general(&io);
 }
 
 void iolens_posix_write(int fd, const void *buf, int64_t offset, ssize_t ret, double t0,
                         double t1)
 {
-    struct iolens_ofd *ofd = iolens_fd_lookup(fd);
-    uintptr_t site = iolens_site_take();
-    if (ofd != NULL)
-        iolens_posix_write_ofd(ofd, fd, buf, offset, ret, t0, t1, site);
+    struct iolens_posix_io io = {iolens_fd_lookup(fd), buf, offset, ret, t0, t1,
+                                 iolens_site_take(), fd};
+    if (io.ofd != NULL)
+        write_io_general(&io);
 }
 
 /* ------------------------------------------- descriptor metadata -- */

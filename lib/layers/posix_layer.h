@@ -57,22 +57,33 @@ void iolens_posix_close_end(struct iolens_posix_rec *rec, int succeeded, double 
 /* A read or write of ret bytes from buffer buf (for readv/writev: the
  * first iovec's base).  offset is the explicit file offset of the
  * p-forms, or -1 for the forms that use and advance the file position.
- * These two leave errno as it was (the wrappers rely on it). */
+ * These two leave errno as it was (the wrappers rely on it).  The call
+ * site is taken from iolens_site_note. */
 void iolens_posix_read(int fd, const void *buf, int64_t offset, ssize_t ret,
                        double t0, double t1);
 void iolens_posix_write(int fd, const void *buf, int64_t offset, ssize_t ret,
                         double t0, double t1);
-/* The same for the wrappers' hot path, with the descriptor's ofd as
+
+/* The same for the wrappers' hot path, the facts handed over in the
+ * wrapper's frame: the wrapper writes them there as it learns them, so
+ * that none of them has to be kept in a register across the real call,
+ * and these read what they need.  ofd is the descriptor's as
  * iolens_fd_lookup(fd) gave it before the real call (never NULL): the
  * call is charged to the file the descriptor was open on when it began,
- * and no second lookup is made.  site: the call site
- * (iolens_site_of, core/call_site.h; 0: none), which iolens_posix_read
- * and iolens_posix_write take from iolens_site_note instead. */
+ * and no second lookup is made.  site: the call site (iolens_site_of,
+ * core/call_site.h; 0: none).  Also leave errno as it was. */
 struct iolens_ofd;
-void iolens_posix_read_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset,
-                           ssize_t ret, double t0, double t1, uintptr_t site);
-void iolens_posix_write_ofd(struct iolens_ofd *ofd, int fd, const void *buf, int64_t offset,
-                            ssize_t ret, double t0, double t1, uintptr_t site);
+struct iolens_posix_io {
+    struct iolens_ofd *ofd;
+    const void *buf;
+    int64_t offset;
+    ssize_t ret;            /* the real call's, >= 0 */
+    double t0, t1;
+    uintptr_t site;
+    int fd;
+};
+void iolens_posix_read_io(const struct iolens_posix_io *io);
+void iolens_posix_write_io(const struct iolens_posix_io *io);
 
 /* A read or write on fd that failed (the real call returned -1): no
  * counter changes, but it is recorded as an access interval of the bytes

@@ -133,10 +133,12 @@ static size_t nslots(void)
     return (size_t)1 << slot_bits;
 }
 
+static unsigned slot_shift; /* 64 - slot_bits, kept for home_of */
+
 static size_t home_of(FILE *stream)
 {
     uint64_t h = ((uintptr_t)stream >> 4) * UINT64_C(0x9E3779B97F4A7C15);
-    return (size_t)(h >> (64 - slot_bits));
+    return (size_t)(h >> slot_shift);
 }
 
 /*
@@ -179,22 +181,36 @@ static int mark_overflow(int fd, int on)
 
 /* Lock-free: the slot of a tracked stream, or NULL.  Usually the home
  * slot: the table is at most a few percent full in practice. */
+static inline struct iolens_stdio_stream *find_in_table(FILE *stream)
+{
+    struct iolens_stdio_stream *table = slots; /* set once, at start-up */
+    size_t mask = slot_mask;
+    size_t i = home_of(stream);
+    for (size_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
+        uintptr_t key = atomic_load_explicit(&table[i].key, memory_order_acquire);
+        if (key == (uintptr_t)stream)
+            return &table[i];
+        if (key == SLOT_EMPTY)
+            break;
+    }
+    return NULL;
+}
+
+/* A stream the table does not hold: the overflow slot if it is bound
+ * there, else NULL (not tracked). */
+static inline struct iolens_stdio_stream *find_untabled(FILE *stream)
+{
+    if (__builtin_expect(atomic_load_explicit(&overflow_used, memory_order_relaxed), 0))
+        return find_overflow(stream);
+    return NULL;
+}
+
 static inline struct iolens_stdio_stream *find_slot(FILE *stream)
 {
     if (__builtin_expect(slots == NULL || stream == NULL, 0))
         return NULL;
-    size_t mask = slot_mask;
-    size_t i = home_of(stream);
-    for (size_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
-        uintptr_t key = atomic_load_explicit(&slots[i].key, memory_order_acquire);
-        if (key == (uintptr_t)stream)
-            return &slots[i];
-        if (key == SLOT_EMPTY)
-            break;
-    }
-    if (__builtin_expect(atomic_load_explicit(&overflow_used, memory_order_relaxed), 0))
-        return find_overflow(stream);
-    return NULL;
+    struct iolens_stdio_stream *s = find_in_table(stream);
+    return s != NULL ? s : find_untabled(stream);
 }
 
 /* Under the table lock: the slot stream already has (a FILE that libc
@@ -435,19 +451,15 @@ static inline int64_t access_start(struct iolens_stdio_stream *slot, int64_t byt
     return start;
 }
 
-/* Inlined into the entry points below, so that k->... are constants; no
- * call on the way, so the compiler needs to save no registers.
- * append_pos: where an append-mode write landed (append_position), or -1. */
+/* The counters of one access, under the record's lock (or in a process
+ * with one thread), the call site apart.  append_pos: where an
+ * append-mode write landed (append_position), or -1. */
 static inline __attribute__((always_inline)) void
-count_access(struct iolens_stdio_stream *slot, int64_t bytes, double t0, double t1,
-             const struct rw_ids *k, int64_t append_pos, uintptr_t site)
+count_counters(stdio_rec *r, struct iolens_stdio_stream *slot, int64_t bytes, double t0,
+               double t1, const struct rw_ids *k, int64_t append_pos)
 {
-    stdio_rec *r = slot->rec;
     int64_t *c = r->disk.counters;
     double *f = r->disk.fcounters;
-
-    int held = lock_rec(r);
-    iolens_sites_count(&r->sites, site, bytes, t1 - t0);
     int64_t start = access_start(slot, bytes, append_pos);
     c[k->ops]++;
     c[k->bytes] += bytes;
@@ -457,6 +469,17 @@ count_access(struct iolens_stdio_stream *slot, int64_t bytes, double t0, double 
     /* F_*_END_TIMESTAMP is also where non-overlapping time resumes (see
      * the POSIX layer's count_timing). */
     f[k->f_time] = iolens_time_add_nonoverlap(f[k->f_time], &f[k->f_end], t0, t1);
+}
+
+/* Inlined into the entry points below, so that k->... are constants. */
+static inline __attribute__((always_inline)) void
+count_access(struct iolens_stdio_stream *slot, int64_t bytes, double t0, double t1,
+             const struct rw_ids *k, int64_t append_pos, uintptr_t site)
+{
+    stdio_rec *r = slot->rec;
+    int held = lock_rec(r);
+    iolens_sites_count(&r->sites, site, bytes, t1 - t0);
+    count_counters(r, slot, bytes, t0, t1, k, append_pos);
     unlock_rec(r, held);
 }
 
@@ -468,10 +491,6 @@ static __attribute__((noinline)) void count_append_write(struct iolens_stdio_str
     count_access(slot, bytes, t0, t1, &write_ids, append_position(stream), site);
 }
 
-struct iolens_stdio_stream *iolens_stdio_stream_of(FILE *stream)
-{
-    return find_slot(stream);
-}
 
 /* ------------------------------------------------ buffer accounting -- */
 
@@ -494,11 +513,13 @@ static void count_buffered(struct iolens_stdio_stream *slot, int64_t bytes,
 
 /* Out of line: on the hot path the pointers have usually not moved. */
 static __attribute__((noinline)) void catch_up_moved(struct iolens_stdio_stream *s,
-                                                     const struct iolens_stdio_marks *now)
+                                                     FILE *stream)
 {
-    int64_t read = iolens_stdio_marks_read_since(&s->seen, now);
-    int64_t written = iolens_stdio_marks_written_since(&s->seen, now);
-    s->seen = *now;
+    struct iolens_stdio_marks now;
+    iolens_stdio_marks_take(&now, stream);
+    int64_t read = iolens_stdio_marks_read_since(&s->seen, &now);
+    int64_t written = iolens_stdio_marks_written_since(&s->seen, &now);
+    s->seen = now;
     if (read > 0)
         count_buffered(s, read, &read_ids);
     if (written > 0)
@@ -523,14 +544,45 @@ static inline int accounting_on(void)
 #endif
 }
 
-void iolens_stdio_catch_up(struct iolens_stdio_stream *s, FILE *stream)
+static inline void catch_up(struct iolens_stdio_stream *s, FILE *stream)
 {
     if (__builtin_expect(s == &overflow_slot, 0) || !accounting_on())
         return;
-    struct iolens_stdio_marks now;
-    iolens_stdio_marks_take(&now, stream);
-    if (!iolens_stdio_marks_same(&s->seen, &now))
-        catch_up_moved(s, &now);
+    if (!iolens_stdio_marks_unmoved(&s->seen, stream))
+        catch_up_moved(s, stream);
+}
+
+void iolens_stdio_catch_up(struct iolens_stdio_stream *s, FILE *stream)
+{
+    catch_up(s, stream);
+}
+
+/* begin's way when the pointers moved (out of line, ending the guard). */
+static __attribute__((noinline)) struct iolens_stdio_stream *
+begin_moved(struct iolens_stdio_stream *s, FILE *stream)
+{
+    catch_up_moved(s, stream);
+    iolens_guard_off();
+    return s;
+}
+
+/* The lookup and the catch-up in one call; the guard covers the catch-up
+ * only, as it did when the wrapper made them apart (it may take the
+ * record's lock).  The usual way, a tracked stream whose pointers did not
+ * move, calls nothing: the others are calls in tail position (nothing is
+ * caught up on the overflow slot). */
+struct iolens_stdio_stream *iolens_stdio_begin(FILE *stream)
+{
+    if (__builtin_expect(slots == NULL || stream == NULL, 0))
+        return NULL;
+    struct iolens_stdio_stream *s = find_in_table(stream);
+    if (s == NULL)
+        return find_untabled(stream);
+    iolens_guard_on();
+    if (accounting_on() && !iolens_stdio_marks_unmoved(&s->seen, stream))
+        return begin_moved(s, stream);
+    iolens_guard_off();
+    return s;
 }
 
 void iolens_stdio_resync(struct iolens_stdio_stream *s, FILE *stream)
@@ -577,18 +629,20 @@ void iolens_stdio_resync_all(void)
     for_each_tracked(iolens_stdio_resync);
 }
 
-/* The access interval (layer_intervals.h) goes in last, after the record
- * lock is released. */
-void iolens_stdio_read_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
-                              double t0, double t1, uintptr_t site)
+/* Every read or write the fast path below leaves.  The access interval
+ * (layer_intervals.h) goes in last, after the record lock is released. */
+static __attribute__((noinline)) void read_stream_general(struct iolens_stdio_stream *s,
+                                                          FILE *stream, int64_t bytes,
+                                                          double t0, double t1, uintptr_t site)
 {
     iolens_stdio_resync(s, stream);
     count_access(s, bytes, t0, t1, &read_ids, -1, site);
     iolens_intervals_add(IOLENS_LAYER_STDIO, t0, t1, s->rec->disk.id, bytes, IOLENS_IV_READ);
 }
 
-void iolens_stdio_write_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
-                               double t0, double t1, uintptr_t site)
+static __attribute__((noinline)) void write_stream_general(struct iolens_stdio_stream *s,
+                                                           FILE *stream, int64_t bytes,
+                                                           double t0, double t1, uintptr_t site)
 {
     iolens_stdio_resync(s, stream);
     if (__builtin_expect(s->append, 0))
@@ -596,6 +650,48 @@ void iolens_stdio_write_stream(struct iolens_stdio_stream *s, FILE *stream, int6
     else
         count_access(s, bytes, t0, t1, &write_ids, -1, site);
     iolens_intervals_add(IOLENS_LAYER_STDIO, t0, t1, s->rec->disk.id, bytes, IOLENS_IV_WRITE);
+}
+
+/* The fast path: an access in a process with one thread (no lock), on a
+ * stream of its own slot, neither appending (ftello) nor from a site the
+ * record's first slot does not take (a call).  Returns NULL, having
+ * changed nothing, for any other; else counts it as the general path
+ * would and returns the record (whose id the access interval takes).  No call on the way: the entry points stay functions that
+ * save no registers, every other way out a call in tail position. */
+static inline __attribute__((always_inline)) stdio_rec *
+count_alone(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes, double t0, double t1,
+            const struct rw_ids *k, uintptr_t site)
+{
+    if (!iolens_single_threaded() || s == &overflow_slot || (k == &write_ids && s->append))
+        return NULL;
+    stdio_rec *r = s->rec;
+    if (!iolens_sites_count_inline(&r->sites, site, bytes, t1 - t0))
+        return NULL;
+    iolens_stdio_marks_take(&s->seen, stream);
+    count_counters(r, s, bytes, t0, t1, k, -1);
+    return r;
+}
+
+void iolens_stdio_read_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
+                              double t0, double t1, uintptr_t site)
+{
+    stdio_rec *r = count_alone(s, stream, bytes, t0, t1, &read_ids, site);
+    if (r == NULL) {
+        read_stream_general(s, stream, bytes, t0, t1, site);
+        return;
+    }
+    iolens_intervals_add_alone(IOLENS_LAYER_STDIO, t0, t1, r->disk.id, bytes, IOLENS_IV_READ);
+}
+
+void iolens_stdio_write_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
+                               double t0, double t1, uintptr_t site)
+{
+    stdio_rec *r = count_alone(s, stream, bytes, t0, t1, &write_ids, site);
+    if (r == NULL) {
+        write_stream_general(s, stream, bytes, t0, t1, site);
+        return;
+    }
+    iolens_intervals_add_alone(IOLENS_LAYER_STDIO, t0, t1, r->disk.id, bytes, IOLENS_IV_WRITE);
 }
 
 void iolens_stdio_failed_access(struct iolens_stdio_stream *s, int64_t requested, int is_write,
@@ -610,7 +706,7 @@ void iolens_stdio_read(FILE *stream, int64_t bytes, double t0, double t1)
     struct iolens_stdio_stream *s = find_slot(stream);
     uintptr_t site = iolens_site_take();
     if (s != NULL)
-        iolens_stdio_read_stream(s, stream, bytes, t0, t1, site);
+        read_stream_general(s, stream, bytes, t0, t1, site);
 }
 
 void iolens_stdio_write(FILE *stream, int64_t bytes, double t0, double t1)
@@ -618,7 +714,7 @@ void iolens_stdio_write(FILE *stream, int64_t bytes, double t0, double t1)
     struct iolens_stdio_stream *s = find_slot(stream);
     uintptr_t site = iolens_site_take();
     if (s != NULL)
-        iolens_stdio_write_stream(s, stream, bytes, t0, t1, site);
+        write_stream_general(s, stream, bytes, t0, t1, site);
 }
 
 /* ------------------------------------------------ seek, tell, flush -- */
@@ -701,6 +797,7 @@ static void layer_init(void)
     slot_bits = 0;
     while (((size_t)1 << slot_bits) < n)
         slot_bits++;
+    slot_shift = 64 - slot_bits;
     slot_mask = n - 1;
     /* Made now so that folding never needs memory; streams the table
      * cannot hold count into it too (see find_overflow). */

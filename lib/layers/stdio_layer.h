@@ -71,9 +71,11 @@ void iolens_stdio_write(FILE *stream, int64_t bytes, double t0, double t1);
  * entry is looked up once, before the real call (NULL: not tracked, so the
  * call need not even be timed), and handed back after it.  The entry stays
  * valid while the stream is open, which the caller's own use of the
- * stream guarantees for the duration of the call. */
+ * stream guarantees for the duration of the call.  begin also catches up
+ * with the stream's buffer (iolens_stdio_catch_up, below) when it is
+ * tracked, with the runtime's guard set (state.h). */
 struct iolens_stdio_stream;
-struct iolens_stdio_stream *iolens_stdio_stream_of(FILE *stream);
+struct iolens_stdio_stream *iolens_stdio_begin(FILE *stream);
 /* site: the call site (iolens_site_of, core/call_site.h; 0: none), which
  * iolens_stdio_read and iolens_stdio_write take from iolens_site_note. */
 void iolens_stdio_read_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
