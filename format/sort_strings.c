@@ -22,7 +22,7 @@ static uint64_t key_from(const char *s, size_t from)
     unsigned b = 0;
     for (; b < 8 && p[b] != 0; b++)
         k = k << 8 | p[b];
-    return k << (8 * (8 - b));
+    return b == 0 ? 0 : k << (8 * (8 - b)); /* a shift by 64 is undefined */
 }
 
 /* The length of the prefix every string shares (a string's end included:
