@@ -576,7 +576,11 @@ void iolens_interval_add(struct iolens_interval_store *s, double start, double e
         if (!absorbed_on_arrival(s, &fresh)) {
             if (s->count == s->capacity)
                 iolens_interval_compact(s, s->capacity / 2);
-            s->iv[s->count++] = fresh;
+            /* The entry first, then the count that shows it: a snapshot
+             * of the process (the log written at SIGTERM) never sees a
+             * counted entry unwritten. */
+            s->iv[s->count] = fresh;
+            __atomic_store_n(&s->count, s->count + 1, __ATOMIC_RELEASE);
             note_last(s);
         }
     }

@@ -201,16 +201,35 @@ struct iolens_interval_store *iolens_intervals_thread_store(enum iolens_layer la
 
 /* ------------------------------------------------------------ packing -- */
 
+/* Whether an entry is whole.  The log written at SIGTERM comes from a
+ * snapshot copy of the process whose runtime locks are all released
+ * (core/termination.c): a thread stopped inside the store's bookkeeping
+ * may have left the entry it was appending unwritten, which the reader
+ * would refuse (no access, an end before the start), and the whole log
+ * with it. */
+static int entry_is_whole(const struct iolens_interval *iv)
+{
+    return iv->accesses > 0 && iv->start <= iv->end && iv->busy >= 0 && iv->bytes >= 0;
+}
+
 /* Appends a consistent copy of one store to p (under the store's lock:
- * a thread may still be appending); p->iv has room for it. */
+ * a thread may still be appending), whole entries only; p->iv has room
+ * for it.  The same snapshot may have caught an access counted in its
+ * entry but not yet in the store's total, which the reader would refuse
+ * (intervals holding more accesses than the layer counted): the total is
+ * then the entries' own. */
 static void append_store(struct iolens_interval_store *s, struct iolens_intervals_packed *p)
 {
     iolens_lock_always(&s->lock);
     size_t n = s->count;
-    memcpy(p->iv + p->count, s->iv, n * sizeof *p->iv);
-    p->count += n;
+    uint64_t in_entries = 0;
+    for (size_t i = 0; i < n; i++)
+        if (entry_is_whole(&s->iv[i])) {
+            p->iv[p->count++] = s->iv[i];
+            in_entries += s->iv[i].accesses;
+        }
+    p->accesses += in_entries > s->accesses ? in_entries : s->accesses;
     p->error_bound += s->error_bound;
-    p->accesses += s->accesses;
     p->bytes += s->bytes;
     p->sum_duration += s->sum_duration;
     p->overlap += s->overlap;

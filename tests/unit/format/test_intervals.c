@@ -951,6 +951,45 @@ START_TEST(layer_stores_per_thread)
 }
 END_TEST
 
+/* The log written at SIGTERM packs a snapshot whose runtime locks were
+ * released wherever its threads stood: an entry a thread was appending
+ * may be counted but unwritten, an access merged into an entry not yet
+ * in the store's total.  Packing leaves out such an entry (no access, an
+ * end before its start), keeps every whole one, and never gives a total
+ * below the entries' accesses (the reader refuses that). */
+START_TEST(packing_leaves_out_a_torn_entry)
+{
+    ck_assert_int_eq(iolens_budget_init(64u << 20), 0);
+    iolens_intervals_init(64u << 20);
+    struct iolens_interval_store *s = &iolens_layer_intervals[IOLENS_LAYER_POSIX];
+    for (int i = 0; i < 3; i++)
+        iolens_interval_add(s, 100.0 * i, 100.0 * i + 1, 40 + (uint64_t)i, 8, IOLENS_IV_WRITE);
+    ck_assert_uint_eq(s->count, 3);
+    /* Counted, never written: as the budget hands it out, zeros. */
+    memset(&s->iv[s->count], 0, sizeof s->iv[0]);
+    s->count++;
+    /* Half written: the time of a new access, no access counted yet. */
+    s->iv[s->count] = (struct iolens_interval){500.0, 499.0, 43, 8, 0, IOLENS_IV_WRITE, 1.0};
+    s->count++;
+    /* An access merged into the last whole entry, not yet in the total. */
+    s->iv[2].accesses++;
+    struct iolens_intervals_packed packed[IOLENS_NLAYERS];
+    int n = iolens_intervals_pack(0, 0.0, packed);
+    ck_assert_int_ge(n, 1);
+    ck_assert_uint_eq(packed[0].region_kind, IOLENS_REGION_POSIX);
+    ck_assert_uint_eq(packed[0].count, 3);
+    for (size_t i = 0; i < packed[0].count; i++) {
+        ck_assert_uint_eq(packed[0].iv[i].file_id, 40 + i);
+        ck_assert_uint_eq(packed[0].iv[i].accesses, 1 + (i == 2));
+    }
+    ck_assert_uint_eq(s->accesses, 3);
+    ck_assert_uint_eq(packed[0].accesses, 4); /* never fewer than the entries hold */
+    iolens_intervals_packed_free(packed, n);
+    iolens_intervals_reset();
+    iolens_budget_fini();
+}
+END_TEST
+
 /* ------------------------------------------------------------ bounds -- */
 
 /* The stores' intervals as items of analysis/interval_bounds.h, store k being
@@ -1205,6 +1244,7 @@ static Suite *intervals_suite(void)
     tcase_add_test(st, fast_path_bucket_edge);
     tcase_add_test(st, threads_lose_nothing);
     tcase_add_test(st, layer_stores_per_thread);
+    tcase_add_test(st, packing_leaves_out_a_torn_entry);
     tcase_add_test(st, overlap_measured);
     tcase_add_test(st, bounds_by_hand);
     tcase_add_test(st, bounds_serial_stream_exact);
