@@ -23,11 +23,12 @@
  * up to IOLENS_COLL_MAX_SLEEP_NS.  Yielding alone still woke every waiting
  * rank at each turn of the scheduler: at 8 ranks x 10000 files on 2 cores
  * the waiters' sched_yield and context switches took a fifth of the CPU
- * the shutdown used, 6,000 to 23,000 switches, CPU the ranks still at work
- * needed.  Sleeping, a waiter wakes at most a few hundred times a second;
- * a collective that completes while it sleeps is seen at most
- * IOLENS_COLL_MAX_SLEEP_NS late, once per waiting rank.  With a core per
- * rank the short collectives finish within the yields. */
+ * the shutdown used (6,000 to 32,000 switches), CPU the ranks still at
+ * work needed.  Sleeping, a waiter wakes a few thousand times a second at
+ * most.  A rank sees its collective complete at most
+ * IOLENS_COLL_MAX_SLEEP_NS late, and a step it must pass on (a tree-shaped
+ * broadcast) waits as long.  With a core per rank the short collectives
+ * finish within the yields. */
 #define IOLENS_COLL_YIELD_TESTS 16u
 #define IOLENS_COLL_FIRST_SLEEP_NS 10000L
 #define IOLENS_COLL_MAX_SLEEP_NS 250000L
