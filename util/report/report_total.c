@@ -208,8 +208,10 @@ static int track_darshan(struct kind_total *kt, const struct iolens_log_layer *L
 #define TOTAL_ROWS_BLOCK 128
 
 /* The layer's zero columns (reader.h) in the merge's terms: a flag for
- * each counter then each fcounter of the layer, which L holds exactly
- * (add_whole_rows is only called then); NULL when L has none. */
+ * each counter then each fcounter of the layer.  L's flags line up with
+ * them only when L has exactly the layer's counters; rows of a newer
+ * layout (more counters, which add_whole_rows also takes) get none, and
+ * are merged column by column as before. */
 static const unsigned char *zero_flags_of(const struct kind_total *kt,
                                           const struct iolens_log_layer *L)
 {
