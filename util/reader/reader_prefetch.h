@@ -1,7 +1,9 @@
 /* Regions decoded ahead of the streaming reader (reader_stream.c) on a
  * second thread: while the reader checks one layer region and hands it
  * to its caller (or indexes the ids of one names region), the thread
- * reads the next one, checks its CRC, inflates it and parses it.  Two slots taken strictly in
+ * reads the next one, checks its CRC, inflates it and parses it (a layer
+ * region's records checked but, with defer_records, left to the caller
+ * to decode).  Two slots taken strictly in
  * table order, so the caller sees the same regions, and the same first
  * error, as without it; at most two decoded layer regions are alive.
  * Not part of the reader's API. */
