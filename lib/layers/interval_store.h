@@ -88,11 +88,14 @@ static inline void iolens_interval_note_access(struct iolens_interval_store *s, 
 }
 
 /* The common case of iolens_interval_add, inline and without the lock:
- * the access continues the latest entry's file, starts no earlier, and
- * the gap is one the store would merge on arrival anyway (see
- * absorbed_on_arrival in interval_store.c, which this must agree with).
- * Returns 1 if it recorded the access, 0 if the caller must call
- * iolens_interval_add.  Only for a store no other thread can touch. */
+ * the access continues the latest entry's file, starts no earlier than
+ * every access so far ended (max_end: so it overlaps none, and its gap to
+ * the latest entry is >= 0), and the gap is one the store would merge on
+ * arrival anyway (see absorbed_on_arrival in interval_store.c, which this
+ * must agree with).  One thread's blocking calls always start so; an
+ * access that overlaps an earlier one takes the call, which also counts
+ * the overlap.  Returns 1 if it recorded the access, 0 if the caller must
+ * call iolens_interval_add.  Only for a store no other thread can touch. */
 static inline int iolens_interval_try_absorb(struct iolens_interval_store *s, double start,
                                              double end, uint64_t file_id, int64_t bytes,
                                              uint32_t flags)
@@ -101,20 +104,20 @@ static inline int iolens_interval_try_absorb(struct iolens_interval_store *s, do
     if (last == NULL)
         return 0;
     double gap = start - last->end;
-    if (last->file_id != file_id || !(end >= start) || !(start >= last->start) ||
+    if (last->file_id != file_id || !(start >= s->max_end) || !(end >= start) ||
         !(gap <= s->absorb_upto) || last->accesses == UINT32_MAX)
         return 0;
-    if (gap > 0.0) {            /* then end >= start > last->end */
-        s->error_bound += gap;
-        last->end = end;
-    } else if (end > last->end) {
-        last->end = end;
-    }
+    /* gap >= 0 here (last->end <= max_end <= start): a gap of 0 adds 0 */
+    s->error_bound += gap;
+    last->end = end;
     last->bytes += bytes;
     last->busy += end - start;
     last->accesses++;
     last->flags |= flags;
-    iolens_interval_note_access(s, start, end, bytes);
+    s->accesses++;
+    s->bytes += bytes;
+    s->sum_duration += end - start;
+    s->max_end = end;           /* no overlap: start >= max_end */
     return 1;
 }
 

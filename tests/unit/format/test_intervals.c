@@ -766,6 +766,8 @@ START_TEST(fast_path_matches_add)
     ck_assert_int_eq(a.s.bytes, b.s.bytes);
     ck_assert_double_eq(a.s.error_bound, b.s.error_bound);
     ck_assert_double_eq(a.s.sum_duration, b.s.sum_duration);
+    ck_assert_double_eq(a.s.overlap, b.s.overlap);
+    ck_assert_double_eq(a.s.max_end, b.s.max_end);
     ck_assert_int_eq(memcmp(a.s.iv, b.s.iv, a.s.count * sizeof *a.s.iv), 0);
 }
 END_TEST
