@@ -557,20 +557,23 @@ void iolens_stdio_catch_up(struct iolens_stdio_stream *s, FILE *stream)
     catch_up(s, stream);
 }
 
-/* begin's way when the pointers moved (out of line, ending the guard). */
+/* begin's way when the pointers moved (out of line).  The guard covers
+ * the catch-up, which may take the record's lock: a signal handler's I/O
+ * meanwhile passes untraced. */
 static __attribute__((noinline)) struct iolens_stdio_stream *
 begin_moved(struct iolens_stdio_stream *s, FILE *stream)
 {
+    iolens_guard_on();
     catch_up_moved(s, stream);
     iolens_guard_off();
     return s;
 }
 
-/* The lookup and the catch-up in one call; the guard covers the catch-up
- * only, as it did when the wrapper made them apart (it may take the
- * record's lock).  The usual way, a tracked stream whose pointers did not
- * move, calls nothing: the others are calls in tail position (nothing is
- * caught up on the overflow slot). */
+/* The lookup and the catch-up in one call.  The usual way, a tracked
+ * stream whose pointers did not move, calls nothing and needs no guard
+ * (it only reads the table and the stream's pointers, which a signal
+ * handler's traced I/O would leave consistent); the others are calls in
+ * tail position (nothing is caught up on the overflow slot). */
 struct iolens_stdio_stream *iolens_stdio_begin(FILE *stream)
 {
     if (__builtin_expect(slots == NULL || stream == NULL, 0))
@@ -578,10 +581,8 @@ struct iolens_stdio_stream *iolens_stdio_begin(FILE *stream)
     struct iolens_stdio_stream *s = find_in_table(stream);
     if (s == NULL)
         return find_untabled(stream);
-    iolens_guard_on();
     if (accounting_on() && !iolens_stdio_marks_unmoved(&s->seen, stream))
         return begin_moved(s, stream);
-    iolens_guard_off();
     return s;
 }
 

@@ -73,7 +73,8 @@ void iolens_stdio_write(FILE *stream, int64_t bytes, double t0, double t1);
  * valid while the stream is open, which the caller's own use of the
  * stream guarantees for the duration of the call.  begin also catches up
  * with the stream's buffer (iolens_stdio_catch_up, below) when it is
- * tracked, with the runtime's guard set (state.h). */
+ * tracked and the buffer's pointers moved, with the runtime's guard set
+ * for the catch-up (state.h). */
 struct iolens_stdio_stream;
 struct iolens_stdio_stream *iolens_stdio_begin(FILE *stream);
 /* site: the call site (iolens_site_of, core/call_site.h; 0: none), which
