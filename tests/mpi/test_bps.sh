@@ -152,24 +152,44 @@ check_union() {
 }
 
 # ---------------------------------------------------------- simultaneous --
-bps_job simultaneous 1
-T_sim=$(bps time)
-check_union "$T_sim" "$(shifted_union all)" "simultaneous writes"
+# The ranks did overlap, so T (their union) is well below the sum of
+# their busy times.  With N ranks on C CPUs at most min(N, C) write at
+# once, so the union cannot go below busy / min(N, C): on 2 CPUs that is
+# half.  Halfway between that floor and the plain sum tells overlapped
+# writes from serial ones.  Whether the ranks' writes overlapped at all is
+# the scheduler's choice, not the runtime's: on a loaded machine it may
+# run them nearly one after the other (seen in CI: the union at 0.77 of
+# the sum).  The program's own brackets say which happened, so a job
+# whose brackets did not overlap is run again, at most 3 times in all,
+# and the checks below are made on the first whose brackets did (or, if
+# none did, on the last, and then the brackets' own check fails: the
+# scenario was never run).  "Overlapped" with the clock terms' margin
+# TOL: T may lie up to TOL above the brackets' union (check_union).
+cpus=$(nproc 2>/dev/null || echo 1)
+par=$((cpus < N ? cpus : N))
+attempt=1
+while :; do
+    bps_job simultaneous 1
+    T_sim=$(bps time)
+    U_sim=$(shifted_union all)
+    overlap_max=$(awk -v b="$(prog all busy)" -v p="$par" 'BEGIN { printf "%.9f", b * (1 + 1 / p) / 2 }')
+    if awk -v u="$U_sim" -v t="$TOL" -v m="$overlap_max" 'BEGIN { exit !(u + t <= m + 0) }' ||
+        [ "$attempt" -ge 3 ]; then
+        break
+    fi
+    echo "simultaneous: the brackets' union $U_sim (+ $TOL) is above $overlap_max: the ranks wrote" \
+        "one after the other (attempt $attempt); again"
+    attempt=$((attempt + 1))
+done
+check_union "$T_sim" "$U_sim" "simultaneous writes"
 # Close to the slowest rank's span: at least its busy time (its own
 # intervals), at most its span plus the spread of the ranks' start times.
 low=$(awk -v m="$(prog all maxbusy)" -v s="$SLACK" -v t="$TOL" 'BEGIN { printf "%.9f", m - s - t }')
 high=$(awk -v m="$(prog all maxspan)" -v k="$(prog all skew)" -v t="$TOL" -v o="$OFFTOL" \
     'BEGIN { printf "%.9f", m + k + t + o }')
 check_within "$T_sim" "$low" "$high" "simultaneous T against the slowest rank's span"
-# The ranks did overlap, so T (their union) is well below the sum of
-# their busy times.  With N ranks on C CPUs at most min(N, C) write at
-# once, so the union cannot go below busy / min(N, C): on 2 CPUs that is
-# half, the very bound this check once had, which it then met or missed
-# by scheduling noise.  Halfway between that floor and the plain sum
-# still tells overlapped writes from serial ones.
-cpus=$(nproc 2>/dev/null || echo 1)
-par=$((cpus < N ? cpus : N))
-overlap_max=$(awk -v b="$(prog all busy)" -v p="$par" 'BEGIN { printf "%.9f", b * (1 + 1 / p) / 2 }')
+check_within "$(awk -v u="$U_sim" -v t="$TOL" 'BEGIN { printf "%.9f", u + t }')" 0 "$overlap_max" \
+    "the ranks' own brackets overlapped, by more than the tolerance ($par at once, attempt $attempt of at most 3)"
 check_within "$T_sim" 0 "$overlap_max" "simultaneous T well below the summed busy time ($par at once)"
 check_gt "$T_sim" 0.005 "simultaneous T is tens of ms, not noise"
 
