@@ -26,6 +26,9 @@
 #   in-process added cost, and what the sites add is the difference of the
 #   two, then the median and min..max over the RUNS pairs (target: at most
 #   5 ns, issue 18).
+# - the clock counter (time-stamp counter on x86_64): one reading, in a
+#   loop without calls, RUNS times; the runtime reads it twice a traced
+#   call, so twice this is the floor under the read and write figures.
 # A median added cost below 0, or a traced/untraced ratio below 1, is the
 # machine's noise: the summary says "noise, not measured" (summary.sh).
 # A figure, not a test: nothing here passes or fails.
@@ -171,6 +174,17 @@ for op in pwrite1 pwrite4k fwrite16 fprintf1 openclose stat; do
             "${ratio#* }" 1
     fi
 done
+# The floor under the four read and write figures: the counter the
+# runtime reads twice a traced call, read in a loop (no call, untraced).
+: >"$LOGS/tsc"
+i=1
+while [ "$i" -le "$RUNS" ]; do
+    "$BENCH" tsc 9000000 "$SHM/traced" >>"$LOGS/tsc"
+    i=$((i + 1))
+done
+tsc=$(summary_stats %.1f <"$LOGS/tsc")
+echo "clock counter: ${tsc%% *} ns a reading (${tsc#* }), read twice a traced call"
+summary_row "clock counter: ns a reading (twice a traced call)" "${tsc%% *}" ns - "${tsc#* }" 0
 echo
 echo "untraced_ns, traced_ns: medians over the runs (the untraced process; the traced process's"
 echo "traced file).  added_ns, ratio: medians over the pairs (paired: in_process, the traced"
