@@ -77,9 +77,13 @@ static int park_file(struct iolens_park_pool *p, struct iolens_file *file)
         iolens_unlock(lock_of(p, rec), held);
         return 0;
     }
+    /* Copied around its lock word, which other threads may be writing
+     * as they wait for the lock (an atomic exchange); parked as free. */
     _Alignas(16) unsigned char copy[IOLENS_PARK_MAX_WORDS * 8u];
-    memcpy(copy, rec, p->rec_size);
-    atomic_store(lock_of(p, copy), 0); /* parked as free */
+    size_t lock_end = p->lock_offset + sizeof(_Atomic int);
+    memcpy(copy, rec, p->lock_offset);
+    memcpy(copy + lock_end, (const char *)rec + lock_end, p->rec_size - lock_end);
+    atomic_store(lock_of(p, copy), 0);
     void *blob = iolens_park_store_record(&p->store, &p->codec, copy);
     if (blob == NULL) {
         iolens_unlock(lock_of(p, rec), held);

@@ -96,4 +96,34 @@ if ! cmp -s "$T/churn.expected" "$T/churn.txt"; then
     diff "$T/churn.expected" "$T/churn.txt"
     fail "prog_churn's files: counters by value (counter value files)"
 fi
+
+# The same with 100 files a thread, then every thread stats all 400 files
+# 5 times over (prog_churn's ROUNDS): the threads lock the same idle
+# records while the pool parks them under them.  In 384 KiB, less than
+# the 400 files' entries and live records alone, so that the records must
+# have been parked for nothing to fold.  Under ThreadSanitizer (make
+# check-tsan) this found the parking copying a record's lock word while
+# another thread was taking the lock.  Each file: 2 opens, 2 writes, 15
+# bytes, and 1 + 1 + 4 * 5 = 22 stats.
+mkdir "$T/churn_shared"
+IOLENS_MEMORY=384K run_traced "$T/churn_shared.iolens" "$PROGS/prog_churn" "$T/churn_shared" \
+    4 100 5 || fail "prog_churn with shared stats exited with status $?"
+require_log "$T/churn_shared.iolens"
+check_gt $((400 * (96 + 896))) "$(header "$T/churn_shared.iolens" "memory budget")" \
+    "400 files' entries and live records against the budget of the shared stats"
+check_eq 0 "$(header "$T/churn_shared.iolens" "folded opens")" "opens folded by the shared stats"
+base_of "$T/churn_shared.iolens" | awk -F'\t' -v d="$T/churn_shared/t" '$1 == "POSIX" &&
+    index($6, d) == 1 && ($4 == "POSIX_OPENS" || $4 == "POSIX_WRITES" ||
+    $4 == "POSIX_BYTES_WRITTEN" || $4 == "POSIX_STATS") {
+        n[$4 " " $5]++ } END { for (k in n) print k, n[k] }' | sort >"$T/churn_shared.txt"
+cat >"$T/churn_shared.expected" <<END
+POSIX_BYTES_WRITTEN 15 400
+POSIX_OPENS 2 400
+POSIX_STATS 22 400
+POSIX_WRITES 2 400
+END
+if ! cmp -s "$T/churn_shared.expected" "$T/churn_shared.txt"; then
+    diff "$T/churn_shared.expected" "$T/churn_shared.txt"
+    fail "prog_churn's files with shared stats: counters by value (counter value files)"
+fi
 finish
