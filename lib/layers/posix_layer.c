@@ -1054,27 +1054,30 @@ static __attribute__((noinline)) void write_io_general(const struct iolens_posix
 }
 
 /* The fast path inline, every other way out a call in tail position: so
- * the usual access calls nothing and saves no registers. */
-void iolens_posix_read_io(const struct iolens_posix_io *restrict io)
+ * the usual access calls nothing and saves no registers.  Inlined into
+ * the two entry points below, so that k, general and the flag are
+ * constants there.  io is restrict at the entry points only: on this
+ * inline helper too, GCC 12 compiled four instructions more into each. */
+static inline __attribute__((always_inline)) void
+count_io(const struct iolens_posix_io *io, const struct rw_ids *k,
+         void (*general)(const struct iolens_posix_io *), uint32_t iv_flag)
 {
-    posix_rec *r = count_repeat_alone(io, &read_ids);
+    posix_rec *r = count_repeat_alone(io, k);
     if (r == NULL) {
-        read_io_general(io);
+        general(io);
         return;
     }
-    iolens_intervals_add_alone(IOLENS_LAYER_POSIX, io->t0, io->t1, r->id, io->ret,
-                               IOLENS_IV_READ);
+    iolens_intervals_add_alone(IOLENS_LAYER_POSIX, io->t0, io->t1, r->id, io->ret, iv_flag);
+}
+
+void iolens_posix_read_io(const struct iolens_posix_io *restrict io)
+{
+    count_io(io, &read_ids, read_io_general, IOLENS_IV_READ);
 }
 
 void iolens_posix_write_io(const struct iolens_posix_io *restrict io)
 {
-    posix_rec *r = count_repeat_alone(io, &write_ids);
-    if (r == NULL) {
-        write_io_general(io);
-        return;
-    }
-    iolens_intervals_add_alone(IOLENS_LAYER_POSIX, io->t0, io->t1, r->id, io->ret,
-                               IOLENS_IV_WRITE);
+    count_io(io, &write_ids, write_io_general, IOLENS_IV_WRITE);
 }
 
 void iolens_posix_failed_access(int fd, int64_t requested, int is_write, double t0, double t1)

@@ -673,26 +673,36 @@ count_alone(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes, double t
     return r;
 }
 
+/* The fast path inline, every other way out a call in tail position (as
+ * the POSIX layer's count_io).  Inlined into the two entry points below,
+ * so that k, general and the flag are constants there. */
+static inline __attribute__((always_inline)) void
+count_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes, double t0, double t1,
+             uintptr_t site, const struct rw_ids *k,
+             void (*general)(struct iolens_stdio_stream *, FILE *, int64_t, double, double,
+                             uintptr_t),
+             uint32_t iv_flag)
+{
+    stdio_rec *r = count_alone(s, stream, bytes, t0, t1, k, site);
+    if (r == NULL) {
+        general(s, stream, bytes, t0, t1, site);
+        return;
+    }
+    iolens_intervals_add_alone(IOLENS_LAYER_STDIO, t0, t1, r->disk.id, bytes, iv_flag);
+}
+
 void iolens_stdio_read_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
                               double t0, double t1, uintptr_t site)
 {
-    stdio_rec *r = count_alone(s, stream, bytes, t0, t1, &read_ids, site);
-    if (r == NULL) {
-        read_stream_general(s, stream, bytes, t0, t1, site);
-        return;
-    }
-    iolens_intervals_add_alone(IOLENS_LAYER_STDIO, t0, t1, r->disk.id, bytes, IOLENS_IV_READ);
+    count_stream(s, stream, bytes, t0, t1, site, &read_ids, read_stream_general,
+                 IOLENS_IV_READ);
 }
 
 void iolens_stdio_write_stream(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes,
                                double t0, double t1, uintptr_t site)
 {
-    stdio_rec *r = count_alone(s, stream, bytes, t0, t1, &write_ids, site);
-    if (r == NULL) {
-        write_stream_general(s, stream, bytes, t0, t1, site);
-        return;
-    }
-    iolens_intervals_add_alone(IOLENS_LAYER_STDIO, t0, t1, r->disk.id, bytes, IOLENS_IV_WRITE);
+    count_stream(s, stream, bytes, t0, t1, site, &write_ids, write_stream_general,
+                 IOLENS_IV_WRITE);
 }
 
 void iolens_stdio_failed_access(struct iolens_stdio_stream *s, int64_t requested, int is_write,
