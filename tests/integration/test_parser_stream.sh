@@ -30,6 +30,17 @@ same_both() {
     if cmp -s "$T/s.err" "$T/w.err"; then pass; else fail "stderr of $mode on $(basename "$log") differs"; fi
 }
 
+# A log both readers read in both modes with status 0, whose --base
+# output names N POSIX records: same_both_named LOG N WHAT.
+same_both_named() {
+    for mode in --total --base; do
+        same_both "$mode" "$1"
+        check_eq 0 "$s" "exit status of $mode $3"
+    done
+    check_eq "$2" "$(awk -F'\t' '$4 == "POSIX_OPENS" && $6 != "-"' "$T/s.out" | wc -l)" \
+        "records named $3"
+}
+
 # A rejected log: in both modes exit 2, nothing on stdout, the one line
 # "iolens-parser: LOG: REASON", and the same as the whole-log reader's.
 expect_rejected() {
@@ -229,12 +240,7 @@ for chunk_above in "" 1000000; do
         IOLENS_PARSER_CHUNK_ABOVE=$chunk_above
         export IOLENS_PARSER_CHUNK_ABOVE
     fi
-    for mode in --total --base; do
-        same_both "$mode" "$T/big2.iolens"
-        check_eq 0 "$s" "exit status of $mode on $how"
-    done
-    check_eq 9000 "$(awk -F'\t' '$4 == "POSIX_OPENS" && $6 != "-"' "$T/s.out" | wc -l)" \
-        "records of $how, named"
+    same_both_named "$T/big2.iolens" 9000 "on $how"
     python3 "$T/edit.py" "$T/big2.iolens" "$T/rank2" rank
     expect_rejected "$T/rank2" "corrupt POSIX region: record 4501 has rank 5000 of 2"
     for edit in "fill 1" "counts 1"; do
@@ -249,12 +255,7 @@ done
 # before them: the names come from the id index of the whole log (sorted
 # at the open) and must be the same as the whole-log reader's.
 python3 "$T/edit.py" "$T/big64.iolens" "$T/rotated" rotate
-for mode in --total --base; do
-    same_both "$mode" "$T/rotated"
-    check_eq 0 "$s" "exit status of $mode with the names regions rotated"
-done
-check_eq 6400 "$(awk -F'\t' '$4 == "POSIX_OPENS" && $6 != "-"' "$T/s.out" | wc -l)" \
-    "records named with the names regions rotated"
+same_both_named "$T/rotated" 6400 "with the names regions rotated"
 
 # The names of the last rank gone (its region skipped as an unknown kind):
 # not an error for the whole-log reader (the records print "-" for their
