@@ -18,6 +18,14 @@ static uint64_t site_bit(uintptr_t site)
     return (uint64_t)1 << (h >> 58);
 }
 
+/* Adds a slot's figures (a call, or a folded record's site) to s. */
+static void slot_add(struct iolens_site_slot *s, const struct iolens_site_slot *call)
+{
+    s->ops += call->ops;
+    s->bytes += call->bytes;
+    s->time += call->time;
+}
+
 static void spill(struct iolens_site_table *t, struct iolens_site_late *late,
                   const struct iolens_site_slot *s)
 {
@@ -64,31 +72,30 @@ static struct iolens_site_late *late_part(struct iolens_site_table *t)
     return t->late != IOLENS_SITES_NO_LATE ? t->late : NULL;
 }
 
-/* A call from a site that has no kept slot (struct iolens_site_late): it
- * waits, takes a kept slot, or is counted in other. */
-static void count_late(struct iolens_site_ref *ref, struct iolens_site_table *t, uintptr_t site,
-                       int64_t bytes, double time)
+/* Calls from a site that has no kept slot (struct iolens_site_late):
+ * they wait, take a kept slot, or are counted in other. */
+static void count_late(struct iolens_site_ref *ref, struct iolens_site_table *t,
+                       const struct iolens_site_slot *call)
 {
-    struct iolens_site_slot call = {site, 1, bytes, time};
     struct iolens_site_late *late = late_part(t);
     if (late == NULL) {
-        spill(t, NULL, &call);
+        spill(t, NULL, call);
         return;
     }
-    if (late->waiting.addr == site) {
-        iolens_site_add(&late->waiting, bytes, time);
+    if (late->waiting.addr == call->addr) {
+        slot_add(&late->waiting, call);
         maybe_promote(ref, t, late);
         return;
     }
     /* A site with calls in other can never be counted apart; nor can a
      * newcomer while the waiting site has made more than one call. */
-    if ((late->spilled & site_bit(site)) != 0 || late->waiting.ops > 1) {
-        spill(t, late, &call);
+    if ((late->spilled & site_bit(call->addr)) != 0 || late->waiting.ops > 1) {
+        spill(t, late, call);
         return;
     }
     if (late->waiting.addr != 0)
         spill(t, late, &late->waiting);
-    late->waiting = call;
+    late->waiting = *call;
     maybe_promote(ref, t, late);
 }
 
@@ -99,30 +106,33 @@ static void give_up(struct iolens_site_ref *ref)
     ref->more = IOLENS_SITES_NONE;
 }
 
-void iolens_sites_count_more(struct iolens_site_ref *ref, uintptr_t site, int64_t bytes,
-                             double time)
+/* The table, attached at the second site; NULL (the record gives up its
+ * sites) without room. */
+static struct iolens_site_table *table_of(struct iolens_site_ref *ref)
 {
-    if (!iolens_sites_on) {
-        give_up(ref);
-        return;
-    }
-    if (ref->first.addr == 0) {
-        ref->first = (struct iolens_site_slot){site, 1, bytes, time};
-        return;
-    }
-    struct iolens_site_table *t = ref->more;
-    if (t == NULL) {
-        t = iolens_budget_alloc(sizeof *t);
-        if (t == NULL) {
+    if (ref->more == NULL) {
+        ref->more = iolens_budget_alloc(sizeof *ref->more);
+        if (ref->more == NULL)
             give_up(ref);
-            return;
-        }
-        ref->more = t;
     }
+    return ref->more != IOLENS_SITES_NONE ? ref->more : NULL;
+}
+
+/* Charges call (one call, or a folded record's calls from one site) to
+ * its site, which is not the first slot's. */
+static void count_slot(struct iolens_site_ref *ref, const struct iolens_site_slot *call)
+{
+    if (ref->first.addr == 0) {
+        ref->first = *call;
+        return;
+    }
+    struct iolens_site_table *t = table_of(ref);
+    if (t == NULL)
+        return;
     for (int i = 0; i < IOLENS_SITES_KEPT - 1; i++) {
         struct iolens_site_slot *s = &t->slot[i];
-        if (s->addr == site) {
-            iolens_site_add(s, bytes, time);
+        if (s->addr == call->addr) {
+            slot_add(s, call);
             /* The site called most often is the one kept in place, where
              * iolens_sites_count finds it without a call: a loop after a
              * line that wrote a header first soon takes it. */
@@ -134,14 +144,86 @@ void iolens_sites_count_more(struct iolens_site_ref *ref, uintptr_t site, int64_
             return;
         }
         /* Slots fill in order and are never emptied: while one is free,
-         * nothing waits or went to other, so the site is new. */
+         * nothing waits or went to other (a record folded in that had
+         * spilled calls brought five sites: iolens_sites_fold), so the
+         * site is new. */
         if (s->addr == 0) {
-            s->addr = site;
-            iolens_site_add(s, bytes, time);
+            *s = *call;
             return;
         }
     }
-    count_late(ref, t, site, bytes, time);
+    count_late(ref, t, call);
+}
+
+void iolens_sites_count_more(struct iolens_site_ref *ref, uintptr_t site, int64_t bytes,
+                             double time)
+{
+    if (!iolens_sites_on) {
+        give_up(ref);
+        return;
+    }
+    struct iolens_site_slot call = {site, 1, bytes, time};
+    count_slot(ref, &call);
+}
+
+/* The bits of the sites of src whose calls went to other, all of them
+ * when it could not tell them (no late part). */
+static uint64_t spilled_mask(const struct iolens_site_ref *src)
+{
+    const struct iolens_site_late *late = src->more->late;
+    return late != NULL && late != IOLENS_SITES_NO_LATE ? late->spilled : ~(uint64_t)0;
+}
+
+/* Whether one of ref's sites that have slots has a bit in mask. */
+static int keeps_any(const struct iolens_site_ref *ref, uint64_t mask)
+{
+    struct iolens_site_snapshot snap;
+    if (!iolens_sites_snapshot(ref, &snap))
+        return 0;
+    for (int i = 0; i <= IOLENS_SITES_KEPT; i++)
+        if (snap.top[i].addr != 0 && (site_bit(snap.top[i].addr) & mask) != 0)
+            return 1;
+    return 0;
+}
+
+void iolens_sites_fold(struct iolens_site_ref *dst, const struct iolens_site_ref *src,
+                       int src_had_calls)
+{
+    if (dst->more == IOLENS_SITES_NONE)
+        return;
+    struct iolens_site_snapshot snap;
+    if (!iolens_sites_snapshot(src, &snap)) {
+        if (src_had_calls)
+            give_up(dst); /* src's calls have no sites: dst cannot keep them exact */
+        return;
+    }
+    /* Calls of src's spilled sites go to dst's other, and so must every
+     * later call of those sites: a site dst keeps apart would then miss
+     * some of its calls, so dst keeps none. */
+    uint64_t mask = snap.other.ops != 0 ? spilled_mask(src) : 0;
+    if (mask != 0 && keeps_any(dst, mask)) {
+        give_up(dst);
+        return;
+    }
+    for (int i = 0; i <= IOLENS_SITES_KEPT; i++) {
+        const struct iolens_site_slot *s = &snap.top[i];
+        if (s->addr == 0 || s->ops == 0)
+            continue;
+        if (dst->first.addr == s->addr)
+            slot_add(&dst->first, s);
+        else
+            count_slot(dst, s);
+    }
+    if (snap.other.ops == 0)
+        return;
+    struct iolens_site_table *t = table_of(dst);
+    struct iolens_site_late *late = t != NULL ? late_part(t) : NULL;
+    if (late == NULL) {
+        give_up(dst);
+        return;
+    }
+    spill(t, NULL, &snap.other);
+    late->spilled |= mask;
 }
 
 int iolens_sites_snapshot(const struct iolens_site_ref *ref, struct iolens_site_snapshot *out)

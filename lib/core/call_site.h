@@ -192,6 +192,16 @@ static inline int iolens_sites_count_inline(struct iolens_site_ref *ref, uintptr
     return ref->more == IOLENS_SITES_NONE;
 }
 
+/* Charges every call of src's sites to dst, under dst's lock: the record
+ * of a file folded whole into <other files> (layers/park_pool.h).  Each
+ * site's figures stay all of its calls: a site src kept apart is kept
+ * apart in dst if it can be, and src's calls in other go to dst's other,
+ * with every later call of their sites.  When that cannot stay exact
+ * (src had calls but no sites, or dst already keeps apart a site src
+ * spilled, or no room), dst keeps no sites at all. */
+void iolens_sites_fold(struct iolens_site_ref *dst, const struct iolens_site_ref *src,
+                       int src_had_calls);
+
 /* A forked child's record starts afresh: its sites are emptied, the
  * table and its late part kept attached. */
 void iolens_sites_clear(struct iolens_site_ref *ref);

@@ -44,13 +44,29 @@ static void teardown(void)
     iolens_budget_fini();
 }
 
-static void call(struct truth *t, int k, int64_t bytes)
+static void call_on(struct iolens_site_ref *r, struct truth *t, int k, int64_t bytes)
 {
-    iolens_sites_count(&ref, site_addr(k), bytes, 1.0);
+    iolens_sites_count(r, site_addr(k), bytes, 1.0);
     t->ops[k]++;
     t->bytes[k] += bytes;
     t->calls++;
     t->total += bytes;
+}
+
+static void call(struct truth *t, int k, int64_t bytes)
+{
+    call_on(&ref, t, k, bytes);
+}
+
+/* What a record folded into ref brings: its calls, site by site. */
+static void add_truth(struct truth *t, const struct truth *src)
+{
+    for (int k = 0; k < MAX_SITES; k++) {
+        t->ops[k] += src->ops[k];
+        t->bytes[k] += src->bytes[k];
+    }
+    t->calls += src->calls;
+    t->total += src->total;
 }
 
 static struct iolens_site_snapshot snap(void)
@@ -305,6 +321,134 @@ START_TEST(no_room_keeps_none)
 }
 END_TEST
 
+/* A record folded whole into another (a file folded into <other files>):
+ * sites both kept apart add up, a site only the folded record had takes
+ * a free slot, and every figure stays exact. */
+START_TEST(a_folded_record_adds_its_sites)
+{
+    struct iolens_site_ref src = {0};
+    struct truth t = {0}, ts = {0};
+    call(&t, 1, 10);
+    call(&t, 2, 20);
+    call_on(&src, &ts, 2, 5);
+    call_on(&src, &ts, 2, 5);
+    call_on(&src, &ts, 3, 7);
+    iolens_sites_fold(&ref, &src, 1);
+    add_truth(&t, &ts);
+    struct iolens_site_snapshot sn = snap();
+    ck_assert_int_ge(place_of(&sn, 2), 0);
+    ck_assert_uint_eq(sn.top[place_of(&sn, 2)].ops, 3);
+    ck_assert_int_ge(place_of(&sn, 3), 0);
+    ck_assert_uint_eq(sn.other.ops, 0);
+    check_exact(&t);
+    call(&t, 3, 1);
+    check_exact(&t);
+}
+END_TEST
+
+/* A site whose calls the folded record counted in other stays in other
+ * in the record it is folded into: a slot would miss the calls already
+ * there. */
+START_TEST(a_site_the_folded_record_spilled_stays_in_other)
+{
+    struct iolens_site_ref src = {0};
+    struct truth t = {0}, ts = {0};
+    for (int k = 20; k < 20 + IOLENS_SITES_KEPT; k++)
+        call_on(&src, &ts, k, 10);
+    call_on(&src, &ts, 30, 1);
+    call_on(&src, &ts, 30, 1); /* waits with two calls: 31 goes to other */
+    call_on(&src, &ts, 31, 5);
+    call_on(&src, &ts, 30, 100); /* takes 20's slot: 20 waits, one call */
+    iolens_sites_fold(&ref, &src, 1);
+    add_truth(&t, &ts);
+    check_exact(&t);
+    struct iolens_site_snapshot sn = snap();
+    ck_assert_int_eq(place_of(&sn, 20), IOLENS_SITES_KEPT);
+    ck_assert_uint_eq(sn.other.ops, 1);
+    /* Without 31's spilled bit, 31 would take 20's waiting slot, then a
+     * kept one: a slot without the call in other. */
+    for (int i = 0; i < 3; i++)
+        call(&t, 31, 5000);
+    sn = snap();
+    ck_assert_int_eq(place_of(&sn, 31), -1);
+    ck_assert_uint_eq(sn.other.ops, 4);
+    check_exact(&t);
+}
+END_TEST
+
+/* The record folded in had calls but kept no sites (no room for its
+ * table): the other record cannot say where they came from, and keeps
+ * no sites at all.  Nor when it keeps apart a site the folded record
+ * counted in other. */
+START_TEST(a_folded_record_without_sites_leaves_none)
+{
+    struct iolens_site_ref src = {.more = IOLENS_SITES_NONE};
+    call(&(struct truth){0}, 1, 10);
+    iolens_sites_fold(&ref, &src, 1);
+    ck_assert_ptr_eq(ref.more, IOLENS_SITES_NONE);
+    struct iolens_site_snapshot sn;
+    ck_assert_int_eq(iolens_sites_snapshot(&ref, &sn), 0);
+
+    memset(&ref, 0, sizeof ref);
+    struct iolens_site_ref spilled = {0};
+    struct truth ts = {0};
+    call(&(struct truth){0}, 31, 10);
+    for (int k = 20; k < 20 + IOLENS_SITES_KEPT; k++)
+        call_on(&spilled, &ts, k, 1000);
+    call_on(&spilled, &ts, 30, 1);
+    call_on(&spilled, &ts, 30, 1);
+    call_on(&spilled, &ts, 31, 5); /* to other: ref keeps 31 apart */
+    iolens_sites_fold(&ref, &spilled, 1);
+    ck_assert_ptr_eq(ref.more, IOLENS_SITES_NONE);
+
+    /* A record without calls brings nothing. */
+    memset(&ref, 0, sizeof ref);
+    struct truth t = {0};
+    call(&t, 1, 10);
+    struct iolens_site_ref empty = {0};
+    iolens_sites_fold(&ref, &empty, 0);
+    check_exact(&t);
+}
+END_TEST
+
+/* Random calls on two records, the second folded into the first, then
+ * more calls on the first: after every step each site it counts apart
+ * has all of its calls and nothing is lost; or it keeps no sites, only
+ * where the fold could not be exact. */
+START_TEST(random_folds_stay_exact)
+{
+    int kept = 0, gave_up = 0;
+    for (unsigned seed = 1; seed <= 300; seed++) {
+        iolens_budget_fini();
+        ck_assert_int_eq(iolens_budget_init(1u << 16), 0);
+        memset(&ref, 0, sizeof ref);
+        struct iolens_site_ref src = {0};
+        srand(seed);
+        struct truth t = {0}, ts = {0};
+        int nsites = 2 + rand() % 10;
+        int n = rand() % 100, m = rand() % 100;
+        for (int i = 0; i < n; i++)
+            call(&t, rand() % nsites, rand() % 3 == 0 ? 0 : 1 + rand() % 4096);
+        for (int i = 0; i < m; i++)
+            call_on(&src, &ts, rand() % nsites, rand() % 3 == 0 ? 0 : 1 + rand() % 4096);
+        iolens_sites_fold(&ref, &src, ts.calls > 0);
+        add_truth(&t, &ts);
+        if (ref.more == IOLENS_SITES_NONE) {
+            gave_up++;
+            continue;
+        }
+        check_exact(&t);
+        for (int i = 0; i < 200; i++) {
+            call(&t, rand() % (nsites + 3), 1 + rand() % 4096);
+            check_exact(&t);
+        }
+        kept++;
+    }
+    ck_assert_int_ge(kept, 100);
+    ck_assert_int_ge(gave_up, 1);
+}
+END_TEST
+
 static Suite *call_site_suite(void)
 {
     Suite *s = suite_create("call_site");
@@ -321,6 +465,10 @@ static Suite *call_site_suite(void)
     tcase_add_test(tc, no_room_keeps_none);
     tcase_add_test(tc, no_room_for_the_late_part);
     tcase_add_test(tc, clear_empties_the_late_part_too);
+    tcase_add_test(tc, a_folded_record_adds_its_sites);
+    tcase_add_test(tc, a_site_the_folded_record_spilled_stays_in_other);
+    tcase_add_test(tc, a_folded_record_without_sites_leaves_none);
+    tcase_add_test(tc, random_folds_stay_exact);
     tcase_set_timeout(tc, 30);
     suite_add_tcase(s, tc);
     return s;
