@@ -435,10 +435,10 @@ static void hll_raise(unsigned i, uint8_t rank)
 }
 
 void iolens_file_note_folded(uint64_t hash, size_t name_len, enum iolens_layer layer,
-                             int is_open)
+                             uint64_t opens)
 {
-    if (is_open)
-        atomic_fetch_add_explicit(&folded_opens, 1, memory_order_relaxed);
+    if (opens != 0)
+        atomic_fetch_add_explicit(&folded_opens, opens, memory_order_relaxed);
     atomic_fetch_add_explicit(&folded_notes, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&folded_entry_bytes, iolens_budget_round(entry_bytes(name_len)),
                               memory_order_relaxed);

@@ -74,13 +74,14 @@ size_t iolens_file_count(void);
 
 /* Folding statistics.  Every operation of a layer on a path that got no
  * record of its own (open, stat, unlink, rename, ...) is noted here, with
- * is_open set for opens.  The distinct count is a HyperLogLog estimate
+ * opens 1 for an open (0 otherwise), and so is a file folded whole, with
+ * the opens its record had counted (layers/park_pool.h).  The distinct count is a HyperLogLog estimate
  * (folded_files_error gives its relative standard error): the sketch has
  * 4096 one-byte registers, taken from the budget at start-up, or 1024 when
  * the budget is below IOLENS_SKETCH_LARGE_BUDGET. */
 #define IOLENS_SKETCH_LARGE_BUDGET IOLENS_FOLDED_SKETCH_LARGE_BUDGET
 void iolens_file_note_folded(uint64_t hash, size_t name_len, enum iolens_layer layer,
-                             int is_open);
+                             uint64_t opens);
 uint64_t iolens_file_folded_opens(void);
 uint64_t iolens_file_folded_files(void);
 /* Relative standard error of iolens_file_folded_files (1.04 / sqrt(m)). */

@@ -522,6 +522,13 @@ void iolens_interval_store_init(struct iolens_interval_store *s, void *mem, size
     s->capacity = capacity;
 }
 
+void iolens_interval_store_rename(struct iolens_interval_store *s, uint64_t from, uint64_t to)
+{
+    for (size_t i = 0; i < s->count; i++)
+        if (s->iv[i].file_id == from)
+            s->iv[i].file_id = to;
+}
+
 void iolens_interval_store_reset(struct iolens_interval_store *s)
 {
     s->count = 0;

@@ -137,6 +137,9 @@ static inline int iolens_interval_try_absorb_locked(struct iolens_interval_store
 
 /* Forgets everything (forked child). */
 void iolens_interval_store_reset(struct iolens_interval_store *s);
+/* Gives the intervals of file from to file to (a file folded whole into
+ * <other files>); the caller holds the store's lock. */
+void iolens_interval_store_rename(struct iolens_interval_store *s, uint64_t from, uint64_t to);
 /* Compacts now (exposed for tests); keeps at most target entries. */
 void iolens_interval_compact(struct iolens_interval_store *s, size_t target);
 

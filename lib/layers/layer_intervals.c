@@ -249,6 +249,17 @@ static size_t stores_of(enum iolens_layer layer, struct iolens_interval_store **
     return n;
 }
 
+void iolens_intervals_rename(enum iolens_layer layer, uint64_t from, uint64_t to)
+{
+    struct iolens_interval_store *stores[1 + IOLENS_INTERVAL_THREAD_STORES];
+    size_t n = stores_of(layer, stores);
+    for (size_t i = 0; i < n; i++) {
+        iolens_lock_always(&stores[i]->lock);
+        iolens_interval_store_rename(stores[i], from, to);
+        iolens_unlock_always(&stores[i]->lock);
+    }
+}
+
 /* All the stores of a layer merged into p (the error bounds add up: each
  * store's union overestimates its own accesses' by at most its bound).
  * Room is taken for the stores' capacities, so that a thread appending

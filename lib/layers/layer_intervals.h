@@ -64,6 +64,11 @@ void iolens_intervals_take_store(enum iolens_layer layer);
 
 /* A forked child starts with empty stores. */
 void iolens_intervals_reset(void);
+/* The intervals a layer recorded for file from become file to's, in
+ * every store of the layer (a file folded whole into <other files>,
+ * layers/park_pool.h).  Not on the read/write path: a walk of the
+ * stores, under each one's lock. */
+void iolens_intervals_rename(enum iolens_layer layer, uint64_t from, uint64_t to);
 /* Clears the stores' locks only (runtime.h: iolens_runtime_release_locks). */
 void iolens_intervals_release_locks(void);
 

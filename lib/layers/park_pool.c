@@ -4,8 +4,11 @@
 #include <string.h>
 
 #include "core/budget.h"
+#include "core/call_site.h"
 #include "core/file_table.h"
 #include "core/spinlock.h"
+#include "format/record_merge.h"
+#include "layers/layer_intervals.h"
 
 /* ------------------------------------------------ record fields -- */
 
@@ -35,8 +38,9 @@ void iolens_pool_init(struct iolens_park_pool *p, size_t cap)
     p->cap = cap != 0 ? cap : (by_budget > 4 ? by_budget : 4);
     p->hand = 0;
     atomic_store(&p->made, 0);
-    p->parks = p->unparks = 0;
+    p->parks = p->unparks = p->folds = 0;
     p->frozen = 0;
+    p->folded_any = 0;
 }
 
 /* --------------------------------------------- under the pool lock -- */
@@ -65,6 +69,17 @@ static void *from_budget(struct iolens_park_pool *p)
     return rec;
 }
 
+/* Copies rec, under its lock, around its lock word, which other threads
+ * may be writing as they wait for the lock (an atomic exchange); the
+ * copy's lock is free. */
+static void copy_record(const struct iolens_park_pool *p, void *copy, const void *rec)
+{
+    size_t lock_end = p->lock_offset + sizeof(_Atomic int);
+    memcpy(copy, rec, p->lock_offset);
+    memcpy((char *)copy + lock_end, (const char *)rec + lock_end, p->rec_size - lock_end);
+    atomic_store(lock_of(p, copy), 0);
+}
+
 /* Parks file's record if it is live and nothing holds it.  1: parked,
  * 0: left as it is, -1: no room for its packed form. */
 static int park_file(struct iolens_park_pool *p, struct iolens_file *file)
@@ -77,13 +92,8 @@ static int park_file(struct iolens_park_pool *p, struct iolens_file *file)
         iolens_unlock(lock_of(p, rec), held);
         return 0;
     }
-    /* Copied around its lock word, which other threads may be writing
-     * as they wait for the lock (an atomic exchange); parked as free. */
     _Alignas(16) unsigned char copy[IOLENS_PARK_MAX_WORDS * 8u];
-    size_t lock_end = p->lock_offset + sizeof(_Atomic int);
-    memcpy(copy, rec, p->lock_offset);
-    memcpy(copy + lock_end, (const char *)rec + lock_end, p->rec_size - lock_end);
-    atomic_store(lock_of(p, copy), 0);
+    copy_record(p, copy, rec);
     void *blob = iolens_park_store_record(&p->store, &p->codec, copy);
     if (blob == NULL) {
         iolens_unlock(lock_of(p, rec), held);
@@ -145,8 +155,56 @@ static void install(struct iolens_park_pool *p, void *rec, const void *src,
     iolens_unlock(lock_of(p, rec), held);
 }
 
+static struct iolens_site_ref *sites_of(const struct iolens_park_pool *p, void *rec)
+{
+    return (struct iolens_site_ref *)(void *)((char *)rec + p->sites_offset);
+}
+
+/* Merges rec, file's record (a copy), into the files folded whole, and
+ * its sites into <other files>' record; its intervals become that
+ * file's, its opens folded opens. */
+static void fold_record(struct iolens_park_pool *p, struct iolens_file *file, void *rec)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(p->region_kind);
+    _Alignas(8) unsigned char out[IOLENS_LAYER_RECORD_MAX];
+    int64_t opens = 0, calls = 0;
+    if (p->pack(rec, out)) {
+        if (p->folded_any)
+            iolens_record_merge(d, p->folded, out);
+        else
+            iolens_record_merge_begin(d, p->folded, out);
+        p->folded_any = 1;
+        opens = d->opens[0] >= 0 ? iolens_rec_counters(out)[d->opens[0]] : 0;
+        calls = iolens_record_read_ops(d, out) + iolens_record_write_ops(d, out);
+    }
+    struct iolens_file *other = iolens_file_other();
+    void *orec = atomic_load_explicit(slot_of(p, other), memory_order_acquire);
+    if (iolens_slot_is_live(orec)) { /* reserved: made at start-up */
+        int held = iolens_lock(lock_of(p, orec));
+        iolens_sites_fold(sites_of(p, orec), sites_of(p, rec), calls > 0);
+        iolens_unlock(lock_of(p, orec), held);
+        iolens_intervals_rename(p->layer, file->id, other->id);
+    }
+    iolens_file_note_folded(iolens_path_hash(file->name, file->name_len), file->name_len,
+                            p->layer, opens > 0 ? (uint64_t)opens : 0);
+}
+
+/* A parked file that cannot be made live again, folded whole
+ * (park_pool.h); its blob is freed for other parked forms. */
+static void fold_parked(struct iolens_park_pool *p, struct iolens_file *file, void *cur)
+{
+    void *blob = iolens_parked_blob(cur);
+    _Alignas(16) unsigned char rec[IOLENS_PARK_MAX_WORDS * 8u];
+    if (iolens_park_peek_record(&p->codec, blob, rec) == 0)
+        fold_record(p, file, rec);
+    iolens_park_free_blob(&p->store, blob);
+    atomic_store_explicit(slot_of(p, file), IOLENS_REFUSED_SLOT, memory_order_release);
+    p->folds++;
+}
+
 /* file's record made live: unparked, or made afresh.  NULL without room
- * (a file refused its first record is refused for good). */
+ * (a file refused its first record is refused for good; a parked one is
+ * folded whole). */
 static void *make_live(struct iolens_park_pool *p, struct iolens_file *file)
 {
     void *cur = atomic_load_explicit(slot_of(p, file), memory_order_acquire);
@@ -156,6 +214,8 @@ static void *make_live(struct iolens_park_pool *p, struct iolens_file *file)
     if (rec == NULL) {
         if (cur == NULL)
             atomic_store_explicit(slot_of(p, file), IOLENS_REFUSED_SLOT, memory_order_release);
+        else if (!p->frozen) /* the log's walk may have read it already */
+            fold_parked(p, file, cur);
         return NULL;
     }
     /* Parking above may have parked nothing of file's (it had none live). */
@@ -248,8 +308,54 @@ void iolens_pool_clear_parked(struct iolens_park_pool *p,
     struct clear_walk w = {p, clear};
     iolens_lock_always(&p->lock);
     p->frozen = 0;
+    p->folded_any = 0; /* the parent's counts */
     iolens_file_foreach(clear_parked, &w);
     iolens_unlock_always(&p->lock);
+}
+
+int iolens_pool_fold_idle(struct iolens_park_pool *p, struct iolens_file *file)
+{
+    int folded = 0;
+    iolens_lock_always(&p->lock);
+    void *rec = atomic_load_explicit(slot_of(p, file), memory_order_acquire);
+    if (!p->frozen && iolens_slot_is_live(rec) && !p->never_park(file)) {
+        _Alignas(16) unsigned char copy[IOLENS_PARK_MAX_WORDS * 8u];
+        int held = iolens_lock(lock_of(p, rec));
+        if (*holds_of(p, rec) == 0) {
+            copy_record(p, copy, rec);
+            /* A thread that read the slot before finds it changed once it
+             * has the lock, and looks again (iolens_pool_lock_live). */
+            atomic_store_explicit(slot_of(p, file), IOLENS_REFUSED_SLOT, memory_order_release);
+            folded = 1;
+        }
+        iolens_unlock(lock_of(p, rec), held);
+        if (folded) {
+            fold_record(p, file, copy);
+            push_free(p, rec);
+            p->folds++;
+        }
+    }
+    iolens_unlock_always(&p->lock);
+    return folded;
+}
+
+int iolens_pool_add_folded(struct iolens_park_pool *p, void *out, int has)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(p->region_kind);
+    iolens_lock_always(&p->lock);
+    if (p->folded_any) {
+        if (has) {
+            iolens_record_merge(d, out, p->folded);
+        } else { /* nothing of its own to merge with: the folded files' */
+            uint64_t id;
+            memcpy(&id, out, sizeof id);
+            memcpy(out, p->folded, d->record_size);
+            memcpy(out, &id, sizeof id);
+        }
+        has = 1;
+    }
+    iolens_unlock_always(&p->lock);
+    return has;
 }
 
 void iolens_pool_release_lock(struct iolens_park_pool *p)
@@ -266,5 +372,6 @@ void iolens_pool_stats(struct iolens_park_pool *p, struct iolens_pool_stats *out
     out->parked_bytes = p->store.blob_bytes;
     out->parks = p->parks;
     out->unparks = p->unparks;
+    out->folds = p->folds;
     iolens_unlock_always(&p->lock);
 }

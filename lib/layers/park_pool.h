@@ -19,6 +19,16 @@
  * for each record needed keeps a run at any budget within that figure:
  * each park costs a packed form and saves a live record.
  *
+ * A parked file revisited when no live record can be had (the budget is
+ * full and no idle record can be parked: a record parked again has grown
+ * since, and its packed form finds no room) is folded whole into <other
+ * files>: its counts are merged into what <other files> gets at pack time
+ * (iolens_pool_add_folded), its call sites into that record's, its access
+ * intervals become that file's, its opens count as folded, and from then
+ * on it is a file the budget refused.  So is an idle file one of whose
+ * descriptors got no state (iolens_pool_fold_idle).  So a file the log shows apart has
+ * all of its calls, whatever the budget, and the totals stay exact.
+ *
  * Locks: the pool's lock (make, park, unpark, the free records, the
  * blobs) is taken before a record's lock, never after; the read/write
  * path never takes it (the record it counts into is live, held by the
@@ -33,6 +43,7 @@
 #include <stdint.h>
 
 #include "iolens/log_format.h"
+#include "layers/layer_ops.h"
 #include "layers/record_park.h"
 
 struct iolens_file;
@@ -50,6 +61,12 @@ struct iolens_park_pool {
     void (*fill)(void *rec, struct iolens_file *file);
     /* Whether file's record must stay live (reserved entries). */
     int (*never_park)(const struct iolens_file *file);
+    /* For folding a file whole: the layer's on-disk records
+     * (format/record_merge.h), where its struct iolens_site_ref is, and
+     * its pack (struct iolens_layer_ops), which gets a copy. */
+    uint32_t region_kind;
+    size_t sites_offset;
+    int (*pack)(void *rec, void *out);
     /* The pool's own. */
     struct iolens_park_codec codec;
     struct iolens_park_store store;
@@ -59,8 +76,11 @@ struct iolens_park_pool {
     size_t hand;                  /* where the next search for an idle
                                    * record starts (iolens_file_next) */
     _Atomic uint64_t made;        /* records made afresh: files with one */
-    uint64_t parks, unparks;
+    uint64_t parks, unparks, folds;
     int frozen;
+    int folded_any;               /* folded holds a record */
+    _Alignas(8) unsigned char folded[IOLENS_LAYER_RECORD_MAX]; /* the files
+                                   * folded whole, packed and merged */
 };
 
 /* Sets the pool up for records of rec_size bytes (its codec as well; the
@@ -82,8 +102,21 @@ uint64_t iolens_pool_demand(struct iolens_park_pool *p, uint64_t budget);
  * NULL if it has none.  From the first call on, nothing is parked. */
 void *iolens_pool_read(struct iolens_park_pool *p, struct iolens_file *file, void *scratch);
 
+/* Folds file's live record whole, as a parked one is when it cannot be
+ * made live again, if nothing holds it: for a file whose descriptor the
+ * runtime could keep no state for (core/fd_table.h), whose calls on that
+ * descriptor went to <other files>.  Returns whether it did.  Takes the
+ * pool's lock: call it without a record's. */
+int iolens_pool_fold_idle(struct iolens_park_pool *p, struct iolens_file *file);
+
+/* <other files>' record, packed into out (pack gave has), gets the
+ * files folded whole.  Returns whether out now shows any activity.
+ * Takes the pool's lock: call it without a record's. */
+int iolens_pool_add_folded(struct iolens_park_pool *p, void *out, int has);
+
 /* A forked child: every parked record passes through clear (a copy,
- * unpacked and packed again in place) as the live ones do. */
+ * unpacked and packed again in place) as the live ones do, and the files
+ * folded whole are forgotten (they stay folded). */
 void iolens_pool_clear_parked(struct iolens_park_pool *p,
                               void (*clear)(void *rec, struct iolens_file *file));
 /* A forked child, or an abnormal end: the pool's lock is cleared. */
@@ -95,6 +128,7 @@ struct iolens_pool_stats {
     uint64_t parked;          /* records parked now */
     uint64_t parked_bytes;    /* their blobs' bytes */
     uint64_t parks, unparks;  /* since start-up */
+    uint64_t folds;           /* parked files folded whole */
 };
 void iolens_pool_stats(struct iolens_park_pool *p, struct iolens_pool_stats *out);
 

@@ -239,6 +239,8 @@ static int is_reserved(const struct iolens_file *file)
            file == iolens_file_std(1) || file == iolens_file_std(2);
 }
 
+static int pack(void *rec, void *record);
+
 static struct iolens_park_pool pool = {
     .layer = IOLENS_LAYER_POSIX,
     .rec_size = sizeof(posix_rec),
@@ -247,6 +249,9 @@ static struct iolens_park_pool pool = {
     .link_offset = offsetof(posix_rec, id),
     .fill = init_rec,
     .never_park = is_reserved,
+    .region_kind = IOLENS_REGION_POSIX,
+    .sites_offset = offsetof(posix_rec, sites),
+    .pack = pack,
 };
 _Static_assert(sizeof(posix_rec) % 8 == 0 && sizeof(posix_rec) / 8 <= IOLENS_PARK_MAX_WORDS,
                "a POSIX record parks as words");
@@ -594,7 +599,8 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
     if (ofd != NULL && iolens_fd_is_overflow(ofd) && ofd->rec != r) {
         /* No descriptor state for this open: what the descriptor does goes
          * to <other files>, and so does the open, so that the file's own
-         * record and <other files> each stay consistent. */
+         * record and <other files> each stay consistent (and the file's
+         * record follows when it is idle: below). */
         iolens_file_note_folded(iolens_path_hash(abspath, len), len, IOLENS_LAYER_POSIX, 1);
         r = ofd->rec;
     }
@@ -611,8 +617,13 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
     iolens_note_last(&r->fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
     unlock_rec(r, held);
-    if (!bound && r != own)
+    if (!bound && r != own) {
         let_go_locking(own);
+        /* The file's own record lacks this descriptor's calls: unless
+         * another descriptor holds it, it goes to <other files> whole, so
+         * that no file is shown apart with some of its calls missing. */
+        iolens_pool_fold_idle(&pool, file);
+    }
 }
 
 /* The close holds the record from before the descriptor lets it go until
@@ -1260,7 +1271,12 @@ static int pack(void *rec, void *record)
     pat = r->pat;
     unlock_rec(r, held);
     iolens_pat_pack(&pat, &out->counters[POSIX_PAT_STEPS]);
-    return has_activity(out);
+    int has = has_activity(out);
+    struct iolens_file *other = iolens_file_other();
+    if (other != NULL && atomic_load_explicit(&other->layer_rec[IOLENS_LAYER_POSIX],
+                                              memory_order_acquire) == rec)
+        has = iolens_pool_add_folded(&pool, out, has); /* park_pool.h */
+    return has;
 }
 
 static void clear_record(void *rec, struct iolens_file *file)

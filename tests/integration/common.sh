@@ -181,6 +181,22 @@ header() {
         END { if (n == 0) print "<none>" }'
 }
 
+# What an strace -f -y log STRACE shows of each path under PREFIX: one
+# line PATH OPENS READS BYTES_READ (opens by open, openat or creat; -y
+# names the descriptor an open returned and a read used), for every path
+# opened.
+strace_io_by_path() {
+    awk -v r="$2" '
+        /^[0-9]+ +(openat|open|creat)\(/ && match($0, /= [0-9]+<[^>]*>$/) {
+            p = substr($0, RSTART, RLENGTH); sub(/^= [0-9]+</, "", p); sub(/>$/, "", p)
+            if (index(p, r) == 1) opens[p]++ }
+        /^[0-9]+ +read\([0-9]+</ {
+            if (match($0, /<[^>]*>/)) { p = substr($0, RSTART + 1, RLENGTH - 2)
+                if (index(p, r) == 1 && match($0, /= [0-9]+$/)) {
+                    reads[p]++; got[p] += substr($0, RSTART + 2) } } }
+        END { for (p in opens) printf "%s %d %d %d\n", p, opens[p], reads[p], got[p] }' "$1"
+}
+
 # Reads "COUNTER VALUE" lines (blank lines and #-comments skipped).
 expect_counters() {
     log=$1

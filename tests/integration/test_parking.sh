@@ -86,19 +86,9 @@ if ! cmp -s "$T/big.txt" "$T/small.txt"; then
     fail "counters at 256K (parked) differ from those at 64M"
 fi
 
-# strace's view of each file: openat and read calls and bytes read, per
-# path in the tree (strace -y names the descriptor an open returned),
+# strace's view of each file of the tree: opens, reads and bytes read,
 # against iolens's at 256K.
-awk -v r="$tree/" '
-    /^[0-9]+ +(openat|open)\(/ && match($0, /= [0-9]+<[^>]*>$/) {
-        p = substr($0, RSTART, RLENGTH); sub(/^= [0-9]+</, "", p); sub(/>$/, "", p)
-        if (index(p, r) == 1 && p ~ /\/f[0-9]+$/) opens[p]++ }
-    /^[0-9]+ +read\([0-9]+</ {
-        if (match($0, /<[^>]*>/)) { p = substr($0, RSTART + 1, RLENGTH - 2)
-            if (index(p, r) == 1 && match($0, /= [0-9]+$/)) {
-                reads[p]++; got[p] += substr($0, RSTART + 2) } } }
-    END { for (p in opens) printf "%s %d %d %d\n", p, opens[p], reads[p], got[p] }' \
-    "$T/strace-256K.txt" | sort >"$T/strace.txt"
+strace_io_by_path "$T/strace-256K.txt" "$tree/" | awk '$1 ~ /\/f[0-9]+$/' | sort >"$T/strace.txt"
 rows_of "$T/small" | awk '{ if ($2 == "POSIX_OPENS") o[$1] = $3; if ($2 == "POSIX_READS") n[$1] = $3
         if ($2 == "POSIX_BYTES_READ") b[$1] = $3 }
     END { for (p in o) printf "%s %d %d %d\n", p, o[p], n[p], b[p] }' | sort >"$T/iolens.txt"

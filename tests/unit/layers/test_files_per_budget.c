@@ -210,6 +210,144 @@ START_TEST(a_file_refused_a_record_stays_folded)
 }
 END_TEST
 
+/* The POSIX record of id, as the log would get it; 0 if it has none. */
+struct find_record {
+    uint64_t id;
+    struct iolens_posix_record rec;
+    int found;
+};
+
+static void find_one(const void *record, void *arg)
+{
+    struct find_record *f = arg;
+    const struct iolens_posix_record *r = record;
+    if (r->id == f->id) {
+        f->rec = *r;
+        f->found = 1;
+    }
+}
+
+static int packed_record(struct iolens_file *file, struct iolens_posix_record *out)
+{
+    struct find_record f = {.id = file->id};
+    iolens_layer_foreach_record(IOLENS_REGION_POSIX, find_one, &f);
+    *out = f.rec;
+    return f.found;
+}
+
+/* The POSIX intervals of a file, in the main store. */
+static unsigned intervals_of(const struct iolens_file *file)
+{
+    const struct iolens_interval_store *s = &iolens_layer_intervals[IOLENS_LAYER_POSIX];
+    unsigned n = 0;
+    for (size_t i = 0; i < s->count; i++)
+        n += s->iv[i].file_id == file->id;
+    return n;
+}
+
+static void fill_budget(void)
+{
+    while (iolens_budget_alloc_uncounted(16) != NULL) {
+    }
+}
+
+/* A parked file revisited when the budget is full and no idle record can
+ * be parked for it (b's packed form finds no room) is folded whole into
+ * <other files>: every count, its interval and its call site, and the
+ * opens it had count as folded.  Before, the revisit's calls went to
+ * <other files> and a's record kept only its first open and write: a row
+ * with some of its calls missing. */
+START_TEST(a_parked_file_revisited_without_room_is_folded_whole)
+{
+    iolens_posix_set_live_cap_for_test(4 + 1);
+    start_runtime(IOLENS_DEFAULT_MEMORY);
+    char a[64], b[64];
+    snprintf(a, sizeof a, PATH_FMT, 1);
+    snprintf(b, sizeof b, PATH_FMT, 2);
+    ck_assert_int_eq(touch_file(a), 1); /* the 5th live record */
+    ck_assert_int_eq(touch_file(b), 1); /* a is parked for it */
+    struct iolens_file *af = iolens_file_find(a, strlen(a));
+    struct iolens_file *bf = iolens_file_find(b, strlen(b));
+    struct iolens_file *other = iolens_file_other();
+    ck_assert(iolens_is_parked(atomic_load(&af->layer_rec[IOLENS_LAYER_POSIX])));
+    ck_assert_uint_eq(intervals_of(af), 1);
+    fill_budget();
+    uint64_t folded = iolens_file_folded_opens();
+    iolens_posix_stat_path(AT_FDCWD, a, 7.0, 8.0);
+
+    ck_assert_ptr_eq(atomic_load(&af->layer_rec[IOLENS_LAYER_POSIX]), IOLENS_REFUSED_SLOT);
+    ck_assert_uint_eq(iolens_file_folded_opens(), folded + 1); /* a's one open */
+    struct iolens_pool_stats st;
+    iolens_posix_pool_stats(&st);
+    ck_assert_uint_eq(st.folds, 1);
+    ck_assert_uint_eq(st.parked, 0); /* a's blob freed */
+    struct iolens_posix_record r;
+    ck_assert_int_eq(packed_record(af, &r), 0);
+    ck_assert_int_eq(packed_record(bf, &r), 1);
+    ck_assert_int_eq(r.counters[POSIX_OPENS], 1);
+    ck_assert_int_eq(packed_record(other, &r), 1);
+    ck_assert_int_eq(r.counters[POSIX_OPENS], 1);
+    ck_assert_int_eq(r.counters[POSIX_WRITES], 1);
+    ck_assert_int_eq(r.counters[POSIX_BYTES_WRITTEN], 1);
+    ck_assert_int_eq(r.counters[POSIX_STATS], 1); /* the revisit's stat */
+    ck_assert(r.fcounters[POSIX_F_OPEN_START_TIMESTAMP] > 0.0);
+    ck_assert_uint_eq(intervals_of(af), 0);
+    ck_assert_uint_eq(intervals_of(other), 1);
+    struct iolens_site_snapshot sn;
+    ck_assert_int_eq(iolens_layer_copy_sites(other, iolens_layer_ops_of(IOLENS_LAYER_POSIX), &sn), 1);
+    ck_assert_uint_eq(sn.top[0].addr, (uintptr_t)touch_file);
+    ck_assert_uint_eq(sn.top[0].ops, 1);
+    ck_assert_int_eq(sn.top[0].bytes, 1);
+
+    /* From then on a is a folded file: its calls go to <other files>. */
+    iolens_posix_open(AT_FDCWD, a, FD, O_RDONLY, -1, 9.0, 10.0);
+    iolens_posix_close_end(iolens_posix_close_begin(FD), 1, 11.0, 12.0);
+    ck_assert_uint_eq(iolens_file_folded_opens(), folded + 2);
+    ck_assert_int_eq(packed_record(other, &r), 1);
+    ck_assert_int_eq(r.counters[POSIX_OPENS], 2);
+    iolens_posix_set_live_cap_for_test(0);
+    iolens_budget_fini();
+}
+END_TEST
+
+/* A descriptor the budget can hold no state for counts into <other
+ * files> (fd_table.h); the file's own record, idle, follows it whole,
+ * so that its row is not missing that descriptor's calls. */
+START_TEST(an_idle_file_whose_descriptor_got_no_state_is_folded_whole)
+{
+    start_runtime(IOLENS_DEFAULT_MEMORY);
+    char a[64], c[64];
+    snprintf(a, sizeof a, PATH_FMT, 1);
+    snprintf(c, sizeof c, PATH_FMT, 3);
+    ck_assert_int_eq(touch_file(c), 1); /* its ofd is recycled */
+    iolens_posix_open(AT_FDCWD, a, FD, O_RDWR, -1, 1.0, 2.0); /* takes that ofd */
+    struct iolens_file *af = iolens_file_find(a, strlen(a));
+    struct iolens_file *cf = iolens_file_find(c, strlen(c));
+    fill_budget();
+    uint64_t folded = iolens_file_folded_opens();
+    iolens_posix_open(AT_FDCWD, c, FD + 1, O_RDWR, -1, 3.0, 4.0);
+    iolens_site_note((void *)touch_file);
+    iolens_posix_write(FD + 1, "xy", -1, 2, 5.0, 6.0);
+    iolens_site_note((void *)touch_file);
+    iolens_posix_write(FD, "z", -1, 1, 5.0, 6.0);
+
+    ck_assert_ptr_eq(atomic_load(&cf->layer_rec[IOLENS_LAYER_POSIX]), IOLENS_REFUSED_SLOT);
+    ck_assert_uint_eq(iolens_file_folded_opens(), folded + 2); /* both of c's */
+    struct iolens_posix_record r;
+    ck_assert_int_eq(packed_record(cf, &r), 0);
+    ck_assert_int_eq(packed_record(iolens_file_other(), &r), 1);
+    ck_assert_int_eq(r.counters[POSIX_OPENS], 2);
+    ck_assert_int_eq(r.counters[POSIX_WRITES], 2);
+    ck_assert_int_eq(r.counters[POSIX_BYTES_WRITTEN], 3);
+    ck_assert_int_eq(packed_record(af, &r), 1); /* a keeps its own */
+    ck_assert_int_eq(r.counters[POSIX_OPENS], 1);
+    ck_assert_int_eq(r.counters[POSIX_WRITES], 1);
+    iolens_posix_close_end(iolens_posix_close_begin(FD + 1), 1, 7.0, 8.0);
+    iolens_posix_close_end(iolens_posix_close_begin(FD), 1, 7.0, 8.0);
+    iolens_budget_fini();
+}
+END_TEST
+
 START_TEST(default_budget_keeps_files_apart)
 {
     start_runtime(IOLENS_DEFAULT_MEMORY);
@@ -241,6 +379,8 @@ int main(void)
     tcase_add_test(tc, a_file_written_from_one_line_pays_no_site_table);
     tcase_add_test(tc, a_file_at_rest_costs_its_entry_and_its_packed_record);
     tcase_add_test(tc, a_file_refused_a_record_stays_folded);
+    tcase_add_test(tc, a_parked_file_revisited_without_room_is_folded_whole);
+    tcase_add_test(tc, an_idle_file_whose_descriptor_got_no_state_is_folded_whole);
     tcase_add_test(tc, default_budget_keeps_files_apart);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
