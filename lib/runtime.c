@@ -77,6 +77,7 @@ static void on_fork_child(void)
     iolens_clock_init();
     iolens_layers_reset();
     iolens_intervals_reset();
+    iolens_file_forget_folded();
 }
 
 static int build_state(void)

@@ -452,6 +452,17 @@ void iolens_file_note_folded(uint64_t hash, size_t name_len, enum iolens_layer l
     hll_raise(index, rank);
 }
 
+void iolens_file_forget_folded(void)
+{
+    atomic_store(&folded_opens, 0);
+    atomic_store(&folded_notes, 0);
+    atomic_store(&folded_entry_bytes, 0);
+    atomic_store(&folded_layers, 0);
+    if (hll != NULL)
+        for (size_t i = 0; i < (size_t)1 << hll_bits; i++)
+            atomic_store_explicit(&hll[i], 0, memory_order_relaxed);
+}
+
 double iolens_file_folded_files_error(void)
 {
     /* 1.04 / sqrt(m) for m = 1024 and 4096 registers; measured (100 runs

@@ -84,6 +84,10 @@ void iolens_file_note_folded(uint64_t hash, size_t name_len, enum iolens_layer l
                              uint64_t opens);
 uint64_t iolens_file_folded_opens(void);
 uint64_t iolens_file_folded_files(void);
+/* A forked child counts its own folding: the opens and the paths noted so
+ * far are the parent's.  (The entries and the records the budget refused
+ * stay: a file folded in the parent is folded in the child too.) */
+void iolens_file_forget_folded(void);
 /* Relative standard error of iolens_file_folded_files (1.04 / sqrt(m)). */
 double iolens_file_folded_files_error(void);
 /* Bytes the folded files would need to have entries and records of their

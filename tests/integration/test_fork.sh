@@ -79,4 +79,59 @@ check_eq "$parent" "$(header "$exact" pid)" "pid in the log at IOLENS_LOGFILE"
 check_eq "$parent" "$(header "$exact.$child" parent_pid)" "parent_pid in the child's IOLENS_LOGFILE.<pid> log"
 check_eq 1500 "$(counter "$exact" "$T/c" POSIX_BYTES_WRITTEN)" "parent's bytes at IOLENS_LOGFILE"
 check_eq 2000 "$(counter "$exact.$child" "$T/d" POSIX_BYTES_WRITTEN)" "child's bytes at IOLENS_LOGFILE.<pid>"
+# The child's folding is its own too.  Python makes 3000 files, stats
+# and opens each again in 256K (most fold into <other files>), then forks;
+# the child stats every file and makes one more.  Before, the child's
+# header carried the parent's folded opens (some 4,700, against the one
+# open the child made) and folded files.
+if command -v python3 >/dev/null 2>&1; then
+    mkdir "$T/many" "$T/forklogs" || fail "cannot make $T/many"
+    cat >"$T/fork_after_folding.py" <<'END'
+import os, sys
+d, n = sys.argv[1], 3000
+for i in range(n):
+    with open(f"{d}/f{i}", "wb", buffering=0) as f:
+        f.write(b"0123456789")
+for i in range(n):
+    os.stat(f"{d}/f{i}")
+for i in range(n):
+    fd = os.open(f"{d}/f{i}", os.O_RDWR)
+    os.pwrite(fd, b"abcde", 10)
+    os.close(fd)
+pid = os.fork()
+if pid == 0:
+    for i in range(n):
+        os.stat(f"{d}/f{i}")
+    fd = os.open(f"{d}/child", os.O_CREAT | os.O_WRONLY, 0o644)
+    os.write(fd, b"x" * 7)
+    os.close(fd)
+    os._exit(0)
+_, status = os.waitpid(pid, 0)
+print(os.getpid(), pid, status)
+END
+    out=$(env IOLENS_NONMPI=1 IOLENS_EXCLUDE=/ IOLENS_INCLUDE="$T/many" IOLENS_MEMORY=256K \
+        IOLENS_LOGDIR="$T/forklogs" LD_PRELOAD="$IOLENS_LIB" python3 "$T/fork_after_folding.py" "$T/many") ||
+        fail "python with a fork exited with status $?"
+    set -- $out
+    check_eq 0 "${3:-}" "the python child's exit status"
+    pplog=$(ls "$T/forklogs"/*python*_"${1:-x}".iolens 2>/dev/null)
+    pclog=$(ls "$T/forklogs"/*python*_"${2:-x}".iolens 2>/dev/null)
+    if [ -n "$pplog" ] && [ -n "$pclog" ]; then
+        require_log "$pplog"
+        require_log "$pclog"
+        check_gt "$(header "$pplog" "folded opens")" 1000 "opens folded in the parent"
+        check_eq 6000 "$(total "$pplog" POSIX_OPENS)" "the parent's opens"
+        check_eq 1 "$(total "$pclog" POSIX_OPENS)" "the child's opens"
+        check_eq 3000 "$(total "$pclog" POSIX_STATS)" "the child's stats"
+        # Its one open is in a row of its own or folded: never more.
+        check_eq 1 "$(( $(header "$pclog" "folded opens") + $(counter "$pclog" "$T/many/child" POSIX_OPENS | sed 's/<none>/0/') ))" \
+            "the child's open, in its row or folded"
+        check_le "$(header "$pclog" "folded files" | awk '{ print $1 }')" 3200 \
+            "files folded in the child, at most the 3001 it touched (and the estimate's error)"
+    else
+        fail "the python parent's and child's logs: $(ls "$T/forklogs")"
+    fi
+else
+    echo "note: no python3, the fork after folding is not checked"
+fi
 finish
