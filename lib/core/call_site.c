@@ -144,9 +144,9 @@ static void count_slot(struct iolens_site_ref *ref, const struct iolens_site_slo
             return;
         }
         /* Slots fill in order and are never emptied: while one is free,
-         * nothing waits or went to other (a record folded in that had
-         * spilled calls brought five sites: iolens_sites_fold), so the
-         * site is new. */
+         * nothing waits or went to other (a record folded in with calls
+         * in other brought at least as many sites as there are kept
+         * slots: iolens_sites_fold), so the site is new. */
         if (s->addr == 0) {
             *s = *call;
             return;
