@@ -25,8 +25,9 @@
  * files>: its counts are merged into what <other files> gets at pack time
  * (iolens_pool_add_folded), its call sites into that record's, its access
  * intervals become that file's, its opens count as folded, and from then
- * on it is a file the budget refused.  So is an idle file one of whose
- * descriptors got no state (iolens_pool_fold_idle).  So a file the log shows apart has
+ * on it is a file the budget refused.  So is a file one of whose
+ * descriptors got no state, once it is idle (iolens_pool_fold_idle, which
+ * the layer calls then).  So a file the log shows apart has
  * all of its calls, whatever the budget, and the totals stay exact.
  *
  * Locks: the pool's lock (make, park, unpark, the free records, the

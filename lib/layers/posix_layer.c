@@ -124,6 +124,10 @@ struct iolens_posix_rec {
                                * a free record's link: park_pool.h) */
     uint32_t holds;           /* descriptors' ofds on the record, and a
                                * close in progress: while any, it stays live */
+    uint32_t lacks_calls;     /* a descriptor of the file got no state while
+                               * another held the record: its calls went to
+                               * <other files>, and the record follows them
+                               * whole once idle (iolens_pool_fold_idle) */
     struct iolens_site_ref sites;      /* call sites (core/call_site.h) */
     struct repeat_run run;
     int64_t counters[NKEPT_COUNTERS];     /* see KEPT_* above */
@@ -222,6 +226,7 @@ static void clear_counters(posix_rec *r, const struct iolens_file *file)
     memset(&r->pat, 0, sizeof r->pat);
     memset(&r->run, 0, sizeof r->run);
     r->run_misaligned = 0;
+    r->lacks_calls = 0;
 }
 
 /* A new record (not iolens_layer_record_init: the record holds no
@@ -316,6 +321,38 @@ static void let_go_locking(posix_rec *r)
     int held = lock_rec(r);
     let_go(r);
     unlock_rec(r, held);
+}
+
+/* The file whose record has id (a linear walk: only for a record that
+ * lacks calls, at its last close). */
+static struct iolens_file *file_of_id(uint64_t id)
+{
+    size_t cursor = 0;
+    struct iolens_file *file;
+    while ((file = iolens_file_next(&cursor)) != NULL)
+        if (file->id == id)
+            return file;
+    return NULL;
+}
+
+/* A record that lacks calls (lacks_calls) and is idle goes to <other
+ * files> whole; called without its lock, with what was read under it.
+ * file: the record's, or NULL when the caller does not know it. */
+static void fold_if_lacking(int lacks_and_idle, uint64_t id, struct iolens_file *file)
+{
+    if (lacks_and_idle && (file != NULL || (file = file_of_id(id)) != NULL))
+        iolens_pool_fold_idle(&pool, file);
+}
+
+/* Lets go of a hold on r, under its lock, then fold_if_lacking. */
+static void let_go_then_fold_lacking(posix_rec *r, struct iolens_file *file)
+{
+    int held = lock_rec(r);
+    let_go(r);
+    int fold = r->lacks_calls && r->holds == 0;
+    uint64_t id = r->id;
+    unlock_rec(r, held);
+    fold_if_lacking(fold, id, file);
 }
 
 size_t iolens_posix_record_size(void)
@@ -558,7 +595,7 @@ static void count_meta_named(int dirfd, const char *path, int counter, double t0
 static void on_ofd_released(struct iolens_ofd *ofd)
 {
     if (ofd->rec != NULL)
-        let_go_locking(ofd->rec);
+        let_go_then_fold_lacking(ofd->rec, ofd->file);
 }
 
 /* Binds fd to a new ofd on file's record r, locked (held), which it
@@ -618,11 +655,14 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
     add_meta_time(r, t0, t1);
     unlock_rec(r, held);
     if (!bound && r != own) {
-        let_go_locking(own);
-        /* The file's own record lacks this descriptor's calls: unless
-         * another descriptor holds it, it goes to <other files> whole, so
-         * that no file is shown apart with some of its calls missing. */
-        iolens_pool_fold_idle(&pool, file);
+        /* The file's own record lacks this descriptor's calls: it goes to
+         * <other files> whole, now if no other descriptor holds it, else
+         * when the last one lets it go, so that no file is shown apart
+         * with some of its calls missing. */
+        held = lock_rec(own);
+        own->lacks_calls = 1;
+        unlock_rec(own, held);
+        let_go_then_fold_lacking(own, file);
     }
 }
 
@@ -651,7 +691,10 @@ void iolens_posix_close_end(posix_rec *r, int succeeded, double t0, double t1)
         add_meta_time(r, t0, t1);
     }
     let_go(r);
+    int fold = r->lacks_calls && r->holds == 0;
+    uint64_t id = r->id;
     unlock_rec(r, held);
+    fold_if_lacking(fold, id, NULL);
 }
 
 /* Binds a descriptor opened before the runtime saw it (an inherited

@@ -348,6 +348,47 @@ START_TEST(an_idle_file_whose_descriptor_got_no_state_is_folded_whole)
 }
 END_TEST
 
+/* The same when another descriptor of the file holds its record: the
+ * record cannot go while that descriptor counts into it, so it follows
+ * whole when the last descriptor is closed.  Before, it kept its own
+ * descriptor's calls and lacked the other's. */
+START_TEST(a_held_file_whose_descriptor_got_no_state_is_folded_when_idle)
+{
+    start_runtime(IOLENS_DEFAULT_MEMORY);
+    char c[64];
+    snprintf(c, sizeof c, PATH_FMT, 3);
+    iolens_posix_open(AT_FDCWD, c, FD, O_RDWR | O_CREAT, 0644, 1.0, 2.0);
+    iolens_site_note((void *)touch_file);
+    iolens_posix_write(FD, "ab", -1, 2, 3.0, 4.0);
+    struct iolens_file *cf = iolens_file_find(c, strlen(c));
+    fill_budget();
+    uint64_t folded = iolens_file_folded_opens();
+    iolens_posix_open(AT_FDCWD, c, FD + 1, O_RDWR, -1, 5.0, 6.0); /* no state: <other files> */
+    iolens_site_note((void *)touch_file);
+    iolens_posix_write(FD + 1, "xyz", -1, 3, 7.0, 8.0);
+    ck_assert(iolens_slot_is_live(atomic_load(&cf->layer_rec[IOLENS_LAYER_POSIX])));
+    iolens_posix_close_end(iolens_posix_close_begin(FD + 1), 1, 9.0, 10.0);
+    ck_assert(iolens_slot_is_live(atomic_load(&cf->layer_rec[IOLENS_LAYER_POSIX])));
+    ck_assert_uint_eq(iolens_file_folded_opens(), folded + 1);
+    iolens_posix_close_end(iolens_posix_close_begin(FD), 1, 11.0, 12.0);
+
+    ck_assert_ptr_eq(atomic_load(&cf->layer_rec[IOLENS_LAYER_POSIX]), IOLENS_REFUSED_SLOT);
+    ck_assert_uint_eq(iolens_file_folded_opens(), folded + 2);
+    struct iolens_posix_record r;
+    ck_assert_int_eq(packed_record(cf, &r), 0);
+    ck_assert_int_eq(packed_record(iolens_file_other(), &r), 1);
+    ck_assert_int_eq(r.counters[POSIX_OPENS], 2);
+    ck_assert_int_eq(r.counters[POSIX_WRITES], 2);
+    ck_assert_int_eq(r.counters[POSIX_BYTES_WRITTEN], 5);
+    /* Times are scaled to seconds: the last close (12) against c's own
+     * first open (1), both in <other files> now. */
+    ck_assert(r.fcounters[POSIX_F_OPEN_START_TIMESTAMP] > 0.0);
+    ck_assert(r.fcounters[POSIX_F_CLOSE_END_TIMESTAMP] ==
+              12.0 * r.fcounters[POSIX_F_OPEN_START_TIMESTAMP]);
+    iolens_budget_fini();
+}
+END_TEST
+
 START_TEST(default_budget_keeps_files_apart)
 {
     start_runtime(IOLENS_DEFAULT_MEMORY);
@@ -381,6 +422,7 @@ int main(void)
     tcase_add_test(tc, a_file_refused_a_record_stays_folded);
     tcase_add_test(tc, a_parked_file_revisited_without_room_is_folded_whole);
     tcase_add_test(tc, an_idle_file_whose_descriptor_got_no_state_is_folded_whole);
+    tcase_add_test(tc, a_held_file_whose_descriptor_got_no_state_is_folded_when_idle);
     tcase_add_test(tc, default_budget_keeps_files_apart);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
