@@ -344,6 +344,15 @@ static void fold_if_lacking(int lacks_and_idle, uint64_t id, struct iolens_file 
         iolens_pool_fold_idle(&pool, file);
 }
 
+/* r lacks the calls of a descriptor of its file that counts into <other
+ * files>: it follows them whole once idle (let_go_then_fold_lacking). */
+static void mark_lacking(posix_rec *r)
+{
+    int held = lock_rec(r);
+    r->lacks_calls = 1;
+    unlock_rec(r, held);
+}
+
 /* Lets go of a hold on r, under its lock, then fold_if_lacking. */
 static void let_go_then_fold_lacking(posix_rec *r, struct iolens_file *file)
 {
@@ -659,9 +668,7 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
          * <other files> whole, now if no other descriptor holds it, else
          * when the last one lets it go, so that no file is shown apart
          * with some of its calls missing. */
-        held = lock_rec(own);
-        own->lacks_calls = 1;
-        unlock_rec(own, held);
+        mark_lacking(own);
         let_go_then_fold_lacking(own, file);
     }
 }
@@ -1203,9 +1210,13 @@ void iolens_posix_dup(int oldfd, int newfd, double t0, double t1)
         iolens_fd_close(newfd); /* dup2 closed whatever newfd was */
         return;
     }
+    struct iolens_ofd *old = iolens_fd_lookup(oldfd);
     struct iolens_ofd *ofd = iolens_fd_dup(oldfd, newfd);
-    if (ofd != NULL)
-        count_meta(ofd->rec, POSIX_DUPS, t0, t1);
+    if (ofd == NULL)
+        return;
+    count_meta(ofd->rec, POSIX_DUPS, t0, t1);
+    if (iolens_fd_is_overflow(ofd) && old != ofd && old->rec != ofd->rec)
+        mark_lacking(old->rec); /* newfd's calls go to <other files> */
 }
 
 void iolens_posix_setfl(int fd, int flags)

@@ -389,6 +389,39 @@ START_TEST(a_held_file_whose_descriptor_got_no_state_is_folded_when_idle)
 }
 END_TEST
 
+/* A dup onto a number whose descriptor chunk the budget cannot hold
+ * counts into <other files> too (fd_table.h): the file's record lacks
+ * that number's calls, and follows them whole once its last descriptor
+ * is closed. */
+START_TEST(a_file_duplicated_onto_a_number_without_state_folds_when_closed)
+{
+    start_runtime(IOLENS_DEFAULT_MEMORY);
+    char c[64];
+    snprintf(c, sizeof c, PATH_FMT, 4);
+    iolens_posix_open(AT_FDCWD, c, FD, O_RDWR | O_CREAT, 0644, 1.0, 2.0);
+    iolens_site_note((void *)touch_file);
+    iolens_posix_write(FD, "ab", -1, 2, 3.0, 4.0);
+    struct iolens_file *cf = iolens_file_find(c, strlen(c));
+    fill_budget();
+    iolens_posix_dup(FD, 1000, 5.0, 6.0); /* a new chunk of descriptors: no room */
+    iolens_site_note((void *)touch_file);
+    iolens_posix_write(1000, "xyz", -1, 3, 7.0, 8.0);
+    iolens_posix_close_end(iolens_posix_close_begin(1000), 1, 9.0, 10.0);
+    ck_assert(iolens_slot_is_live(atomic_load(&cf->layer_rec[IOLENS_LAYER_POSIX])));
+    iolens_posix_close_end(iolens_posix_close_begin(FD), 1, 11.0, 12.0);
+
+    ck_assert_ptr_eq(atomic_load(&cf->layer_rec[IOLENS_LAYER_POSIX]), IOLENS_REFUSED_SLOT);
+    struct iolens_posix_record r;
+    ck_assert_int_eq(packed_record(cf, &r), 0);
+    ck_assert_int_eq(packed_record(iolens_file_other(), &r), 1);
+    ck_assert_int_eq(r.counters[POSIX_OPENS], 1);
+    ck_assert_int_eq(r.counters[POSIX_DUPS], 1);
+    ck_assert_int_eq(r.counters[POSIX_WRITES], 2);
+    ck_assert_int_eq(r.counters[POSIX_BYTES_WRITTEN], 5);
+    iolens_budget_fini();
+}
+END_TEST
+
 START_TEST(default_budget_keeps_files_apart)
 {
     start_runtime(IOLENS_DEFAULT_MEMORY);
@@ -423,6 +456,7 @@ int main(void)
     tcase_add_test(tc, a_parked_file_revisited_without_room_is_folded_whole);
     tcase_add_test(tc, an_idle_file_whose_descriptor_got_no_state_is_folded_whole);
     tcase_add_test(tc, a_held_file_whose_descriptor_got_no_state_is_folded_when_idle);
+    tcase_add_test(tc, a_file_duplicated_onto_a_number_without_state_folds_when_closed);
     tcase_add_test(tc, default_budget_keeps_files_apart);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
