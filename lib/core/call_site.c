@@ -119,11 +119,15 @@ static struct iolens_site_table *table_of(struct iolens_site_ref *ref)
 }
 
 /* Charges call (one call, or a folded record's calls from one site) to
- * its site, which is not the first slot's. */
+ * its site. */
 static void count_slot(struct iolens_site_ref *ref, const struct iolens_site_slot *call)
 {
     if (ref->first.addr == 0) {
         ref->first = *call;
+        return;
+    }
+    if (ref->first.addr == call->addr) {
+        slot_add(&ref->first, call);
         return;
     }
     struct iolens_site_table *t = table_of(ref);
@@ -207,11 +211,7 @@ void iolens_sites_fold(struct iolens_site_ref *dst, const struct iolens_site_ref
     }
     for (int i = 0; i <= IOLENS_SITES_KEPT; i++) {
         const struct iolens_site_slot *s = &snap.top[i];
-        if (s->addr == 0 || s->ops == 0)
-            continue;
-        if (dst->first.addr == s->addr)
-            slot_add(&dst->first, s);
-        else
+        if (s->addr != 0 && s->ops != 0)
             count_slot(dst, s);
     }
     if (snap.other.ops == 0)

@@ -121,12 +121,18 @@ static int create_reserved(void)
     return 0;
 }
 
-static void reset_folding(void)
+/* The folding counts (not the sketch's registers). */
+static void zero_folded_counts(void)
 {
     atomic_store(&folded_opens, 0);
     atomic_store(&folded_notes, 0);
     atomic_store(&folded_entry_bytes, 0);
     atomic_store(&folded_layers, 0);
+}
+
+static void reset_folding(void)
+{
+    zero_folded_counts();
     for (int i = 0; i < IOLENS_NLAYERS; i++)
         atomic_store(&layer_rec_size[i], 0);
     hll = NULL;
@@ -454,10 +460,7 @@ void iolens_file_note_folded(uint64_t hash, size_t name_len, enum iolens_layer l
 
 void iolens_file_forget_folded(void)
 {
-    atomic_store(&folded_opens, 0);
-    atomic_store(&folded_notes, 0);
-    atomic_store(&folded_entry_bytes, 0);
-    atomic_store(&folded_layers, 0);
+    zero_folded_counts();
     if (hll != NULL)
         for (size_t i = 0; i < (size_t)1 << hll_bits; i++)
             atomic_store_explicit(&hll[i], 0, memory_order_relaxed);

@@ -316,13 +316,6 @@ static inline void let_go(posix_rec *r)
     r->holds--;
 }
 
-static void let_go_locking(posix_rec *r)
-{
-    int held = lock_rec(r);
-    let_go(r);
-    unlock_rec(r, held);
-}
-
 /* The file whose record has id (a linear walk: only for a record that
  * lacks calls, at its last close). */
 static struct iolens_file *file_of_id(uint64_t id)
@@ -335,17 +328,15 @@ static struct iolens_file *file_of_id(uint64_t id)
     return NULL;
 }
 
-/* A record that lacks calls (lacks_calls) and is idle goes to <other
- * files> whole; called without its lock, with what was read under it.
- * file: the record's, or NULL when the caller does not know it. */
-static void fold_if_lacking(int lacks_and_idle, uint64_t id, struct iolens_file *file)
+static void let_go_locking(posix_rec *r)
 {
-    if (lacks_and_idle && (file != NULL || (file = file_of_id(id)) != NULL))
-        iolens_pool_fold_idle(&pool, file);
+    int held = lock_rec(r);
+    let_go(r);
+    unlock_rec(r, held);
 }
 
 /* r lacks the calls of a descriptor of its file that counts into <other
- * files>: it follows them whole once idle (let_go_then_fold_lacking). */
+ * files>: it follows them whole once idle (let_go_unlock_then_fold_lacking). */
 static void mark_lacking(posix_rec *r)
 {
     int held = lock_rec(r);
@@ -353,15 +344,23 @@ static void mark_lacking(posix_rec *r)
     unlock_rec(r, held);
 }
 
-/* Lets go of a hold on r, under its lock, then fold_if_lacking. */
-static void let_go_then_fold_lacking(posix_rec *r, struct iolens_file *file)
+/* Lets go of a hold on r, locked (held), and unlocks it; a record that
+ * lacks calls (lacks_calls) and is now idle goes to <other files> whole.
+ * file: r's, or NULL when the caller does not know it. */
+static void let_go_unlock_then_fold_lacking(posix_rec *r, int held, struct iolens_file *file)
 {
-    int held = lock_rec(r);
     let_go(r);
     int fold = r->lacks_calls && r->holds == 0;
     uint64_t id = r->id;
     unlock_rec(r, held);
-    fold_if_lacking(fold, id, file);
+    if (fold && (file != NULL || (file = file_of_id(id)) != NULL))
+        iolens_pool_fold_idle(&pool, file);
+}
+
+/* The same, taking r's lock first. */
+static void let_go_then_fold_lacking(posix_rec *r, struct iolens_file *file)
+{
+    let_go_unlock_then_fold_lacking(r, lock_rec(r), file);
 }
 
 size_t iolens_posix_record_size(void)
@@ -668,8 +667,9 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
          * <other files> whole, now if no other descriptor holds it, else
          * when the last one lets it go, so that no file is shown apart
          * with some of its calls missing. */
-        mark_lacking(own);
-        let_go_then_fold_lacking(own, file);
+        held = lock_rec(own);
+        own->lacks_calls = 1;
+        let_go_unlock_then_fold_lacking(own, held, file);
     }
 }
 
@@ -697,11 +697,7 @@ void iolens_posix_close_end(posix_rec *r, int succeeded, double t0, double t1)
         iolens_note_last(&r->fcounters[POSIX_F_CLOSE_END_TIMESTAMP], t1);
         add_meta_time(r, t0, t1);
     }
-    let_go(r);
-    int fold = r->lacks_calls && r->holds == 0;
-    uint64_t id = r->id;
-    unlock_rec(r, held);
-    fold_if_lacking(fold, id, NULL);
+    let_go_unlock_then_fold_lacking(r, held, NULL);
 }
 
 /* Binds a descriptor opened before the runtime saw it (an inherited

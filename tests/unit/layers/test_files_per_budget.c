@@ -52,16 +52,28 @@ static void start_runtime(size_t memory)
     iolens_layers_init();
 }
 
-/* Opens path (as descriptor FD), writes one byte (from a call site, as
- * the write wrapper notes it) and closes it; returns 1 if the file got a
- * record of its own. */
+/* Writes buf to fd from one call site (as the write wrapper notes it),
+ * from t0 to t0 + 1. */
+static void write_from_site(int fd, const char *buf, double t0)
+{
+    iolens_site_note((void *)write_from_site);
+    iolens_posix_write(fd, buf, -1, (ssize_t)strlen(buf), t0, t0 + 1.0);
+}
+
+/* Closes fd, from t0 to t0 + 1. */
+static void close_fd(int fd, double t0)
+{
+    iolens_posix_close_end(iolens_posix_close_begin(fd), 1, t0, t0 + 1.0);
+}
+
+/* Opens path (as descriptor FD), writes one byte and closes it; returns
+ * 1 if the file got a record of its own. */
 static int touch_file(const char *path)
 {
     uint64_t folded = iolens_file_folded_opens();
     iolens_posix_open(AT_FDCWD, path, FD, O_CREAT | O_WRONLY | O_TRUNC, 0644, 1.0, 2.0);
-    iolens_site_note((void *)touch_file);
-    iolens_posix_write(FD, "x", -1, 1, 3.0, 4.0);
-    iolens_posix_close_end(iolens_posix_close_begin(FD), 1, 5.0, 6.0);
+    write_from_site(FD, "x", 3.0);
+    close_fd(FD, 5.0);
     return iolens_file_folded_opens() == folded;
 }
 
@@ -251,6 +263,20 @@ static void fill_budget(void)
     }
 }
 
+static void *posix_slot(struct iolens_file *file)
+{
+    return atomic_load(&file->layer_rec[IOLENS_LAYER_POSIX]);
+}
+
+/* file was folded whole: a refused file without a record of its own;
+ * <other files>' record, which got its counts, in *other. */
+static void check_folded_whole(struct iolens_file *file, struct iolens_posix_record *other)
+{
+    ck_assert_ptr_eq(posix_slot(file), IOLENS_REFUSED_SLOT);
+    ck_assert_int_eq(packed_record(file, other), 0);
+    ck_assert_int_eq(packed_record(iolens_file_other(), other), 1);
+}
+
 /* A parked file revisited when the budget is full and no idle record can
  * be parked for it (b's packed form finds no room) is folded whole into
  * <other files>: every count, its interval and its call site, and the
@@ -269,39 +295,37 @@ START_TEST(a_parked_file_revisited_without_room_is_folded_whole)
     struct iolens_file *af = iolens_file_find(a, strlen(a));
     struct iolens_file *bf = iolens_file_find(b, strlen(b));
     struct iolens_file *other = iolens_file_other();
-    ck_assert(iolens_is_parked(atomic_load(&af->layer_rec[IOLENS_LAYER_POSIX])));
+    ck_assert(iolens_is_parked(posix_slot(af)));
     ck_assert_uint_eq(intervals_of(af), 1);
     fill_budget();
     uint64_t folded = iolens_file_folded_opens();
     iolens_posix_stat_path(AT_FDCWD, a, 7.0, 8.0);
 
-    ck_assert_ptr_eq(atomic_load(&af->layer_rec[IOLENS_LAYER_POSIX]), IOLENS_REFUSED_SLOT);
-    ck_assert_uint_eq(iolens_file_folded_opens(), folded + 1); /* a's one open */
-    struct iolens_pool_stats st;
-    iolens_posix_pool_stats(&st);
-    ck_assert_uint_eq(st.folds, 1);
-    ck_assert_uint_eq(st.parked, 0); /* a's blob freed */
     struct iolens_posix_record r;
-    ck_assert_int_eq(packed_record(af, &r), 0);
-    ck_assert_int_eq(packed_record(bf, &r), 1);
-    ck_assert_int_eq(r.counters[POSIX_OPENS], 1);
-    ck_assert_int_eq(packed_record(other, &r), 1);
+    check_folded_whole(af, &r);
     ck_assert_int_eq(r.counters[POSIX_OPENS], 1);
     ck_assert_int_eq(r.counters[POSIX_WRITES], 1);
     ck_assert_int_eq(r.counters[POSIX_BYTES_WRITTEN], 1);
     ck_assert_int_eq(r.counters[POSIX_STATS], 1); /* the revisit's stat */
     ck_assert(r.fcounters[POSIX_F_OPEN_START_TIMESTAMP] > 0.0);
+    ck_assert_uint_eq(iolens_file_folded_opens(), folded + 1); /* a's one open */
+    struct iolens_pool_stats st;
+    iolens_posix_pool_stats(&st);
+    ck_assert_uint_eq(st.folds, 1);
+    ck_assert_uint_eq(st.parked, 0); /* a's blob freed */
+    ck_assert_int_eq(packed_record(bf, &r), 1);
+    ck_assert_int_eq(r.counters[POSIX_OPENS], 1);
     ck_assert_uint_eq(intervals_of(af), 0);
     ck_assert_uint_eq(intervals_of(other), 1);
     struct iolens_site_snapshot sn;
     ck_assert_int_eq(iolens_layer_copy_sites(other, iolens_layer_ops_of(IOLENS_LAYER_POSIX), &sn), 1);
-    ck_assert_uint_eq(sn.top[0].addr, (uintptr_t)touch_file);
+    ck_assert_uint_eq(sn.top[0].addr, (uintptr_t)write_from_site);
     ck_assert_uint_eq(sn.top[0].ops, 1);
     ck_assert_int_eq(sn.top[0].bytes, 1);
 
     /* From then on a is a folded file: its calls go to <other files>. */
     iolens_posix_open(AT_FDCWD, a, FD, O_RDONLY, -1, 9.0, 10.0);
-    iolens_posix_close_end(iolens_posix_close_begin(FD), 1, 11.0, 12.0);
+    close_fd(FD, 11.0);
     ck_assert_uint_eq(iolens_file_folded_opens(), folded + 2);
     ck_assert_int_eq(packed_record(other, &r), 1);
     ck_assert_int_eq(r.counters[POSIX_OPENS], 2);
@@ -326,27 +350,33 @@ START_TEST(an_idle_file_whose_descriptor_got_no_state_is_folded_whole)
     fill_budget();
     uint64_t folded = iolens_file_folded_opens();
     iolens_posix_open(AT_FDCWD, c, FD + 1, O_RDWR, -1, 3.0, 4.0);
-    iolens_site_note((void *)touch_file);
-    iolens_posix_write(FD + 1, "xy", -1, 2, 5.0, 6.0);
-    iolens_site_note((void *)touch_file);
-    iolens_posix_write(FD, "z", -1, 1, 5.0, 6.0);
+    write_from_site(FD + 1, "xy", 5.0);
+    write_from_site(FD, "z", 5.0);
 
-    ck_assert_ptr_eq(atomic_load(&cf->layer_rec[IOLENS_LAYER_POSIX]), IOLENS_REFUSED_SLOT);
-    ck_assert_uint_eq(iolens_file_folded_opens(), folded + 2); /* both of c's */
     struct iolens_posix_record r;
-    ck_assert_int_eq(packed_record(cf, &r), 0);
-    ck_assert_int_eq(packed_record(iolens_file_other(), &r), 1);
+    check_folded_whole(cf, &r);
+    ck_assert_uint_eq(iolens_file_folded_opens(), folded + 2); /* both of c's */
     ck_assert_int_eq(r.counters[POSIX_OPENS], 2);
     ck_assert_int_eq(r.counters[POSIX_WRITES], 2);
     ck_assert_int_eq(r.counters[POSIX_BYTES_WRITTEN], 3);
     ck_assert_int_eq(packed_record(af, &r), 1); /* a keeps its own */
     ck_assert_int_eq(r.counters[POSIX_OPENS], 1);
     ck_assert_int_eq(r.counters[POSIX_WRITES], 1);
-    iolens_posix_close_end(iolens_posix_close_begin(FD + 1), 1, 7.0, 8.0);
-    iolens_posix_close_end(iolens_posix_close_begin(FD), 1, 7.0, 8.0);
+    close_fd(FD + 1, 7.0);
+    close_fd(FD, 7.0);
     iolens_budget_fini();
 }
 END_TEST
+
+/* Opens path as FD, writes "ab" to it and fills the budget: the
+ * file's record is held by FD, and nothing more can be had. */
+static struct iolens_file *open_and_write_ab(const char *path)
+{
+    iolens_posix_open(AT_FDCWD, path, FD, O_RDWR | O_CREAT, 0644, 1.0, 2.0);
+    write_from_site(FD, "ab", 3.0);
+    fill_budget();
+    return iolens_file_find(path, strlen(path));
+}
 
 /* The same when another descriptor of the file holds its record: the
  * record cannot go while that descriptor counts into it, so it follows
@@ -357,26 +387,19 @@ START_TEST(a_held_file_whose_descriptor_got_no_state_is_folded_when_idle)
     start_runtime(IOLENS_DEFAULT_MEMORY);
     char c[64];
     snprintf(c, sizeof c, PATH_FMT, 3);
-    iolens_posix_open(AT_FDCWD, c, FD, O_RDWR | O_CREAT, 0644, 1.0, 2.0);
-    iolens_site_note((void *)touch_file);
-    iolens_posix_write(FD, "ab", -1, 2, 3.0, 4.0);
-    struct iolens_file *cf = iolens_file_find(c, strlen(c));
-    fill_budget();
+    struct iolens_file *cf = open_and_write_ab(c);
     uint64_t folded = iolens_file_folded_opens();
     iolens_posix_open(AT_FDCWD, c, FD + 1, O_RDWR, -1, 5.0, 6.0); /* no state: <other files> */
-    iolens_site_note((void *)touch_file);
-    iolens_posix_write(FD + 1, "xyz", -1, 3, 7.0, 8.0);
-    ck_assert(iolens_slot_is_live(atomic_load(&cf->layer_rec[IOLENS_LAYER_POSIX])));
-    iolens_posix_close_end(iolens_posix_close_begin(FD + 1), 1, 9.0, 10.0);
-    ck_assert(iolens_slot_is_live(atomic_load(&cf->layer_rec[IOLENS_LAYER_POSIX])));
+    write_from_site(FD + 1, "xyz", 7.0);
+    ck_assert(iolens_slot_is_live(posix_slot(cf)));
+    close_fd(FD + 1, 9.0);
+    ck_assert(iolens_slot_is_live(posix_slot(cf)));
     ck_assert_uint_eq(iolens_file_folded_opens(), folded + 1);
-    iolens_posix_close_end(iolens_posix_close_begin(FD), 1, 11.0, 12.0);
+    close_fd(FD, 11.0);
 
-    ck_assert_ptr_eq(atomic_load(&cf->layer_rec[IOLENS_LAYER_POSIX]), IOLENS_REFUSED_SLOT);
-    ck_assert_uint_eq(iolens_file_folded_opens(), folded + 2);
     struct iolens_posix_record r;
-    ck_assert_int_eq(packed_record(cf, &r), 0);
-    ck_assert_int_eq(packed_record(iolens_file_other(), &r), 1);
+    check_folded_whole(cf, &r);
+    ck_assert_uint_eq(iolens_file_folded_opens(), folded + 2);
     ck_assert_int_eq(r.counters[POSIX_OPENS], 2);
     ck_assert_int_eq(r.counters[POSIX_WRITES], 2);
     ck_assert_int_eq(r.counters[POSIX_BYTES_WRITTEN], 5);
@@ -398,22 +421,15 @@ START_TEST(a_file_duplicated_onto_a_number_without_state_folds_when_closed)
     start_runtime(IOLENS_DEFAULT_MEMORY);
     char c[64];
     snprintf(c, sizeof c, PATH_FMT, 4);
-    iolens_posix_open(AT_FDCWD, c, FD, O_RDWR | O_CREAT, 0644, 1.0, 2.0);
-    iolens_site_note((void *)touch_file);
-    iolens_posix_write(FD, "ab", -1, 2, 3.0, 4.0);
-    struct iolens_file *cf = iolens_file_find(c, strlen(c));
-    fill_budget();
+    struct iolens_file *cf = open_and_write_ab(c);
     iolens_posix_dup(FD, 1000, 5.0, 6.0); /* a new chunk of descriptors: no room */
-    iolens_site_note((void *)touch_file);
-    iolens_posix_write(1000, "xyz", -1, 3, 7.0, 8.0);
-    iolens_posix_close_end(iolens_posix_close_begin(1000), 1, 9.0, 10.0);
-    ck_assert(iolens_slot_is_live(atomic_load(&cf->layer_rec[IOLENS_LAYER_POSIX])));
-    iolens_posix_close_end(iolens_posix_close_begin(FD), 1, 11.0, 12.0);
+    write_from_site(1000, "xyz", 7.0);
+    close_fd(1000, 9.0);
+    ck_assert(iolens_slot_is_live(posix_slot(cf)));
+    close_fd(FD, 11.0);
 
-    ck_assert_ptr_eq(atomic_load(&cf->layer_rec[IOLENS_LAYER_POSIX]), IOLENS_REFUSED_SLOT);
     struct iolens_posix_record r;
-    ck_assert_int_eq(packed_record(cf, &r), 0);
-    ck_assert_int_eq(packed_record(iolens_file_other(), &r), 1);
+    check_folded_whole(cf, &r);
     ck_assert_int_eq(r.counters[POSIX_OPENS], 1);
     ck_assert_int_eq(r.counters[POSIX_DUPS], 1);
     ck_assert_int_eq(r.counters[POSIX_WRITES], 2);
