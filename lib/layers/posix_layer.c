@@ -328,13 +328,6 @@ static struct iolens_file *file_of_id(uint64_t id)
     return NULL;
 }
 
-static void let_go_locking(posix_rec *r)
-{
-    int held = lock_rec(r);
-    let_go(r);
-    unlock_rec(r, held);
-}
-
 /* r lacks the calls of a descriptor of its file that counts into <other
  * files>: it follows them whole once idle (let_go_unlock_then_fold_lacking). */
 static void mark_lacking(posix_rec *r)
@@ -609,7 +602,8 @@ static void on_ofd_released(struct iolens_ofd *ofd)
 /* Binds fd to a new ofd on file's record r, locked (held), which it
  * unlocks.  The hold it takes first is the ofd's when fd got an ofd of its
  * own on r (*bound set); otherwise it is the caller's, to let go of when
- * done with r. */
+ * done with r (let_go_then_fold_lacking).  A descriptor bound to <other
+ * files> for want of state leaves r lacking its calls (mark_lacking). */
 static struct iolens_ofd *bind_fd(int fd, struct iolens_file *file, posix_rec *r, int held,
                                   int flags, int *bound)
 {
@@ -617,6 +611,8 @@ static struct iolens_ofd *bind_fd(int fd, struct iolens_file *file, posix_rec *r
     unlock_rec(r, held);
     struct iolens_ofd *ofd = iolens_fd_open(fd, file, r, flags);
     *bound = ofd != NULL && !iolens_fd_is_overflow(ofd);
+    if (ofd != NULL && iolens_fd_is_overflow(ofd) && ofd->rec != r)
+        mark_lacking(r);
     return ofd;
 }
 
@@ -662,15 +658,12 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
     iolens_note_last(&r->fcounters[POSIX_F_OPEN_END_TIMESTAMP], t1);
     add_meta_time(r, t0, t1);
     unlock_rec(r, held);
-    if (!bound && r != own) {
-        /* The file's own record lacks this descriptor's calls: it goes to
-         * <other files> whole, now if no other descriptor holds it, else
-         * when the last one lets it go, so that no file is shown apart
-         * with some of its calls missing. */
-        held = lock_rec(own);
-        own->lacks_calls = 1;
-        let_go_unlock_then_fold_lacking(own, held, file);
-    }
+    /* The file's own record lacks this descriptor's calls (bind_fd): it
+     * goes to <other files> whole, now if no other descriptor holds it,
+     * else when the last one lets it go, so that no file is shown apart
+     * with some of its calls missing. */
+    if (!bound && r != own)
+        let_go_then_fold_lacking(own, file);
 }
 
 /* The close holds the record from before the descriptor lets it go until
@@ -715,7 +708,7 @@ static void bind_existing_fd(int fd, struct iolens_file *file, int flags)
     if (bound)
         atomic_store_explicit(&ofd->offset, pos > 0 ? pos : 0, memory_order_relaxed);
     else
-        let_go_locking(r);
+        let_go_then_fold_lacking(r, file);
 }
 
 void iolens_posix_adopt_fd(int fd, struct iolens_file *file)

@@ -438,6 +438,32 @@ START_TEST(a_file_duplicated_onto_a_number_without_state_folds_when_closed)
 }
 END_TEST
 
+/* A descriptor the runtime adopts without state (a stdio stream's, made
+ * inside the C library: iolens_posix_adopt_fd) counts into <other files>
+ * too; the file's record follows whole once its last descriptor is
+ * closed.  Before, it kept its own descriptor's calls and lacked the
+ * adopted one's. */
+START_TEST(a_file_adopted_onto_a_descriptor_without_state_folds_when_closed)
+{
+    start_runtime(IOLENS_DEFAULT_MEMORY);
+    char c[64];
+    snprintf(c, sizeof c, PATH_FMT, 5);
+    struct iolens_file *cf = open_and_write_ab(c);
+    iolens_posix_adopt_fd(FD + 1, cf); /* no state: <other files> */
+    write_from_site(FD + 1, "xyz", 7.0);
+    close_fd(FD + 1, 9.0);
+    ck_assert(iolens_slot_is_live(posix_slot(cf)));
+    close_fd(FD, 11.0);
+
+    struct iolens_posix_record r;
+    check_folded_whole(cf, &r);
+    ck_assert_int_eq(r.counters[POSIX_OPENS], 1);
+    ck_assert_int_eq(r.counters[POSIX_WRITES], 2);
+    ck_assert_int_eq(r.counters[POSIX_BYTES_WRITTEN], 5);
+    iolens_budget_fini();
+}
+END_TEST
+
 START_TEST(default_budget_keeps_files_apart)
 {
     start_runtime(IOLENS_DEFAULT_MEMORY);
@@ -473,6 +499,7 @@ int main(void)
     tcase_add_test(tc, an_idle_file_whose_descriptor_got_no_state_is_folded_whole);
     tcase_add_test(tc, a_held_file_whose_descriptor_got_no_state_is_folded_when_idle);
     tcase_add_test(tc, a_file_duplicated_onto_a_number_without_state_folds_when_closed);
+    tcase_add_test(tc, a_file_adopted_onto_a_descriptor_without_state_folds_when_closed);
     tcase_add_test(tc, default_budget_keeps_files_apart);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
