@@ -25,7 +25,18 @@
  * Ops: pwrite1 (1-byte pwrite), pwrite4k (4 KiB pwrite), openclose
  * (open + close), stat, fwrite16 (16-byte fwrite to a FILE*), fprintf1
  * (a 1-character fprintf), tsc (one reading of the runtime's clock
- * counter, no call: run untraced).
+ * counter, no call: run untraced), floor1 and floor4k (see below).
+ *
+ * floor1 and floor4k, run untraced and without TWIN_DIR, measure what
+ * any tool that times a call must add to a 1-byte and a 4 KiB pwrite on
+ * this machine: batches through a bare timing wrapper (read the clock
+ * counter, call pwrite through a pointer, read the counter again, keep
+ * both readings) alternate with batches through a pass-through wrapper
+ * (a tail call through the same pointer, as an untraced call goes), and
+ * the four figures of the paired mode are printed, the wrapper's batches
+ * in the traced column.  The difference is the floor under the pwrite
+ * figures: the two readings, and the return into the wrapper after the
+ * system call, which the pass-through does not make.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -60,9 +71,11 @@ static void die(const char *what, const char *path)
 
 /* One reading of the counter the runtime times calls with (lib/core/
  * clock.h: the time-stamp counter on x86_64, CNTVCT_EL0 on aarch64,
- * clock_gettime(CLOCK_MONOTONIC) elsewhere), read here directly: the
- * runtime reads it twice a traced call, so this is the floor under the
- * call figures on the machine at hand. */
+ * clock_gettime(CLOCK_MONOTONIC) elsewhere), read here directly.  The
+ * runtime reads it twice a traced call.  In a loop of readings alone
+ * (op tsc) each waits for the one before; around a system call much of
+ * that time is hidden, so twice the tsc figure is not what the readings
+ * add to a call: floor1 and floor4k measure that. */
 static volatile uint64_t counter_sink;
 
 static inline uint64_t read_counter(void)
@@ -85,6 +98,57 @@ static void run_tsc(struct bench *b, long calls)
     (void)b;
     for (long i = 0; i < calls; i++)
         counter_sink = read_counter();
+}
+
+/* The bare timing wrapper and the pass-through of floor1 and floor4k.
+ * The pointer is read at each call, as the runtime reads the address of
+ * the next definition; noinline, so that each is a call of its own. */
+static ssize_t (*volatile next_pwrite)(int, const void *, size_t, off_t) = pwrite;
+static volatile uint64_t floor_t0, floor_t1;
+
+static __attribute__((noinline)) ssize_t timed_pwrite(int fd, const void *buf, size_t count,
+                                                      off_t offset)
+{
+    uint64_t t0 = read_counter();
+    ssize_t ret = next_pwrite(fd, buf, count, offset);
+    uint64_t t1 = read_counter();
+    floor_t0 = t0;
+    floor_t1 = t1;
+    return ret;
+}
+
+static __attribute__((noinline)) ssize_t passed_pwrite(int fd, const void *buf, size_t count,
+                                                       off_t offset)
+{
+    return next_pwrite(fd, buf, count, offset);
+}
+
+static void pwrite_through(ssize_t (*wrapper)(int, const void *, size_t, off_t),
+                           struct bench *b, size_t count, long calls)
+{
+    for (long i = 0; i < calls; i++)
+        if (wrapper(b->fd, b->buf, count, 0) != (ssize_t)count)
+            die("pwrite", b->path);
+}
+
+static void run_floor1(struct bench *b, long calls)
+{
+    pwrite_through(timed_pwrite, b, 1, calls);
+}
+
+static void pass_floor1(struct bench *b, long calls)
+{
+    pwrite_through(passed_pwrite, b, 1, calls);
+}
+
+static void run_floor4k(struct bench *b, long calls)
+{
+    pwrite_through(timed_pwrite, b, sizeof b->buf, calls);
+}
+
+static void pass_floor4k(struct bench *b, long calls)
+{
+    pwrite_through(passed_pwrite, b, sizeof b->buf, calls);
 }
 
 static void run_pwrite1(struct bench *b, long calls)
@@ -138,16 +202,19 @@ static void run_fprintf1(struct bench *b, long calls)
 struct op {
     const char *name;
     op_fn run;
+    op_fn pass; /* floor ops: the pass-through the run is paired with */
 };
 
 static const struct op ops[] = {
-    {"pwrite1", run_pwrite1},
-    {"pwrite4k", run_pwrite4k},
-    {"openclose", run_openclose},
-    {"stat", run_stat},
-    {"fwrite16", run_fwrite16},
-    {"fprintf1", run_fprintf1},
-    {"tsc", run_tsc},
+    {"pwrite1", run_pwrite1, NULL},
+    {"pwrite4k", run_pwrite4k, NULL},
+    {"openclose", run_openclose, NULL},
+    {"stat", run_stat, NULL},
+    {"fwrite16", run_fwrite16, NULL},
+    {"fprintf1", run_fprintf1, NULL},
+    {"tsc", run_tsc, NULL},
+    {"floor1", run_floor1, pass_floor1},
+    {"floor4k", run_floor4k, pass_floor4k},
 };
 
 static const struct op *find_op(const char *name)
@@ -209,10 +276,10 @@ static double median(double *v, int n)
 }
 
 /* One timed batch: ns per call; the reset after it is not timed. */
-static double batch_ns_per_call(const struct op *op, struct bench *b, long per_batch)
+static double batch_ns_per_call(op_fn run, struct bench *b, long per_batch)
 {
     double start = now_ns();
-    op->run(b, per_batch);
+    run(b, per_batch);
     double ns = (now_ns() - start) / (double)per_batch;
     reset_between_batches(b);
     return ns;
@@ -224,27 +291,29 @@ static double median_ns_per_call(const struct op *op, struct bench *b, long per_
     op->run(b, per_batch); /* warm-up: page cache, lazy binding, runtime init */
     reset_between_batches(b);
     for (int i = 0; i < BATCHES; i++)
-        ns[i] = batch_ns_per_call(op, b, per_batch);
+        ns[i] = batch_ns_per_call(op->run, b, per_batch);
     return median(ns, BATCHES);
 }
 
 /* Traced and twin batches alternate (and swap which goes first), so that
- * whatever slows the machine down for a while hits both of a pair. */
-static void paired_ns_per_call(const struct op *op, struct bench *traced, struct bench *twin,
-                               long per_batch, double out[4])
+ * whatever slows the machine down for a while hits both of a pair.  The
+ * twin runs twin_run: the same op on the twin file, or a floor op's
+ * pass-through on the same file. */
+static void paired_ns_per_call(op_fn run, struct bench *traced, op_fn twin_run,
+                               struct bench *twin, long per_batch, double out[4])
 {
     double t[PAIRS], u[PAIRS], d[PAIRS], r[PAIRS];
-    op->run(traced, per_batch);
+    run(traced, per_batch);
     reset_between_batches(traced);
-    op->run(twin, per_batch);
+    twin_run(twin, per_batch);
     reset_between_batches(twin);
     for (int i = 0; i < PAIRS; i++) {
         if (i % 2 == 0) {
-            t[i] = batch_ns_per_call(op, traced, per_batch);
-            u[i] = batch_ns_per_call(op, twin, per_batch);
+            t[i] = batch_ns_per_call(run, traced, per_batch);
+            u[i] = batch_ns_per_call(twin_run, twin, per_batch);
         } else {
-            u[i] = batch_ns_per_call(op, twin, per_batch);
-            t[i] = batch_ns_per_call(op, traced, per_batch);
+            u[i] = batch_ns_per_call(twin_run, twin, per_batch);
+            t[i] = batch_ns_per_call(run, traced, per_batch);
         }
         d[i] = t[i] - u[i];
         r[i] = u[i] > 0 ? t[i] / u[i] : 0;
@@ -263,7 +332,9 @@ static void usage(void)
     fprintf(stderr, "\nprints the median ns per call; DIR defaults to /dev/shm.\n"
                     "With TWIN_DIR (a directory iolens does not trace) prints the\n"
                     "traced median, the twin's median, the median paired difference\n"
-                    "and the median paired ratio.\n");
+                    "and the median paired ratio.  floor1 and floor4k (untraced, no\n"
+                    "TWIN_DIR) print the same four: a bare timing wrapper's batches\n"
+                    "against a pass-through's.\n");
     exit(2);
 }
 
@@ -274,16 +345,20 @@ int main(int argc, char **argv)
     const struct op *op = find_op(argv[1]);
     char *end;
     long iterations = strtol(argv[2], &end, 10);
-    if (!op || *end != '\0' || iterations < 2 * PAIRS)
+    if (!op || *end != '\0' || iterations < 2 * PAIRS || (op->pass != NULL && argc == 5))
         usage();
 
     static struct bench b, twin;
     setup(&b, argc >= 4 ? argv[3] : "/dev/shm");
-    if (argc == 5) {
+    if (op->pass != NULL || argc == 5) {
         double ns[4];
-        setup(&twin, argv[4]);
-        paired_ns_per_call(op, &b, &twin, iterations / (2 * PAIRS), ns);
-        teardown(&twin);
+        if (op->pass != NULL) {
+            paired_ns_per_call(op->run, &b, op->pass, &b, iterations / (2 * PAIRS), ns);
+        } else {
+            setup(&twin, argv[4]);
+            paired_ns_per_call(op->run, &b, op->run, &twin, iterations / (2 * PAIRS), ns);
+            teardown(&twin);
+        }
         printf("%.1f %.1f %.1f %.4f\n", ns[0], ns[1], ns[2], ns[3]);
     } else {
         printf("%.1f\n", median_ns_per_call(op, &b, iterations / BATCHES));

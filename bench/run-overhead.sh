@@ -28,7 +28,18 @@
 #   5 ns, issue 18).
 # - the clock counter (time-stamp counter on x86_64): one reading, in a
 #   loop without calls, RUNS times; the runtime reads it twice a traced
-#   call, so twice this is the floor under the read and write figures.
+#   call.  Each reading in such a loop waits for the one before; around a
+#   system call most of that is hidden, so twice this figure is not what
+#   the readings add to a pwrite.
+# - the timing floor (pwrite1 and pwrite4k): what any tool that times a
+#   call must add to it, measured untraced in one process, batch for
+#   batch: a bare timing wrapper (the clock read, pwrite called through a
+#   pointer, the clock read again) against a pass-through (a tail call
+#   through the same pointer, the way an untraced call goes), RUNS runs
+#   (bench/overhead floor1 and floor4k).  Two costs make it: the two
+#   readings, and the return into the wrapper after the system call,
+#   which the pass-through does not make.  The pwrite figures above it
+#   are that floor plus iolens's own work.
 # A median added cost below 0, or a traced/untraced ratio below 1, is the
 # machine's noise: the summary says "noise, not measured" (summary.sh).
 # A figure, not a test: nothing here passes or fails.
@@ -183,8 +194,23 @@ while [ "$i" -le "$RUNS" ]; do
     i=$((i + 1))
 done
 tsc=$(summary_stats %.1f <"$LOGS/tsc")
-echo "clock counter: ${tsc%% *} ns a reading (${tsc#* }), read twice a traced call"
-summary_row "clock counter: ns a reading (twice a traced call)" "${tsc%% *}" ns - "${tsc#* }" 0
+echo "clock counter: ${tsc%% *} ns a reading (${tsc#* }) in a loop of readings, read twice a traced call"
+summary_row "clock counter: ns a reading in a loop (twice a traced call)" "${tsc%% *}" ns - \
+    "${tsc#* }" 0
+# The timing floor under the pwrite figures (untraced, in process).
+for size in 1 4k; do
+    : >"$LOGS/floor$size"
+    i=1
+    while [ "$i" -le "$RUNS" ]; do
+        "$BENCH" "floor$size" "$(iterations "pwrite$size")" "$SHM/traced" | awk '{ print $3 }' \
+            >>"$LOGS/floor$size"
+        i=$((i + 1))
+    done
+    floor=$(summary_stats %.1f <"$LOGS/floor$size")
+    echo "timing floor, pwrite$size: ${floor%% *} ns (${floor#* }) added by a bare timing wrapper"
+    summary_row "pwrite$size: ns a bare timing wrapper adds (the floor, in process)" \
+        "${floor%% *}" ns - "${floor#* }" 0
+done
 echo
 echo "untraced_ns, traced_ns: medians over the runs (the untraced process; the traced process's"
 echo "traced file).  added_ns, ratio: medians over the pairs (paired: in_process, the traced"
@@ -193,6 +219,9 @@ echo "adjacent, a traced run against the untraced run next to it); spread: their
 echo "Targets: at most 25 ns added per read or write call (pwrite1, pwrite4k, fwrite16,"
 echo "fprintf1), at most 500 ns per open+close, a ratio of at most 1.05 for pwrite4k."
 echo "calls_in_log: the op's counter in the first traced run's log (warm-up included)."
+echo "timing floor: a bare timing wrapper (two clock readings around a call through a"
+echo "pointer) against a pass-through, untraced, in process: what any tool that times a"
+echo "pwrite adds to it here; the pwrite figures are that plus iolens's own work."
 echo
 echo "call sites: ns added with sites on (added_ns above) and with IOLENS_DISABLE_SITES=1"
 printf '%-10s %9s %-17s %9s %-17s %9s %-17s\n' op on_ns spread off_ns spread sites_ns spread
