@@ -4,10 +4,12 @@
  * byte (its lock word aside), so the counters and the log never see it.
  *
  * The packed form: a bitmap of the record's nonzero words (one bit each,
- * ceil(nwords / 8) bytes), then each nonzero word in order, either as it
- * is (8 bytes: a double) or as a zigzag LEB128 number (1 to 10 bytes:
- * counts, sizes, offsets, pointers).  Which words are doubles is the
- * layer's to say (iolens_park_mark_raw).
+ * ceil(nwords / 8) bytes), then each nonzero word in order, as a zigzag
+ * LEB128 number (1 to 10 bytes: counts, sizes, offsets, pointers) or, for
+ * a double, as the whole number it holds, zigzagged, shifted left once
+ * and LEB128 (the times the runtime keeps are whole clock units: 1 to 8
+ * bytes), else as the number 1 and its 8 bytes.  Which words are doubles
+ * is the layer's to say (iolens_park_mark_raw).
  *
  * The packed forms live in blobs taken from the budget in steps of 16
  * bytes.  The blob of a record unparked is freed, kept for the next blob
@@ -36,7 +38,7 @@ struct iolens_park_codec {
 /* A codec for records of rec_bytes bytes (a multiple of 8, at most
  * IOLENS_PARK_MAX_WORDS words): every word a number until marked raw. */
 void iolens_park_codec_init(struct iolens_park_codec *c, size_t rec_bytes);
-/* Marks the words of [offset, offset + bytes) as doubles (stored as they are). */
+/* Marks the words of [offset, offset + bytes) as doubles. */
 void iolens_park_mark_raw(struct iolens_park_codec *c, size_t offset, size_t bytes);
 
 /* Packs rec into out (IOLENS_PARK_MAX_BYTES(c->nwords) bytes); returns

@@ -62,9 +62,19 @@ START_TEST(round_trip_is_exact)
 }
 END_TEST
 
+static uint64_t word_of(double d)
+{
+    uint64_t w;
+    memcpy(&w, &d, sizeof w);
+    return w;
+}
+
 /* The bytes the format says: a bitmap of 14 bytes, then 1 byte for each
- * of small numbers 1 and -1 (zigzag 2 and 1), 2 for 4096, 8 for a double
- * whatever its value, 10 for the top bit alone. */
+ * of small numbers 1 and -1 (zigzag 2 and 1), 2 for 4096, 10 for the top
+ * bit alone; a double that is not a whole number of at most 53 bits 9
+ * (the number 1, then its 8 bytes), a whole one as its number zigzagged
+ * and shifted once: 1.0 is 4, one byte, and 2.6e9 (a second of a
+ * 2.6 GHz counter) 5 bytes. */
 START_TEST(sizes_follow_the_format)
 {
     struct iolens_park_codec c;
@@ -80,12 +90,64 @@ START_TEST(sizes_follow_the_format)
     ck_assert_uint_eq(packed[15], 1);
     w[2] = 4096;
     ck_assert_uint_eq(iolens_park_encode(&c, w, packed), 18);
-    w[10] = 1;                       /* a double's word: 8 bytes */
-    ck_assert_uint_eq(iolens_park_encode(&c, w, packed), 26);
+    w[10] = 1;                       /* a double's word: 4.9e-324, 9 bytes */
+    ck_assert_uint_eq(iolens_park_encode(&c, w, packed), 27);
+    ck_assert_uint_eq(packed[18], 1);
+    ck_assert_uint_eq(packed[19], 1);
     w[3] = (uint64_t)INT64_MIN;      /* zigzag: all ones, 10 bytes */
-    ck_assert_uint_eq(iolens_park_encode(&c, w, packed), 36);
+    ck_assert_uint_eq(iolens_park_encode(&c, w, packed), 37);
     ck_assert_uint_eq(packed[0], 0x0f);
     ck_assert_uint_eq(packed[1], 0x04);
+    w[11] = word_of(1.0);            /* zigzag 2, shifted: 4 */
+    ck_assert_uint_eq(iolens_park_encode(&c, w, packed), 38);
+    ck_assert_uint_eq(packed[37], 4);
+    w[12] = word_of(-1.0);           /* zigzag 1, shifted: 2 */
+    ck_assert_uint_eq(iolens_park_encode(&c, w, packed), 39);
+    ck_assert_uint_eq(packed[38], 2);
+    w[13] = word_of(2.6e9);          /* 5.2e9 << 1 < 2^35: 5 bytes */
+    ck_assert_uint_eq(iolens_park_encode(&c, w, packed), 44);
+    w[14] = word_of(0.5);            /* not whole: 9 bytes */
+    w[15] = word_of(-0.0);           /* whole, but not the bits of 0: 9 */
+    w[16] = word_of(9007199254740992.0);  /* 2^53: 2^55 after, 8 bytes */
+    w[17] = word_of(9007199254740994.0);  /* past 2^53: 9 */
+    ck_assert_uint_eq(iolens_park_encode(&c, w, packed), 44 + 9 + 9 + 8 + 9);
+    uint64_t back[NWORDS];
+    ck_assert_int_eq(iolens_park_decode(&c, packed, 44 + 35, back), 0);
+    ck_assert_int_eq(memcmp(w, back, sizeof w), 0);
+}
+END_TEST
+
+/* Doubles of every kind come back bit for bit: whole numbers either side
+ * of 2^53, fractions, both zeros' neighbours, infinities, NaNs with
+ * payloads, denormals, and the times the runtime keeps. */
+START_TEST(doubles_round_trip_bit_for_bit)
+{
+    struct iolens_park_codec c;
+    codec_with_doubles(&c);
+    const double values[] = {1.0, -1.0, 3.0, 2.6e9, 1.5e12, -7.0, 0.5, -0.0, 1e300, -1e-300,
+                             9007199254740991.0, 9007199254740992.0, 9007199254740994.0,
+                             -9007199254740992.0, -9007199254740994.0, 1.0 / 0.0, -1.0 / 0.0,
+                             4.9e-324, 123456789.25, 18446744073709551616.0};
+    const uint64_t nans[] = {0x7ff8000000000000ull, 0xfff8000000000001ull, 0x7ff0000000000001ull};
+    uint8_t packed[IOLENS_PARK_MAX_BYTES(NWORDS)];
+    uint64_t in[NWORDS] = {0}, out[NWORDS];
+    size_t nvalues = sizeof values / sizeof values[0], n = 0;
+    for (unsigned w = 10; w <= 22; w++, n++)
+        in[w] = n < nvalues ? word_of(values[n]) : nans[(n - nvalues) % 3];
+    for (size_t shift = 0; shift < nvalues; shift++) {
+        in[100] = word_of(values[shift]);
+        size_t len = iolens_park_encode(&c, in, packed);
+        ck_assert_uint_le(len, IOLENS_PARK_MAX_BYTES(NWORDS));
+        ck_assert_int_eq(iolens_park_decode(&c, packed, len, out), 0);
+        ck_assert_int_eq(memcmp(in, out, sizeof in), 0);
+    }
+    for (int t = 0; t < 2000; t++) {      /* random whole numbers of clock units */
+        uint64_t r = next_random();
+        in[10 + t % 13] = word_of((double)(int64_t)(r >> (11 + r % 40)));
+        size_t len = iolens_park_encode(&c, in, packed);
+        ck_assert_int_eq(iolens_park_decode(&c, packed, len, out), 0);
+        ck_assert_int_eq(memcmp(in, out, sizeof in), 0);
+    }
 }
 END_TEST
 
@@ -113,6 +175,30 @@ START_TEST(damaged_forms_are_refused)
     ck_assert_int_eq(iolens_park_decode(&c, packed, len, out), -1);
     packed[13] = saved;
     ck_assert_int_eq(iolens_park_decode(&c, packed, len, out), 0);
+    /* A double's word (word 10 of a record with only it) packed in a way
+     * no double is: the tag 1 with more bits, a whole number past 2^53,
+     * the whole number 0 (+0.0 is a zero word, never packed). */
+    uint8_t one_double[14 + 9] = {0};
+    one_double[1] = 0x04;                 /* word 10 */
+    one_double[14] = 3;
+    ck_assert_int_eq(iolens_park_decode(&c, one_double, 15, out), -1);
+    one_double[14] = 0;
+    ck_assert_int_eq(iolens_park_decode(&c, one_double, 15, out), -1);
+    one_double[14] = 4;                   /* 1.0: the form is sound */
+    ck_assert_int_eq(iolens_park_decode(&c, one_double, 15, out), 0);
+    ck_assert_uint_eq(out[10], word_of(1.0));
+    /* 2^53 + 1 zigzagged (2^54 + 2) and shifted: 2^55 + 4, 8 bytes. */
+    uint64_t v = (UINT64_C(1) << 55) + 4;
+    size_t at = 14;
+    while (v >= 0x80u) {
+        one_double[at++] = (uint8_t)(v | 0x80u);
+        v >>= 7;
+    }
+    one_double[at++] = (uint8_t)v;
+    ck_assert_int_eq(iolens_park_decode(&c, one_double, at, out), -1);
+    one_double[14] = 1;                   /* the tag 1 with 7 bytes, not 8 */
+    ck_assert_int_eq(iolens_park_decode(&c, one_double, 14 + 8, out), -1);
+    ck_assert_int_eq(iolens_park_decode(&c, one_double, 14 + 9, out), 0);
     /* A number of more than 10 bytes. */
     uint8_t longnum[14 + 11];
     memset(longnum, 0, sizeof longnum);
@@ -123,9 +209,11 @@ START_TEST(damaged_forms_are_refused)
 }
 END_TEST
 
-/* Blobs: from the budget in grains of 16 bytes, freed ones reused by
- * size (or by a record up to 4 grains smaller, whole), in place repacks
- * only when they fit, and a damaged blob refused. */
+/* Blobs: from the budget in grains of 16 bytes and one grain more for
+ * the form to grow, freed ones reused by size (or by a record up to 4
+ * grains smaller, whole), the form grown by a grain in the blob its old
+ * one was freed to, in place repacks only when they fit, and a damaged
+ * blob refused. */
 START_TEST(blobs_are_reused_by_size)
 {
     ck_assert_int_eq(iolens_budget_init(1u << 20), 0);
@@ -136,12 +224,12 @@ START_TEST(blobs_are_reused_by_size)
     uint64_t in[NWORDS] = {0}, out[NWORDS];
     in[0] = 7;
     in[10] = 0x400921fb54442d18ull; /* pi */
-    in[20] = 0x3ff0000000000000ull; /* 1.0 */
+    in[20] = 0x4005bf0a8b145769ull; /* e */
     void *a = iolens_park_store_record(&s, &c, in);
     ck_assert_ptr_nonnull(a);
     ck_assert_uint_eq((uintptr_t)a % 16u, 0);
     ck_assert_uint_eq(s.blobs, 1);
-    ck_assert_uint_eq(s.blob_bytes, 48); /* 4 + 14 + 1 + 8 + 8 = 35 bytes */
+    ck_assert_uint_eq(s.blob_bytes, 64); /* 4 + 14 + 1 + 9 + 9 = 37 bytes, and a grain */
     ck_assert_int_eq(iolens_park_peek_record(&c, a, out), 0);
     ck_assert_int_eq(memcmp(in, out, sizeof in), 0);
     /* Freed, a serves the next record of its size. */
@@ -149,12 +237,23 @@ START_TEST(blobs_are_reused_by_size)
     ck_assert_uint_eq(s.blobs, 0);
     ck_assert_uint_eq(s.blob_bytes, 0);
     ck_assert_ptr_eq(iolens_park_store_record(&s, &c, in), a);
-    /* And a smaller one's (1 grain: 19 bytes), whole. */
+    /* And the same record grown by two doubles (55 bytes, 4 grains):
+     * before blobs had room to grow, it took a new one. */
+    iolens_park_free_blob(&s, a);
+    uint64_t grown_by_two[NWORDS];
+    memcpy(grown_by_two, in, sizeof in);
+    grown_by_two[11] = 0x3fb999999999999aull; /* 0.1 */
+    grown_by_two[12] = 0x3fc999999999999aull; /* 0.2 */
+    ck_assert_ptr_eq(iolens_park_store_record(&s, &c, grown_by_two), a);
+    ck_assert_uint_eq(s.blob_bytes, 64);
+    ck_assert_int_eq(iolens_park_peek_record(&c, a, out), 0);
+    ck_assert_int_eq(memcmp(grown_by_two, out, sizeof out), 0);
+    /* And a smaller one's (2 grains: 19 bytes), whole. */
     iolens_park_free_blob(&s, a);
     uint64_t small[NWORDS] = {0};
     small[0] = 1;
     ck_assert_ptr_eq(iolens_park_store_record(&s, &c, small), a);
-    ck_assert_uint_eq(s.blob_bytes, 48);
+    ck_assert_uint_eq(s.blob_bytes, 64);
     ck_assert_int_eq(iolens_park_peek_record(&c, a, out), 0);
     ck_assert_int_eq(memcmp(small, out, sizeof out), 0);
     /* Not a larger one's: b is new. */
@@ -182,7 +281,8 @@ START_TEST(blobs_are_reused_by_size)
 }
 END_TEST
 
-/* A full budget: the blob is refused, nothing else changes. */
+/* A full budget: the blob is refused, nothing else changes; the last
+ * bytes take a form without its grain of room. */
 START_TEST(no_room_no_blob)
 {
     ck_assert_int_eq(iolens_budget_init(4096), 0);
@@ -209,6 +309,7 @@ int main(void)
     TCase *tc = tcase_create("park");
     tcase_add_test(tc, round_trip_is_exact);
     tcase_add_test(tc, sizes_follow_the_format);
+    tcase_add_test(tc, doubles_round_trip_bit_for_bit);
     tcase_add_test(tc, damaged_forms_are_refused);
     tcase_add_test(tc, blobs_are_reused_by_size);
     tcase_add_test(tc, no_room_no_blob);
