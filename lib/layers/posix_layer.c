@@ -694,15 +694,25 @@ void iolens_posix_close_end(posix_rec *r, int succeeded, double t0, double t1)
 }
 
 /* Binds a descriptor opened before the runtime saw it (an inherited
- * standard one, or a stdio stream's) at the kernel's offset. */
+ * standard one, or a stdio stream's) at the kernel's offset.  A file
+ * whose POSIX record cannot be had (the budget full: a stream can get a
+ * STDIO record of its own and its file no POSIX one) is bound to <other
+ * files>, as an open of it would be: left unbound, the descriptor's reads
+ * and writes were counted nowhere, and the totals lost them. */
 static void bind_existing_fd(int fd, struct iolens_file *file, int flags)
 {
-    int held;
-    posix_rec *r = lock_live(file, &held);
-    if (r == NULL)
-        return;
     off_t (*real_lseek)(int, off_t, int) = IOLENS_REAL(lseek);
     off_t pos = real_lseek != NULL ? real_lseek(fd, 0, SEEK_CUR) : -1;
+    int held;
+    posix_rec *r = lock_live(file, &held);
+    if (r == NULL) {
+        iolens_file_note_folded(iolens_path_hash(file->name, file->name_len), file->name_len,
+                                IOLENS_LAYER_POSIX, 0);
+        file = iolens_file_other();
+        r = file != NULL ? lock_live(file, &held) : NULL;
+        if (r == NULL)
+            return;
+    }
     int bound;
     struct iolens_ofd *ofd = bind_fd(fd, file, r, held, flags < 0 ? 0 : flags, &bound);
     if (bound)
@@ -714,7 +724,10 @@ static void bind_existing_fd(int fd, struct iolens_file *file, int flags)
 void iolens_posix_adopt_fd(int fd, struct iolens_file *file)
 {
     struct iolens_ofd *ofd = iolens_fd_lookup(fd);
-    if (ofd != NULL && ofd->file == file)
+    /* Bound to <other files> already (an earlier fileno of a stream whose
+     * file had no record): its calls stay there, where the earlier ones
+     * went. */
+    if (ofd != NULL && (ofd->file == file || ofd->file == iolens_file_other()))
         return;
     int (*real_fcntl)(int, int, ...) = IOLENS_REAL(fcntl);
     bind_existing_fd(fd, file, real_fcntl != NULL ? real_fcntl(fd, F_GETFL) : 0);
