@@ -378,6 +378,21 @@ static int path_is_traced(const char *abspath)
  * while the program runs), so the include/exclude prefixes, which cost
  * more than a table lookup, are matched only for a path met for the first
  * time: repeated opens and stats of a file skip them. */
+/* *file's record, live and locked; when it has none (or *file is NULL)
+ * the path is counted as folded (with is_open opens) and *file becomes
+ * <other files>, whose record is returned.  NULL only if that has none. */
+static posix_rec *lock_live_or_other(struct iolens_file **file, const char *path, size_t len,
+                                     int is_open, int *held)
+{
+    posix_rec *r = *file != NULL ? lock_live(*file, held) : NULL;
+    if (r == NULL) {
+        iolens_file_note_folded(iolens_path_hash(path, len), len, IOLENS_LAYER_POSIX, is_open);
+        *file = iolens_file_other();
+        r = *file != NULL ? lock_live(*file, held) : NULL;
+    }
+    return r;
+}
+
 static posix_rec *lock_record_for_path(const char *abspath, size_t len, int is_open,
                                        struct iolens_file **file_out, int *held)
 {
@@ -387,12 +402,7 @@ static posix_rec *lock_record_for_path(const char *abspath, size_t len, int is_o
             return NULL;
         file = iolens_file_get(abspath, len);
     }
-    posix_rec *r = file != NULL ? lock_live(file, held) : NULL;
-    if (r == NULL) {
-        iolens_file_note_folded(iolens_path_hash(abspath, len), len, IOLENS_LAYER_POSIX, is_open);
-        file = iolens_file_other();
-        r = file != NULL ? lock_live(file, held) : NULL;
-    }
+    posix_rec *r = lock_live_or_other(&file, abspath, len, is_open, held);
     *file_out = file;
     return r;
 }
@@ -704,15 +714,9 @@ static void bind_existing_fd(int fd, struct iolens_file *file, int flags)
     off_t (*real_lseek)(int, off_t, int) = IOLENS_REAL(lseek);
     off_t pos = real_lseek != NULL ? real_lseek(fd, 0, SEEK_CUR) : -1;
     int held;
-    posix_rec *r = lock_live(file, &held);
-    if (r == NULL) {
-        iolens_file_note_folded(iolens_path_hash(file->name, file->name_len), file->name_len,
-                                IOLENS_LAYER_POSIX, 0);
-        file = iolens_file_other();
-        r = file != NULL ? lock_live(file, &held) : NULL;
-        if (r == NULL)
-            return;
-    }
+    posix_rec *r = lock_live_or_other(&file, file->name, file->name_len, 0, &held);
+    if (r == NULL)
+        return;
     int bound;
     struct iolens_ofd *ofd = bind_fd(fd, file, r, held, flags < 0 ? 0 : flags, &bound);
     if (bound)
