@@ -79,7 +79,6 @@ static int get_number(const uint8_t *in, size_t len, size_t *pos, uint64_t *word
 /* The whole numbers a double packs as one: up to 2^53 either way, where
  * every integer is a double exactly. */
 #define WHOLE_MAX (INT64_C(1) << 53)
-#define WHOLE_LIMIT 9007199254740992.0
 
 /* A double that holds a whole number (every time the runtime keeps while
  * it traces is a whole number of clock units, and so are sums of them:
@@ -91,7 +90,7 @@ static size_t put_double(uint8_t *out, uint64_t word)
 {
     double d;
     memcpy(&d, &word, sizeof d);
-    if (d >= -WHOLE_LIMIT && d <= WHOLE_LIMIT) {
+    if (d >= -(double)WHOLE_MAX && d <= (double)WHOLE_MAX) {
         int64_t whole = (int64_t)d;
         double back = (double)whole;
         uint64_t back_word;
