@@ -53,7 +53,7 @@ static void *record_to_read(struct iolens_file *file, const struct iolens_layer_
 {
     if (ops->read_record != NULL)
         return ops->read_record(file, scratch);
-    return atomic_load_explicit(&file->layer_rec[ops->layer], memory_order_acquire);
+    return record_in(file, ops); /* a refused slot (a folded file) is not read */
 }
 
 static _Atomic int *lock_in(void *rec, const struct iolens_layer_ops *ops)

@@ -26,6 +26,7 @@
 #include "layers/layer_intervals.h"
 #include "layers/layer_ops.h"
 #include "layers/posix_layer.h"
+#include "layers/record_park.h"
 #include "core/real_calls.h"
 #include "format/record_merge.h"
 #include "core/state.h"
@@ -34,6 +35,11 @@
 
 struct iolens_stdio_rec {
     _Atomic int lock;
+    /* Under the table lock: the table's slots bound to the record, and
+     * whether a stream of its file counted in <other files> (the record
+     * is then folded whole once no slot holds it, fold_whole). */
+    uint16_t streams;
+    uint8_t lacks_calls;
     struct iolens_file *file;  /* the file this record belongs to */
     struct iolens_stdio_record disk;
     struct iolens_site_ref sites;      /* call sites (core/call_site.h) */
@@ -58,6 +64,7 @@ static inline void unlock_rec(stdio_rec *r, int held)
 /* ------------------------------------------------------- records -- */
 
 static const struct iolens_layer_ops stdio_ops;
+static int has_activity(const struct iolens_stdio_record *d);
 
 static void clear_counters(stdio_rec *r)
 {
@@ -72,25 +79,43 @@ static void init_rec(void *p, struct iolens_file *file)
     iolens_layer_record_init(&stdio_ops, r, file);
 }
 
+/* file's record, made if need be; NULL when the budget has no room or
+ * the file was folded whole (its slot refused). */
 static stdio_rec *record_of(struct iolens_file *file)
 {
-    return iolens_file_layer_record(file, IOLENS_LAYER_STDIO, sizeof(stdio_rec), init_rec);
+    void *rec = iolens_file_layer_record(file, IOLENS_LAYER_STDIO, sizeof(stdio_rec), init_rec);
+    return iolens_slot_is_live(rec) ? rec : NULL;
 }
 
-/* The file of a traced path, or <other files> when the budget is full
- * (noted as a folded open).  NULL when the path is not traced.  As in the
- * POSIX layer, a path already in the record table is known to be traced,
- * so the prefix rules are matched only for a new one. */
+/* file's record if it has one; none is made. */
+static stdio_rec *record_if_any(struct iolens_file *file)
+{
+    void *rec = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_STDIO], memory_order_acquire);
+    return iolens_slot_is_live(rec) ? rec : NULL;
+}
+
+static void note_folded(const struct iolens_file *file, uint64_t opens)
+{
+    iolens_file_note_folded(iolens_path_hash(file->name, file->name_len), file->name_len,
+                            IOLENS_LAYER_STDIO, opens);
+}
+
+/* The file of a traced path, or <other files> when the budget has no
+ * entry for it (noted as a folded open).  NULL when the path is not
+ * traced.  As in the POSIX layer, a path whose file has a record is
+ * known to be traced, so the prefix rules are matched only for another.
+ * The record itself is made when the stream gets a slot (bind_slot): a
+ * stream the full table sends to <other files> needs none. */
 static struct iolens_file *file_for_path(const char *abspath, size_t len)
 {
     struct iolens_file *file = iolens_file_find(abspath, len);
-    if (file != NULL && record_of(file) != NULL)
+    if (file != NULL && record_if_any(file) != NULL)
         return file;
     const struct iolens_config *cfg = iolens_runtime_config();
     if (cfg != NULL && !iolens_config_traces_path(cfg, abspath))
         return NULL;
     file = iolens_file_get(abspath, len);
-    if (file == NULL || record_of(file) == NULL) {
+    if (file == NULL) {
         iolens_file_note_folded(iolens_path_hash(abspath, len), len, IOLENS_LAYER_STDIO, 1);
         file = iolens_file_other();
     }
@@ -148,6 +173,8 @@ static size_t home_of(FILE *stream)
  * needs no memory.  The bitmap is consulted only on a table miss and only
  * once an overflow binding was made.  Streams on the overflow slot share
  * its position: totals stay exact, positions of <other files> do not.
+ * A file whose record counted earlier streams is folded whole, so that
+ * its row is never missing this stream's calls (fold_whole).
  */
 #define OVERFLOW_FDS 65536
 static struct iolens_stdio_stream overflow_slot;
@@ -254,33 +281,169 @@ static void release_slot(struct iolens_stdio_stream *slot)
     }
 }
 
-/* Adds (or rebinds) a stream; returns its slot or NULL if the table is
- * full or the file has no record. */
+/* ---------------------------------------------- folding whole -- */
+
+static _Atomic int lacking_any; /* some record has lacks_calls set */
+
+/* Under the table lock: the slots bound to from are bound to to. */
+static void move_slots(stdio_rec *from, stdio_rec *to)
+{
+    for (size_t i = 0; i < nslots() && from->streams > 0; i++) {
+        uintptr_t key = atomic_load_explicit(&slots[i].key, memory_order_relaxed);
+        if (key == SLOT_EMPTY || key == SLOT_TOMB || slots[i].rec != from)
+            continue;
+        slots[i].rec = to;
+        slots[i].file = to->file;
+        from->streams--;
+        to->streams++;
+    }
+}
+
+/* acc += src by the layer's aggregation rules; acc keeps its id. */
+static void merge_counts(struct iolens_stdio_record *acc, const struct iolens_stdio_record *src)
+{
+    const struct iolens_layer_desc *d = iolens_layer_desc_by_kind(IOLENS_REGION_STDIO);
+    if (has_activity(acc)) {
+        iolens_record_merge(d, acc, src);
+        return;
+    }
+    uint64_t id = acc->id; /* nothing of its own yet: src is where a merge starts */
+    iolens_record_merge_begin(d, acc, src);
+    acc->id = id;
+}
+
+/* Under the table lock: r, a file's record that lacks some of its
+ * streams' calls (they counted in <other files>), folded whole into
+ * <other files>, as the POSIX layer folds a record (park_pool.h): its
+ * counts, call sites and access intervals move there, and so do the
+ * slots still bound to it (streams open when the log is written).  The
+ * file's slot is refused, so that its later streams count there too: its
+ * row is then absent, never short.  The record's memory stays unused.
+ * (At the log, a thread's call on such a stream racing the fold may count
+ * in r, missing from the log as any call racing the log is.) */
+static void fold_whole(stdio_rec *r)
+{
+    stdio_rec *other = overflow_slot.rec;
+    struct iolens_file *file = r->file;
+    atomic_store_explicit(&file->layer_rec[IOLENS_LAYER_STDIO], IOLENS_REFUSED_SLOT,
+                          memory_order_release);
+    move_slots(r, other);
+    int held = lock_rec(r);
+    struct iolens_stdio_record mine = r->disk;
+    unlock_rec(r, held);
+    int64_t calls = mine.counters[STDIO_READS] + mine.counters[STDIO_WRITES];
+    held = lock_rec(other);
+    merge_counts(&other->disk, &mine);
+    iolens_sites_fold(&other->sites, &r->sites, calls > 0);
+    unlock_rec(other, held);
+    iolens_intervals_rename(IOLENS_LAYER_STDIO, file->id, other->file->id);
+    note_folded(file, (uint64_t)mine.counters[STDIO_OPENS]);
+    r->lacks_calls = 0;
+}
+
+/* Under the table lock: a stream of r's file counts in <other files>. */
+static void note_lacking(stdio_rec *r)
+{
+    r->lacks_calls = 1;
+    if (r->streams == 0)
+        fold_whole(r);
+    else
+        atomic_store_explicit(&lacking_any, 1, memory_order_relaxed);
+}
+
+/* Under the table lock: a slot lets go of r.  Returns the record the
+ * stream's close is charged to: <other files>' when r is folded now. */
+static stdio_rec *let_go(stdio_rec *r)
+{
+    if (r->streams > 0)
+        r->streams--;
+    if (!r->lacks_calls || r->streams > 0)
+        return r;
+    fold_whole(r);
+    return overflow_slot.rec;
+}
+
+/* Before the log is written: records lacking calls that open streams
+ * still hold, folded whole. */
+static void fold_lacking(void)
+{
+    if (slots == NULL || !atomic_load_explicit(&lacking_any, memory_order_relaxed))
+        return;
+    iolens_lock_always(&table_lock);
+    for (size_t i = 0; i < nslots(); i++) {
+        uintptr_t key = atomic_load_explicit(&slots[i].key, memory_order_relaxed);
+        if (key != SLOT_EMPTY && key != SLOT_TOMB && slots[i].rec->lacks_calls)
+            fold_whole(slots[i].rec);
+    }
+    atomic_store_explicit(&lacking_any, 0, memory_order_relaxed);
+    iolens_unlock_always(&table_lock);
+}
+
+/* ------------------------------------------------- tracking streams -- */
+
+/* Under the table lock: slot, free or stream's own (a FILE that libc
+ * closed behind our back and reused), takes stream on file's record, or
+ * on <other files>' when the budget has no record for file (or it was
+ * folded whole). */
+static int bind_slot(struct iolens_stdio_stream *slot, FILE *stream, struct iolens_file *file,
+                     int64_t pos, int append)
+{
+    int stale = atomic_load_explicit(&slot->key, memory_order_relaxed) == (uintptr_t)stream;
+    if (stale)
+        let_go(slot->rec); /* first: it may fold the record file would get */
+    stdio_rec *r = record_of(file);
+    if (r == NULL) {
+        r = overflow_slot.rec;
+        file = overflow_slot.file;
+    }
+    if (r == NULL) {
+        if (stale)
+            release_slot(slot);
+        return 0;
+    }
+    r->streams++;
+    slot->rec = r;
+    slot->file = file;
+    atomic_store_explicit(&slot->pos, pos, memory_order_relaxed);
+    slot->append = append;
+    iolens_stdio_marks_take(&slot->seen, stream);
+    atomic_store_explicit(&slot->key, (uintptr_t)stream, memory_order_release);
+    return 1;
+}
+
+/* Under the table lock, the table full: stream counts in <other files>
+ * through the overflow slot; NULL when its descriptor cannot be marked. */
+static struct iolens_stdio_stream *bind_overflow(FILE *stream, struct iolens_file *file)
+{
+    int fd = stream_fd(stream);
+    if (overflow_slot.rec == NULL || fd < 0)
+        return NULL;
+    atomic_store_explicit(&overflow_used, 1, memory_order_relaxed);
+    mark_overflow(fd, 1);
+    stdio_rec *r = record_if_any(file);
+    if (r != NULL && r != overflow_slot.rec)
+        note_lacking(r);
+    return &overflow_slot;
+}
+
+/* Adds (or rebinds) a stream; returns its slot (the overflow slot when
+ * the table is full), or NULL when nothing can count it (no record for
+ * the file nor for <other files>, which start-up makes unless the budget
+ * is tiny). */
 static struct iolens_stdio_stream *track_stream(FILE *stream, struct iolens_file *file,
                                                 int64_t pos, int append)
 {
-    stdio_rec *r = record_of(file);
-    if (r == NULL)
-        return NULL;
     iolens_lock_always(&table_lock);
     struct iolens_stdio_stream *slot = claim_slot(stream);
-    if (slot != NULL) {
-        slot->rec = r;
-        slot->file = file;
-        atomic_store_explicit(&slot->pos, pos, memory_order_relaxed);
-        slot->append = append;
-        iolens_stdio_marks_take(&slot->seen, stream);
-        atomic_store_explicit(&slot->key, (uintptr_t)stream, memory_order_release);
-    } else if (overflow_slot.rec != NULL && stream_fd(stream) >= 0) {
-        atomic_store_explicit(&overflow_used, 1, memory_order_relaxed);
-        mark_overflow(stream_fd(stream), 1);
-        slot = &overflow_slot;
-    }
+    if (slot == NULL)
+        slot = bind_overflow(stream, file);
+    else if (!bind_slot(slot, stream, file, pos, append))
+        slot = NULL;
     iolens_unlock_always(&table_lock);
     return slot;
 }
 
-/* Removes a stream; returns the record it was charged to, or NULL. */
+/* Removes a stream; returns the record its close is charged to, or NULL. */
 static stdio_rec *untrack_stream(FILE *stream)
 {
     stdio_rec *r = NULL;
@@ -290,7 +453,7 @@ static stdio_rec *untrack_stream(FILE *stream)
         r = slot->rec;
         mark_overflow(stream_fd(stream), 0);
     } else if (slot != NULL) {
-        r = slot->rec;
+        r = let_go(slot->rec);
         release_slot(slot);
     }
     iolens_unlock_always(&table_lock);
@@ -329,15 +492,17 @@ static void count_open(stdio_rec *r, double t0, double t1)
     unlock_rec(r, held);
 }
 
+/* The stream is new to this thread only, so its slot's binding is read
+ * after the table lock without a race. */
 static void open_on_file(FILE *stream, struct iolens_file *file, int64_t pos, int append,
                          double t0, double t1)
 {
     struct iolens_stdio_stream *slot = track_stream(stream, file, pos, append);
-    if (slot == &overflow_slot && file != overflow_slot.file)
-        iolens_file_note_folded(iolens_path_hash(file->name, file->name_len), file->name_len,
-                                IOLENS_LAYER_STDIO, 1); /* its own record stays unused */
-    if (slot != NULL)
-        count_open(slot->rec, t0, t1);
+    if (slot == NULL)
+        return;
+    if (slot->file != file)
+        note_folded(file, 1); /* counted in <other files> */
+    count_open(slot->rec, t0, t1);
 }
 
 void iolens_stdio_open(FILE *stream, const char *path, const char *mode, double t0, double t1)
@@ -353,12 +518,17 @@ void iolens_stdio_open(FILE *stream, const char *path, const char *mode, double 
 }
 
 /* The file a descriptor is on: the one the POSIX layer tracks it on (so
- * <STDOUT> stays <STDOUT>), else the name the kernel gives. */
+ * <STDOUT> stays <STDOUT>), else the name the kernel gives.  A descriptor
+ * on <other files> makes the stream's open a folded one too (its path was
+ * noted when the descriptor was). */
 static struct iolens_file *file_of_fd(int fd)
 {
     struct iolens_ofd *ofd = iolens_fd_lookup(fd);
-    if (ofd != NULL && ofd->file != NULL)
+    if (ofd != NULL && ofd->file != NULL) {
+        if (ofd->file == overflow_slot.file)
+            iolens_file_note_folded_open(IOLENS_LAYER_STDIO);
         return ofd->file;
+    }
     char abspath[PATH_MAX];
     long len = iolens_posix_fd_path(fd, abspath, sizeof abspath);
     return len >= 0 ? file_for_path(abspath, (size_t)len) : NULL;
@@ -859,11 +1029,16 @@ static void layer_reset(void)
     iolens_stdio_resync_all();
 }
 
+/* Bytes inline code left in the buffers since the last call are counted
+ * first (exit packs the records before libc's final flush). */
+static void before_pack(void)
+{
+    iolens_stdio_catch_up_all();
+    fold_lacking();
+}
+
 _Static_assert(sizeof(struct iolens_stdio_record) <= IOLENS_LAYER_RECORD_MAX, "record size");
 
-/* Bytes inline code left in the buffers since the last call are counted
- * before the records are packed (exit packs them before libc's final
- * flush). */
 IOLENS_LAYER_OPS(stdio_ops) = {
     .layer = IOLENS_LAYER_STDIO,
     .region_kind = IOLENS_REGION_STDIO,
@@ -874,7 +1049,7 @@ IOLENS_LAYER_OPS(stdio_ops) = {
     .init = layer_init,
     .release_locks = release_layer_locks,
     .reset = layer_reset,
-    .before_pack = iolens_stdio_catch_up_all,
+    .before_pack = before_pack,
     .pack = pack,
     .clear_record = clear_record,
 };

@@ -5,7 +5,10 @@
  * Rules (also described in iolens(7)):
  *  - A stream is tracked when it was opened on a traced path, or is
  *    stdin, stdout or stderr.  The table is open addressing with
- *    tombstones; when it is full a new stream is not tracked.
+ *    tombstones; when it is full a new stream counts in <other files>,
+ *    and so does one whose file the budget has no record for.  A file
+ *    whose record counted an earlier stream is then folded whole into
+ *    <other files>, so that no row lacks some of its streams' calls.
  *  - The position starts at 0 (fdopen: at the descriptor's position) and
  *    advances by the bytes each call moved; fseek/rewind/ftell set it.
  *    Streams opened for appending ("a" modes) learn where a write landed

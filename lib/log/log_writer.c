@@ -536,16 +536,18 @@ static int add_built(struct job_log *jl, uint32_t kind, uint32_t version, int bu
 
 /* In table order: JOB, MOUNTS, the NAMES regions, each layer's regions,
  * the INTERVALS region and the SITES region (times in seconds since the process start,
- * like the records'). */
+ * like the records').  The records are collected first: packing them may
+ * fold a file whole (the STDIO layer's fold_lacking), which the job's
+ * folded counts must include. */
 static int build_regions(struct job_log *jl, unsigned layers_off)
 {
     struct iolens_region_sink sink = {add_region, jl};
     struct iolens_buf raw = {0};
     struct iolens_names_block names = {0};
-    if (add_built(jl, IOLENS_REGION_JOB, IOLENS_JOB_VERSION, build_job(jl, &raw), &raw) != 0 ||
+    if (collect_layers(jl, layers_off) != 0 ||
+        add_built(jl, IOLENS_REGION_JOB, IOLENS_JOB_VERSION, build_job(jl, &raw), &raw) != 0 ||
         add_built(jl, IOLENS_REGION_MOUNTS, IOLENS_MOUNTS_VERSION, iolens_region_mounts(&raw),
                   &raw) != 0 ||
-        collect_layers(jl, layers_off) != 0 ||
         iolens_emit_names_regions(&sink, jl->ids, jl->nids, &names) != 0) {
         iolens_names_block_free(&names);
         return -1;

@@ -1,0 +1,99 @@
+/* Streams whose files come back while the stream table is full, or whose
+ * descriptor's file has no room for a STDIO record: each file's STDIO row
+ * must then have all of its calls or be absent (test_stream_rows.sh).
+ *
+ * prog_stream_rows reopen DIR N HOLD
+ *   1. a00000..: N files, each fopen "w", 10 bytes fwrite, fclose;
+ *   2. p0..p4: 5 files, fopen "w", 10 bytes, held open;
+ *   3. h00000..: HOLD files, fopen "w", 10 bytes, held open (they fill
+ *      the table);
+ *   4. the a files again: fopen "a", 10 bytes, fclose; the p files get
+ *      a second stream (fopen "a", 10 bytes, held open), then 10 more
+ *      bytes through the first one.
+ *   Each a file: 2 opens, 2 writes, 20 bytes; each p file: 2 opens,
+ *   3 writes, 30 bytes; each h file: 1, 1, 10.
+ * prog_stream_rows fdopen DIR N
+ *   N files d00000.., each open(2) then fdopen "w", 10 bytes, fclose:
+ *   1 open, 1 write, 10 bytes each. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HELD_TWICE 5
+
+static const char ten[] = "0123456789";
+
+static FILE *open_and_write(const char *dir, const char *name, long i, const char *mode)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s%05ld", dir, name, i);
+    FILE *f = fopen(path, mode);
+    if (f == NULL || fwrite(ten, 1, 10, f) != 10) {
+        perror(path);
+        exit(1);
+    }
+    return f;
+}
+
+static void close_or_die(FILE *f)
+{
+    if (fclose(f) != 0) {
+        perror("fclose");
+        exit(1);
+    }
+}
+
+static void reopen(const char *dir, long n, long hold)
+{
+    FILE *held = NULL;
+    FILE *p[HELD_TWICE], *p_again[HELD_TWICE];
+    for (long i = 0; i < n; i++)
+        close_or_die(open_and_write(dir, "a", i, "w"));
+    for (long i = 0; i < HELD_TWICE; i++)
+        p[i] = open_and_write(dir, "p", i, "w");
+    for (long i = 0; i < hold; i++)
+        held = open_and_write(dir, "h", i, "w"); /* left open: exit flushes them */
+    for (long i = 0; i < n; i++)
+        close_or_die(open_and_write(dir, "a", i, "a"));
+    for (long i = 0; i < HELD_TWICE; i++) {
+        p_again[i] = open_and_write(dir, "p", i, "a");
+        if (fwrite(ten, 1, 10, p[i]) != 10) {
+            perror("fwrite");
+            exit(1);
+        }
+        fflush(p[i]);
+        fflush(p_again[i]);
+    }
+    (void)held;
+}
+
+static void fdopen_each(const char *dir, long n)
+{
+    for (long i = 0; i < n; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/d%05ld", dir, i);
+        int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+        FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (f == NULL || fwrite(ten, 1, 10, f) != 10) {
+            perror(path);
+            exit(1);
+        }
+        close_or_die(f);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 5 && strcmp(argv[1], "reopen") == 0) {
+        reopen(argv[2], atol(argv[3]), atol(argv[4]));
+        return 0;
+    }
+    if (argc == 4 && strcmp(argv[1], "fdopen") == 0) {
+        fdopen_each(argv[2], atol(argv[3]));
+        return 0;
+    }
+    fprintf(stderr, "usage: %s reopen DIR N HOLD | fdopen DIR N\n", argv[0]);
+    return 2;
+}

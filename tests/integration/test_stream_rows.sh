@@ -1,0 +1,93 @@
+#!/bin/sh
+# A file's STDIO row has all of its streams' calls or is absent, at every
+# budget, and the STDIO totals stay exact (prog_stream_rows.c).
+#
+# Before: a file whose streams came back while the stream table was full
+# kept a row of its first stream's calls only (1 open and 1 write of 2,
+# mawk closing and reopening 3,000 outputs showed it on 20 rows at 2M),
+# and a stream fdopen'd on a descriptor whose file had no room for a
+# STDIO record was counted nowhere (2 of 3,000 fdopens lost at 2M).
+. "$(dirname "$0")/common.sh"
+iolens_setup
+
+# STDIO rows under DIR/PREFIX whose OPENS, WRITES or BYTES_WRITTEN differ
+# from the ones given.
+short_rows() {
+    base_of "$1" | awk -F'\t' -v d="$2/$3" -v o="$4" -v w="$5" -v b="$6" '
+        $1 == "STDIO" && index($6, d) == 1 &&
+        (($4 == "STDIO_OPENS" && $5 != o) || ($4 == "STDIO_WRITES" && $5 != w) ||
+         ($4 == "STDIO_BYTES_WRITTEN" && $5 != b)) { bad[$6] = 1 }
+        END { n = 0; for (f in bad) n++; print n }'
+}
+
+# STDIO rows of files under DIR/PREFIX.
+rows() {
+    base_of "$1" | awk -F'\t' -v d="$2/$3" '
+        $1 == "STDIO" && $4 == "STDIO_OPENS" && index($6, d) == 1 { n++ } END { print n + 0 }'
+}
+
+files_of_size() {
+    find "$1" -name "$2*" -size "$3"c | wc -l
+}
+
+# reopen N HOLD in BUDGET: N files written twice (the second time with
+# the table full), 5 files with a second stream while the first is still
+# open, HOLD files holding the table.
+for spec in 64K:100:40 256K:300:150; do
+    budget=${spec%%:*}
+    rest=${spec#*:}
+    n=${rest%:*}
+    hold=${rest#*:}
+    dir=$T/reopen$budget
+    log=$T/reopen$budget.iolens
+    mkdir "$dir" || fail "cannot make $dir"
+    run_traced "$log" env IOLENS_MEMORY=$budget "$PROGS/prog_stream_rows" reopen "$dir" "$n" "$hold" ||
+        fail "prog_stream_rows reopen in $budget exited with status $?"
+    check_eq "$n" "$(files_of_size "$dir" a 20)" "files a* of 20 bytes, $budget"
+    check_eq 5 "$(files_of_size "$dir" p 30)" "files p* of 30 bytes, $budget"
+    check_eq "$hold" "$(files_of_size "$dir" h 10)" "files h* of 10 bytes, $budget"
+    require_log "$log"
+    opens=$((2 * n + 10 + hold))
+    writes=$((2 * n + 15 + hold))
+    check_eq $opens "$(total "$log" STDIO_OPENS)" "total_STDIO_OPENS, reopen in $budget"
+    check_eq $writes "$(total "$log" STDIO_WRITES)" "total_STDIO_WRITES, reopen in $budget"
+    check_eq $((10 * writes)) "$(total "$log" STDIO_BYTES_WRITTEN)" \
+        "total_STDIO_BYTES_WRITTEN, reopen in $budget"
+    check_eq 0 "$(short_rows "$log" "$dir" a 2 2 20)" "short STDIO rows of a* files, $budget"
+    check_eq 0 "$(short_rows "$log" "$dir" p 2 3 30)" "short STDIO rows of p* files, $budget"
+    check_eq 0 "$(short_rows "$log" "$dir" h 1 1 10)" "short STDIO rows of h* files, $budget"
+    # The a* and p* files all came back to a full table: folded whole.
+    check_eq 0 "$(rows "$log" "$dir" a)" "STDIO rows of a* files, $budget"
+    check_eq 0 "$(rows "$log" "$dir" p)" "STDIO rows of p* files, $budget"
+    check_eq "$(counter "$log" "<other files>" STDIO_OPENS)" "$(header "$log" "folded opens")" \
+        "folded opens vs. STDIO_OPENS of <other files>, reopen in $budget"
+done
+# At 256K the table (128 slots) keeps the first h* files apart.
+check_gt "$(rows "$log" "$dir" h)" 100 "STDIO rows of h* files, 256K"
+
+# fdopen N in BUDGET: 1 open, 1 write, 10 bytes a file, STDIO and POSIX
+# rows alike.
+for spec in 256K:1000 2M:3000; do
+    budget=${spec%:*}
+    n=${spec#*:}
+    dir=$T/fdopen$budget
+    log=$T/fdopen$budget.iolens
+    mkdir "$dir" || fail "cannot make $dir"
+    run_traced "$log" env IOLENS_MEMORY=$budget "$PROGS/prog_stream_rows" fdopen "$dir" "$n" ||
+        fail "prog_stream_rows fdopen in $budget exited with status $?"
+    check_eq "$n" "$(files_of_size "$dir" d 10)" "files d* of 10 bytes, $budget"
+    require_log "$log"
+    for c in OPENS WRITES; do
+        check_eq "$n" "$(total "$log" STDIO_$c)" "total_STDIO_$c, fdopen in $budget"
+    done
+    check_eq $((10 * n)) "$(total "$log" STDIO_BYTES_WRITTEN)" \
+        "total_STDIO_BYTES_WRITTEN, fdopen in $budget"
+    check_eq "$n" "$(total "$log" POSIX_OPENS)" "total_POSIX_OPENS, fdopen in $budget"
+    check_eq 0 "$(short_rows "$log" "$dir" d 1 1 10)" "short STDIO rows, fdopen in $budget"
+    check_gt "$(rows "$log" "$dir" d)" $((n / 4)) "STDIO rows of d* files, fdopen in $budget"
+    other=$(base_of "$log" | awk -F'\t' '$6 == "<other files>" &&
+        ($4 == "STDIO_OPENS" || $4 == "POSIX_OPENS") { n += $5 } END { print n + 0 }')
+    check_eq "$other" "$(header "$log" "folded opens")" \
+        "folded opens vs. opens of <other files>, fdopen in $budget"
+done
+finish
