@@ -313,15 +313,20 @@ void iolens_pool_clear_parked(struct iolens_park_pool *p,
     iolens_unlock_always(&p->lock);
 }
 
-int iolens_pool_fold_idle(struct iolens_park_pool *p, struct iolens_file *file)
+/* fold_idle and fold_held: file's live record folded whole if nothing
+ * holds it, or (even_held) whatever holds it.  A held record's memory is
+ * left to its holders, which let go of it later (its slot refused, it
+ * is never folded nor freed again). */
+static int fold_live(struct iolens_park_pool *p, struct iolens_file *file, int even_held)
 {
-    int folded = 0;
+    int folded = 0, idle = 0;
     iolens_lock_always(&p->lock);
     void *rec = atomic_load_explicit(slot_of(p, file), memory_order_acquire);
     if (!p->frozen && iolens_slot_is_live(rec) && !p->never_park(file)) {
         _Alignas(16) unsigned char copy[IOLENS_PARK_MAX_WORDS * 8u];
         int held = iolens_lock(lock_of(p, rec));
-        if (*holds_of(p, rec) == 0) {
+        idle = *holds_of(p, rec) == 0;
+        if (idle || even_held) {
             copy_record(p, copy, rec);
             /* A thread that read the slot before finds it changed once it
              * has the lock, and looks again (iolens_pool_lock_live). */
@@ -331,12 +336,23 @@ int iolens_pool_fold_idle(struct iolens_park_pool *p, struct iolens_file *file)
         iolens_unlock(lock_of(p, rec), held);
         if (folded) {
             fold_record(p, file, copy);
-            push_free(p, rec);
+            if (idle)
+                push_free(p, rec);
             p->folds++;
         }
     }
     iolens_unlock_always(&p->lock);
     return folded;
+}
+
+int iolens_pool_fold_idle(struct iolens_park_pool *p, struct iolens_file *file)
+{
+    return fold_live(p, file, 0);
+}
+
+int iolens_pool_fold_held(struct iolens_park_pool *p, struct iolens_file *file)
+{
+    return fold_live(p, file, 1);
 }
 
 int iolens_pool_add_folded(struct iolens_park_pool *p, void *out, int has)

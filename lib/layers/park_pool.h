@@ -109,6 +109,11 @@ void *iolens_pool_read(struct iolens_park_pool *p, struct iolens_file *file, voi
  * descriptor went to <other files>.  Returns whether it did.  Takes the
  * pool's lock: call it without a record's. */
 int iolens_pool_fold_idle(struct iolens_park_pool *p, struct iolens_file *file);
+/* The same whatever holds the record: for the log, which is written with
+ * such a file's descriptor still open.  Its holders keep the record's
+ * memory (it is not reused), and what they count from then on is not in
+ * this log. */
+int iolens_pool_fold_held(struct iolens_park_pool *p, struct iolens_file *file);
 
 /* <other files>' record, packed into out (pack gave has), gets the
  * files folded whole.  Returns whether out now shows any activity.

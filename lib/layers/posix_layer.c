@@ -328,13 +328,39 @@ static struct iolens_file *file_of_id(uint64_t id)
     return NULL;
 }
 
+static _Atomic int lacking_any; /* some record has lacks_calls set */
+
 /* r lacks the calls of a descriptor of its file that counts into <other
- * files>: it follows them whole once idle (let_go_unlock_then_fold_lacking). */
+ * files>: it follows them whole once idle (let_go_unlock_then_fold_lacking),
+ * or when the log is written (fold_held_lacking). */
 static void mark_lacking(posix_rec *r)
 {
     int held = lock_rec(r);
     r->lacks_calls = 1;
     unlock_rec(r, held);
+    atomic_store_explicit(&lacking_any, 1, memory_order_relaxed);
+}
+
+static void fold_if_lacking(struct iolens_file *file, void *arg)
+{
+    (void)arg;
+    posix_rec *r = atomic_load_explicit(&file->layer_rec[IOLENS_LAYER_POSIX], memory_order_acquire);
+    if (!iolens_slot_is_live(r))
+        return;
+    int held = lock_rec(r);
+    int lacks = r->lacks_calls;
+    unlock_rec(r, held);
+    if (lacks)
+        iolens_pool_fold_held(&pool, file);
+}
+
+/* Before the log is written: a record that lacks calls and that a
+ * descriptor still open holds goes to <other files> whole too, so that
+ * no row in the log is short of a descriptor's calls. */
+static void fold_held_lacking(void)
+{
+    if (atomic_exchange_explicit(&lacking_any, 0, memory_order_relaxed))
+        iolens_file_foreach(fold_if_lacking, NULL);
 }
 
 /* Lets go of a hold on r, locked (held), and unlocks it; a record that
@@ -1381,6 +1407,7 @@ IOLENS_LAYER_OPS(posix_ops) = {
     .init = layer_init,
     .release_locks = release_layer_locks,
     .reset = reset_layer,
+    .before_pack = fold_held_lacking,
     .pack = pack,
     .clear_record = clear_record,
     .read_record = read_record,

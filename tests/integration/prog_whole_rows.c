@@ -1,8 +1,8 @@
-/* Streams whose files come back while the stream table is full, or whose
- * descriptor's file has no room for a STDIO record: each file's STDIO row
- * must then have all of its calls or be absent (test_stream_rows.sh).
+/* Files that come back once the budget cannot keep their new stream or
+ * descriptor apart: each file's row must have all of its calls or be
+ * absent (test_whole_rows.sh).
  *
- * prog_stream_rows reopen DIR N HOLD
+ * prog_whole_rows reopen DIR N HOLD
  *   1. a00000..: N files, each fopen "w", 10 bytes fwrite, fclose;
  *   2. p0..p4: 5 files, fopen "w", 10 bytes, held open;
  *   3. h00000..: HOLD files, fopen "w", 10 bytes, held open (they fill
@@ -12,9 +12,20 @@
  *      bytes through the first one.
  *   Each a file: 2 opens, 2 writes, 20 bytes; each p file: 2 opens,
  *   3 writes, 30 bytes; each h file: 1, 1, 10.
- * prog_stream_rows fdopen DIR N
+ * prog_whole_rows fdopen DIR N
  *   N files d00000.., each open(2) then fdopen "w", 10 bytes, fclose:
- *   1 open, 1 write, 10 bytes each. */
+ *   1 open, 1 write, 10 bytes each.
+ * prog_whole_rows descriptors DIR HOLD, through open(2) and write(2):
+ *   1. q0..q4: 5 files opened, 10 bytes written, closed; p0..p4: 5
+ *      files opened for appending, 10 bytes written, held open;
+ *   2. h00000..: HOLD files, 10 bytes each, held open (their state fills
+ *      the budget);
+ *   3. the q files again: open O_APPEND, 10 bytes, close; the p files
+ *      get a second descriptor (open O_APPEND, 10 bytes, held open), then
+ *      10 more bytes through the first one.
+ *   Each q file: 2 opens, 2 writes, 20 bytes; each p file: 2 opens,
+ *   3 writes, 30 bytes; each h file: 1, 1, 10.  Held descriptors are
+ *   left open at exit. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +95,43 @@ static void fdopen_each(const char *dir, long n)
     }
 }
 
+static int open_and_put(const char *dir, const char *name, long i, int flags)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s%05ld", dir, name, i);
+    int fd = open(path, flags, 0644);
+    if (fd < 0 || write(fd, ten, 10) != 10) {
+        perror(path);
+        exit(1);
+    }
+    return fd;
+}
+
+static void put(int fd)
+{
+    if (write(fd, ten, 10) != 10) {
+        perror("write");
+        exit(1);
+    }
+}
+
+static void descriptors(const char *dir, long hold)
+{
+    int p[HELD_TWICE];
+    const int create = O_CREAT | O_WRONLY | O_TRUNC, append = O_WRONLY | O_APPEND;
+    for (long i = 0; i < HELD_TWICE; i++) {
+        close(open_and_put(dir, "q", i, create));
+        p[i] = open_and_put(dir, "p", i, create | O_APPEND); /* the second one's bytes stay */
+    }
+    for (long i = 0; i < hold; i++)
+        (void)open_and_put(dir, "h", i, create); /* left open */
+    for (long i = 0; i < HELD_TWICE; i++) {
+        close(open_and_put(dir, "q", i, append));
+        (void)open_and_put(dir, "p", i, append); /* left open */
+        put(p[i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "reopen") == 0) {
@@ -94,6 +142,11 @@ int main(int argc, char **argv)
         fdopen_each(argv[2], atol(argv[3]));
         return 0;
     }
-    fprintf(stderr, "usage: %s reopen DIR N HOLD | fdopen DIR N\n", argv[0]);
+    if (argc == 4 && strcmp(argv[1], "descriptors") == 0) {
+        descriptors(argv[2], atol(argv[3]));
+        return 0;
+    }
+    fprintf(stderr, "usage: %s reopen DIR N HOLD | fdopen DIR N | descriptors DIR HOLD\n",
+            argv[0]);
     return 2;
 }
