@@ -209,6 +209,34 @@ IOLENS_EXPORT FILE *fdopen(int fd, const char *mode)
     return ret;
 }
 
+/* tmpfile opens its file inside the C library, where no open is seen. */
+static FILE *tmpfile_common(FILE *(*real)(void))
+{
+    if (!tracing())
+        return real();
+    double t0 = iolens_now();
+    FILE *ret = real();
+    double t1 = iolens_now();
+    if (ret != NULL) {
+        int saved = enter();
+        iolens_stdio_tmpfile(ret, t0, t1);
+        leave(saved);
+    }
+    return ret;
+}
+
+IOLENS_EXPORT FILE *tmpfile(void)
+{
+    REAL_OR_FAIL(real, tmpfile, NULL);
+    return tmpfile_common(real);
+}
+
+IOLENS_EXPORT FILE *tmpfile64(void)
+{
+    REAL_OR_FAIL(real, tmpfile64, NULL);
+    return tmpfile_common(real);
+}
+
 /* fclose and freopen: the layer takes the stream's record out of its
  * tables before the real call; fclose charges it the close if the call
  * succeeded, freopen the reopen. */

@@ -768,7 +768,7 @@ enum iolens_pat_counter { IOLENS_PATTERN_COUNTERS(IOLENS_X_PAT_INDEX, IOLENS) IO
 
 #define IOLENS_STDIO_VERSION 4u
 #define IOLENS_STDIO_COUNTERS(X) \
-    X(STDIO_OPENS, IOLENS_AGG_SUM, "fopen, fopen64, fdopen and freopen") \
+    X(STDIO_OPENS, IOLENS_AGG_SUM, "fopen, fopen64, fdopen, freopen and tmpfile") \
     X(STDIO_READS, IOLENS_AGG_SUM, "read calls: fread, fgets, getline, fgetc and the like, fscanf, __uflow (the refill of glibc's inline getc_unlocked); bytes inline code takes from the buffer are no call") \
     X(STDIO_WRITES, IOLENS_AGG_SUM, "write calls: fwrite, fputs, puts, the printf family, fputc and the like, __overflow (what glibc's inline putc_unlocked calls on a full buffer); bytes inline code puts in the buffer are no call") \
     X(STDIO_SEEKS, IOLENS_AGG_SUM, "fseek, fseeko, fsetpos and rewind") \

@@ -106,6 +106,8 @@ struct statx;
     X(fopen, FILE *, (const char *, const char *)) \
     X(fopen64, FILE *, (const char *, const char *)) \
     X(fdopen, FILE *, (int, const char *)) \
+    X(tmpfile, FILE *, (void)) \
+    X(tmpfile64, FILE *, (void)) \
     X(freopen, FILE *, (const char *, const char *, FILE *)) \
     X(freopen64, FILE *, (const char *, const char *, FILE *)) \
     X(fclose, int, (FILE *)) \

@@ -546,6 +546,20 @@ void iolens_stdio_fdopen(FILE *stream, int fd, const char *mode, double t0, doub
     open_on_file(stream, file, pos > 0 ? pos : 0, is_append_mode(mode), t0, t1);
 }
 
+void iolens_stdio_tmpfile(FILE *stream, double t0, double t1)
+{
+    char path[PATH_MAX];
+    long len = iolens_posix_fd_path(stream_fd(stream), path, sizeof path);
+    char *slash = len > 0 ? strrchr(path, '/') : NULL;
+    if (slash == NULL)
+        return;
+    len = slash == path ? 1 : slash - path; /* the directory: "/tmp/#1234 (deleted)" */
+    path[len] = '\0';
+    struct iolens_file *file = file_for_path(path, (size_t)len);
+    if (file != NULL)
+        open_on_file(stream, file, 0, 0, t0, t1);
+}
+
 void iolens_stdio_reopen(stdio_rec *old_rec, FILE *ret, const char *path, const char *mode,
                          double t0, double t1)
 {

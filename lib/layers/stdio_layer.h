@@ -48,6 +48,9 @@ void iolens_stdio_open(FILE *stream, const char *path, const char *mode,
                        double t0, double t1);
 /* fdopen succeeded: the stream takes the name of the descriptor's file. */
 void iolens_stdio_fdopen(FILE *stream, int fd, const char *mode, double t0, double t1);
+/* tmpfile succeeded: its file, which has no name, is named after the
+ * directory it is in (P_tmpdir), as an O_TMPFILE open is. */
+void iolens_stdio_tmpfile(FILE *stream, double t0, double t1);
 /* freopen/freopen64: the wrapper calls iolens_stdio_close_begin(old)
  * before the real freopen (which closes old's descriptor, and fails with
  * old closed too), then this with the record begin returned and the

@@ -136,4 +136,35 @@ printf QR | run_traced "$log2" IOLENS_DISABLE_LAYERS=stdio "$prog" "$main" "$app
 require_log "$log2"
 check_eq 0 "$(base_of "$log2" | grep -c '^STDIO')" "STDIO lines with IOLENS_DISABLE_LAYERS=stdio"
 check_eq 1 "$(counter "$log2" "$fdo" POSIX_OPENS)" "POSIX_OPENS of $fdo with stdio off"
+
+# tmpfile and tmpfile64: the C library opens their files where no open is
+# seen, so they used to be counted nowhere, nor the write(2) on their
+# descriptors.  Their files have no name: they are named after /tmp, the
+# directory they are in, as an O_TMPFILE open is.  Each: fwrite 10,
+# write(2) 3 on its descriptor, rewind, fread 13 (prog_tmpfile.c).
+log3=$T/tmpfile.iolens
+tmpfiles=$T/tmpfile.strace
+if [ -n "$strace_log" ]; then
+    set -- strace -f -qq -y -e trace=write -o "$tmpfiles"
+else
+    set --
+fi
+check_eq "13 13" "$("$@" env IOLENS_NONMPI=1 IOLENS_LOGFILE="$log3" LD_PRELOAD="$IOLENS_LIB" \
+    "$PROGS/prog_tmpfile")" "prog_tmpfile's reads"
+require_log "$log3"
+expect_counters "$log3" /tmp <<END
+STDIO_OPENS 2
+STDIO_WRITES 2
+STDIO_BYTES_WRITTEN 20
+STDIO_SEEKS 2
+STDIO_READS 2
+STDIO_BYTES_READ 26
+POSIX_OPENS 0
+POSIX_WRITES 2
+POSIX_BYTES_WRITTEN 6
+END
+if [ -n "$strace_log" ]; then
+    check_eq 26 "$(awk 'index($0, "</tmp/#") && $NF ~ /^[0-9]+$/ { s += $NF } END { print s + 0 }' \
+        "$tmpfiles")" "bytes write(2) put into the tmpfiles"
+fi
 finish
