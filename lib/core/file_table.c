@@ -440,12 +440,6 @@ static void hll_raise(unsigned i, uint8_t rank)
             return;
 }
 
-void iolens_file_note_folded_open(enum iolens_layer layer)
-{
-    atomic_fetch_add_explicit(&folded_opens, 1, memory_order_relaxed);
-    atomic_fetch_or_explicit(&folded_layers, 1u << layer, memory_order_relaxed);
-}
-
 void iolens_file_note_folded(uint64_t hash, size_t name_len, enum iolens_layer layer,
                              uint64_t opens)
 {

@@ -82,9 +82,6 @@ size_t iolens_file_count(void);
 #define IOLENS_SKETCH_LARGE_BUDGET IOLENS_FOLDED_SKETCH_LARGE_BUDGET
 void iolens_file_note_folded(uint64_t hash, size_t name_len, enum iolens_layer layer,
                              uint64_t opens);
-/* An open of a file whose path was noted already (a stream fdopen'd on a
- * descriptor counted in <other files>): the folded opens only. */
-void iolens_file_note_folded_open(enum iolens_layer layer);
 uint64_t iolens_file_folded_opens(void);
 uint64_t iolens_file_folded_files(void);
 /* A forked child counts its own folding: the opens and the paths noted so

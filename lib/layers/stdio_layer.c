@@ -519,16 +519,15 @@ void iolens_stdio_open(FILE *stream, const char *path, const char *mode, double 
 
 /* The file a descriptor is on: the one the POSIX layer tracks it on (so
  * <STDOUT> stays <STDOUT>), else the name the kernel gives.  A descriptor
- * on <other files> makes the stream's open a folded one too (its path was
- * noted when the descriptor was). */
+ * the POSIX layer counts in <other files> is on a file that may have a
+ * STDIO record of its own (sort writes a temporary file through one
+ * stream, then reads it through another, each fdopen'd): the name finds
+ * it, or makes it, or folds the stream's file for STDIO too. */
 static struct iolens_file *file_of_fd(int fd)
 {
     struct iolens_ofd *ofd = iolens_fd_lookup(fd);
-    if (ofd != NULL && ofd->file != NULL) {
-        if (ofd->file == overflow_slot.file)
-            iolens_file_note_folded_open(IOLENS_LAYER_STDIO);
+    if (ofd != NULL && ofd->file != NULL && ofd->file != iolens_file_other())
         return ofd->file;
-    }
     char abspath[PATH_MAX];
     long len = iolens_posix_fd_path(fd, abspath, sizeof abspath);
     return len >= 0 ? file_for_path(abspath, (size_t)len) : NULL;

@@ -15,6 +15,11 @@
  * prog_whole_rows fdopen DIR N
  *   N files d00000.., each open(2) then fdopen "w", 10 bytes, fclose:
  *   1 open, 1 write, 10 bytes each.
+ * prog_whole_rows refdopen DIR N
+ *   as sort does with its temporary files: N files e00000.., each
+ *   open(2)ed (O_EXCL), fdopen "w", 10 bytes, fclose; then each again,
+ *   open(2) read-only, fdopen "r", fread of its 10 bytes, fclose:
+ *   2 opens, 10 bytes written, 10 bytes read each.
  * prog_whole_rows descriptors DIR HOLD, through open(2) and write(2):
  *   1. q0..q4: 5 files opened, 10 bytes written, closed; p0..p4: 5
  *      files opened for appending, 10 bytes written, held open;
@@ -95,6 +100,40 @@ static void fdopen_each(const char *dir, long n)
     }
 }
 
+static FILE *fdopen_path(const char *dir, long i, int flags, const char *mode)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/e%05ld", dir, i);
+    int fd = open(path, flags, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, mode) : NULL;
+    if (f == NULL) {
+        perror(path);
+        exit(1);
+    }
+    return f;
+}
+
+static void refdopen(const char *dir, long n)
+{
+    char back[10];
+    for (long i = 0; i < n; i++) {
+        FILE *f = fdopen_path(dir, i, O_CREAT | O_EXCL | O_RDWR, "w");
+        if (fwrite(ten, 1, 10, f) != 10) {
+            perror("fwrite");
+            exit(1);
+        }
+        close_or_die(f);
+    }
+    for (long i = 0; i < n; i++) {
+        FILE *f = fdopen_path(dir, i, O_RDONLY, "r");
+        if (fread(back, 1, sizeof back, f) != sizeof back || memcmp(back, ten, 10) != 0) {
+            fprintf(stderr, "fread: short or wrong\n");
+            exit(1);
+        }
+        close_or_die(f);
+    }
+}
+
 static int open_and_put(const char *dir, const char *name, long i, int flags)
 {
     char path[4096];
@@ -142,11 +181,15 @@ int main(int argc, char **argv)
         fdopen_each(argv[2], atol(argv[3]));
         return 0;
     }
+    if (argc == 4 && strcmp(argv[1], "refdopen") == 0) {
+        refdopen(argv[2], atol(argv[3]));
+        return 0;
+    }
     if (argc == 4 && strcmp(argv[1], "descriptors") == 0) {
         descriptors(argv[2], atol(argv[3]));
         return 0;
     }
-    fprintf(stderr, "usage: %s reopen DIR N HOLD | fdopen DIR N | descriptors DIR HOLD\n",
+    fprintf(stderr, "usage: %s reopen DIR N HOLD | fdopen DIR N | refdopen DIR N | descriptors DIR HOLD\n",
             argv[0]);
     return 2;
 }

@@ -91,6 +91,37 @@ for spec in 256K:1000 2M:3000; do
     check_eq "$other" "$(header "$log" "folded opens")" \
         "folded opens vs. opens of <other files>, fdopen in $budget"
 done
+# refdopen N in BUDGET, as sort does with its temporary files: each file
+# written through a stream fdopen'd on its open(2), then read through
+# another.  When the POSIX layer counted the second descriptor in <other
+# files>, the second stream went there too and the file's STDIO row kept
+# the first stream's calls only (1 row of 61 at 64K; sort -T at 64K: 55
+# rows of 58).
+for spec in 64K:100 256K:1000; do
+    budget=${spec%:*}
+    n=${spec#*:}
+    dir=$T/refdopen$budget
+    log=$T/refdopen$budget.iolens
+    mkdir "$dir" || fail "cannot make $dir"
+    run_traced "$log" env IOLENS_MEMORY=$budget "$PROGS/prog_whole_rows" refdopen "$dir" "$n" ||
+        fail "prog_whole_rows refdopen in $budget exited with status $?"
+    check_eq "$n" "$(files_of_size "$dir" e 10)" "files e* of 10 bytes, $budget"
+    require_log "$log"
+    check_eq $((2 * n)) "$(total "$log" STDIO_OPENS)" "total_STDIO_OPENS, refdopen in $budget"
+    check_eq $((10 * n)) "$(total "$log" STDIO_BYTES_WRITTEN)" \
+        "total_STDIO_BYTES_WRITTEN, refdopen in $budget"
+    check_eq $((10 * n)) "$(total "$log" STDIO_BYTES_READ)" "total_STDIO_BYTES_READ, refdopen in $budget"
+    check_eq 0 "$(short_rows "$log" "$dir" e 2 1 10)" "short STDIO rows, refdopen in $budget"
+    check_eq 0 "$(base_of "$log" | awk -F'\t' -v d="$dir/e" '$1 == "STDIO" && index($6, d) == 1 &&
+        $4 == "STDIO_BYTES_READ" && $5 != 10 { n++ } END { print n + 0 }')" \
+        "STDIO rows without their 10 bytes read, refdopen in $budget"
+    check_gt "$(rows "$log" "$dir" e)" 50 "STDIO rows of e* files, refdopen in $budget"
+    other=$(base_of "$log" | awk -F'\t' '$6 == "<other files>" &&
+        ($4 == "STDIO_OPENS" || $4 == "POSIX_OPENS") { n += $5 } END { print n + 0 }')
+    check_eq "$other" "$(header "$log" "folded opens")" \
+        "folded opens vs. opens of <other files>, refdopen in $budget"
+done
+
 # descriptors HOLD in BUDGET: the POSIX layer.  A q* file comes back
 # once its descriptor can get no state and is folded whole at its close;
 # a p* file gets such a descriptor while another one of it is still open
