@@ -73,7 +73,7 @@ for held in 200 400; do
         "folded opens vs. POSIX_OPENS of <other files>, $held held"
 done
 
-# Streams: at 64K the stream table holds 64; 300 streams held open at once
+# Streams: at 64K the stream table holds 24; 300 streams held open at once
 # must all be counted (the ones beyond the table were lost before).
 dir=$T/streams
 log=$T/streams.iolens
