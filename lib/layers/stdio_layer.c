@@ -5,7 +5,9 @@
  * (open addressing, linear probing, tombstones on close).  Lookups on the
  * read/write path are lock-free loads; opening and closing, which change
  * the table, take a small table lock.  The table lives in the budget and
- * is sized at start-up: 1024 slots, fewer when the budget is small, of which it fills three quarters.
+ * is sized at start-up: 1024 slots, fewer when the budget is small, of
+ * which it fills three quarters; more streams take more tables of that
+ * size from the budget, up to 8.
  * Records have their own spinlock, as in the POSIX layer. */
 #include "layers/stdio_layer.h"
 
@@ -147,24 +149,32 @@ struct iolens_stdio_stream {
     struct iolens_stdio_marks seen;
 };
 
-static struct iolens_stdio_stream *slots;
-static unsigned slot_bits;
-static size_t slot_mask;
-/* Slots not empty (streams and tombstones), and at most how many may be:
- * three quarters of the table, so that probes stay short.  A lookup that
- * misses (a stream beyond the table, an untraced one) probes until an
- * empty slot: 8.5 slots on average at that load, every slot of a full
- * table.  A stream beyond the cap still takes a tombstone on its way.
- * Under the table lock. */
-static size_t slots_taken, slots_cap;
-static _Atomic int table_lock; /* opening and closing only */
+/* The tables: the first made at start-up, sized by the budget; when the
+ * ones made are at their cap, another of the same size from the budget,
+ * so that streams beyond the first keep their own slot (their position
+ * and their buffer marks) while the budget has room.  Each table fills
+ * at most three quarters of its slots (taken: streams and tombstones, under
+ * the table lock), so that probes stay short: a lookup that misses (a
+ * stream of a later table, an untraced one) probes until an empty slot,
+ * 8.5 slots on average at that load, every slot of a full table.  A
+ * stream beyond the cap still takes a tombstone on its way. */
+#define MAX_TABLES 8
+struct stream_table {
+    struct iolens_stdio_stream *slots; /* set before the table is published */
+    size_t taken;
+};
+static struct stream_table tables[MAX_TABLES];
+static _Atomic unsigned ntables;     /* published: made and zeroed */
+static int table_refused;            /* the budget had no room for one more */
+static size_t slot_mask;             /* slots per table - 1 */
+static size_t slots_cap;             /* three quarters of a table's slots */
+static unsigned slot_shift;          /* 64 - log2(slots per table), for home_of */
+static _Atomic int table_lock;       /* opening and closing only */
 
 static size_t nslots(void)
 {
-    return (size_t)1 << slot_bits;
+    return slot_mask + 1;
 }
-
-static unsigned slot_shift; /* 64 - slot_bits, kept for home_of */
 
 /* FILE pointers of a program's streams mostly lie at one stride (the
  * FILE and its buffer), with some other allocations between.  Multiplying
@@ -219,11 +229,26 @@ static int mark_overflow(int fd, int on)
     return (old & bit) != 0;
 }
 
-/* Lock-free: the slot of a tracked stream, or NULL.  Usually the home
- * slot or the next ones: the table is at most three quarters full. */
-static inline struct iolens_stdio_stream *find_in_table(FILE *stream)
+/* Under the table lock: one stream more (+1) or fewer (-1) on the
+ * overflow slot.  Each time the most there at once passes a table's cap,
+ * the bytes of one more table count as needed: the budget that gives
+ * every stream a slot of its own (their buffers watched). */
+static void note_overflow_stream(int delta)
 {
-    struct iolens_stdio_stream *table = slots; /* set once, at start-up */
+    static size_t now, most;
+    now = delta > 0 ? now + 1 : now - (now > 0);
+    if (now <= most)
+        return;
+    most = now;
+    if ((most - 1) % slots_cap == 0)
+        iolens_budget_add_needed(nslots() * sizeof(struct iolens_stdio_stream));
+}
+
+/* Lock-free: the slot of a tracked stream in table, or NULL.  Usually
+ * the home slot or the next ones: a table is at most three quarters full. */
+static inline struct iolens_stdio_stream *find_in_table(struct iolens_stdio_stream *table,
+                                                         FILE *stream)
+{
     size_t mask = slot_mask;
     size_t i = home_of(stream);
     for (size_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
@@ -236,21 +261,89 @@ static inline struct iolens_stdio_stream *find_in_table(FILE *stream)
     return NULL;
 }
 
-/* A stream the table does not hold: the overflow slot if it is bound
- * there, else NULL (not tracked). */
+/* The tables after the first. */
+static __attribute__((noinline)) struct iolens_stdio_stream *find_in_later_tables(FILE *stream)
+{
+    unsigned n = atomic_load_explicit(&ntables, memory_order_acquire);
+    for (unsigned k = 1; k < n; k++) {
+        struct iolens_stdio_stream *s = find_in_table(tables[k].slots, stream);
+        if (s != NULL)
+            return s;
+    }
+    return NULL;
+}
+
+/* A stream the first table does not hold: its slot in a later one, or
+ * the overflow slot if it is bound there, else NULL (not tracked). */
 static inline struct iolens_stdio_stream *find_untabled(FILE *stream)
 {
+    if (__builtin_expect(atomic_load_explicit(&ntables, memory_order_relaxed) > 1, 0)) {
+        struct iolens_stdio_stream *s = find_in_later_tables(stream);
+        if (s != NULL)
+            return s;
+    }
     if (__builtin_expect(atomic_load_explicit(&overflow_used, memory_order_relaxed), 0))
         return find_overflow(stream);
     return NULL;
 }
 
+/* The first table's slots: set once, at start-up (NULL: none, nothing is
+ * tracked). */
+static inline struct iolens_stdio_stream *first_table(void)
+{
+    return tables[0].slots;
+}
+
 static inline struct iolens_stdio_stream *find_slot(FILE *stream)
 {
-    if (__builtin_expect(slots == NULL || stream == NULL, 0))
+    if (__builtin_expect(first_table() == NULL || stream == NULL, 0))
         return NULL;
-    struct iolens_stdio_stream *s = find_in_table(stream);
+    struct iolens_stdio_stream *s = find_in_table(first_table(), stream);
     return s != NULL ? s : find_untabled(stream);
+}
+
+/* Under the table lock: a free slot for stream in t, or NULL when t is at
+ * its cap and no tombstone lies on the stream's way. */
+static struct iolens_stdio_stream *free_slot_in(struct stream_table *t, FILE *stream)
+{
+    size_t mask = slot_mask;
+    size_t i = home_of(stream);
+    for (size_t n = 0; n < nslots(); n++, i = (i + 1) & mask) {
+        uintptr_t key = atomic_load_explicit(&t->slots[i].key, memory_order_relaxed);
+        if (key == SLOT_TOMB || (key == SLOT_EMPTY && t->taken < slots_cap))
+            return &t->slots[i];
+        if (key == SLOT_EMPTY)
+            return NULL;
+    }
+    return NULL;
+}
+
+/* Under the table lock: one more table from the budget; 0 when there is
+ * no room (asked once). */
+static int add_table(void)
+{
+    unsigned n = atomic_load_explicit(&ntables, memory_order_relaxed);
+    if (n >= MAX_TABLES || table_refused)
+        return 0;
+    size_t bytes = nslots() * sizeof(struct iolens_stdio_stream);
+    void *mem = iolens_budget_alloc_quiet(bytes); /* zeroed: every slot empty */
+    if (mem == NULL) {
+        table_refused = 1; /* what is needed: note_overflow_stream */
+        return 0;
+    }
+    tables[n] = (struct stream_table){mem, 0};
+    atomic_store_explicit(&ntables, n + 1, memory_order_release);
+    return 1;
+}
+
+/* The table slot is in. */
+static struct stream_table *table_of(const struct iolens_stdio_stream *slot)
+{
+    unsigned n = atomic_load_explicit(&ntables, memory_order_relaxed);
+    for (unsigned k = 0; k < n; k++)
+        if (slot >= tables[k].slots && slot < tables[k].slots + nslots())
+            return &tables[k];
+    return NULL;
 }
 
 /* Under the table lock: the slot stream already has (a FILE that libc
@@ -259,19 +352,17 @@ static struct iolens_stdio_stream *claim_slot(FILE *stream)
 {
     struct iolens_stdio_stream *slot = find_slot(stream);
     if (slot == &overflow_slot) {
-        mark_overflow(stream_fd(stream), 0);   /* a stale binding: try the table again */
+        if (mark_overflow(stream_fd(stream), 0)) /* a stale binding: try the table again */
+            note_overflow_stream(-1);
         slot = NULL;
     }
-    if (slot != NULL || slots == NULL)
+    if (slot != NULL || first_table() == NULL)
         return slot;
-    size_t mask = nslots() - 1;
-    size_t i = home_of(stream);
-    for (size_t n = 0; n < nslots(); n++, i = (i + 1) & mask) {
-        uintptr_t key = atomic_load_explicit(&slots[i].key, memory_order_relaxed);
-        if (key == SLOT_TOMB || (key == SLOT_EMPTY && slots_taken < slots_cap))
-            return &slots[i];
-        if (key == SLOT_EMPTY)
+    for (unsigned k = 0; k < MAX_TABLES; k++) {
+        if (k == atomic_load_explicit(&ntables, memory_order_relaxed) && !add_table())
             return NULL;
+        if ((slot = free_slot_in(&tables[k], stream)) != NULL)
+            return slot;
     }
     return NULL;
 }
@@ -281,38 +372,62 @@ static struct iolens_stdio_stream *claim_slot(FILE *stream)
  * keeps chains short after many opens and closes. */
 static void release_slot(struct iolens_stdio_stream *slot)
 {
-    size_t mask = nslots() - 1;
+    struct stream_table *t = table_of(slot);
+    struct iolens_stdio_stream *slots = t->slots;
+    size_t mask = slot_mask;
     size_t i = (size_t)(slot - slots);
     if (atomic_load_explicit(&slots[(i + 1) & mask].key, memory_order_relaxed) != SLOT_EMPTY) {
         atomic_store_explicit(&slot->key, SLOT_TOMB, memory_order_release);
         return;
     }
     atomic_store_explicit(&slot->key, SLOT_EMPTY, memory_order_release);
-    slots_taken--;
+    t->taken--;
     for (size_t n = 1; n < nslots(); n++) {
         size_t j = (i - n) & mask;
         if (atomic_load_explicit(&slots[j].key, memory_order_relaxed) != SLOT_TOMB)
             break;
         atomic_store_explicit(&slots[j].key, SLOT_EMPTY, memory_order_release);
-        slots_taken--;
+        t->taken--;
     }
+}
+
+/* Each slot holding a stream, in every table made (not the overflow
+ * slot: no marks there).  The key is read once: a stream closing
+ * meanwhile leaves the table before libc frees it
+ * (iolens_stdio_close_begin). */
+static void for_each_slot(void (*fn)(struct iolens_stdio_stream *slot, FILE *stream, void *arg),
+                          void *arg)
+{
+    unsigned n = atomic_load_explicit(&ntables, memory_order_acquire);
+    for (unsigned k = 0; k < n; k++)
+        for (size_t i = 0; i < nslots(); i++) {
+            uintptr_t key = atomic_load_explicit(&tables[k].slots[i].key, memory_order_acquire);
+            if (key != SLOT_EMPTY && key != SLOT_TOMB)
+                fn(&tables[k].slots[i], (FILE *)key, arg);
+        }
 }
 
 /* ---------------------------------------------- folding whole -- */
 
 static _Atomic int lacking_any; /* some record has lacks_calls set */
 
+static void move_slot(struct iolens_stdio_stream *slot, FILE *stream, void *arg)
+{
+    (void)stream;
+    stdio_rec **from_to = arg;
+    if (slot->rec != from_to[0])
+        return;
+    slot->rec = from_to[1];
+    from_to[0]->streams--;
+    from_to[1]->streams++;
+}
+
 /* Under the table lock: the slots bound to from are bound to to. */
 static void move_slots(stdio_rec *from, stdio_rec *to)
 {
-    for (size_t i = 0; i < nslots() && from->streams > 0; i++) {
-        uintptr_t key = atomic_load_explicit(&slots[i].key, memory_order_relaxed);
-        if (key == SLOT_EMPTY || key == SLOT_TOMB || slots[i].rec != from)
-            continue;
-        slots[i].rec = to;
-        from->streams--;
-        to->streams++;
-    }
+    stdio_rec *from_to[2] = {from, to};
+    if (from->streams > 0)
+        for_each_slot(move_slot, from_to);
 }
 
 /* acc += src by the layer's aggregation rules; acc keeps its id. */
@@ -379,18 +494,22 @@ static stdio_rec *let_go(stdio_rec *r)
     return overflow_slot.rec;
 }
 
+static void fold_if_lacking(struct iolens_stdio_stream *slot, FILE *stream, void *arg)
+{
+    (void)stream;
+    (void)arg;
+    if (slot->rec->lacks_calls)
+        fold_whole(slot->rec);
+}
+
 /* Before the log is written: records lacking calls that open streams
  * still hold, folded whole. */
 static void fold_lacking(void)
 {
-    if (slots == NULL || !atomic_load_explicit(&lacking_any, memory_order_relaxed))
+    if (!atomic_load_explicit(&lacking_any, memory_order_relaxed))
         return;
     iolens_lock_always(&table_lock);
-    for (size_t i = 0; i < nslots(); i++) {
-        uintptr_t key = atomic_load_explicit(&slots[i].key, memory_order_relaxed);
-        if (key != SLOT_EMPTY && key != SLOT_TOMB && slots[i].rec->lacks_calls)
-            fold_whole(slots[i].rec);
-    }
+    for_each_slot(fold_if_lacking, NULL);
     atomic_store_explicit(&lacking_any, 0, memory_order_relaxed);
     iolens_unlock_always(&table_lock);
 }
@@ -416,7 +535,7 @@ static int bind_slot(struct iolens_stdio_stream *slot, FILE *stream, struct iole
         return 0;
     }
     if (atomic_load_explicit(&slot->key, memory_order_relaxed) == SLOT_EMPTY)
-        slots_taken++;
+        table_of(slot)->taken++;
     r->streams++;
     slot->rec = r;
     atomic_store_explicit(&slot->pos, pos, memory_order_relaxed);
@@ -434,7 +553,8 @@ static struct iolens_stdio_stream *bind_overflow(FILE *stream, struct iolens_fil
     if (overflow_slot.rec == NULL || fd < 0)
         return NULL;
     atomic_store_explicit(&overflow_used, 1, memory_order_relaxed);
-    mark_overflow(fd, 1);
+    if (!mark_overflow(fd, 1))
+        note_overflow_stream(1);
     stdio_rec *r = record_if_any(file);
     if (r != NULL && r != overflow_slot.rec)
         note_lacking(r);
@@ -466,7 +586,8 @@ static stdio_rec *untrack_stream(FILE *stream)
     struct iolens_stdio_stream *slot = find_slot(stream);
     if (slot == &overflow_slot) {
         r = slot->rec;
-        mark_overflow(stream_fd(stream), 0);
+        if (mark_overflow(stream_fd(stream), 0))
+            note_overflow_stream(-1);
     } else if (slot != NULL) {
         r = let_go(slot->rec);
         release_slot(slot);
@@ -774,11 +895,11 @@ begin_moved(struct iolens_stdio_stream *s, FILE *stream)
  * tail position (nothing is caught up on the overflow slot). */
 struct iolens_stdio_stream *iolens_stdio_begin(FILE *stream)
 {
-    if (__builtin_expect(slots == NULL || stream == NULL, 0))
+    if (__builtin_expect(first_table() == NULL || stream == NULL, 0))
         return NULL;
-    struct iolens_stdio_stream *s = find_in_table(stream);
-    if (s == NULL)
-        return find_untabled(stream);
+    struct iolens_stdio_stream *s = find_in_table(first_table(), stream);
+    if (s == NULL && ((s = find_untabled(stream)) == NULL || s == &overflow_slot))
+        return s;
     if (accounting_on() && !iolens_stdio_marks_unmoved(&s->seen, stream))
         return begin_moved(s, stream);
     return s;
@@ -804,28 +925,26 @@ void iolens_stdio_resync_file(FILE *stream)
         iolens_stdio_resync(s, stream);
 }
 
-/* Every stream in the table (not the overflow slot: no marks there).
- * The key is read once: a stream closing meanwhile leaves the table
- * before libc frees it (iolens_stdio_close_begin). */
-static void for_each_tracked(void (*fn)(struct iolens_stdio_stream *, FILE *))
+static void catch_up_slot(struct iolens_stdio_stream *slot, FILE *stream, void *arg)
 {
-    if (slots == NULL)
-        return;
-    for (size_t i = 0; i < nslots(); i++) {
-        uintptr_t key = atomic_load_explicit(&slots[i].key, memory_order_acquire);
-        if (key != SLOT_EMPTY && key != SLOT_TOMB)
-            fn(&slots[i], (FILE *)key);
-    }
+    (void)arg;
+    iolens_stdio_catch_up(slot, stream);
+}
+
+static void resync_slot(struct iolens_stdio_stream *slot, FILE *stream, void *arg)
+{
+    (void)arg;
+    iolens_stdio_resync(slot, stream);
 }
 
 void iolens_stdio_catch_up_all(void)
 {
-    for_each_tracked(iolens_stdio_catch_up);
+    for_each_slot(catch_up_slot, NULL);
 }
 
 void iolens_stdio_resync_all(void)
 {
-    for_each_tracked(iolens_stdio_resync);
+    for_each_slot(resync_slot, NULL);
 }
 
 /* Every read or write the fast path below leaves.  The access interval
@@ -1000,15 +1119,18 @@ static void bind_std_stream(FILE *stream, int fd)
 static void layer_init(void)
 {
     size_t n = table_slots_for_budget(iolens_budget_size());
-    slots = iolens_budget_alloc_scaled(table_bytes_for_budget);
-    if (slots == NULL)
+    struct iolens_stdio_stream *first = iolens_budget_alloc_scaled(table_bytes_for_budget);
+    if (first == NULL)
         return; /* no stream is tracked; the layer stays silent */
-    slot_bits = 0;
-    while (((size_t)1 << slot_bits) < n)
-        slot_bits++;
-    slot_shift = 64 - slot_bits;
+    unsigned bits = 0;
+    while (((size_t)1 << bits) < n)
+        bits++;
+    slot_shift = 64 - bits;
     slot_mask = n - 1;
     slots_cap = n - n / 4;
+    table_refused = 0;
+    tables[0] = (struct stream_table){first, 0};
+    atomic_store_explicit(&ntables, 1, memory_order_release);
     /* Made now so that folding never needs memory; streams the table
      * cannot hold count into it too (see find_overflow). */
     struct iolens_file *other = iolens_file_other();
