@@ -190,10 +190,10 @@ static size_t home_of(FILE *stream)
 }
 
 /*
- * Overflow.  A traced stream opened while the table is full is not left
- * untraced: it is charged to one static slot for <other files>, found
- * through a bitmap indexed by its descriptor (fileno), so that binding it
- * needs no memory.  The bitmap is consulted only on a table miss and only
+ * Overflow.  A traced stream opened while no table has room (the budget
+ * holds no more) is not left untraced: it is charged to one static slot
+ * for <other files>, found through a bitmap indexed by its descriptor
+ * (fileno), so that binding it needs no memory.  The bitmap is consulted only on a table miss and only
  * once an overflow binding was made.  Streams on the overflow slot share
  * its position: totals stay exact, positions of <other files> do not.
  * A file whose record counted earlier streams is folded whole, so that
