@@ -1,14 +1,11 @@
 /* STDIO layer bookkeeping: the counters of IOLENS_STDIO_COUNTERS
  * (log_format.h), per file, fed by wrappers/stdio.c.
  *
- * Streams are found through a fixed table keyed by the FILE pointer
- * (open addressing, linear probing, tombstones on close).  Lookups on the
- * read/write path are lock-free loads; opening and closing, which change
- * the table, take a small table lock.  The table lives in the budget and
- * is sized at start-up: 1024 slots, fewer when the budget is small, of
- * which it fills three quarters; more streams take more tables of that
- * size from the budget, up to 8.
- * Records have their own spinlock, as in the POSIX layer. */
+ * A stream's slot (its record, tracked position and buffer marks) is found
+ * in the stream tables keyed by the FILE pointer (stdio_streams.h); this
+ * file decides what a slot is bound to: the file's record, or <other
+ * files>' when the budget has none, and when a file's record is folded
+ * whole.  Records have their own spinlock, as in the POSIX layer. */
 #include "layers/stdio_layer.h"
 
 #include <errno.h>
@@ -34,6 +31,7 @@
 #include "core/state.h"
 #include "core/spinlock.h"
 #include "layers/stdio_buffer.h"
+#include "layers/stdio_streams.h"
 
 struct iolens_stdio_rec {
     _Atomic int lock;
@@ -130,283 +128,6 @@ static void add_meta_time(stdio_rec *r, double t0, double t1)
         r->disk.fcounters[STDIO_F_META_TIME], &r->last_meta_end, t0, t1);
 }
 
-/* -------------------------------------------------- stream table -- */
-
-#define SLOT_EMPTY ((uintptr_t)0)
-#define SLOT_TOMB ((uintptr_t)1)
-#define MAX_SLOTS 1024u
-#define MIN_SLOTS 16u
-
-struct iolens_stdio_stream {
-    _Atomic uintptr_t key;      /* the FILE pointer, or SLOT_EMPTY/SLOT_TOMB */
-    stdio_rec *rec;             /* of its file (rec->file), or <other files>' */
-    _Atomic int64_t pos;        /* tracked position */
-    int append;                 /* opened in an "a" mode */
-    /* The stream's buffer pointers when iolens last looked (after the
-     * last wrapped call on it): what inline code moved since is counted
-     * at the next look (stdio_buffer.h).  Not kept for the overflow slot,
-     * which many streams share. */
-    struct iolens_stdio_marks seen;
-};
-
-/* The tables: the first made at start-up, sized by the budget; when the
- * ones made are at their cap, another of the same size from the budget,
- * so that streams beyond the first keep their own slot (their position
- * and their buffer marks) while the budget has room.  Each table fills
- * at most three quarters of its slots (taken: streams and tombstones, under
- * the table lock), so that probes stay short: a lookup that misses (a
- * stream of a later table, an untraced one) probes until an empty slot,
- * 8.5 slots on average at that load, every slot of a full table.  A
- * stream beyond the cap still takes a tombstone on its way. */
-#define MAX_TABLES 8
-struct stream_table {
-    struct iolens_stdio_stream *slots; /* set before the table is published */
-    size_t taken;
-};
-static struct stream_table tables[MAX_TABLES];
-static _Atomic unsigned ntables;     /* published: made and zeroed */
-static int table_refused;            /* the budget had no room for one more */
-static size_t slot_mask;             /* slots per table - 1 */
-static size_t slots_cap;             /* three quarters of a table's slots */
-static unsigned slot_shift;          /* 64 - log2(slots per table), for home_of */
-static _Atomic int table_lock;       /* opening and closing only */
-
-static size_t nslots(void)
-{
-    return slot_mask + 1;
-}
-
-/* FILE pointers of a program's streams mostly lie at one stride (the
- * FILE and its buffer), with some other allocations between.  Multiplying
- * alone spread such a run over the slots in a pattern that filled up in
- * long clusters: with mawk's 3,000 streams, a lookup that missed probed
- * 34 slots on average instead of about 8.  Folding higher bits in first
- * breaks the pattern. */
-static size_t home_of(FILE *stream)
-{
-    uintptr_t p = (uintptr_t)stream;
-    uint64_t h = ((p >> 4) ^ (p >> 16)) * UINT64_C(0x9E3779B97F4A7C15);
-    return (size_t)(h >> slot_shift);
-}
-
-/*
- * Overflow.  A traced stream opened while no table has room (the budget
- * holds no more) is not left untraced: it is charged to one static slot
- * for <other files>, found through a bitmap indexed by its descriptor
- * (fileno), so that binding it needs no memory.  The bitmap is consulted only on a table miss and only
- * once an overflow binding was made.  Streams on the overflow slot share
- * its position: totals stay exact, positions of <other files> do not.
- * A file whose record counted earlier streams is folded whole, so that
- * its row is never missing this stream's calls (fold_whole).
- */
-#define OVERFLOW_FDS 65536
-static struct iolens_stdio_stream overflow_slot;
-static _Atomic int overflow_used;
-static _Atomic uint64_t overflow_fds[OVERFLOW_FDS / 64];
-
-static int stream_fd(FILE *stream)
-{
-    int (*real_fileno)(FILE *) = IOLENS_REAL(fileno);
-    int fd = real_fileno != NULL ? real_fileno(stream) : -1;
-    return fd >= 0 && fd < OVERFLOW_FDS ? fd : -1;
-}
-
-static __attribute__((noinline)) struct iolens_stdio_stream *find_overflow(FILE *stream)
-{
-    int fd = stream_fd(stream);
-    if (fd < 0)
-        return NULL;
-    uint64_t word = atomic_load_explicit(&overflow_fds[fd / 64], memory_order_acquire);
-    return (word >> (fd % 64)) & 1 ? &overflow_slot : NULL;
-}
-
-/* Sets (on) or clears fd's overflow bit; returns whether it was set. */
-static int mark_overflow(int fd, int on)
-{
-    uint64_t bit = (uint64_t)1 << (fd % 64);
-    uint64_t old = on ? atomic_fetch_or(&overflow_fds[fd / 64], bit)
-                      : atomic_fetch_and(&overflow_fds[fd / 64], ~bit);
-    return (old & bit) != 0;
-}
-
-/* Under the table lock: one stream more (+1) or fewer (-1) on the
- * overflow slot.  Each time the most there at once passes a table's cap,
- * the bytes of one more table count as needed: the budget that gives
- * every stream a slot of its own (their buffers watched). */
-static void note_overflow_stream(int delta)
-{
-    static size_t now, most;
-    now = delta > 0 ? now + 1 : now - (now > 0);
-    if (now <= most)
-        return;
-    most = now;
-    if ((most - 1) % slots_cap == 0)
-        iolens_budget_add_needed(nslots() * sizeof(struct iolens_stdio_stream));
-}
-
-/* Lock-free: the slot of a tracked stream in table, or NULL.  Usually
- * the home slot or the next ones: a table is at most three quarters full. */
-static inline struct iolens_stdio_stream *find_in_table(struct iolens_stdio_stream *table,
-                                                         FILE *stream)
-{
-    size_t mask = slot_mask;
-    size_t i = home_of(stream);
-    for (size_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
-        uintptr_t key = atomic_load_explicit(&table[i].key, memory_order_acquire);
-        if (key == (uintptr_t)stream)
-            return &table[i];
-        if (key == SLOT_EMPTY)
-            break;
-    }
-    return NULL;
-}
-
-/* The tables after the first. */
-static __attribute__((noinline)) struct iolens_stdio_stream *find_in_later_tables(FILE *stream)
-{
-    unsigned n = atomic_load_explicit(&ntables, memory_order_acquire);
-    for (unsigned k = 1; k < n; k++) {
-        struct iolens_stdio_stream *s = find_in_table(tables[k].slots, stream);
-        if (s != NULL)
-            return s;
-    }
-    return NULL;
-}
-
-/* A stream the first table does not hold: its slot in a later one, or
- * the overflow slot if it is bound there, else NULL (not tracked). */
-static inline struct iolens_stdio_stream *find_untabled(FILE *stream)
-{
-    if (__builtin_expect(atomic_load_explicit(&ntables, memory_order_relaxed) > 1, 0)) {
-        struct iolens_stdio_stream *s = find_in_later_tables(stream);
-        if (s != NULL)
-            return s;
-    }
-    if (__builtin_expect(atomic_load_explicit(&overflow_used, memory_order_relaxed), 0))
-        return find_overflow(stream);
-    return NULL;
-}
-
-/* The first table's slots: set once, at start-up (NULL: none, nothing is
- * tracked). */
-static inline struct iolens_stdio_stream *first_table(void)
-{
-    return tables[0].slots;
-}
-
-static inline struct iolens_stdio_stream *find_slot(FILE *stream)
-{
-    if (__builtin_expect(first_table() == NULL || stream == NULL, 0))
-        return NULL;
-    struct iolens_stdio_stream *s = find_in_table(first_table(), stream);
-    return s != NULL ? s : find_untabled(stream);
-}
-
-/* Under the table lock: a free slot for stream in t, or NULL when t is at
- * its cap and no tombstone lies on the stream's way. */
-static struct iolens_stdio_stream *free_slot_in(struct stream_table *t, FILE *stream)
-{
-    size_t mask = slot_mask;
-    size_t i = home_of(stream);
-    for (size_t n = 0; n < nslots(); n++, i = (i + 1) & mask) {
-        uintptr_t key = atomic_load_explicit(&t->slots[i].key, memory_order_relaxed);
-        if (key == SLOT_TOMB || (key == SLOT_EMPTY && t->taken < slots_cap))
-            return &t->slots[i];
-        if (key == SLOT_EMPTY)
-            return NULL;
-    }
-    return NULL;
-}
-
-/* Under the table lock: one more table from the budget; 0 when there is
- * no room (asked once). */
-static int add_table(void)
-{
-    unsigned n = atomic_load_explicit(&ntables, memory_order_relaxed);
-    if (n >= MAX_TABLES || table_refused)
-        return 0;
-    size_t bytes = nslots() * sizeof(struct iolens_stdio_stream);
-    void *mem = iolens_budget_alloc_quiet(bytes); /* zeroed: every slot empty */
-    if (mem == NULL) {
-        table_refused = 1; /* what is needed: note_overflow_stream */
-        return 0;
-    }
-    tables[n] = (struct stream_table){mem, 0};
-    atomic_store_explicit(&ntables, n + 1, memory_order_release);
-    return 1;
-}
-
-/* The table slot is in. */
-static struct stream_table *table_of(const struct iolens_stdio_stream *slot)
-{
-    unsigned n = atomic_load_explicit(&ntables, memory_order_relaxed);
-    for (unsigned k = 0; k < n; k++)
-        if (slot >= tables[k].slots && slot < tables[k].slots + nslots())
-            return &tables[k];
-    return NULL;
-}
-
-/* Under the table lock: the slot stream already has (a FILE that libc
- * closed behind our back and reused), else the first free one. */
-static struct iolens_stdio_stream *claim_slot(FILE *stream)
-{
-    struct iolens_stdio_stream *slot = find_slot(stream);
-    if (slot == &overflow_slot) {
-        if (mark_overflow(stream_fd(stream), 0)) /* a stale binding: try the table again */
-            note_overflow_stream(-1);
-        slot = NULL;
-    }
-    if (slot != NULL || first_table() == NULL)
-        return slot;
-    for (unsigned k = 0; k < MAX_TABLES; k++) {
-        if (k == atomic_load_explicit(&ntables, memory_order_relaxed) && !add_table())
-            return NULL;
-        if ((slot = free_slot_in(&tables[k], stream)) != NULL)
-            return slot;
-    }
-    return NULL;
-}
-
-/* Under the table lock.  A slot followed by an empty one ends no probe
- * chain, so it (and tombstones before it) can become empty again; that
- * keeps chains short after many opens and closes. */
-static void release_slot(struct iolens_stdio_stream *slot)
-{
-    struct stream_table *t = table_of(slot);
-    struct iolens_stdio_stream *slots = t->slots;
-    size_t mask = slot_mask;
-    size_t i = (size_t)(slot - slots);
-    if (atomic_load_explicit(&slots[(i + 1) & mask].key, memory_order_relaxed) != SLOT_EMPTY) {
-        atomic_store_explicit(&slot->key, SLOT_TOMB, memory_order_release);
-        return;
-    }
-    atomic_store_explicit(&slot->key, SLOT_EMPTY, memory_order_release);
-    t->taken--;
-    for (size_t n = 1; n < nslots(); n++) {
-        size_t j = (i - n) & mask;
-        if (atomic_load_explicit(&slots[j].key, memory_order_relaxed) != SLOT_TOMB)
-            break;
-        atomic_store_explicit(&slots[j].key, SLOT_EMPTY, memory_order_release);
-        t->taken--;
-    }
-}
-
-/* Each slot holding a stream, in every table made (not the overflow
- * slot: no marks there).  The key is read once: a stream closing
- * meanwhile leaves the table before libc frees it
- * (iolens_stdio_close_begin). */
-static void for_each_slot(void (*fn)(struct iolens_stdio_stream *slot, FILE *stream, void *arg),
-                          void *arg)
-{
-    unsigned n = atomic_load_explicit(&ntables, memory_order_acquire);
-    for (unsigned k = 0; k < n; k++)
-        for (size_t i = 0; i < nslots(); i++) {
-            uintptr_t key = atomic_load_explicit(&tables[k].slots[i].key, memory_order_acquire);
-            if (key != SLOT_EMPTY && key != SLOT_TOMB)
-                fn(&tables[k].slots[i], (FILE *)key, arg);
-        }
-}
-
 /* ---------------------------------------------- folding whole -- */
 
 static _Atomic int lacking_any; /* some record has lacks_calls set */
@@ -427,7 +148,7 @@ static void move_slots(stdio_rec *from, stdio_rec *to)
 {
     stdio_rec *from_to[2] = {from, to};
     if (from->streams > 0)
-        for_each_slot(move_slot, from_to);
+        iolens_stdio_streams_foreach(move_slot, from_to);
 }
 
 /* acc += src by the layer's aggregation rules; acc keeps its id. */
@@ -454,7 +175,7 @@ static void merge_counts(struct iolens_stdio_record *acc, const struct iolens_st
  * in r, missing from the log as any call racing the log is.) */
 static void fold_whole(stdio_rec *r)
 {
-    stdio_rec *other = overflow_slot.rec;
+    stdio_rec *other = iolens_stdio_overflow_slot.rec;
     struct iolens_file *file = r->file;
     atomic_store_explicit(&file->layer_rec[IOLENS_LAYER_STDIO], IOLENS_REFUSED_SLOT,
                           memory_order_release);
@@ -491,7 +212,7 @@ static stdio_rec *let_go(stdio_rec *r)
     if (!r->lacks_calls || r->streams > 0)
         return r;
     fold_whole(r);
-    return overflow_slot.rec;
+    return iolens_stdio_overflow_slot.rec;
 }
 
 static void fold_if_lacking(struct iolens_stdio_stream *slot, FILE *stream, void *arg)
@@ -508,10 +229,10 @@ static void fold_lacking(void)
 {
     if (!atomic_load_explicit(&lacking_any, memory_order_relaxed))
         return;
-    iolens_lock_always(&table_lock);
-    for_each_slot(fold_if_lacking, NULL);
+    iolens_stdio_streams_lock();
+    iolens_stdio_streams_foreach(fold_if_lacking, NULL);
     atomic_store_explicit(&lacking_any, 0, memory_order_relaxed);
-    iolens_unlock_always(&table_lock);
+    iolens_stdio_streams_unlock();
 }
 
 /* ------------------------------------------------- tracking streams -- */
@@ -520,28 +241,25 @@ static void fold_lacking(void)
  * closed behind our back and reused), takes stream on file's record, or
  * on <other files>' when the budget has no record for file (or it was
  * folded whole). */
-static int bind_slot(struct iolens_stdio_stream *slot, FILE *stream, struct iolens_file *file,
-                     int64_t pos, int append)
+static int bind_slot(struct iolens_stdio_stream *slot, int stale, FILE *stream,
+                     struct iolens_file *file, int64_t pos, int append)
 {
-    int stale = atomic_load_explicit(&slot->key, memory_order_relaxed) == (uintptr_t)stream;
     if (stale)
         let_go(slot->rec); /* first: it may fold the record file would get */
     stdio_rec *r = record_of(file);
     if (r == NULL)
-        r = overflow_slot.rec;
+        r = iolens_stdio_overflow_slot.rec;
     if (r == NULL) {
         if (stale)
-            release_slot(slot);
+            iolens_stdio_slot_release(slot);
         return 0;
     }
-    if (atomic_load_explicit(&slot->key, memory_order_relaxed) == SLOT_EMPTY)
-        table_of(slot)->taken++;
     r->streams++;
     slot->rec = r;
     atomic_store_explicit(&slot->pos, pos, memory_order_relaxed);
     slot->append = append;
     iolens_stdio_marks_take(&slot->seen, stream);
-    atomic_store_explicit(&slot->key, (uintptr_t)stream, memory_order_release);
+    iolens_stdio_slot_publish(slot, stream);
     return 1;
 }
 
@@ -549,16 +267,12 @@ static int bind_slot(struct iolens_stdio_stream *slot, FILE *stream, struct iole
  * through the overflow slot; NULL when its descriptor cannot be marked. */
 static struct iolens_stdio_stream *bind_overflow(FILE *stream, struct iolens_file *file)
 {
-    int fd = stream_fd(stream);
-    if (overflow_slot.rec == NULL || fd < 0)
+    if (iolens_stdio_overflow_slot.rec == NULL || !iolens_stdio_overflow_bind(stream))
         return NULL;
-    atomic_store_explicit(&overflow_used, 1, memory_order_relaxed);
-    if (!mark_overflow(fd, 1))
-        note_overflow_stream(1);
     stdio_rec *r = record_if_any(file);
-    if (r != NULL && r != overflow_slot.rec)
+    if (r != NULL && r != iolens_stdio_overflow_slot.rec)
         note_lacking(r);
-    return &overflow_slot;
+    return &iolens_stdio_overflow_slot;
 }
 
 /* Adds (or rebinds) a stream; returns its slot (the overflow slot when
@@ -568,13 +282,14 @@ static struct iolens_stdio_stream *bind_overflow(FILE *stream, struct iolens_fil
 static struct iolens_stdio_stream *track_stream(FILE *stream, struct iolens_file *file,
                                                 int64_t pos, int append)
 {
-    iolens_lock_always(&table_lock);
-    struct iolens_stdio_stream *slot = claim_slot(stream);
+    int stale;
+    iolens_stdio_streams_lock();
+    struct iolens_stdio_stream *slot = iolens_stdio_slot_claim(stream, &stale);
     if (slot == NULL)
         slot = bind_overflow(stream, file);
-    else if (!bind_slot(slot, stream, file, pos, append))
+    else if (!bind_slot(slot, stale, stream, file, pos, append))
         slot = NULL;
-    iolens_unlock_always(&table_lock);
+    iolens_stdio_streams_unlock();
     return slot;
 }
 
@@ -582,33 +297,17 @@ static struct iolens_stdio_stream *track_stream(FILE *stream, struct iolens_file
 static stdio_rec *untrack_stream(FILE *stream)
 {
     stdio_rec *r = NULL;
-    iolens_lock_always(&table_lock);
-    struct iolens_stdio_stream *slot = find_slot(stream);
-    if (slot == &overflow_slot) {
+    iolens_stdio_streams_lock();
+    struct iolens_stdio_stream *slot = iolens_stdio_find_slot(stream);
+    if (slot == &iolens_stdio_overflow_slot) {
         r = slot->rec;
-        if (mark_overflow(stream_fd(stream), 0))
-            note_overflow_stream(-1);
+        iolens_stdio_overflow_unbind(stream);
     } else if (slot != NULL) {
         r = let_go(slot->rec);
-        release_slot(slot);
+        iolens_stdio_slot_release(slot);
     }
-    iolens_unlock_always(&table_lock);
+    iolens_stdio_streams_unlock();
     return r;
-}
-
-static size_t table_slots_for_budget(size_t budget)
-{
-    /* At most 1/16 of the budget goes to the table. */
-    size_t n = MAX_SLOTS;
-    while (n > MIN_SLOTS && n * sizeof(struct iolens_stdio_stream) > budget / 16)
-        n /= 2;
-    return n;
-}
-
-/* The table's bytes at a budget (a scaled allocation, budget.h). */
-static size_t table_bytes_for_budget(size_t budget)
-{
-    return table_slots_for_budget(budget) * sizeof(struct iolens_stdio_stream);
 }
 
 /* -------------------------------------------------------- opening -- */
@@ -683,8 +382,10 @@ void iolens_stdio_fdopen(FILE *stream, int fd, const char *mode, double t0, doub
 
 void iolens_stdio_tmpfile(FILE *stream, double t0, double t1)
 {
+    int (*real_fileno)(FILE *) = IOLENS_REAL(fileno);
     char path[PATH_MAX];
-    long len = iolens_posix_fd_path(stream_fd(stream), path, sizeof path);
+    long len = real_fileno != NULL ? iolens_posix_fd_path(real_fileno(stream), path, sizeof path)
+                                   : -1;
     char *slash = len > 0 ? strrchr(path, '/') : NULL;
     if (slash == NULL)
         return;
@@ -865,7 +566,7 @@ static inline int accounting_on(void)
 
 static inline void catch_up(struct iolens_stdio_stream *s, FILE *stream)
 {
-    if (__builtin_expect(s == &overflow_slot, 0) || !accounting_on())
+    if (__builtin_expect(s == &iolens_stdio_overflow_slot, 0) || !accounting_on())
         return;
     if (!iolens_stdio_marks_unmoved(&s->seen, stream))
         catch_up_moved(s, stream);
@@ -895,10 +596,11 @@ begin_moved(struct iolens_stdio_stream *s, FILE *stream)
  * tail position (nothing is caught up on the overflow slot). */
 struct iolens_stdio_stream *iolens_stdio_begin(FILE *stream)
 {
-    if (__builtin_expect(first_table() == NULL || stream == NULL, 0))
+    if (__builtin_expect(iolens_stdio_tables_first == NULL || stream == NULL, 0))
         return NULL;
-    struct iolens_stdio_stream *s = find_in_table(first_table(), stream);
-    if (s == NULL && ((s = find_untabled(stream)) == NULL || s == &overflow_slot))
+    struct iolens_stdio_stream *s = iolens_stdio_find_in(iolens_stdio_tables_first, stream);
+    if (s == NULL && ((s = iolens_stdio_find_untabled(stream)) == NULL ||
+                      s == &iolens_stdio_overflow_slot))
         return s;
     if (accounting_on() && !iolens_stdio_marks_unmoved(&s->seen, stream))
         return begin_moved(s, stream);
@@ -907,20 +609,20 @@ struct iolens_stdio_stream *iolens_stdio_begin(FILE *stream)
 
 void iolens_stdio_resync(struct iolens_stdio_stream *s, FILE *stream)
 {
-    if (__builtin_expect(s != &overflow_slot, 1))
+    if (__builtin_expect(s != &iolens_stdio_overflow_slot, 1))
         iolens_stdio_marks_take(&s->seen, stream);
 }
 
 void iolens_stdio_catch_up_file(FILE *stream)
 {
-    struct iolens_stdio_stream *s = find_slot(stream);
+    struct iolens_stdio_stream *s = iolens_stdio_find_slot(stream);
     if (s != NULL)
         iolens_stdio_catch_up(s, stream);
 }
 
 void iolens_stdio_resync_file(FILE *stream)
 {
-    struct iolens_stdio_stream *s = find_slot(stream);
+    struct iolens_stdio_stream *s = iolens_stdio_find_slot(stream);
     if (s != NULL)
         iolens_stdio_resync(s, stream);
 }
@@ -939,12 +641,12 @@ static void resync_slot(struct iolens_stdio_stream *slot, FILE *stream, void *ar
 
 void iolens_stdio_catch_up_all(void)
 {
-    for_each_slot(catch_up_slot, NULL);
+    iolens_stdio_streams_foreach(catch_up_slot, NULL);
 }
 
 void iolens_stdio_resync_all(void)
 {
-    for_each_slot(resync_slot, NULL);
+    iolens_stdio_streams_foreach(resync_slot, NULL);
 }
 
 /* Every read or write the fast path below leaves.  The access interval
@@ -974,13 +676,15 @@ static __attribute__((noinline)) void write_stream_general(struct iolens_stdio_s
  * stream of its own slot, neither appending (ftello) nor from a site the
  * record's first slot does not take (a call).  Returns NULL, having
  * changed nothing, for any other; else counts it as the general path
- * would and returns the record (whose id the access interval takes).  No call on the way: the entry points stay functions that
- * save no registers, every other way out a call in tail position. */
+ * would and returns the record (whose id the access interval takes).
+ * No call on the way: the entry points stay functions that save no
+ * registers, every other way out a call in tail position. */
 static inline __attribute__((always_inline)) stdio_rec *
 count_alone(struct iolens_stdio_stream *s, FILE *stream, int64_t bytes, double t0, double t1,
             const struct rw_ids *k, uintptr_t site)
 {
-    if (!iolens_single_threaded() || s == &overflow_slot || (k == &write_ids && s->append))
+    if (!iolens_single_threaded() || s == &iolens_stdio_overflow_slot ||
+        (k == &write_ids && s->append))
         return NULL;
     stdio_rec *r = s->rec;
     if (!iolens_sites_count_inline(&r->sites, site, bytes, t1 - t0))
@@ -1031,7 +735,7 @@ void iolens_stdio_failed_access(struct iolens_stdio_stream *s, int64_t requested
 
 void iolens_stdio_read(FILE *stream, int64_t bytes, double t0, double t1)
 {
-    struct iolens_stdio_stream *s = find_slot(stream);
+    struct iolens_stdio_stream *s = iolens_stdio_find_slot(stream);
     uintptr_t site = iolens_site_take();
     if (s != NULL)
         read_stream_general(s, stream, bytes, t0, t1, site);
@@ -1039,7 +743,7 @@ void iolens_stdio_read(FILE *stream, int64_t bytes, double t0, double t1)
 
 void iolens_stdio_write(FILE *stream, int64_t bytes, double t0, double t1)
 {
-    struct iolens_stdio_stream *s = find_slot(stream);
+    struct iolens_stdio_stream *s = iolens_stdio_find_slot(stream);
     uintptr_t site = iolens_site_take();
     if (s != NULL)
         write_stream_general(s, stream, bytes, t0, t1, site);
@@ -1059,7 +763,7 @@ void iolens_stdio_unget(struct iolens_stdio_stream *s, FILE *stream)
 
 void iolens_stdio_seek(FILE *stream, int64_t new_offset, double t0, double t1)
 {
-    struct iolens_stdio_stream *slot = find_slot(stream);
+    struct iolens_stdio_stream *slot = iolens_stdio_find_slot(stream);
     if (slot == NULL)
         return;
     stdio_rec *r = slot->rec;
@@ -1073,7 +777,7 @@ void iolens_stdio_seek(FILE *stream, int64_t new_offset, double t0, double t1)
 
 void iolens_stdio_tell(FILE *stream, int64_t offset)
 {
-    struct iolens_stdio_stream *slot = find_slot(stream);
+    struct iolens_stdio_stream *slot = iolens_stdio_find_slot(stream);
     if (slot == NULL || offset < 0)
         return;
     int held = lock_rec(slot->rec);
@@ -1083,7 +787,7 @@ void iolens_stdio_tell(FILE *stream, int64_t offset)
 
 void iolens_stdio_flush(FILE *stream, double t0, double t1)
 {
-    struct iolens_stdio_stream *slot = find_slot(stream);
+    struct iolens_stdio_stream *slot = iolens_stdio_find_slot(stream);
     if (slot == NULL)
         return;
     stdio_rec *r = slot->rec;
@@ -1097,14 +801,14 @@ void iolens_stdio_fileno(FILE *stream, int fd)
 {
     if (iolens_layers_off & (1u << IOLENS_LAYER_POSIX))
         return; /* nobody would count what the descriptor does */
-    struct iolens_stdio_stream *slot = find_slot(stream);
+    struct iolens_stdio_stream *slot = iolens_stdio_find_slot(stream);
     if (slot != NULL && fd >= 0)
         iolens_posix_adopt_fd(fd, slot->rec->file);
 }
 
 int iolens_stdio_is_traced(FILE *stream)
 {
-    return find_slot(stream) != NULL;
+    return iolens_stdio_find_slot(stream) != NULL;
 }
 
 /* -------------------------------------------------------- start-up -- */
@@ -1118,23 +822,12 @@ static void bind_std_stream(FILE *stream, int fd)
 
 static void layer_init(void)
 {
-    size_t n = table_slots_for_budget(iolens_budget_size());
-    struct iolens_stdio_stream *first = iolens_budget_alloc_scaled(table_bytes_for_budget);
-    if (first == NULL)
+    if (!iolens_stdio_streams_init())
         return; /* no stream is tracked; the layer stays silent */
-    unsigned bits = 0;
-    while (((size_t)1 << bits) < n)
-        bits++;
-    slot_shift = 64 - bits;
-    slot_mask = n - 1;
-    slots_cap = n - n / 4;
-    table_refused = 0;
-    tables[0] = (struct stream_table){first, 0};
-    atomic_store_explicit(&ntables, 1, memory_order_release);
-    /* Made now so that folding never needs memory; streams the table
-     * cannot hold count into it too (see find_overflow). */
+    /* Made now so that folding never needs memory; streams no table
+     * holds count into it too (stdio_streams.h). */
     struct iolens_file *other = iolens_file_other();
-    overflow_slot.rec = other != NULL ? record_of(other) : NULL;
+    iolens_stdio_overflow_slot.rec = other != NULL ? record_of(other) : NULL;
     bind_std_stream(stdin, 0);
     bind_std_stream(stdout, 1);
     bind_std_stream(stderr, 2);
@@ -1170,7 +863,7 @@ static void clear_record(void *rec, struct iolens_file *file)
 
 static void release_layer_locks(void)
 {
-    iolens_unlock_always(&table_lock);
+    iolens_stdio_streams_release_lock();
 }
 
 /* What the buffers held at the fork the parent put there and counts
