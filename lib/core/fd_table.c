@@ -332,3 +332,15 @@ void iolens_fd_close(int fd)
     if (fd_in_range(fd))
         unbind(fd);
 }
+
+void iolens_fd_foreach_ofd(void (*fn)(struct iolens_ofd *ofd, void *arg), void *arg)
+{
+    for (size_t c = 0; c < IOLENS_FD_MAX / IOLENS_FD_CHUNK; c++) {
+        ofd_slot *chunk = atomic_load_explicit(&iolens_fd_chunks[c], memory_order_acquire);
+        for (size_t i = 0; chunk != NULL && i < IOLENS_FD_CHUNK; i++) {
+            struct iolens_ofd *ofd = atomic_load_explicit(&chunk[i], memory_order_acquire);
+            if (ofd != NULL && !iolens_fd_is_overflow(ofd))
+                fn(ofd, arg);
+        }
+    }
+}

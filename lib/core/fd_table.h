@@ -101,6 +101,11 @@ void iolens_fd_close(int fd);
  * parked).  fn runs with no lock of this table held. */
 void iolens_fd_set_release_hook(void (*fn)(struct iolens_ofd *ofd));
 
+/* Calls fn on each descriptor's ofd (not the overflow one): an ofd that
+ * several descriptors share, once for each.  Not on the read/write path:
+ * a walk of every chunk made. */
+void iolens_fd_foreach_ofd(void (*fn)(struct iolens_ofd *ofd, void *arg), void *arg);
+
 /* What the descriptor table would still need to bind every descriptor it
  * was asked to without the overflow ofd: chunks refused, plus ofds beyond
  * those allocated at the peak of descriptors open at once (a demand

@@ -315,8 +315,8 @@ void iolens_pool_clear_parked(struct iolens_park_pool *p,
 
 /* fold_idle and fold_held: file's live record folded whole if nothing
  * holds it, or (even_held) whatever holds it.  A held record's memory is
- * left to its holders, which let go of it later (its slot refused, it
- * is never folded nor freed again). */
+ * not freed: its holders still point at it until the caller moves them
+ * (its slot refused, it is never folded nor freed again). */
 static int fold_live(struct iolens_park_pool *p, struct iolens_file *file, int even_held)
 {
     int folded = 0, idle = 0;

@@ -110,9 +110,9 @@ void *iolens_pool_read(struct iolens_park_pool *p, struct iolens_file *file, voi
  * pool's lock: call it without a record's. */
 int iolens_pool_fold_idle(struct iolens_park_pool *p, struct iolens_file *file);
 /* The same whatever holds the record: for the log, which is written with
- * such a file's descriptor still open.  Its holders keep the record's
- * memory (it is not reused), and what they count from then on is not in
- * this log. */
+ * such a file's descriptor still open.  The record's memory is not
+ * reused: the caller moves its holders to another record (the POSIX
+ * layer's descriptors go to <other files>). */
 int iolens_pool_fold_held(struct iolens_park_pool *p, struct iolens_file *file);
 
 /* <other files>' record, packed into out (pack gave has), gets the

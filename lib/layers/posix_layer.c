@@ -341,6 +341,31 @@ static void mark_lacking(posix_rec *r)
     atomic_store_explicit(&lacking_any, 1, memory_order_relaxed);
 }
 
+static posix_rec *reserved_record(struct iolens_file *file);
+
+struct moved_holds {
+    posix_rec *from, *to;
+    struct iolens_file *to_file;
+};
+
+/* A descriptor on a record folded whole goes to <other files> with its
+ * hold, so that what it does after the log (a failed exec, whose log is
+ * thrown away) still counts where the record's counts went. */
+static void move_ofd(struct iolens_ofd *ofd, void *arg)
+{
+    struct moved_holds *m = arg;
+    if (ofd->rec != m->from)
+        return;
+    ofd->file = m->to_file;
+    ofd->rec = m->to;
+    int held = lock_rec(m->from);
+    let_go(m->from);
+    unlock_rec(m->from, held);
+    held = lock_rec(m->to);
+    hold(m->to);
+    unlock_rec(m->to, held);
+}
+
 static void fold_if_lacking(struct iolens_file *file, void *arg)
 {
     (void)arg;
@@ -350,8 +375,12 @@ static void fold_if_lacking(struct iolens_file *file, void *arg)
     int held = lock_rec(r);
     int lacks = r->lacks_calls;
     unlock_rec(r, held);
-    if (lacks)
-        iolens_pool_fold_held(&pool, file);
+    struct iolens_file *other = iolens_file_other();
+    if (!lacks || other == NULL || !iolens_pool_fold_held(&pool, file))
+        return;
+    struct moved_holds m = {r, reserved_record(other), other};
+    if (m.to != NULL)
+        iolens_fd_foreach_ofd(move_ofd, &m);
 }
 
 /* Before the log is written: a record that lacks calls and that a

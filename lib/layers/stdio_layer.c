@@ -105,7 +105,7 @@ static void note_folded(const struct iolens_file *file, uint64_t opens)
  * traced.  As in the POSIX layer, a path whose file has a record is
  * known to be traced, so the prefix rules are matched only for another.
  * The record itself is made when the stream gets a slot (bind_slot): a
- * stream the full table sends to <other files> needs none. */
+ * stream no table has room for, sent to <other files>, needs none. */
 static struct iolens_file *file_for_path(const char *abspath, size_t len)
 {
     struct iolens_file *file = iolens_file_find(abspath, len);
@@ -263,8 +263,9 @@ static int bind_slot(struct iolens_stdio_stream *slot, int stale, FILE *stream,
     return 1;
 }
 
-/* Under the table lock, the table full: stream counts in <other files>
- * through the overflow slot; NULL when its descriptor cannot be marked. */
+/* Under the table lock, no table with room: stream counts in <other
+ * files> through the overflow slot; NULL when its descriptor cannot be
+ * marked. */
 static struct iolens_stdio_stream *bind_overflow(FILE *stream, struct iolens_file *file)
 {
     if (iolens_stdio_overflow_slot.rec == NULL || !iolens_stdio_overflow_bind(stream))
@@ -275,8 +276,8 @@ static struct iolens_stdio_stream *bind_overflow(FILE *stream, struct iolens_fil
     return &iolens_stdio_overflow_slot;
 }
 
-/* Adds (or rebinds) a stream; returns its slot (the overflow slot when
- * the table is full), or NULL when nothing can count it (no record for
+/* Adds (or rebinds) a stream; returns its slot (the overflow slot when no
+ * table has room), or NULL when nothing can count it (no record for
  * the file nor for <other files>, which start-up makes unless the budget
  * is tiny). */
 static struct iolens_stdio_stream *track_stream(FILE *stream, struct iolens_file *file,

@@ -537,8 +537,8 @@ static int add_built(struct job_log *jl, uint32_t kind, uint32_t version, int bu
 /* In table order: JOB, MOUNTS, the NAMES regions, each layer's regions,
  * the INTERVALS region and the SITES region (times in seconds since the process start,
  * like the records').  The records are collected first: packing them may
- * fold a file whole (the STDIO layer's fold_lacking), which the job's
- * folded counts must include. */
+ * fold a file whole (the layers' before_pack), which the job's folded
+ * counts must include. */
 static int build_regions(struct job_log *jl, unsigned layers_off)
 {
     struct iolens_region_sink sink = {add_region, jl};

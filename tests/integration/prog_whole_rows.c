@@ -30,7 +30,13 @@
  *      10 more bytes through the first one.
  *   Each q file: 2 opens, 2 writes, 20 bytes; each p file: 2 opens,
  *   3 writes, 30 bytes; each h file: 1, 1, 10.  Held descriptors are
- *   left open at exit. */
+ *   left open at exit.
+ * prog_whole_rows descriptors DIR HOLD exec: the same, then DIR/junk
+ *   (open, 4 bytes written, mode 0755, closed) is execve'd, which fails
+ *   with ENOEXEC (the runtime writes a log before an exec and throws it
+ *   away when the exec fails), then 10 more bytes go through each p
+ *   file's first descriptor: 4 writes and 40 bytes each p file. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,7 +160,26 @@ static void put(int fd)
     }
 }
 
-static void descriptors(const char *dir, long hold)
+/* An exec that fails after the runtime wrote its log for it. */
+static void failed_exec(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/junk", dir);
+    int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0755);
+    if (fd < 0 || write(fd, "junk", 4) != 4 || close(fd) != 0) {
+        perror(path);
+        exit(1);
+    }
+    char *args[] = {path, NULL};
+    char *env[] = {NULL};
+    execve(path, args, env);
+    if (errno != ENOEXEC) {
+        perror("execve");
+        exit(1);
+    }
+}
+
+static void descriptors(const char *dir, long hold, int exec_then_write)
 {
     int p[HELD_TWICE];
     const int create = O_CREAT | O_WRONLY | O_TRUNC, append = O_WRONLY | O_APPEND;
@@ -169,6 +194,11 @@ static void descriptors(const char *dir, long hold)
         (void)open_and_put(dir, "p", i, append); /* left open */
         put(p[i]);
     }
+    if (!exec_then_write)
+        return;
+    failed_exec(dir);
+    for (long i = 0; i < HELD_TWICE; i++)
+        put(p[i]);
 }
 
 int main(int argc, char **argv)
@@ -185,11 +215,12 @@ int main(int argc, char **argv)
         refdopen(argv[2], atol(argv[3]));
         return 0;
     }
-    if (argc == 4 && strcmp(argv[1], "descriptors") == 0) {
-        descriptors(argv[2], atol(argv[3]));
+    if ((argc == 4 || (argc == 5 && strcmp(argv[4], "exec") == 0)) &&
+        strcmp(argv[1], "descriptors") == 0) {
+        descriptors(argv[2], atol(argv[3]), argc == 5);
         return 0;
     }
-    fprintf(stderr, "usage: %s reopen DIR N HOLD | fdopen DIR N | refdopen DIR N | descriptors DIR HOLD\n",
+    fprintf(stderr, "usage: %s reopen DIR N HOLD | fdopen DIR N | refdopen DIR N | descriptors DIR HOLD [exec]\n",
             argv[0]);
     return 2;
 }

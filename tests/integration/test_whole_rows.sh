@@ -152,4 +152,23 @@ for spec in 64K:300 256K:3000; do
     check_eq "$(counter "$log" "<other files>" POSIX_OPENS)" "$(header "$log" "folded opens")" \
         "folded opens vs. POSIX_OPENS of <other files>, $budget"
 done
+
+# The same at 64K, with an exec that fails (ENOEXEC) in between, then 10
+# more bytes through each p* file's first descriptor.  The runtime writes
+# the log before the exec, folding the p* files whole, and throws that
+# log away when the exec fails: the descriptors must count where their
+# records went.  Before they moved there, their 5 writes were lost.
+dir=$T/exec
+log=$T/exec.iolens
+mkdir "$dir" || fail "cannot make $dir"
+run_traced "$log" env IOLENS_MEMORY=64K "$PROGS/prog_whole_rows" descriptors "$dir" 300 exec ||
+    fail "prog_whole_rows descriptors ... exec exited with status $?"
+check_eq 5 "$(files_of_size "$dir" p 40)" "files p* of 40 bytes, after the failed exec"
+require_log "$log"
+check_eq 321 "$(total "$log" POSIX_OPENS)" "total_POSIX_OPENS, after the failed exec"
+check_eq 331 "$(total "$log" POSIX_WRITES)" "total_POSIX_WRITES, after the failed exec"
+check_eq 3304 "$(total "$log" POSIX_BYTES_WRITTEN)" "total_POSIX_BYTES_WRITTEN, after the failed exec"
+check_eq 0 "$(rows "$log" "$dir" p POSIX)" "POSIX rows of p* files, after the failed exec"
+check_eq "$(counter "$log" "<other files>" POSIX_OPENS)" "$(header "$log" "folded opens")" \
+    "folded opens vs. POSIX_OPENS of <other files>, after the failed exec"
 finish
