@@ -4,9 +4,10 @@
  *
  * Rules (also described in iolens(7)):
  *  - A stream is tracked when it was opened on a traced path, or is
- *    stdin, stdout or stderr.  The table is open addressing with
- *    tombstones; when it is full a new stream counts in <other files>,
- *    and so does one whose file the budget has no record for.  A file
+ *    stdin, stdout or stderr.  Its slot is in the stream tables
+ *    (stdio_streams.h); when no table has room a new stream counts in
+ *    <other files>, and so does one whose file the budget has no record
+ *    for.  A file
  *    whose record counted an earlier stream is then folded whole into
  *    <other files>, so that no row lacks some of its streams' calls.
  *  - The position starts at 0 (fdopen: at the descriptor's position) and
