@@ -864,7 +864,7 @@ static void clear_record(void *rec, struct iolens_file *file)
 
 static void release_layer_locks(void)
 {
-    iolens_stdio_streams_release_lock();
+    iolens_stdio_streams_unlock();
 }
 
 /* What the buffers held at the fork the parent put there and counts

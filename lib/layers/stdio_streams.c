@@ -84,11 +84,6 @@ void iolens_stdio_streams_unlock(void)
     iolens_unlock_always(&table_lock);
 }
 
-void iolens_stdio_streams_release_lock(void)
-{
-    iolens_unlock_always(&table_lock);
-}
-
 /* ------------------------------------------------------ overflow -- */
 
 static int stream_fd(FILE *stream)

@@ -122,9 +122,8 @@ static inline struct iolens_stdio_stream *iolens_stdio_find_slot(FILE *stream)
 int iolens_stdio_streams_init(void);
 
 void iolens_stdio_streams_lock(void);
+/* Also what clears the lock in a forked child or at an abnormal end. */
 void iolens_stdio_streams_unlock(void);
-/* A forked child or an abnormal end: the lock cleared. */
-void iolens_stdio_streams_release_lock(void);
 
 /* Under the lock.  stream's own slot (a FILE that libc closed behind our
  * back and reused: *stale set), else a free one in a table with room

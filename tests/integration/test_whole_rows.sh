@@ -27,6 +27,13 @@ rows() {
         $1 == l && $4 == l "_OPENS" && index($6, d) == 1 { n++ } END { print n + 0 }'
 }
 
+# STDIO_OPENS + POSIX_OPENS of <other files>: what the header's folded
+# opens must be.
+other_opens() {
+    base_of "$1" | awk -F'\t' '$6 == "<other files>" &&
+        ($4 == "STDIO_OPENS" || $4 == "POSIX_OPENS") { n += $5 } END { print n + 0 }'
+}
+
 files_of_size() {
     find "$1" -name "$2*" -size "$3"c | wc -l
 }
@@ -88,9 +95,7 @@ for spec in 256K:1000 2M:3000; do
     check_eq "$n" "$(total "$log" POSIX_OPENS)" "total_POSIX_OPENS, fdopen in $budget"
     check_eq 0 "$(short_rows "$log" "$dir" d 1 1 10)" "short STDIO rows, fdopen in $budget"
     check_gt "$(rows "$log" "$dir" d)" $((n / 4)) "STDIO rows of d* files, fdopen in $budget"
-    other=$(base_of "$log" | awk -F'\t' '$6 == "<other files>" &&
-        ($4 == "STDIO_OPENS" || $4 == "POSIX_OPENS") { n += $5 } END { print n + 0 }')
-    check_eq "$other" "$(header "$log" "folded opens")" \
+    check_eq "$(other_opens "$log")" "$(header "$log" "folded opens")" \
         "folded opens vs. opens of <other files>, fdopen in $budget"
 done
 # refdopen N in BUDGET, as sort does with its temporary files: each file
@@ -118,9 +123,7 @@ for spec in 64K:100 256K:1000; do
         $4 == "STDIO_BYTES_READ" && $5 != 10 { n++ } END { print n + 0 }')" \
         "STDIO rows without their 10 bytes read, refdopen in $budget"
     check_gt "$(rows "$log" "$dir" e)" 50 "STDIO rows of e* files, refdopen in $budget"
-    other=$(base_of "$log" | awk -F'\t' '$6 == "<other files>" &&
-        ($4 == "STDIO_OPENS" || $4 == "POSIX_OPENS") { n += $5 } END { print n + 0 }')
-    check_eq "$other" "$(header "$log" "folded opens")" \
+    check_eq "$(other_opens "$log")" "$(header "$log" "folded opens")" \
         "folded opens vs. opens of <other files>, refdopen in $budget"
 done
 
