@@ -12,6 +12,7 @@
 #include <signal.h>
 
 #include "core/real_calls.h"
+#include "core/state.h"
 #include "runtime.h"
 #include "core/termination.h"
 #include "wrapper.h"
@@ -20,24 +21,32 @@
 
 extern int __sigaction(int, const struct sigaction *, struct sigaction *);
 
+/* Whether SIGTERM's disposition goes through the runtime.  Not in a vfork
+ * child (core/state.h): what it sets is its own, and the runtime's record
+ * of the application's disposition is its parent's. */
+static inline IOLENS_NO_SANITIZE int owns_sigterm(void)
+{
+    return iolens_termination_handling() && !iolens_in_vfork_child();
+}
+
 IOLENS_EXPORT IOLENS_NO_SANITIZE int sigaction(int sig, const struct sigaction *act,
                                                struct sigaction *old)
 {
-    if (sig == SIGTERM && iolens_termination_handling())
+    if (sig == SIGTERM && owns_sigterm())
         return iolens_termination_sigaction(act, old);
     return __sigaction(sig, act, old);
 }
 
 IOLENS_EXPORT __sighandler_t signal(int sig, __sighandler_t handler)
 {
-    if (sig == SIGTERM && iolens_termination_handling())
+    if (sig == SIGTERM && owns_sigterm())
         return iolens_termination_signal(handler);
     return IOLENS_REAL(signal)(sig, handler);
 }
 
 IOLENS_EXPORT __sighandler_t bsd_signal(int sig, __sighandler_t handler)
 {
-    if (sig == SIGTERM && iolens_termination_handling())
+    if (sig == SIGTERM && owns_sigterm())
         return iolens_termination_signal(handler);
     return IOLENS_REAL(bsd_signal)(sig, handler);
 }

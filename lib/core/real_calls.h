@@ -178,8 +178,10 @@ struct statx;
 /* execve and its siblings: the process image, and with it the runtime's
  * data, ends at a successful one (lib/runtime.c writes the log first).
  * The C library's own exec functions call its internal execve, so each
- * public one is wrapped. */
+ * public one is wrapped.  vfork makes a child that runs on this process's
+ * memory until it execs (wrappers/vfork.c). */
 #define IOLENS_REAL_CALLS_EXEC(X) \
+    X(vfork, pid_t, (void)) \
     X(execve, int, (const char *, char *const[], char *const[])) \
     X(execv, int, (const char *, char *const[])) \
     X(execvp, int, (const char *, char *const[])) \

@@ -2,6 +2,7 @@
 #include "core/state.h"
 
 #include <stdio.h>
+#include <unistd.h>
 
 _Atomic int iolens_active;
 __thread int iolens_in_runtime __attribute__((tls_model("initial-exec")));
@@ -25,6 +26,21 @@ long iolens_runtime_parent_pid(void)
 long iolens_runtime_pid(void)
 {
     return self_pid;
+}
+
+int iolens_in_vfork_child(void)
+{
+    if (iolens_in_runtime != IOLENS_GUARD_VFORK)
+        return 0;
+    if ((long)getpid() != self_pid)
+        return 1;
+    iolens_in_runtime = 0; /* the parent: its child has exec'd or exited */
+    return 0;
+}
+
+int iolens_tracing_after_vfork(int layer)
+{
+    return !iolens_in_vfork_child() && iolens_tracing(layer);
 }
 
 const char *iolens_runtime_hostname(void)

@@ -15,9 +15,27 @@
  * is written, or when disabled.  Read on every intercepted call. */
 extern _Atomic int iolens_active;
 
-/* Per-thread guard: set while the runtime itself does I/O (writing the
- * log, reading the mount table) so that the wrappers pass through. */
+/* Per-thread guard: set (1) while the runtime itself does I/O (writing
+ * the log, reading the mount table) so that the wrappers pass through. */
 extern __thread int iolens_in_runtime __attribute__((tls_model("initial-exec")));
+
+/* The guard's value from a vfork (wrappers/vfork.c) until the thread
+ * that called it is known to be the parent again.  A vfork child runs on
+ * its parent's memory, this guard included, until it execs or exits:
+ * what the wrappers did there changed the parent's bookkeeping (Python's
+ * subprocess dup2s a traced file onto the child's stdout, and the
+ * parent's own stdout then counted as that file).  So the child passes
+ * every call through; the parent, which the kernel holds until then,
+ * takes the mark away at its next call (iolens_in_vfork_child). */
+#define IOLENS_GUARD_VFORK 2
+
+/* Whether this thread is a vfork child (marked, and not the process the
+ * runtime traces); in the parent, takes the mark away.  Out of line: it
+ * asks the kernel for the pid, and runs only while the mark is set. */
+int iolens_in_vfork_child(void);
+/* iolens_tracing's answer for a marked thread: 0 in the vfork child; in
+ * the parent the mark is taken away and the usual test made. */
+int iolens_tracing_after_vfork(int layer);
 
 /* Sets and clears the guard around bookkeeping that may take a record's
  * lock, so that a signal handler doing I/O in between passes through
@@ -38,11 +56,16 @@ static inline void iolens_guard_off(void)
 extern unsigned iolens_layers_off;
 
 /* The one check every wrapper makes before doing any bookkeeping:
- * layer is an enum iolens_layer (file_table.h). */
+ * layer is an enum iolens_layer (file_table.h).  The vfork mark is looked
+ * at only where the usual test fails, so the usual path is unchanged. */
 static inline int iolens_tracing(int layer)
 {
-    return atomic_load_explicit(&iolens_active, memory_order_relaxed) && !iolens_in_runtime &&
-           !(iolens_layers_off & (1u << layer));
+    int guard = iolens_in_runtime;
+    if (__builtin_expect(atomic_load_explicit(&iolens_active, memory_order_relaxed) &&
+                             ((unsigned)guard | (iolens_layers_off & (1u << layer))) == 0,
+                         1))
+        return 1;
+    return __builtin_expect(guard == IOLENS_GUARD_VFORK, 0) && iolens_tracing_after_vfork(layer);
 }
 
 /* The configuration, as the life cycle loaded it from the environment. */

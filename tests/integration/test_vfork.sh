@@ -1,0 +1,64 @@
+#!/bin/sh
+# A vfork child runs on its parent's memory until it execs or exits, and
+# the runtime's data is part of that memory.  Before the child passed its
+# calls through, its dup2 of the parent's file onto stdout made the
+# parent's own stdout count as that file, its close_range dropped the
+# parent's descriptors, and its SIGTERM disposition became the parent's.
+# See prog_vfork.c for the calls; then Python's subprocess, which vforks.
+. "$(dirname "$0")/common.sh"
+iolens_setup
+
+for how in exec exit; do
+    log=$T/$how.iolens
+    run_traced "$log" "$PROGS/prog_vfork" "$T/file.$how" "$how" >"$T/stdout.$how" ||
+        fail "prog_vfork $how exited with status $?"
+    require_log "$log"
+    # Oracle: the bytes that reached the file and the parent's stdout.
+    check_eq 30 "$(wc -c <"$T/file.$how" | tr -d ' ')" "bytes in file.$how"
+    check_eq 31 "$(wc -c <"$T/stdout.$how" | tr -d ' ')" "bytes in stdout.$how"
+    expect_counters "$log" "$T/file.$how" <<END
+POSIX_OPENS 1
+POSIX_WRITES 2
+POSIX_BYTES_WRITTEN 30
+POSIX_DUPS 0
+END
+    expect_counters "$log" "<STDOUT>" <<END
+POSIX_WRITES 1
+POSIX_BYTES_WRITTEN 31
+END
+done
+
+# Python's subprocess.run(stdout=f) vforks a child that dup2s f onto its
+# stdout and close_ranges the rest.  The interpreter itself, not a
+# wrapper script that execs it; the child runs untraced, so that its log
+# does not take the log's name.
+PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null || true)
+if [ -n "$PYTHON" ]; then
+    script='
+import os, subprocess, sys
+f = open(sys.argv[1], "w")
+f.write("a" * 10); f.flush()
+env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+subprocess.run(["true"], stdout=f, env=env, check=True)
+f.write("b" * 20); f.flush()
+sys.stdout.write("c" * 30 + "\n"); sys.stdout.flush()
+f.close()
+'
+    log=$T/py.iolens
+    run_traced "$log" "$PYTHON" -c "$script" "$T/py.out" >"$T/py.stdout" ||
+        fail "python3 exited with status $?"
+    require_log "$log"
+    check_eq 30 "$(wc -c <"$T/py.out" | tr -d ' ')" "bytes in py.out"
+    check_eq 31 "$(wc -c <"$T/py.stdout" | tr -d ' ')" "bytes in python's stdout"
+    expect_counters "$log" "$T/py.out" <<END
+POSIX_OPENS 1
+POSIX_WRITES 2
+POSIX_BYTES_WRITTEN 30
+POSIX_DUPS 0
+END
+    expect_counters "$log" "<STDOUT>" <<END
+POSIX_WRITES 1
+POSIX_BYTES_WRITTEN 31
+END
+fi
+finish
