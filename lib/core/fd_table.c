@@ -333,6 +333,25 @@ void iolens_fd_close(int fd)
         unbind(fd);
 }
 
+int iolens_fd_next_bound(unsigned from, unsigned last)
+{
+    if (last >= IOLENS_FD_MAX)
+        last = IOLENS_FD_MAX - 1;
+    int overflow = atomic_load_explicit(&iolens_fd_overflow_used, memory_order_relaxed);
+    for (unsigned fd = from; fd <= last; fd++) {
+        /* A chunk never made holds no binding: skip it whole, unless
+         * descriptors may be bound to the overflow ofd by its bitmap. */
+        if (!overflow && atomic_load_explicit(&iolens_fd_chunks[fd / IOLENS_FD_CHUNK],
+                                              memory_order_acquire) == NULL) {
+            fd |= IOLENS_FD_CHUNK - 1;
+            continue;
+        }
+        if (iolens_fd_lookup((int)fd) != NULL)
+            return (int)fd;
+    }
+    return -1;
+}
+
 void iolens_fd_foreach_ofd(void (*fn)(struct iolens_ofd *ofd, void *arg), void *arg)
 {
     for (size_t c = 0; c < IOLENS_FD_MAX / IOLENS_FD_CHUNK; c++) {

@@ -94,6 +94,10 @@ struct iolens_ofd *iolens_fd_dup(int oldfd, int newfd);
 /* Unbinds fd; the ofd is recycled when its last descriptor goes. */
 void iolens_fd_close(int fd);
 
+/* The lowest descriptor from from to last (both included) that is bound
+ * (to an ofd or to the overflow one), or -1: a walk for close_range. */
+int iolens_fd_next_bound(unsigned from, unsigned last);
+
 /* fn is called with each ofd whose last descriptor went (by a close, or
  * a rebinding of the number by open or dup2), just before it is recycled,
  * its file and rec still set; never for the overflow ofd.  The POSIX layer

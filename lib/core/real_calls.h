@@ -42,6 +42,9 @@ struct statx;
     X(__openat_2, int, (int, const char *, int)) \
     X(__openat64_2, int, (int, const char *, int)) \
     X(close, int, (int)) \
+    X(close_range, int, (unsigned int, unsigned int, int)) \
+    X(closefrom, void, (int)) \
+    X(closedir, int, (DIR *)) \
     X(read, ssize_t, (int, void *, size_t)) \
     X(write, ssize_t, (int, const void *, size_t)) \
     X(pread, ssize_t, (int, void *, size_t, off_t)) \

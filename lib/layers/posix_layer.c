@@ -758,6 +758,14 @@ void iolens_posix_close_end(posix_rec *r, int succeeded, double t0, double t1)
     let_go_unlock_then_fold_lacking(r, held, NULL);
 }
 
+void iolens_posix_close_range(unsigned first, unsigned last, double t)
+{
+    /* A descriptor is at most IOLENS_FD_MAX - 1: fd + 1 cannot wrap. */
+    for (int fd = iolens_fd_next_bound(first, last); fd >= 0;
+         fd = iolens_fd_next_bound((unsigned)fd + 1, last))
+        iolens_posix_close_end(iolens_posix_close_begin(fd), 1, t, t);
+}
+
 /* Binds a descriptor opened before the runtime saw it (an inherited
  * standard one, or a stdio stream's) at the kernel's offset.  A file
  * whose POSIX record cannot be had (the budget full: a stream can get a

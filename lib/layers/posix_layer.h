@@ -54,6 +54,13 @@ struct iolens_posix_rec;
 struct iolens_posix_rec *iolens_posix_close_begin(int fd);
 void iolens_posix_close_end(struct iolens_posix_rec *rec, int succeeded, double t0, double t1);
 
+/* close_range and closefrom: every descriptor from first to last that is
+ * tracked is unbound and its close counted, at t (the call's start,
+ * taking no time: the one call closes them all, and its time is no one
+ * file's), before the real call, for the reason above.  A record held
+ * open by no other descriptor is then let go. */
+void iolens_posix_close_range(unsigned first, unsigned last, double t);
+
 /* A read or write of ret bytes from buffer buf (for readv/writev: the
  * first iovec's base).  offset is the explicit file offset of the
  * p-forms, or -1 for the forms that use and advance the file position.
