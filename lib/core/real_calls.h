@@ -9,6 +9,7 @@
 #ifndef IOLENS_REAL_CALLS_H
 #define IOLENS_REAL_CALLS_H
 
+#include <aio.h>
 #include <dirent.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -45,6 +46,14 @@ struct statx;
     X(close_range, int, (unsigned int, unsigned int, int)) \
     X(closefrom, void, (int)) \
     X(closedir, int, (DIR *)) \
+    X(aio_read, int, (struct aiocb *)) \
+    X(aio_write, int, (struct aiocb *)) \
+    X(aio_read64, int, (struct aiocb64 *)) \
+    X(aio_write64, int, (struct aiocb64 *)) \
+    X(lio_listio, int, (int, struct aiocb *const[], int, struct sigevent *)) \
+    X(lio_listio64, int, (int, struct aiocb64 *const[], int, struct sigevent *)) \
+    X(aio_return, ssize_t, (struct aiocb *)) \
+    X(aio_return64, ssize_t, (struct aiocb64 *)) \
     X(read, ssize_t, (int, void *, size_t)) \
     X(write, ssize_t, (int, const void *, size_t)) \
     X(pread, ssize_t, (int, void *, size_t, off_t)) \

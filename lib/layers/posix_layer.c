@@ -37,6 +37,7 @@
 #include "core/file_table.h"
 #include "iolens/log_format.h"
 #include "layers/layer_intervals.h"
+#include "layers/aio_requests.h"
 #include "layers/layer_ops.h"
 #include "layers/park_pool.h"
 #include "core/pathname.h"
@@ -1412,12 +1413,15 @@ static void release_layer_locks(void)
 {
     iolens_unlock_always(&cwd_lock);
     iolens_pool_release_lock(&pool);
+    iolens_aio_release_lock();
 }
 
-/* A forked child: the parked records are cleared too. */
+/* A forked child: the parked records are cleared too, and the parent's
+ * asynchronous requests forgotten. */
 static void reset_layer(void)
 {
     iolens_pool_clear_parked(&pool, clear_record);
+    iolens_aio_reset();
 }
 
 static uint64_t pool_demand(uint64_t budget)
