@@ -608,9 +608,13 @@ struct iolens_stdio_stream *iolens_stdio_begin(FILE *stream)
     return s;
 }
 
+/* With several threads the marks are not noted either: nothing counts
+ * from them then (accounting_on), and two threads' calls on one stream
+ * would write the slot's marks at once, a data race.  A forked child,
+ * which has one thread again, notes every stream's afresh (layer_reset). */
 void iolens_stdio_resync(struct iolens_stdio_stream *s, FILE *stream)
 {
-    if (__builtin_expect(s != &iolens_stdio_overflow_slot, 1))
+    if (__builtin_expect(s != &iolens_stdio_overflow_slot, 1) && accounting_on())
         iolens_stdio_marks_take(&s->seen, stream);
 }
 

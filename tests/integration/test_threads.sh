@@ -67,6 +67,20 @@ for n in 2 4 8; do
     check_threads $n
 done
 
+# 4 threads fputs 3000 lines of 11 bytes each into one stream at once
+# (prog_inline_stdio --threads-calls).  Every call counts; under
+# ThreadSanitizer, two threads' calls noting the stream's buffer marks
+# at once were a data race (the marks count nothing with threads).
+run_traced "$T/stream.iolens" "$PROGS/prog_inline_stdio" --threads-calls "$T/stream" ||
+    fail "prog_inline_stdio --threads-calls exited with status $?"
+require_log "$T/stream.iolens"
+check_eq 132000 "$(stat -c %s "$T/stream")" "size of $T/stream"
+expect_counters "$T/stream.iolens" "$T/stream" <<END
+STDIO_OPENS 1
+STDIO_WRITES 12000
+STDIO_BYTES_WRITTEN 132000
+END
+
 # 4 threads each make 500 files, stat them and open them again
 # (prog_churn.c), in the default budget: the closed files' records are
 # parked and unparked while the other threads open and close theirs.
