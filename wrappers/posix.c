@@ -1210,6 +1210,24 @@ IOLENS_EXPORT int unlinkat(int dirfd, const char *path, int flags)
     return after_unlink(dirfd, path, real(dirfd, path, flags), t0);
 }
 
+/* remove(path) is unlink(path), or rmdir(path) when path is a directory
+ * (C, POSIX).  glibc's makes those calls inside the library, where no
+ * wrapper sees them, so it is done here as glibc does it, through the
+ * real unlinkat: a file removed counts as its unlink; a directory, as
+ * unlinkat's AT_REMOVEDIR, does not. */
+IOLENS_EXPORT int remove(const char *path)
+{
+    REAL_OR_FAIL(real, remove, -1);
+    int (*real_unlinkat)(int, const char *, int) = IOLENS_REAL(unlinkat);
+    if (!tracing() || real_unlinkat == NULL)
+        return real(path);
+    double t0 = iolens_now();
+    int ret = real_unlinkat(AT_FDCWD, path, 0);
+    if (ret == 0 || errno != EISDIR)
+        return after_unlink(AT_FDCWD, path, ret, t0);
+    return real_unlinkat(AT_FDCWD, path, AT_REMOVEDIR);
+}
+
 IOLENS_EXPORT int rename(const char *oldpath, const char *newpath)
 {
     REAL_OR_FAIL(real, rename, -1);
@@ -1226,6 +1244,18 @@ IOLENS_EXPORT int renameat(int olddirfd, const char *oldpath, int newdirfd, cons
         return real(olddirfd, oldpath, newdirfd, newpath);
     double t0 = iolens_now();
     int ret = real(olddirfd, oldpath, newdirfd, newpath);
+    return after_rename(olddirfd, oldpath, newdirfd, newpath, ret, t0);
+}
+
+/* renameat2 is renameat with flags (RENAME_NOREPLACE: coreutils' mv). */
+IOLENS_EXPORT int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
+                            unsigned int flags)
+{
+    REAL_OR_FAIL(real, renameat2, -1);
+    if (!tracing())
+        return real(olddirfd, oldpath, newdirfd, newpath, flags);
+    double t0 = iolens_now();
+    int ret = real(olddirfd, oldpath, newdirfd, newpath, flags);
     return after_rename(olddirfd, oldpath, newdirfd, newpath, ret, t0);
 }
 

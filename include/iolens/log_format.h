@@ -675,9 +675,9 @@ enum iolens_pat_counter { IOLENS_PATTERN_COUNTERS(IOLENS_X_PAT_INDEX, IOLENS) IO
     X(POSIX_FDSYNCS, IOLENS_AGG_SUM, "fdatasync") \
     X(POSIX_DUPS, IOLENS_AGG_SUM, "dup, dup2, dup3 and fcntl(F_DUPFD*)") \
     X(POSIX_TRUNCATES, IOLENS_AGG_SUM, "ftruncate") \
-    X(POSIX_UNLINKS, IOLENS_AGG_SUM, "unlink") \
-    X(POSIX_RENAME_SOURCES, IOLENS_AGG_SUM, "rename with this file as the source") \
-    X(POSIX_RENAME_TARGETS, IOLENS_AGG_SUM, "rename with this file as the target") \
+    X(POSIX_UNLINKS, IOLENS_AGG_SUM, "unlink, unlinkat and remove of this file") \
+    X(POSIX_RENAME_SOURCES, IOLENS_AGG_SUM, "rename, renameat and renameat2 with this file as the source") \
+    X(POSIX_RENAME_TARGETS, IOLENS_AGG_SUM, "rename, renameat and renameat2 with this file as the target") \
     X(POSIX_MODE, IOLENS_AGG_MAX, "mode argument of the last open that passed one (O_CREAT, O_TMPFILE, creat), 0 if none (as Darshan); a shared file: the largest of the ranks' values") \
     X(POSIX_BYTES_READ, IOLENS_AGG_SUM, "bytes read") \
     X(POSIX_BYTES_WRITTEN, IOLENS_AGG_SUM, "bytes written") \

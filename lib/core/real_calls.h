@@ -111,6 +111,8 @@ struct statx;
     X(unlinkat, int, (int, const char *, int)) \
     X(rename, int, (const char *, const char *)) \
     X(renameat, int, (int, const char *, int, const char *)) \
+    X(renameat2, int, (int, const char *, int, const char *, unsigned int)) \
+    X(remove, int, (const char *)) \
     X(chdir, int, (const char *)) \
     X(fchdir, int, (int))
 

@@ -220,7 +220,10 @@ static int own_earlier_log(const struct iolens_log_place *p, unsigned i, const c
  * system lacks it (older NFS), a hard link, which never replaces either. */
 static int rename_noreplace(int dirfd, const char *from, const char *to)
 {
-    if (renameat2(dirfd, from, dirfd, to, RENAME_NOREPLACE) == 0)
+    int (*real_renameat2)(int, const char *, int, const char *, unsigned) = IOLENS_REAL(renameat2);
+    if (real_renameat2 == NULL)
+        errno = ENOSYS;
+    else if (real_renameat2(dirfd, from, dirfd, to, RENAME_NOREPLACE) == 0)
         return 0;
     if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
         return -1;
