@@ -336,6 +336,16 @@ void iolens_runtime_exec_failed(const char *log_path)
 
 void iolens_runtime_shutdown(void)
 {
+    /* A vfork child that calls exit() (after an exec that failed, say)
+     * runs the process's exit handlers, this one included, on its
+     * parent's memory, and glibc does not run them again when the parent
+     * exits.  So the log is written now, with what the parent did until
+     * the vfork, marked incomplete, and tracing ends (iolens(7)). */
+    if ((long)getpid() != iolens_runtime_pid()) {
+        if (atomic_exchange(&iolens_active, 0))
+            write_incomplete_to(NULL, 0);
+        return;
+    }
     /* exit() without MPI_Finalize: the rank's data alone, incomplete. */
     if (live_mpi_rank() && atomic_exchange(&iolens_active, 0)) {
         rank_exit_without_finalize();

@@ -2,16 +2,20 @@
  * (test_vfork.sh).  What it does to its descriptors and its SIGTERM
  * disposition must leave the parent's bookkeeping as it was.
  *
- * usage: prog_vfork FILE exec|exit
+ * usage: prog_vfork FILE exec|exit|badexec
  *   The parent opens FILE, writes 10 bytes and sets a SIGTERM handler.
  *   The child, as Python's subprocess does, dup2s FILE's descriptor onto
  *   its stdout and closes the rest (close, close_range), sets SIGTERM to
- *   SIG_IGN, then execs /bin/true (exec, untraced) or calls _exit (exit).
+ *   SIG_IGN, then execs /bin/true (exec, untraced) or calls _exit (exit),
+ *   or execs a path that does not exist and calls exit(), which runs the
+ *   destructors on the parent's memory (badexec; undefined by POSIX, and
+ *   common after an exec that failed). 
  *   The parent then writes 20 bytes to FILE and 31 to its stdout, and
  *   reads back its SIGTERM disposition, which must still be its handler.
  * Exit status 0, or the step that went wrong. */
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,7 +25,7 @@ static void on_term(int sig)
     (void)sig;
 }
 
-static void child(int fd, int do_exec)
+static void child(int fd, int do_exec, int bad_exec)
 {
     if (dup2(fd, 1) != 1)
         _exit(20);
@@ -33,6 +37,10 @@ static void child(int fd, int do_exec)
     char *no_env[] = {NULL};
     if (do_exec)
         execle("/bin/true", "true", (char *)NULL, no_env);
+    if (bad_exec) {
+        execle("/nonexistent/prog_vfork", "prog", (char *)NULL, no_env);
+        exit(0);
+    }
     _exit(0);
 }
 
@@ -40,7 +48,7 @@ int main(int argc, char **argv)
 {
     if (argc != 3)
         return 9;
-    int do_exec = strcmp(argv[2], "exec") == 0;
+    int do_exec = strcmp(argv[2], "exec") == 0, bad_exec = strcmp(argv[2], "badexec") == 0;
     int fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0 || write(fd, "0123456789", 10) != 10)
         return 1;
@@ -48,7 +56,7 @@ int main(int argc, char **argv)
         return 2;
     pid_t pid = vfork();
     if (pid == 0)
-        child(fd, do_exec);
+        child(fd, do_exec, bad_exec);
     int status;
     if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
         WEXITSTATUS(status) != 0)

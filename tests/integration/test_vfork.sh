@@ -13,6 +13,8 @@ for how in exec exit; do
     run_traced "$log" "$PROGS/prog_vfork" "$T/file.$how" "$how" >"$T/stdout.$how" ||
         fail "prog_vfork $how exited with status $?"
     require_log "$log"
+    check_eq 1 "$(find "$T" -maxdepth 1 -name "$how.iolens*" ! -name '*.base' ! -name '*.total' \
+        ! -name '*.err' | wc -l | tr -d ' ')" "logs of prog_vfork $how"
     # Oracle: the bytes that reached the file and the parent's stdout.
     check_eq 30 "$(wc -c <"$T/file.$how" | tr -d ' ')" "bytes in file.$how"
     check_eq 31 "$(wc -c <"$T/stdout.$how" | tr -d ' ')" "bytes in stdout.$how"
@@ -27,6 +29,27 @@ POSIX_WRITES 1
 POSIX_BYTES_WRITTEN 31
 END
 done
+
+# badexec: the child's exec fails and it calls exit() (not _exit), which
+# runs the process's exit handlers, the runtime's included, on the
+# parent's memory; glibc does not run them again when the parent exits.
+# The log is written then, with what the parent did before the vfork, and
+# marked incomplete (iolens(7)); before, it was not marked.
+log=$T/badexec.iolens
+run_traced "$log" "$PROGS/prog_vfork" "$T/file.badexec" badexec >"$T/stdout.badexec" ||
+    fail "prog_vfork badexec exited with status $?"
+require_log "$log"
+check_eq 1 "$(find "$T" -maxdepth 1 -name 'badexec.iolens*' ! -name '*.base' ! -name '*.total' \
+    ! -name '*.err' | wc -l | tr -d ' ')" "logs of prog_vfork badexec"
+check_eq "yes (written at SIGTERM or exit without MPI_Finalize)" "$(header "$log" incomplete)" \
+    "incomplete mark of the log a vfork child's exit() wrote"
+check_eq 30 "$(wc -c <"$T/file.badexec" | tr -d ' ')" "bytes in file.badexec"
+expect_counters "$log" "$T/file.badexec" <<END
+POSIX_OPENS 1
+POSIX_WRITES 1
+POSIX_BYTES_WRITTEN 10
+POSIX_DUPS 0
+END
 
 # Python's subprocess.run(stdout=f) vforks a child that dup2s f onto its
 # stdout and close_ranges the rest.  The interpreter itself, not a
