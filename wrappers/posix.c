@@ -472,9 +472,6 @@ IOLENS_EXPORT int close(int fd)
  * that got the number next had its reads and writes counted to it
  * (Python's os.fwalk and then a pipe: tests/integration/test_hidden_close.sh). */
 
-/* closedir closes the descriptor of its stream; one that fdopendir took
- * from a traced open (find, du, os.fwalk) is tracked, and closed as by
- * close().  A stream of opendir's has a descriptor never bound. */
 /* The descriptor of a stream, -1 for none.  glibc declares closedir's
  * argument never null, yet gives EINVAL for one: checked here, where the
  * pointer is a plain one, so that such a call still gets its EINVAL. */
@@ -483,6 +480,9 @@ static int dir_fd(DIR *dir)
     return dir != NULL ? dirfd(dir) : -1;
 }
 
+/* closedir closes the descriptor of its stream; one that fdopendir took
+ * from a traced open (find, du, os.fwalk) is tracked, and closed as by
+ * close().  A stream of opendir's has a descriptor never bound. */
 IOLENS_EXPORT int closedir(DIR *dir)
 {
     REAL_OR_FAIL(real, closedir, -1);
