@@ -1,9 +1,9 @@
 /* POSIX asynchronous I/O requests in flight (wrappers/aio.c).  glibc
  * carries out aio_read and aio_write on threads of its own with internal
- * calls that no wrapper sees (MPICH's ROMIO does nonblocking MPI-IO so):
- * a request is noted when it is submitted, and counted by the POSIX layer
- * as one read or write when aio_return gives its result, from the
- * submission to that return, as Darshan counts it.
+ * calls that no wrapper sees (MPICH's ROMIO and Open MPI's OMPIO do
+ * nonblocking MPI-IO so): a request is noted when it is submitted, and
+ * counted by the POSIX layer as one read or write when aio_return gives
+ * its result, from the submission to that return, as Darshan counts it.
  *
  * Memory: a table of IOLENS_AIO_SLOTS notes, taken from the budget at the
  * first submission (a process that never submits pays nothing), filled to
