@@ -18,6 +18,9 @@
 #   check_eq EXPECTED ACTUAL WHAT, check_le A B WHAT (numbers, may be real)
 #   fail WHAT                  record a failed check
 #   finish                     exit with the verdict
+#   python_interpreter         the path of python3's interpreter itself
+#                              (not a wrapper script that execs it, as
+#                              pyenv's shims do), empty if there is none
 #   run_alone                  for a test whose checks are timings: wait
 #                              until no other test script runs, and keep
 #                              the others waiting until this one ends
@@ -104,6 +107,10 @@ run_traced() {
     shift
     rm -f -- "$log"
     env IOLENS_NONMPI=1 IOLENS_LOGFILE="$log" LD_PRELOAD="$IOLENS_LIB" "$@"
+}
+
+python_interpreter() {
+    python3 -c 'import sys; print(sys.executable)' 2>/dev/null || true
 }
 
 fail() {

@@ -47,8 +47,7 @@ check_eq 0 "$(total "$log" POSIX_BYTES_READ)" "total_POSIX_BYTES_READ"
 # through fdopendir on a duplicate of that descriptor (closed by
 # closedir); then a pipe takes the numbers back.  Oracle: strace -y,
 # which names the file behind each descriptor of a read or a write.
-# The interpreter itself, not a wrapper script that execs it (pyenv's).
-PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null || true)
+PYTHON=$(python_interpreter)
 if [ -n "$PYTHON" ]; then
     mkdir "$T/flat" && : >"$T/flat/one" && : >"$T/flat/two" || fail "cannot make the directory"
     script='

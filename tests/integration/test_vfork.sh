@@ -8,26 +8,37 @@
 . "$(dirname "$0")/common.sh"
 iolens_setup
 
-for how in exec exit; do
-    log=$T/$how.iolens
-    run_traced "$log" "$PROGS/prog_vfork" "$T/file.$how" "$how" >"$T/stdout.$how" ||
-        fail "prog_vfork $how exited with status $?"
-    require_log "$log"
-    check_eq 1 "$(find "$T" -maxdepth 1 -name "$how.iolens*" ! -name '*.base' ! -name '*.total' \
-        ! -name '*.err' | wc -l | tr -d ' ')" "logs of prog_vfork $how"
-    # Oracle: the bytes that reached the file and the parent's stdout.
-    check_eq 30 "$(wc -c <"$T/file.$how" | tr -d ' ')" "bytes in file.$how"
-    check_eq 31 "$(wc -c <"$T/stdout.$how" | tr -d ' ')" "bytes in stdout.$how"
-    expect_counters "$log" "$T/file.$how" <<END
+# The number of logs named NAME* in $T (the parser's outputs left out).
+logs_named() {
+    find "$T" -maxdepth 1 -name "$1*" ! -name '*.base' ! -name '*.total' ! -name '*.err' |
+        wc -l | tr -d ' '
+}
+
+# What the parent did, in LOG: 10 and 20 bytes written to FILE around the
+# child, 31 to its stdout (STDOUT, the file it went to).  Oracle: the
+# bytes that reached the file and the stdout.
+check_parent_io() {
+    check_eq 30 "$(wc -c <"$2" | tr -d ' ')" "bytes in $2"
+    check_eq 31 "$(wc -c <"$3" | tr -d ' ')" "bytes in $3"
+    expect_counters "$1" "$2" <<END
 POSIX_OPENS 1
 POSIX_WRITES 2
 POSIX_BYTES_WRITTEN 30
 POSIX_DUPS 0
 END
-    expect_counters "$log" "<STDOUT>" <<END
+    expect_counters "$1" "<STDOUT>" <<END
 POSIX_WRITES 1
 POSIX_BYTES_WRITTEN 31
 END
+}
+
+for how in exec exit; do
+    log=$T/$how.iolens
+    run_traced "$log" "$PROGS/prog_vfork" "$T/file.$how" "$how" >"$T/stdout.$how" ||
+        fail "prog_vfork $how exited with status $?"
+    require_log "$log"
+    check_eq 1 "$(logs_named "$how.iolens")" "logs of prog_vfork $how"
+    check_parent_io "$log" "$T/file.$how" "$T/stdout.$how"
 done
 
 # badexec: the child's exec fails and it calls exit() (not _exit), which
@@ -39,8 +50,7 @@ log=$T/badexec.iolens
 run_traced "$log" "$PROGS/prog_vfork" "$T/file.badexec" badexec >"$T/stdout.badexec" ||
     fail "prog_vfork badexec exited with status $?"
 require_log "$log"
-check_eq 1 "$(find "$T" -maxdepth 1 -name 'badexec.iolens*' ! -name '*.base' ! -name '*.total' \
-    ! -name '*.err' | wc -l | tr -d ' ')" "logs of prog_vfork badexec"
+check_eq 1 "$(logs_named badexec.iolens)" "logs of prog_vfork badexec"
 check_eq "yes (written at SIGTERM or exit without MPI_Finalize)" "$(header "$log" incomplete)" \
     "incomplete mark of the log a vfork child's exit() wrote"
 check_eq 30 "$(wc -c <"$T/file.badexec" | tr -d ' ')" "bytes in file.badexec"
@@ -52,10 +62,9 @@ POSIX_DUPS 0
 END
 
 # Python's subprocess.run(stdout=f) vforks a child that dup2s f onto its
-# stdout and close_ranges the rest.  The interpreter itself, not a
-# wrapper script that execs it; the child runs untraced, so that its log
-# does not take the log's name.
-PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null || true)
+# stdout and close_ranges the rest.  The child runs untraced, so that its
+# log does not take the log's name.
+PYTHON=$(python_interpreter)
 if [ -n "$PYTHON" ]; then
     script='
 import os, subprocess, sys
@@ -71,17 +80,6 @@ f.close()
     run_traced "$log" "$PYTHON" -c "$script" "$T/py.out" >"$T/py.stdout" ||
         fail "python3 exited with status $?"
     require_log "$log"
-    check_eq 30 "$(wc -c <"$T/py.out" | tr -d ' ')" "bytes in py.out"
-    check_eq 31 "$(wc -c <"$T/py.stdout" | tr -d ' ')" "bytes in python's stdout"
-    expect_counters "$log" "$T/py.out" <<END
-POSIX_OPENS 1
-POSIX_WRITES 2
-POSIX_BYTES_WRITTEN 30
-POSIX_DUPS 0
-END
-    expect_counters "$log" "<STDOUT>" <<END
-POSIX_WRITES 1
-POSIX_BYTES_WRITTEN 31
-END
+    check_parent_io "$log" "$T/py.out" "$T/py.stdout"
 fi
 finish
