@@ -70,13 +70,11 @@ static void after_submit(const struct aiocb *cb, const struct iolens_aio_request
     if (cb->aio_offset < 0 || iolens_fd_lookup(cb->aio_fildes) == NULL)
         return;
     int saved = enter();
-    if (iolens_aio_note(cb, req) != 0) {
-        ssize_t asked = cb->aio_nbytes > SSIZE_MAX ? SSIZE_MAX : (ssize_t)cb->aio_nbytes;
-        leave(saved);
-        count_request(cb, req, asked, req->t0);
-        return;
-    }
+    int noted = iolens_aio_note(cb, req) == 0;
     leave(saved);
+    if (!noted)
+        count_request(cb, req, cb->aio_nbytes > SSIZE_MAX ? SSIZE_MAX : (ssize_t)cb->aio_nbytes,
+                      req->t0);
 }
 
 static int submit(int (*real)(struct aiocb *), struct aiocb *cb, int is_write, uintptr_t site)

@@ -497,18 +497,13 @@ IOLENS_EXPORT int closedir(DIR *dir)
 #ifndef CLOSE_RANGE_UNSHARE
 #define CLOSE_RANGE_UNSHARE (1U << 1)
 #endif
-#ifndef CLOSE_RANGE_CLOEXEC
-#define CLOSE_RANGE_CLOEXEC (1U << 2)
-#endif
-
-/* Unbinds what close_range(first, last, flags) will close.  Arguments the
- * kernel refuses with EINVAL (first above last, flags it does not know)
- * close nothing, nor does CLOSE_RANGE_CLOEXEC (the descriptors stay open
- * until an exec). */
+/* Unbinds what close_range(first, last, flags) will close: only flags 0
+ * and CLOSE_RANGE_UNSHARE close.  CLOSE_RANGE_CLOEXEC closes nothing (the
+ * descriptors stay open until an exec), and the kernel refuses first
+ * above last and flags it does not know with EINVAL. */
 static void before_close_range(unsigned first, unsigned last, unsigned flags)
 {
-    if (first > last || (flags & ~(CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC)) != 0 ||
-        (flags & CLOSE_RANGE_CLOEXEC) != 0)
+    if (first > last || (flags & ~CLOSE_RANGE_UNSHARE) != 0)
         return;
     int saved = enter();
     iolens_posix_close_range(first, last, iolens_now());
