@@ -293,8 +293,8 @@ void iolens_runtime_on_immediate_exit(void)
         atomic_store(&iolens_active, 0); /* a forked child of a rank: no log */
         return;
     }
-    /* After SIGTERM (a handler that ends with _exit) the log stays
-     * marked incomplete, with what the handler did too. */
+    /* After a signal's log (a SIGTERM handler that ends with _exit) the
+     * log stays marked incomplete, with what the handler did too. */
     iolens_write_log_from_copy(live_mpi_rank() || iolens_termination_signalled());
     atomic_store(&iolens_active, 0);
 }

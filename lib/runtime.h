@@ -20,7 +20,7 @@ void iolens_runtime_shutdown(void);
 
 /* Writes this process's log now, marked IOLENS_FLAG_INCOMPLETE (an MPI
  * rank's under its own .rank<N>.incomplete.iolens name), without
- * stopping tracing.  For an abnormal ending: SIGTERM, exit without
+ * stopping tracing.  For an abnormal ending: a signal, exit without
  * MPI_Finalize.  Returns 0 or -1. */
 int iolens_runtime_write_incomplete(void);
 
@@ -50,7 +50,7 @@ void iolens_runtime_before_exec(const char *path, char *path_out, size_t path_ou
 void iolens_runtime_exec_failed(const char *log_path);
 
 /* Releases every runtime lock without touching the data: in a
- * single-threaded copy of the process (fork child, SIGTERM snapshot) a
+ * single-threaded copy of the process (fork child, snapshot at a signal) a
  * lock held by another thread of the original would never be released. */
 void iolens_runtime_release_locks(void);
 

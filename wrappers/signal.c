@@ -1,8 +1,8 @@
-/* sigaction(), signal() and bsd_signal() for SIGTERM, whose real
- * disposition the runtime owns while it traces (lib/core/termination.c): the
- * application sets and reads its own disposition as if iolens were not
- * there.  Every other signal, and SIGTERM in a process that is not traced,
- * goes straight to the C library.
+/* sigaction(), signal() and bsd_signal() for SIGTERM, SIGINT, SIGHUP and
+ * SIGPIPE, whose real dispositions the runtime keeps while it traces
+ * (lib/core/termination.c): the application sets and reads its own
+ * dispositions as if iolens were not there.  Every other signal, and
+ * those in a process that is not traced, go straight to the C library.
  *
  * These wrappers can run before anything is set up: a sanitizer runtime
  * (ThreadSanitizer) installs its own handlers from its initializer, before
@@ -21,33 +21,34 @@
 
 extern int __sigaction(int, const struct sigaction *, struct sigaction *);
 
-/* Whether SIGTERM's disposition goes through the runtime.  Not in a vfork
+/* Whether sig's disposition goes through the runtime.  Not in a vfork
  * child (core/state.h): what it sets is its own, and the runtime's record
- * of the application's disposition is its parent's. */
-static inline IOLENS_NO_SANITIZE int owns_sigterm(void)
+ * of the application's dispositions is its parent's. */
+static inline IOLENS_NO_SANITIZE int keeps_disposition(int sig)
 {
-    return iolens_termination_handling() && !iolens_in_vfork_child();
+    return iolens_termination_keeps(sig) && iolens_termination_handling() &&
+           !iolens_in_vfork_child();
 }
 
 IOLENS_EXPORT IOLENS_NO_SANITIZE int sigaction(int sig, const struct sigaction *act,
                                                struct sigaction *old)
 {
-    if (sig == SIGTERM && owns_sigterm())
-        return iolens_termination_sigaction(act, old);
+    if (keeps_disposition(sig))
+        return iolens_termination_sigaction(sig, act, old);
     return __sigaction(sig, act, old);
 }
 
 IOLENS_EXPORT __sighandler_t signal(int sig, __sighandler_t handler)
 {
-    if (sig == SIGTERM && owns_sigterm())
-        return iolens_termination_signal(handler);
+    if (keeps_disposition(sig))
+        return iolens_termination_signal(sig, handler);
     return IOLENS_REAL(signal)(sig, handler);
 }
 
 IOLENS_EXPORT __sighandler_t bsd_signal(int sig, __sighandler_t handler)
 {
-    if (sig == SIGTERM && owns_sigterm())
-        return iolens_termination_signal(handler);
+    if (keeps_disposition(sig))
+        return iolens_termination_signal(sig, handler);
     return IOLENS_REAL(bsd_signal)(sig, handler);
 }
 

@@ -58,8 +58,9 @@
 /* Header flags. */
 #define IOLENS_FLAG_PARTIAL 0x1u  /* some records were folded into <other files> */
 #define IOLENS_FLAG_FORKED 0x2u   /* the process is a forked child */
-#define IOLENS_FLAG_INCOMPLETE 0x4u /* written at an abnormal ending (SIGTERM, exit
-                                      * without MPI_Finalize): see iolens(7) */
+#define IOLENS_FLAG_INCOMPLETE 0x4u /* written at an abnormal ending (a signal
+                                      * that ends the process, exit without
+                                      * MPI_Finalize): see iolens(7) */
 #define IOLENS_FLAG_EXEC 0x8u     /* written at execve: the process went on as
                                    * another program, with a log of its own */
 

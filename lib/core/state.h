@@ -73,7 +73,7 @@ const struct iolens_config *iolens_runtime_config(void);
 /* pid of the traced parent when this process is a forked child, else 0. */
 long iolens_runtime_parent_pid(void);
 /* pid of the traced process (cached at start-up and at fork: a snapshot
- * copy writing the log at SIGTERM reports the process it copies). */
+ * copy writing the log at a signal reports the process it copies). */
 long iolens_runtime_pid(void);
 /* Host name of this process (for the job record). */
 const char *iolens_runtime_hostname(void);

@@ -1,33 +1,43 @@
 /*
- * SIGTERM (termination.h).  While the runtime traces, the real SIGTERM
- * disposition is the runtime's handler, installed with the application's
- * signal mask and flags (SA_RESTART, SA_ONSTACK, SA_NODEFER,
- * SA_RESETHAND), so that it runs exactly where the application's would.
- * The application's disposition is kept here and is what its
- * sigaction()/signal() calls report.  SIG_IGN is installed for real: an
- * ignored SIGTERM never reaches the runtime, and stays ignored across exec.
+ * The signals that end a process in normal use (termination.h).  While the
+ * runtime traces, the real disposition of each is the runtime's handler
+ * whenever it is to write a log at the signal: for SIGTERM unless the
+ * application ignores it, for SIGINT, SIGHUP and SIGPIPE only while the
+ * application leaves them at SIG_DFL.  The handler is installed with the
+ * application's signal mask and flags (SA_RESTART, SA_ONSTACK,
+ * SA_NODEFER, SA_RESETHAND), so that it runs exactly where the
+ * application's would.  The application's disposition is kept here and is
+ * what its sigaction()/signal() calls report while the runtime's handler
+ * is installed; anything else (SIG_IGN, and the application's own handler
+ * for SIGINT, SIGHUP or SIGPIPE) is installed as such: an ignored signal
+ * never reaches the runtime and stays ignored across exec, and a program
+ * that catches Ctrl-C runs its own handler with nothing of iolens's in
+ * between.
  *
- * On the first SIGTERM the handler has the log written, then runs the
- * application's handler (with the signal's siginfo and context) or the
- * default action: SIG_DFL is restored and the signal raised again, so the
- * process ends "killed by SIGTERM" as it would without iolens.
+ * The handler has the log written, then runs the application's handler
+ * (with the signal's siginfo and context) or the default action: SIG_DFL
+ * is restored and the signal raised again, so the process ends "killed by
+ * SIGINT" (or the rest) as it would without iolens.  A SIGTERM that the
+ * application handles has its log only the first time (a program that
+ * goes on may get many); a signal that ends the process always gets one,
+ * fresher than any an earlier SIGTERM left.
  *
  * Async-signal safety.  Writing a log allocates (malloc, zlib), and the
  * signal may have stopped this thread inside malloc, or inside the
- * runtime's bookkeeping with a record's spinlock held.  So the handler
- * writes nothing itself: it clones a snapshot copy of the process (no
- * shared memory; unlike fork() no atfork handler runs, and with no exit
- * signal the copy is invisible to the application's wait() and SIGCHLD
- * handler).  The copy has one thread: it releases every runtime lock
- * (their holders do not exist there), writes the log and exits.  The
- * handler waits for it at most IOLENS_TERM_WAIT_MS: the copy can still
- * block if the signal arrived while the allocator's lock was held; it is
- * then killed, and the application goes on without a log.  The
- * application never hangs on iolens.  The copy leaves the process group,
- * so that it finishes even if the process is killed meanwhile; while it
- * writes, other signals to the process wait (IOLENS_TERM_WAIT_MS at most).
- * clone, setpgid, waitpid, nanosleep, kill and sigaction are
- * async-signal-safe.
+ * runtime's bookkeeping with a record's spinlock held (SIGPIPE arrives in
+ * the middle of a traced write).  So the handler writes nothing itself:
+ * it clones a snapshot copy of the process (no shared memory; unlike
+ * fork() no atfork handler runs, and with no exit signal the copy is
+ * invisible to the application's wait() and SIGCHLD handler).  The copy
+ * has one thread: it releases every runtime lock (their holders do not
+ * exist there), writes the log and exits.  The handler waits for it at
+ * most IOLENS_TERM_WAIT_MS: the copy can still block if the signal
+ * arrived while the allocator's lock was held; it is then killed, and the
+ * application goes on without a log.  The application never hangs on
+ * iolens.  The copy leaves the process group, so that it finishes even if
+ * the process is killed meanwhile; while it writes, other signals to the
+ * process wait (IOLENS_TERM_WAIT_MS at most).  clone, setpgid, waitpid,
+ * nanosleep, kill and sigaction are async-signal-safe.
  */
 #include "core/termination.h"
 
@@ -51,11 +61,22 @@
  * takes over, so that interrupted calls and stacks behave as they would. */
 #define MIRRORED_FLAGS (SA_RESTART | SA_ONSTACK | SA_NODEFER | SA_RESETHAND)
 
-static struct sigaction app_action; /* what the application installed */
+/* The signals, in the order of app_actions. */
+static const int kept_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGPIPE};
+#define N_KEPT (sizeof kept_signals / sizeof kept_signals[0])
+
+/* What the application installed for each (read only while the
+ * runtime's handler is the real disposition). */
+static struct sigaction app_actions[N_KEPT];
 static struct iolens_termination_hooks hooks; /* from iolens_termination_init */
 int iolens_termination_on;          /* iolens_termination_init ran */
-static _Atomic int snapshot_taken;  /* the first SIGTERM had its log */
 static _Atomic int grace_ms;        /* iolens_termination_set_grace */
+
+/* Which log a signal has had: none yet, one at a SIGTERM the application
+ * handled (it may have gone on), or one at a signal that ends the
+ * process (no other is written after it). */
+enum snapshot_state { SNAPSHOT_NONE, SNAPSHOT_HANDLED, SNAPSHOT_ENDING };
+static _Atomic int snapshot_state;
 
 /* ------------------------------------------------------ the snapshot -- */
 
@@ -159,17 +180,39 @@ static void run_application_action(const struct sigaction *app, int sig, siginfo
         app->sa_handler(sig);
 }
 
-static void on_sigterm(int sig, siginfo_t *info, void *context)
+/* Whether this signal, with the application's disposition app, is to
+ * have its log written now (see the top of this file). */
+static int log_wanted_at(const struct sigaction *app)
+{
+    if (!atomic_load(&iolens_active))
+        return 0;
+    if (app->sa_handler == SIG_DFL)
+        return atomic_exchange(&snapshot_state, SNAPSHOT_ENDING) != SNAPSHOT_ENDING;
+    int none = SNAPSHOT_NONE;
+    return atomic_compare_exchange_strong(&snapshot_state, &none, SNAPSHOT_HANDLED);
+}
+
+/* sig's place in kept_signals (sig is one of them). */
+static size_t slot_of(int sig)
+{
+    size_t i = 0;
+    while (i < N_KEPT - 1 && kept_signals[i] != sig)
+        i++;
+    return i;
+}
+
+static void on_signal(int sig, siginfo_t *info, void *context)
 {
     int saved_errno = errno;
-    struct sigaction app = app_action;
+    size_t i = slot_of(sig);
+    struct sigaction app = app_actions[i];
     /* SA_RESETHAND: the kernel has just made the real disposition SIG_DFL,
      * which is what the application now has too. */
     if (app.sa_flags & SA_RESETHAND) {
-        memset(&app_action, 0, sizeof app_action);
-        app_action.sa_handler = SIG_DFL;
+        memset(&app_actions[i], 0, sizeof app_actions[i]);
+        app_actions[i].sa_handler = SIG_DFL;
     }
-    if (atomic_load(&iolens_active) && !atomic_exchange(&snapshot_taken, 1)) {
+    if (log_wanted_at(&app)) {
         iolens_write_log_from_copy(1);
         hold_for_grace();
     }
@@ -179,47 +222,71 @@ static void on_sigterm(int sig, siginfo_t *info, void *context)
 
 /* --------------------------------------------------- dispositions -- */
 
-/* Makes the real disposition the one act asks for: SIG_IGN as such,
- * anything else through the runtime's handler. */
-static int install(const struct sigaction *act)
+/* Whether the runtime's handler stands for act: SIG_DFL, and for SIGTERM
+ * the application's handlers too. */
+static int handled_by_runtime(int sig, const struct sigaction *act)
 {
     if (act->sa_handler == SIG_IGN)
-        return IOLENS_REAL(sigaction)(SIGTERM, act, NULL);
+        return 0;
+    return act->sa_handler == SIG_DFL || sig == SIGTERM;
+}
+
+/* Makes the real disposition of sig the one act asks for: the runtime's
+ * handler where it stands for act, else act itself. */
+static int install(int sig, const struct sigaction *act)
+{
+    if (!handled_by_runtime(sig, act))
+        return IOLENS_REAL(sigaction)(sig, act, NULL);
     struct sigaction mine;
     memset(&mine, 0, sizeof mine);
-    mine.sa_sigaction = on_sigterm;
+    mine.sa_sigaction = on_signal;
     mine.sa_mask = act->sa_mask;
     mine.sa_flags = SA_SIGINFO | (act->sa_handler == SIG_DFL ? SA_RESTART
                                                              : act->sa_flags & MIRRORED_FLAGS);
-    return IOLENS_REAL(sigaction)(SIGTERM, &mine, NULL);
+    return IOLENS_REAL(sigaction)(sig, &mine, NULL);
+}
+
+static int is_runtime_handler(const struct sigaction *real)
+{
+    return (real->sa_flags & SA_SIGINFO) && real->sa_sigaction == on_signal;
 }
 
 void iolens_termination_init(const struct iolens_termination_hooks *h)
 {
     hooks = *h;
-    struct sigaction current;
-    if (IOLENS_REAL(sigaction) == NULL || IOLENS_REAL(sigaction)(SIGTERM, NULL, &current) != 0)
+    if (IOLENS_REAL(sigaction) == NULL)
         return;
-    app_action = current;
-    if (install(&current) != 0)
-        return;
+    for (size_t i = 0; i < N_KEPT; i++) {
+        struct sigaction current;
+        if (IOLENS_REAL(sigaction)(kept_signals[i], NULL, &current) != 0)
+            return;
+        app_actions[i] = current;
+        if (install(kept_signals[i], &current) != 0)
+            return;
+    }
     __atomic_store_n(&iolens_termination_on, 1, __ATOMIC_RELEASE);
 }
 
-int iolens_termination_sigaction(const struct sigaction *act, struct sigaction *old)
+int iolens_termination_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-    /* SIGTERM is blocked while the two dispositions change, so that the
+    /* sig is blocked while the two dispositions change, so that the
      * handler never sees them half-updated in this thread. */
-    sigset_t term, saved;
-    sigemptyset(&term);
-    sigaddset(&term, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &term, &saved);
-    struct sigaction previous = app_action;
-    int rc = 0;
-    if (act != NULL) {
-        rc = install(act);
+    sigset_t one, saved;
+    sigemptyset(&one);
+    sigaddset(&one, sig);
+    pthread_sigmask(SIG_BLOCK, &one, &saved);
+    size_t i = slot_of(sig);
+    /* What the application has: the real disposition unless it is the
+     * runtime's handler (so that what the kernel reports, and what a
+     * call that bypassed these wrappers set, shows as it is). */
+    struct sigaction previous;
+    int rc = IOLENS_REAL(sigaction)(sig, NULL, &previous);
+    if (rc == 0 && is_runtime_handler(&previous))
+        previous = app_actions[i];
+    if (rc == 0 && act != NULL) {
+        rc = install(sig, act);
         if (rc == 0)
-            app_action = *act;
+            app_actions[i] = *act;
     }
     int saved_errno = errno;
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
@@ -229,7 +296,7 @@ int iolens_termination_sigaction(const struct sigaction *act, struct sigaction *
     return rc;
 }
 
-__sighandler_t iolens_termination_signal(__sighandler_t handler)
+__sighandler_t iolens_termination_signal(int sig, __sighandler_t handler)
 {
     /* glibc's signal(): BSD semantics, the signal blocked in its handler
      * and interrupted calls restarted. */
@@ -237,19 +304,19 @@ __sighandler_t iolens_termination_signal(__sighandler_t handler)
     memset(&act, 0, sizeof act);
     act.sa_handler = handler;
     sigemptyset(&act.sa_mask);
-    sigaddset(&act.sa_mask, SIGTERM);
+    sigaddset(&act.sa_mask, sig);
     act.sa_flags = SA_RESTART;
-    if (iolens_termination_sigaction(&act, &old) != 0)
+    if (iolens_termination_sigaction(sig, &act, &old) != 0)
         return SIG_ERR;
     return old.sa_handler;
 }
 
 int iolens_termination_signalled(void)
 {
-    return atomic_load(&snapshot_taken);
+    return atomic_load(&snapshot_state) != SNAPSHOT_NONE;
 }
 
 void iolens_termination_on_fork_child(void)
 {
-    atomic_store(&snapshot_taken, 0);
+    atomic_store(&snapshot_state, SNAPSHOT_NONE);
 }

@@ -1,14 +1,17 @@
-/* SIGTERM, the signal a batch system sends when a job's time is up: the
+/* The signals that end a process in normal use: SIGTERM (a batch
+ * system's time limit, scancel), SIGINT (Ctrl-C; LSF's bkill sends it
+ * first), SIGHUP (the terminal or the ssh session went away) and SIGPIPE
+ * (the reader of a pipe left: `prog | head`).  At such a signal the
  * runtime writes the log of the I/O done so far, marked incomplete, then
- * the application's own disposition runs as before (lib/core/termination.c).
- * The application's sigaction()/signal() calls for SIGTERM reach
- * iolens_termination_sigaction (wrappers/signal.c). */
+ * the application's own disposition runs as before
+ * (lib/core/termination.c).  The application's sigaction()/signal() calls
+ * for them reach iolens_termination_sigaction (wrappers/signal.c). */
 #ifndef IOLENS_TERMINATION_H
 #define IOLENS_TERMINATION_H
 
 #include <signal.h>
 
-/* Longest wait for the log at SIGTERM, in milliseconds; after it the
+/* Longest wait for the log at a signal, in milliseconds; after it the
  * application's disposition runs without a log. */
 #define IOLENS_TERM_WAIT_MS 10000 /* the message in termination.c says 10 s */
 
@@ -21,13 +24,20 @@ struct iolens_termination_hooks {
     int (*write_final)(void);
 };
 
+/* Whether sig is one of those signals.  A plain test: wrappers/signal.c
+ * calls it before any runtime is ready. */
+static inline int iolens_termination_keeps(int sig)
+{
+    return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGPIPE;
+}
+
 /* At start-up, once tracing is on: keeps the hooks, and takes over the
- * real SIGTERM disposition, keeping the one in force as the
+ * real dispositions of those signals, keeping the ones in force as the
  * application's. */
 void iolens_termination_init(const struct iolens_termination_hooks *hooks);
 
-/* 1 once iolens_termination_init ran: SIGTERM dispositions then go
- * through iolens_termination_sigaction.  Inline, a plain atomic load:
+/* 1 once iolens_termination_init ran: those signals' dispositions then
+ * go through iolens_termination_sigaction.  Inline, a plain atomic load:
  * wrappers/signal.c calls it before any runtime is ready. */
 extern int iolens_termination_on;
 static inline int iolens_termination_handling(void)
@@ -35,14 +45,15 @@ static inline int iolens_termination_handling(void)
     return __atomic_load_n(&iolens_termination_on, __ATOMIC_ACQUIRE);
 }
 
-/* sigaction(SIGTERM, act, old) as the application sees it: old gets the
- * application's disposition, act becomes it (SIG_IGN is installed as
- * such; a handler or SIG_DFL runs behind the runtime's handler).
- * Returns 0, or -1 with errno set. */
-int iolens_termination_sigaction(const struct sigaction *act, struct sigaction *old);
+/* sigaction(sig, act, old) for one of those signals, as the application
+ * sees it: old gets the application's disposition, act becomes it
+ * (SIG_DFL, and a SIGTERM handler, run behind the runtime's handler;
+ * anything else is installed as such).  Returns 0, or -1 with errno
+ * set. */
+int iolens_termination_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 
-/* signal(SIGTERM, handler) with glibc's (BSD) semantics. */
-__sighandler_t iolens_termination_signal(__sighandler_t handler);
+/* signal(sig, handler) with glibc's (BSD) semantics. */
+__sighandler_t iolens_termination_signal(int sig, __sighandler_t handler);
 
 /* Has the log written by a snapshot copy of the process (see
  * termination.c), waiting for it at most IOLENS_TERM_WAIT_MS: usable where
@@ -51,7 +62,7 @@ __sighandler_t iolens_termination_signal(__sighandler_t handler);
 void iolens_write_log_from_copy(int incomplete);
 
 /* How long, in milliseconds, a rank of a parallel job holds its death
- * after its log at SIGTERM, before the application's disposition runs.
+ * after its log at a signal, before the application's disposition runs.
  * A batch system signals every rank at once, and MPICH's hydra, even with
  * -disable-auto-cleanup, was seen to kill the other ranks' process groups
  * as soon as the first one died of it: a rank whose handler had not run
@@ -65,10 +76,10 @@ void iolens_write_log_from_copy(int incomplete);
  * ms of grace (0: none, the default). */
 void iolens_termination_set_grace(int ms);
 
-/* 1 once SIGTERM arrived (and had its log written). */
+/* 1 once one of those signals had its log written. */
 int iolens_termination_signalled(void);
 
-/* In a forked child: its own SIGTERM gets a log of its own. */
+/* In a forked child: its own signals get logs of their own. */
 void iolens_termination_on_fork_child(void);
 
 #endif

@@ -584,7 +584,7 @@ void iolens_interval_add(struct iolens_interval_store *s, double start, double e
             if (s->count == s->capacity)
                 iolens_interval_compact(s, s->capacity / 2);
             /* The entry first, then the count that shows it: a snapshot
-             * of the process (the log written at SIGTERM) never sees a
+             * of the process (the log written at a signal) never sees a
              * counted entry unwritten. */
             s->iv[s->count] = fresh;
             __atomic_store_n(&s->count, s->count + 1, __ATOMIC_RELEASE);

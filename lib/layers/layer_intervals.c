@@ -201,7 +201,7 @@ struct iolens_interval_store *iolens_intervals_thread_store(enum iolens_layer la
 
 /* ------------------------------------------------------------ packing -- */
 
-/* Whether an entry is whole.  The log written at SIGTERM comes from a
+/* Whether an entry is whole.  The log written at a signal comes from a
  * snapshot copy of the process whose runtime locks are all released
  * (core/termination.c): a thread stopped inside the store's bookkeeping
  * may have left the entry it was appending unwritten, which the reader

@@ -87,7 +87,7 @@ void iolens_jobinfo_jobid(char *out, size_t outsz)
             return;
         }
     }
-    /* The traced process's pid (a SIGTERM snapshot copy has its own). */
+    /* The traced process's pid (a snapshot copy written at a signal has its own). */
     long pid = iolens_runtime_pid();
     snprintf(out, outsz, "%ld", pid > 0 ? pid : (long)getpid());
 }

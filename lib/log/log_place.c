@@ -205,7 +205,7 @@ static int name_for_try(const struct iolens_log_place *p, unsigned i, char *out,
 }
 
 /* This process's own earlier log under its token name (written at
- * SIGTERM, then again at exit) is replaced; nobody else could have known
+ * a signal, then again at exit) is replaced; nobody else could have known
  * the name before it existed. */
 static int own_earlier_log(const struct iolens_log_place *p, unsigned i, const char *name)
 {

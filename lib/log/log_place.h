@@ -17,7 +17,7 @@
 enum iolens_log_naming {
     /* A name built by iolens with this process's token in it
      * (iolens_log_token): the first try may replace this process's own
-     * earlier log there (SIGTERM, then exit); later tries add
+     * earlier log there (a signal, then exit); later tries add
      * "-<random>" before ".iolens". */
     IOLENS_NAMING_TOKEN,
     /* IOLENS_LOGFILE: the exact name, then "<name>.<pid>", then

@@ -51,7 +51,7 @@ run_traced "$log" "$PROGS/prog_vfork" "$T/file.badexec" badexec >"$T/stdout.bade
     fail "prog_vfork badexec exited with status $?"
 require_log "$log"
 check_eq 1 "$(logs_named badexec.iolens)" "logs of prog_vfork badexec"
-check_eq "yes (written at SIGTERM or exit without MPI_Finalize)" "$(header "$log" incomplete)" \
+check_eq "yes (written at a signal that ends the process, or exit without MPI_Finalize)" "$(header "$log" incomplete)" \
     "incomplete mark of the log a vfork child's exit() wrote"
 check_eq 30 "$(wc -c <"$T/file.badexec" | tr -d ' ')" "bytes in file.badexec"
 expect_counters "$log" "$T/file.badexec" <<END

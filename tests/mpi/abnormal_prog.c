@@ -10,6 +10,9 @@
  *   wait          each rank writes its pid to DIR/pid.<r> and waits for
  *                 a signal (the test sends SIGTERM to every rank at once)
  *   wait-trap     as wait, with a handler that _exit(9)s
+ *   wait-int      as wait, with SIGINT at SIG_DFL (a job started in the
+ *                 background may have it ignored): the test sends SIGINT,
+ *                 as LSF's bkill does first
  *   abort         rank 0 calls MPI_Abort(MPI_COMM_WORLD, 3); the others
  *                 wait in a barrier that never completes
  *   finalize      MPI_Finalize, for comparison */
@@ -71,6 +74,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (strcmp(mode, "sigterm-trap") == 0 || strcmp(mode, "wait-trap") == 0)
         signal(SIGTERM, on_term);
+    if (strcmp(mode, "wait-int") == 0)
+        signal(SIGINT, SIG_DFL);
     write_data(argv[2], rank);
     MPI_Barrier(MPI_COMM_WORLD);
     if (strcmp(mode, "exit") == 0)

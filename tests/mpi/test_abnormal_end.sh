@@ -1,7 +1,7 @@
 #!/bin/sh
 # An MPI job that never reaches MPI_Finalize (abnormal_prog.c): exit()
 # without it, SIGTERM to every rank (with and without the program's own
-# handler) and MPI_Abort.  Each rank that ends so writes its own log,
+# handler), SIGINT to every rank and MPI_Abort.  Each rank that ends so writes its own log,
 # <job log stem>.rank<N>.incomplete.iolens, marked incomplete, with the
 # exact counts of its I/O; the job's exit status is the one it has
 # without iolens.
@@ -53,21 +53,25 @@ start() {
     PID=$!
 }
 
-# Every rank of the job in DIR wrote its pid: SIGTERM to all at once.
+# Every rank of the job in DIR wrote its pid: SIG (TERM by default) to
+# all at once.
 terminate_ranks() {
     tries=0
     while [ "$(ls "$DIR/data" | grep -c '^pid\.')" -lt $NP ] && [ $tries -lt 400 ]; do
         sleep 0.05
         tries=$((tries + 1))
     done
-    kill -TERM $(cat "$DIR/data"/pid.*)
+    kill -"${1:-TERM}" $(cat "$DIR/data"/pid.*)
 }
 
 # run MODE: untraced then traced; the exit statuses must agree.
 run() {
     for traced in 0 1; do
         start "$1" $traced
-        case $1 in wait*) terminate_ranks ;; esac
+        case $1 in
+        wait-int) terminate_ranks INT ;;
+        wait*) terminate_ranks ;;
+        esac
         wait $PID
         eval "status$traced=$?"
     done
@@ -88,7 +92,7 @@ check_rank_log() {
     LOG=$(ls "$DIR/logs"/*.rank$r.incomplete.iolens 2>/dev/null)
     [ -n "$LOG" ] || LOG=$DIR/logs/rank$r.missing
     require_log "$LOG"
-    check_eq "yes (written at SIGTERM or exit without MPI_Finalize)" "$(header "$LOG" incomplete)" \
+    check_eq "yes (written at a signal that ends the process, or exit without MPI_Finalize)" "$(header "$LOG" incomplete)" \
         "incomplete mark of rank $r ($1)"
     expect_counters "$LOG" "$DIR/data/out.$r" <<END
 POSIX_OPENS 1
@@ -140,6 +144,11 @@ done
 run wait-trap
 check_eq 9 "$status1" "exit status of the job whose handler exits 9"
 check_all_ranks "SIGTERM with a handler"
+
+# SIGINT at the default action (Ctrl-C, LSF's bkill): no log before.
+run wait-int
+[ -z "$CLEANUP" ] || check_eq 2 "$status1" "exit status of the job killed by SIGINT"
+check_all_ranks "SIGINT"
 
 # MPI_Abort: the calling rank (0) writes its log; the launcher kills the
 # others.

@@ -78,7 +78,7 @@ check_eq 1 "$(logs_in "$LOGDIR")" "logs of a job without MPI_Finalize"
 check_eq 1 "$(count_in "$LOGDIR" '*.rank0.incomplete.iolens')" "rank 0's incomplete log"
 LOG=$(first_in "$LOGDIR" '*.rank0.incomplete.iolens')
 require_log "$LOG"
-check_eq "yes (written at SIGTERM or exit without MPI_Finalize)" "$(header "$LOG" incomplete)" \
+check_eq "yes (written at a signal that ends the process, or exit without MPI_Finalize)" "$(header "$LOG" incomplete)" \
     "incomplete mark of a job without MPI_Finalize"
 check_eq 1 "$(counter "$LOG" "$DATA/nofinal.0" POSIX_OPENS)" "POSIX_OPENS of nofinal.0"
 

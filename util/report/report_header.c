@@ -125,7 +125,7 @@ static void print_iolens_lines(FILE *out, const struct iolens_log *log)
     if (j->parent_pid != 0 || (log->flags & IOLENS_FLAG_FORKED))
         fprintf(out, "# parent_pid: %" PRId64 "\n", j->parent_pid);
     if (log->flags & IOLENS_FLAG_INCOMPLETE)
-        fprintf(out, "# incomplete: yes (written at SIGTERM or exit without MPI_Finalize)\n");
+        fprintf(out, "# incomplete: yes (written at a signal that ends the process, or exit without MPI_Finalize)\n");
     if (log->flags & IOLENS_FLAG_EXEC)
         fprintf(out, "# exec: yes (written at execve; the program that followed, same pid, has its own log)\n");
     fprintf(out, "# hosts: ");

@@ -1,0 +1,145 @@
+#!/bin/sh
+# SIGINT, SIGHUP and SIGPIPE (lib/core/termination.c): a process that one of
+# them ends, at its default action, leaves the log of the I/O it did,
+# marked incomplete, with exact counts, and still ends killed by the
+# signal.  One the program handles or ignores gets no log at the signal
+# (the program decides how it ends, and its log comes then).  The program
+# sees its own dispositions throughout (prog_sigterm checks what
+# sigaction()/signal() report).  SIGTERM has test_sigterm.sh.
+. "$(dirname "$0")/common.sh"
+iolens_setup
+
+# run_both MODE SIG: untraced, then traced with its logs in $T/logs.MODE.SIG;
+# sets PLAIN/TRACED (exit statuses) and LOG (the one log written).
+run_both() {
+    c_=$1.$2
+    "$PROGS/prog_sigterm" "$1" "$T/plain.$c_" "$2" >"$T/plain.$c_.out" 2>"$T/plain.$c_.err"
+    PLAIN=$?
+    mkdir "$T/logs.$c_"
+    env IOLENS_NONMPI=1 IOLENS_LOGDIR="$T/logs.$c_" LD_PRELOAD="$IOLENS_LIB" \
+        "$PROGS/prog_sigterm" "$1" "$T/data.$c_" "$2" >"$T/traced.$c_.out" 2>"$T/traced.$c_.err"
+    TRACED=$?
+    check_eq "$PLAIN" "$TRACED" "exit status of $c_ traced and untraced"
+    check_eq "$(cat "$T/plain.$c_.out")" "$(cat "$T/traced.$c_.out")" "stdout of $c_"
+    check_eq "$(cat "$T/plain.$c_.err")" "$(cat "$T/traced.$c_.err")" "stderr of $c_"
+    check_eq 1 "$(ls -A "$T/logs.$c_" | wc -l)" "files in the log directory of $c_"
+    LOG=$(ls "$T/logs.$c_"/*.iolens 2>/dev/null | head -n 1)
+    [ -n "$LOG" ] || LOG=$T/logs.$c_/none
+    require_log "$LOG"
+}
+
+INCOMPLETE="yes (written at a signal that ends the process, or exit without MPI_Finalize)"
+
+expect_bytes() {
+    check_eq "$2" "$(counter "$LOG" "$T/data.$1" POSIX_BYTES_WRITTEN)" "bytes written of $1"
+}
+
+for sig in INT HUP PIPE; do
+    case $sig in
+    INT) killed=130 ;;
+    HUP) killed=129 ;;
+    PIPE) killed=141 ;;
+    esac
+    # At the default action: the log, then death by the signal.
+    for m in default threads; do
+        run_both $m $sig
+        check_eq $killed "$TRACED" "$m.$sig: killed by SIG$sig under iolens"
+        check_eq "$INCOMPLETE" "$(header "$LOG" incomplete)" "incomplete mark of $m.$sig"
+        expect_counters "$LOG" "$T/data.$m.$sig" <<END
+POSIX_OPENS 1
+POSIX_WRITES 3
+POSIX_BYTES_WRITTEN 3000
+POSIX_MAX_BYTE_WRITTEN 2999
+END
+    done
+    # A SIGTERM handled first (its log written, the program goes on),
+    # then this signal: the log is written again, with the later bytes.
+    run_both after-term $sig
+    check_eq $killed "$TRACED" "after-term.$sig: killed by SIG$sig under iolens"
+    check_eq "$INCOMPLETE" "$(header "$LOG" incomplete)" "incomplete mark of after-term.$sig"
+    expect_bytes after-term.$sig 3500
+    # The program's own handlers run as without iolens, and no log is
+    # written at the signal: the one at the end is complete.
+    run_both handler-exit $sig
+    check_eq 9 "$TRACED" "handler-exit.$sig: the sigaction handler's exit status"
+    check_eq "<none>" "$(header "$LOG" incomplete)" "incomplete mark of handler-exit.$sig"
+    expect_bytes handler-exit.$sig 3000
+    run_both signal-exit $sig
+    check_eq 11 "$TRACED" "signal-exit.$sig: the signal() handler's exit status"
+    check_eq "<none>" "$(header "$LOG" incomplete)" "incomplete mark of signal-exit.$sig"
+    run_both handler-back $sig
+    check_eq 7 "$TRACED" "handler-back.$sig: exit status after a handler that returned"
+    check_eq "<none>" "$(header "$LOG" incomplete)" "incomplete mark of handler-back.$sig"
+    expect_bytes handler-back.$sig 3500
+    # Ignored before the program started (nohup, a background job): stays
+    # ignored.
+    trap '' $sig
+    run_both ignored $sig
+    trap - $sig
+    check_eq 5 "$TRACED" "ignored.$sig: exit status with SIG$sig ignored"
+    check_eq "<none>" "$(header "$LOG" incomplete)" "incomplete mark of ignored.$sig"
+    expect_bytes ignored.$sig 3000
+done
+
+# Ctrl-C from outside (a terminal's, or LSF's bkill, which sends SIGINT
+# first); the log names the process itself, not the copy that wrote it.
+mkdir "$T/logs.wait"
+env IOLENS_NONMPI=1 IOLENS_LOGDIR="$T/logs.wait" LD_PRELOAD="$IOLENS_LIB" \
+    "$PROGS/prog_sigterm" wait "$T/data.wait" INT >"$T/wait.out" &
+pid=$!
+tries=0
+while [ "$(cat "$T/wait.out" 2>/dev/null)" != ready ] && [ $tries -lt 200 ]; do
+    sleep 0.05
+    tries=$((tries + 1))
+done
+kill -INT $pid
+wait $pid
+check_eq 130 $? "exit status after an outside SIGINT"
+LOG=$(ls "$T/logs.wait"/*_"$pid".iolens 2>/dev/null)
+[ -n "$LOG" ] || LOG=$T/logs.wait/none
+require_log "$LOG"
+check_eq "$pid" "$(header "$LOG" pid)" "pid in the log written at SIGINT"
+check_eq "$INCOMPLETE" "$(header "$LOG" incomplete)" "incomplete mark after an outside SIGINT"
+check_eq 3000 "$(counter "$LOG" "$T/data.wait" POSIX_BYTES_WRITTEN)" "bytes written before SIGINT"
+
+# Ctrl-C in Python: its own handler raises KeyboardInterrupt, and at
+# the end Python puts SIGINT back to SIG_DFL and kills itself with it
+# (exit status 130), after its exit handlers: no log at all before.
+PY=$(python_interpreter)
+if [ -n "$PY" ]; then
+    mkdir "$T/logs.py"
+    env IOLENS_NONMPI=1 IOLENS_LOGDIR="$T/logs.py" LD_PRELOAD="$IOLENS_LIB" "$PY" -c "
+import os, signal
+with open('$T/data.py', 'w') as f:
+    f.write('x' * 1000)
+os.kill(os.getpid(), signal.SIGINT)
+" 2>"$T/py.err"
+    check_eq 130 $? "exit status of python3 after KeyboardInterrupt"
+    check_eq KeyboardInterrupt "$(tail -n 1 "$T/py.err")" "python3's own report of Ctrl-C"
+    LOG=$(ls "$T/logs.py"/*.iolens 2>/dev/null | head -n 1)
+    [ -n "$LOG" ] || LOG=$T/logs.py/none
+    require_log "$LOG"
+    check_eq "$INCOMPLETE" "$(header "$LOG" incomplete)" "incomplete mark of python3's log"
+    check_eq 1000 "$(counter "$LOG" "$T/data.py" POSIX_BYTES_WRITTEN)" "bytes python3 wrote"
+fi
+
+# A real program killed by SIGPIPE: yes | head.  What yes wrote before
+# the reader left, against strace's successful writes of it.
+if command -v strace >/dev/null 2>&1 && command -v yes >/dev/null 2>&1; then
+    mkdir "$T/logs.yes"
+    strace -f -qq -e trace=write -o "$T/yes.strace" env IOLENS_NONMPI=1 \
+        IOLENS_LOGDIR="$T/logs.yes" LD_PRELOAD="$IOLENS_LIB" yes 2>/dev/null | head -c 10 >/dev/null
+    LOG=$(ls "$T/logs.yes"/*.iolens 2>/dev/null | head -n 1)
+    [ -n "$LOG" ] || LOG=$T/logs.yes/none
+    require_log "$LOG"
+    check_eq "killed by SIGPIPE" "$(grep -o 'killed by SIGPIPE' "$T/yes.strace" | head -n 1)" \
+        "yes ends killed by SIGPIPE"
+    set -- $(awk '/^[0-9]+ +write\(1,/ && $NF ~ /^[0-9]+$/ { n++; b += $NF }
+        END { print n + 0, b + 0 }' "$T/yes.strace")
+    check_gt "$1" 0 "writes of yes that strace saw"
+    check_eq "$1" "$(counter "$LOG" "<STDOUT>" POSIX_WRITES)" "POSIX_WRITES of yes's stdout"
+    check_eq "$2" "$(counter "$LOG" "<STDOUT>" POSIX_BYTES_WRITTEN)" \
+        "POSIX_BYTES_WRITTEN of yes's stdout"
+    check_eq "$INCOMPLETE" "$(header "$LOG" incomplete)" "incomplete mark of yes's log"
+fi
+finish
