@@ -3,8 +3,12 @@
 
 #include "core/real_calls.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -49,9 +53,27 @@ int iolens_stderr_fd(void)
     return -1;
 }
 
+/* A message must not change how the program ends: with fd 2 a pipe whose
+ * reader has left (`prog 2>&1 | head`), the write raises SIGPIPE, whose
+ * default action would kill a program that was about to exit 0.  SIGPIPE
+ * is blocked around the write, and the one it raised taken back (unless
+ * one was pending already, which is the program's).  All of it
+ * async-signal-safe: termination.c says things from a signal handler. */
 void iolens_real_say(const char *line)
 {
     int fd = iolens_stderr_fd(); /* 2, or the runtime's copy once 2 is closed */
-    if (IOLENS_REAL(write) != NULL && fd >= 0)
-        (void)!iolens_real_write(fd, line, strlen(line));
+    if (IOLENS_REAL(write) == NULL || fd < 0)
+        return;
+    int saved_errno = errno;
+    sigset_t pipe_only, saved, pending;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_only, &saved);
+    int was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1;
+    if (iolens_real_write(fd, line, strlen(line)) < 0 && errno == EPIPE && !was_pending) {
+        const struct timespec now = {0, 0};
+        (void)sigtimedwait(&pipe_only, NULL, &now);
+    }
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    errno = saved_errno;
 }

@@ -19,7 +19,8 @@ int iolens_stderr_fd(void);
 /* Writes line (one whole message, newline included) to standard error,
  * or to the copy of it, through the real write: how every runtime message
  * goes out, never through the wrappers.  Nothing if write cannot be
- * resolved or neither descriptor is there. */
+ * resolved or neither descriptor is there.  Never raises SIGPIPE, and
+ * keeps errno. */
 void iolens_real_say(const char *line);
 
 #endif

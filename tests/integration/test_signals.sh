@@ -123,6 +123,27 @@ os.kill(os.getpid(), signal.SIGINT)
     check_eq 1000 "$(counter "$LOG" "$T/data.py" POSIX_BYTES_WRITTEN)" "bytes python3 wrote"
 fi
 
+# iolens's own message must not raise SIGPIPE: true, with IOLENS_MEMORY
+# wrong (a message at start-up) and its standard error a pipe whose
+# reader has left, exits 0 as without iolens (it was killed by SIGPIPE).
+if [ -n "$PY" ]; then
+    env IOLENS_NONMPI=1 IOLENS_MEMORY=bogus IOLENS_LOGDIR="$T" LD_PRELOAD="$IOLENS_LIB" true \
+        2>"$T/true.err"
+    check_eq "iolens: IOLENS_MEMORY=bogus is not a size (e.g. 2M, 512K); using 2M" \
+        "$(cat "$T/true.err")" "the message true's standard error gets"
+    for lib in none "$IOLENS_LIB"; do
+        check_eq 0 "$("$PY" -c '
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+env = dict(os.environ, IOLENS_NONMPI="1", IOLENS_MEMORY="bogus", IOLENS_LOGDIR=sys.argv[2])
+if sys.argv[1] != "none":
+    env["LD_PRELOAD"] = sys.argv[1]
+print(subprocess.run(["true"], stderr=w, env=env).returncode)
+' "$lib" "$T")" "exit status of true with standard error a pipe nobody reads (LD_PRELOAD $lib)"
+    done
+fi
+
 # A real program killed by SIGPIPE: yes | head.  What yes wrote before
 # the reader left, against strace's successful writes of it.
 if command -v strace >/dev/null 2>&1 && command -v yes >/dev/null 2>&1; then
