@@ -25,21 +25,26 @@
  * Ops: pwrite1 (1-byte pwrite), pwrite4k (4 KiB pwrite), openclose
  * (open + close), stat, fwrite16 (16-byte fwrite to a FILE*), fprintf1
  * (a 1-character fprintf), tsc (one reading of the runtime's clock
- * counter, no call: run untraced), floor1 and floor4k (see below).
+ * counter, no call: run untraced), floor1, floor4k, floorfw16 and
+ * floorfp1 (see below).
  *
- * floor1 and floor4k, run untraced and without TWIN_DIR, measure what
- * any tool that times a call must add to a 1-byte and a 4 KiB pwrite on
- * this machine: batches through a bare timing wrapper (read the clock
- * counter, call pwrite through a pointer, read the counter again, keep
- * both readings) alternate with batches through a pass-through wrapper
- * (a tail call through the same pointer, as an untraced call goes), and
- * the four figures of the paired mode are printed, the wrapper's batches
- * in the traced column.  The difference is the floor under the pwrite
- * figures: the two readings, and the return into the wrapper after the
- * system call, which the pass-through does not make.
+ * floor1, floor4k, floorfw16 and floorfp1, run untraced and without
+ * TWIN_DIR, measure what any tool that times a call must add to a 1-byte
+ * and a 4 KiB pwrite, a 16-byte fwrite and a 1-character fprintf on this
+ * machine: batches through a bare timing wrapper (read the clock counter,
+ * call the function through a pointer, read the counter again, keep both
+ * readings) alternate with batches through a pass-through wrapper (a tail
+ * call through the same pointer, as an untraced call goes; for fprintf,
+ * whose arguments cannot be passed on by a tail call, a call of vfprintf
+ * as iolens's own fprintf makes untraced), and the four figures of the
+ * paired mode are printed, the wrapper's batches in the traced column.
+ * The difference is the floor under the op's figure: the two readings,
+ * and the return into the wrapper after the call, which the pass-through
+ * does not make.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,7 +80,7 @@ static void die(const char *what, const char *path)
  * runtime reads it twice a traced call.  In a loop of readings alone
  * (op tsc) each waits for the one before; around a system call much of
  * that time is hidden, so twice the tsc figure is not what the readings
- * add to a call: floor1 and floor4k measure that. */
+ * add to a call: the floor ops measure that. */
 static volatile uint64_t counter_sink;
 
 static inline uint64_t read_counter(void)
@@ -151,6 +156,85 @@ static void pass_floor4k(struct bench *b, long calls)
     pwrite_through(passed_pwrite, b, sizeof b->buf, calls);
 }
 
+/* The same pair for fwrite and fprintf (floorfw16, floorfp1). */
+static size_t (*volatile next_fwrite)(const void *, size_t, size_t, FILE *) = fwrite;
+static int (*volatile next_vfprintf)(FILE *, const char *, va_list) = vfprintf;
+
+static __attribute__((noinline)) size_t timed_fwrite(const void *p, size_t size, size_t n,
+                                                     FILE *f)
+{
+    uint64_t t0 = read_counter();
+    size_t ret = next_fwrite(p, size, n, f);
+    uint64_t t1 = read_counter();
+    floor_t0 = t0;
+    floor_t1 = t1;
+    return ret;
+}
+
+static __attribute__((noinline)) size_t passed_fwrite(const void *p, size_t size, size_t n,
+                                                      FILE *f)
+{
+    return next_fwrite(p, size, n, f);
+}
+
+static __attribute__((noinline)) int timed_fprintf(FILE *f, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    uint64_t t0 = read_counter();
+    int ret = next_vfprintf(f, format, ap);
+    uint64_t t1 = read_counter();
+    va_end(ap);
+    floor_t0 = t0;
+    floor_t1 = t1;
+    return ret;
+}
+
+static __attribute__((noinline)) int passed_fprintf(FILE *f, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int ret = next_vfprintf(f, format, ap);
+    va_end(ap);
+    return ret;
+}
+
+static void fwrite_through(size_t (*wrapper)(const void *, size_t, size_t, FILE *),
+                           struct bench *b, long calls)
+{
+    for (long i = 0; i < calls; i++)
+        if (wrapper(b->buf, 16, 1, b->stream) != 1)
+            die("fwrite", b->path);
+}
+
+static void fprintf_through(int (*wrapper)(FILE *, const char *, ...), struct bench *b,
+                            long calls)
+{
+    for (long i = 0; i < calls; i++)
+        if (wrapper(b->stream, "%c", 'x') != 1)
+            die("fprintf", b->path);
+}
+
+static void run_floorfw16(struct bench *b, long calls)
+{
+    fwrite_through(timed_fwrite, b, calls);
+}
+
+static void pass_floorfw16(struct bench *b, long calls)
+{
+    fwrite_through(passed_fwrite, b, calls);
+}
+
+static void run_floorfp1(struct bench *b, long calls)
+{
+    fprintf_through(timed_fprintf, b, calls);
+}
+
+static void pass_floorfp1(struct bench *b, long calls)
+{
+    fprintf_through(passed_fprintf, b, calls);
+}
+
 static void run_pwrite1(struct bench *b, long calls)
 {
     for (long i = 0; i < calls; i++)
@@ -215,6 +299,8 @@ static const struct op ops[] = {
     {"tsc", run_tsc, NULL},
     {"floor1", run_floor1, pass_floor1},
     {"floor4k", run_floor4k, pass_floor4k},
+    {"floorfw16", run_floorfw16, pass_floorfw16},
+    {"floorfp1", run_floorfp1, pass_floorfp1},
 };
 
 static const struct op *find_op(const char *name)
@@ -332,9 +418,9 @@ static void usage(void)
     fprintf(stderr, "\nprints the median ns per call; DIR defaults to /dev/shm.\n"
                     "With TWIN_DIR (a directory iolens does not trace) prints the\n"
                     "traced median, the twin's median, the median paired difference\n"
-                    "and the median paired ratio.  floor1 and floor4k (untraced, no\n"
-                    "TWIN_DIR) print the same four: a bare timing wrapper's batches\n"
-                    "against a pass-through's.\n");
+                    "and the median paired ratio.  floor1, floor4k, floorfw16 and\n"
+                    "floorfp1 (untraced, no TWIN_DIR) print the same four: a bare\n"
+                    "timing wrapper's batches against a pass-through's.\n");
     exit(2);
 }
 

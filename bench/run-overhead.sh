@@ -31,15 +31,16 @@
 #   call.  Each reading in such a loop waits for the one before; around a
 #   system call most of that is hidden, so twice this figure is not what
 #   the readings add to a pwrite.
-# - the timing floor (pwrite1 and pwrite4k): what any tool that times a
-#   call must add to it, measured untraced in one process, batch for
-#   batch: a bare timing wrapper (the clock read, pwrite called through a
-#   pointer, the clock read again) against a pass-through (a tail call
-#   through the same pointer, the way an untraced call goes), RUNS runs
-#   (bench/overhead floor1 and floor4k).  Two costs make it: the two
-#   readings, and the return into the wrapper after the system call,
-#   which the pass-through does not make.  The pwrite figures above it
-#   are that floor plus iolens's own work.
+# - the timing floor (each read and write op): what any tool that times
+#   a call must add to it, measured untraced in one process, batch for
+#   batch: a bare timing wrapper (the clock read, the function called
+#   through a pointer, the clock read again) against a pass-through (a
+#   tail call through the same pointer, the way an untraced call goes;
+#   for fprintf a call of vfprintf, as iolens's untraced fprintf makes),
+#   RUNS runs (bench/overhead floor1, floor4k, floorfw16, floorfp1).  Two
+#   costs make it: the two readings, and the return into the wrapper
+#   after the call, which the pass-through does not make.  Each figure
+#   above is its floor plus iolens's own work.
 # A median added cost below 0, or a traced/untraced ratio below 1, is the
 # machine's noise: the summary says "noise, not measured" (summary.sh).
 # A figure, not a test: nothing here passes or fails.
@@ -197,18 +198,24 @@ tsc=$(summary_stats %.1f <"$LOGS/tsc")
 echo "clock counter: ${tsc%% *} ns a reading (${tsc#* }) in a loop of readings, read twice a traced call"
 summary_row "clock counter: ns a reading in a loop (twice a traced call)" "${tsc%% *}" ns - \
     "${tsc#* }" 0
-# The timing floor under the pwrite figures (untraced, in process).
-for size in 1 4k; do
-    : >"$LOGS/floor$size"
+# The timing floor under the read and write figures (untraced, in
+# process), op by op.
+for op in pwrite1 pwrite4k fwrite16 fprintf1; do
+    case $op in
+    pwrite1) fop=floor1 ;;
+    pwrite4k) fop=floor4k ;;
+    fwrite16) fop=floorfw16 ;;
+    fprintf1) fop=floorfp1 ;;
+    esac
+    : >"$LOGS/$fop"
     i=1
     while [ "$i" -le "$RUNS" ]; do
-        "$BENCH" "floor$size" "$(iterations "pwrite$size")" "$SHM/traced" | awk '{ print $3 }' \
-            >>"$LOGS/floor$size"
+        "$BENCH" "$fop" "$(iterations "$op")" "$SHM/traced" | awk '{ print $3 }' >>"$LOGS/$fop"
         i=$((i + 1))
     done
-    floor=$(summary_stats %.1f <"$LOGS/floor$size")
-    echo "timing floor, pwrite$size: ${floor%% *} ns (${floor#* }) added by a bare timing wrapper"
-    summary_row "pwrite$size: ns a bare timing wrapper adds (the floor, in process)" \
+    floor=$(summary_stats %.1f <"$LOGS/$fop")
+    echo "timing floor, $op: ${floor%% *} ns (${floor#* }) added by a bare timing wrapper"
+    summary_row "$op: ns a bare timing wrapper adds (the floor, in process)" \
         "${floor%% *}" ns - "${floor#* }" 0
 done
 echo
@@ -220,8 +227,9 @@ echo "Targets: at most 25 ns added per read or write call (pwrite1, pwrite4k, fw
 echo "fprintf1), at most 500 ns per open+close, a ratio of at most 1.05 for pwrite4k."
 echo "calls_in_log: the op's counter in the first traced run's log (warm-up included)."
 echo "timing floor: a bare timing wrapper (two clock readings around a call through a"
-echo "pointer) against a pass-through, untraced, in process: what any tool that times a"
-echo "pwrite adds to it here; the pwrite figures are that plus iolens's own work."
+echo "pointer) against a pass-through, untraced, in process: what any tool that times the"
+echo "call adds to it here; each read and write figure is its floor plus iolens's own work."
+echo "A host that runs this guest slower (a busy neighbour) raises the floors with the rest."
 echo
 echo "call sites: ns added with sites on (added_ns above) and with IOLENS_DISABLE_SITES=1"
 printf '%-10s %9s %-17s %9s %-17s %9s %-17s\n' op on_ns spread off_ns spread sites_ns spread
