@@ -121,6 +121,20 @@ os.kill(os.getpid(), signal.SIGINT)
     require_log "$LOG"
     check_eq "$INCOMPLETE" "$(header "$LOG" incomplete)" "incomplete mark of python3's log"
     check_eq 1000 "$(counter "$LOG" "$T/data.py" POSIX_BYTES_WRITTEN)" "bytes python3 wrote"
+    # What Python reads of the four dispositions at start-up (a C handler
+    # it does not know would show as None), with SIGHUP ignored as under
+    # nohup: the same traced and untraced.
+    show='import signal
+def name(h):
+    return h.__name__ if callable(h) else str(h if h is None else int(h))
+print(*[name(signal.getsignal(s)) for s in
+        (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGPIPE)])'
+    trap '' HUP
+    plain=$("$PY" -c "$show")
+    traced=$(env IOLENS_NONMPI=1 IOLENS_LOGDIR="$T/logs.py" LD_PRELOAD="$IOLENS_LIB" "$PY" -c "$show")
+    trap - HUP
+    check_eq "0 default_int_handler 1 1" "$plain" "dispositions python3 sees untraced"
+    check_eq "$plain" "$traced" "dispositions python3 sees traced"
 fi
 
 # iolens's own message must not raise SIGPIPE: true, with IOLENS_MEMORY
