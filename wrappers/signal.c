@@ -1,5 +1,5 @@
-/* sigaction(), signal() and bsd_signal() for SIGTERM, SIGINT, SIGHUP and
- * SIGPIPE, whose real dispositions the runtime keeps while it traces
+/* sigaction(), signal() and bsd_signal() for the signals that end a
+ * process in normal use (core/termination.h), whose real dispositions the runtime keeps while it traces
  * (lib/core/termination.c): the application sets and reads its own
  * dispositions as if iolens were not there.  Every other signal, and
  * those in a process that is not traced, go straight to the C library.

@@ -2,14 +2,14 @@
  * The signals that end a process in normal use (termination.h).  While the
  * runtime traces, the real disposition of each is the runtime's handler
  * whenever it is to write a log at the signal: for SIGTERM unless the
- * application ignores it, for SIGINT, SIGHUP and SIGPIPE only while the
- * application leaves them at SIG_DFL.  The handler is installed with the
+ * application ignores it, for the others only while the application
+ * leaves them at SIG_DFL.  The handler is installed with the
  * application's signal mask and flags (SA_RESTART, SA_ONSTACK,
  * SA_NODEFER, SA_RESETHAND), so that it runs exactly where the
  * application's would.  The application's disposition is kept here and is
  * what its sigaction()/signal() calls report while the runtime's handler
  * is installed; anything else (SIG_IGN, and the application's own handler
- * for SIGINT, SIGHUP or SIGPIPE) is installed as such: an ignored signal
+ * for the others) is installed as such: an ignored signal
  * never reaches the runtime and stays ignored across exec, and a program
  * that catches Ctrl-C runs its own handler with nothing of iolens's in
  * between.
@@ -62,7 +62,8 @@
 #define MIRRORED_FLAGS (SA_RESTART | SA_ONSTACK | SA_NODEFER | SA_RESETHAND)
 
 /* The signals, in the order of app_actions. */
-static const int kept_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGPIPE};
+static const int kept_signals[] = {SIGTERM, SIGINT,  SIGHUP,
+                                   SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM};
 #define N_KEPT (sizeof kept_signals / sizeof kept_signals[0])
 
 /* What the application installed for each (read only while the

@@ -1,7 +1,12 @@
 /* The signals that end a process in normal use: SIGTERM (a batch
  * system's time limit, scancel), SIGINT (Ctrl-C; LSF's bkill sends it
- * first), SIGHUP (the terminal or the ssh session went away) and SIGPIPE
- * (the reader of a pipe left: `prog | head`).  At such a signal the
+ * first), SIGHUP (the terminal or the ssh session went away), SIGPIPE
+ * (the reader of a pipe left: `prog | head`), SIGUSR1 and SIGUSR2
+ * (Slurm's --signal; Open MPI's mpirun passes them on to the ranks) and
+ * SIGALRM (alarm() with no handler, a program's own time limit): every
+ * catchable signal whose default action ends the process without a core
+ * dump, but the real-time ones, SIGPROF, SIGVTALRM, SIGIO, SIGPWR and
+ * SIGSTKFLT, which no one sends a program that does not handle them.  At such a signal the
  * runtime writes the log of the I/O done so far, marked incomplete, then
  * the application's own disposition runs as before
  * (lib/core/termination.c).  The application's sigaction()/signal() calls
@@ -28,7 +33,8 @@ struct iolens_termination_hooks {
  * calls it before any runtime is ready. */
 static inline int iolens_termination_keeps(int sig)
 {
-    return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGPIPE;
+    return sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGPIPE ||
+           sig == SIGUSR1 || sig == SIGUSR2 || sig == SIGALRM;
 }
 
 /* At start-up, once tracing is on: keeps the hooks, and takes over the

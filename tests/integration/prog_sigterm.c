@@ -3,7 +3,7 @@
  *
  * usage: prog_sigterm MODE FILE [SIGNAL]
  *   Writes 3 x 1000 bytes to FILE, then sends itself SIGNAL: TERM (the
- *   default), INT, HUP or PIPE (PIPE as a write to a pipe whose reader is
+ *   default), INT, HUP, PIPE, USR1, USR2 or ALRM (PIPE as a write to a pipe whose reader is
  *   gone raises it, from inside write()).  Below, SIGTERM stands for it.
  *   MODE:
  *   default      no handler: the process ends killed by SIGTERM
@@ -43,7 +43,8 @@ static int signal_named(const char *name)
     static const struct {
         const char *name;
         int sig;
-    } names[] = {{"TERM", SIGTERM}, {"INT", SIGINT}, {"HUP", SIGHUP}, {"PIPE", SIGPIPE}};
+    } names[] = {{"TERM", SIGTERM}, {"INT", SIGINT},   {"HUP", SIGHUP},   {"PIPE", SIGPIPE},
+                 {"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"ALRM", SIGALRM}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i].name) == 0)
             return names[i].sig;
@@ -144,7 +145,7 @@ static void write_block(size_t n)
 int main(int argc, char **argv)
 {
     if (argc < 3 || argc > 4 || (argc == 4 && (sig_used = signal_named(argv[3])) == 0)) {
-        fprintf(stderr, "usage: %s MODE FILE [TERM|INT|HUP|PIPE]\n", argv[0]);
+        fprintf(stderr, "usage: %s MODE FILE [TERM|INT|HUP|PIPE|USR1|USR2|ALRM]\n", argv[0]);
         return 2;
     }
     const char *mode = argv[1];

@@ -1,8 +1,8 @@
 #!/bin/sh
-# SIGINT, SIGHUP and SIGPIPE (lib/core/termination.c): a process that one of
-# them ends, at its default action, leaves the log of the I/O it did,
-# marked incomplete, with exact counts, and still ends killed by the
-# signal.  One the program handles or ignores gets no log at the signal
+# SIGINT, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2 and SIGALRM
+# (lib/core/termination.c): a process that one of them ends, at its
+# default action, leaves the log of the I/O it did, marked incomplete,
+# with exact counts, and still ends killed by the signal.  One the program handles or ignores gets no log at the signal
 # (the program decides how it ends, and its log comes then).  The program
 # sees its own dispositions throughout (prog_sigterm checks what
 # sigaction()/signal() report).  SIGTERM has test_sigterm.sh.
@@ -34,11 +34,14 @@ expect_bytes() {
     check_eq "$2" "$(counter "$LOG" "$T/data.$1" POSIX_BYTES_WRITTEN)" "bytes written of $1"
 }
 
-for sig in INT HUP PIPE; do
+for sig in INT HUP PIPE USR1 USR2 ALRM; do
     case $sig in
     INT) killed=130 ;;
     HUP) killed=129 ;;
     PIPE) killed=141 ;;
+    USR1) killed=138 ;;
+    USR2) killed=140 ;;
+    ALRM) killed=142 ;;
     esac
     # At the default action: the log, then death by the signal.
     for m in default threads; do
