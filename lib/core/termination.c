@@ -9,10 +9,9 @@
  * application's would.  The application's disposition is kept here and is
  * what its sigaction()/signal() calls report while the runtime's handler
  * is installed; anything else (SIG_IGN, and the application's own handler
- * for the others) is installed as such: an ignored signal
- * never reaches the runtime and stays ignored across exec, and a program
- * that catches Ctrl-C runs its own handler with nothing of iolens's in
- * between.
+ * for the others) is installed as such: an ignored signal never reaches
+ * the runtime and stays ignored across exec, and a program that catches
+ * Ctrl-C runs its own handler with nothing of iolens's in between.
  *
  * The handler has the log written, then runs the application's handler
  * (with the signal's siginfo and context) or the default action: SIG_DFL
@@ -24,8 +23,8 @@
  *
  * Async-signal safety.  Writing a log allocates (malloc, zlib), and the
  * signal may have stopped this thread inside malloc, or inside the
- * runtime's bookkeeping with a record's spinlock held (SIGPIPE arrives in
- * the middle of a traced write).  So the handler writes nothing itself:
+ * runtime's bookkeeping with a record's spinlock held (SIGPIPE comes
+ * inside a traced write, as its system call returns).  So the handler writes nothing itself:
  * it clones a snapshot copy of the process (no shared memory; unlike
  * fork() no atfork handler runs, and with no exit signal the copy is
  * invisible to the application's wait() and SIGCHLD handler).  The copy
