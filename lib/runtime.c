@@ -132,8 +132,14 @@ static int per_process_log_wanted(void)
 #ifdef IOLENS_HAVE_MPI
     if (iolens_mpi_init_seen())
         return 0;
-    if (iolens_mpi_program_detected())
-        return iolens_runtime_config()->nonmpi;
+    /* IOLENS_NONMPI first: the detection looks MPI's symbols up until it
+     * finds them (dlsym, which allocates), and this runs in _exit, which a
+     * signal handler may call.  With IOLENS_NONMPI=1 the answer does not
+     * depend on it; without, a traced process is one whose MPI library
+     * was found already, and the detection only reads that. */
+    if (iolens_runtime_config()->nonmpi)
+        return 1;
+    return !iolens_mpi_program_detected();
 #endif
     return 1;
 }

@@ -84,6 +84,27 @@ END
     expect_bytes ignored.$sig 3000
 done
 
+# Nothing on the signal's path allocates in the process: with _exit in
+# the program's handler (the usual way out of one) the runtime looked
+# MPI's symbols up there (dlsym, which frees dlerror's last message), and
+# a handler that had interrupted malloc would deadlock or corrupt the heap.
+# prog_handler_alloc replaces malloc and its kind and ends with status 5
+# if this process allocates once the signal is sent (the snapshot copy,
+# another process, may).
+for m in handler-exit default; do
+    case $m in handler-exit) want=9 ;; default) want=138 ;; esac
+    mkdir "$T/logs.alloc.$m"
+    env IOLENS_NONMPI=1 IOLENS_LOGDIR="$T/logs.alloc.$m" LD_PRELOAD="$IOLENS_LIB" \
+        "$PROGS/prog_handler_alloc" $m "$T/data.alloc.$m" 2>"$T/alloc.$m.err"
+    check_eq $want $? "exit status of prog_handler_alloc $m (5: it allocated)"
+    check_eq "" "$(cat "$T/alloc.$m.err")" "stderr of prog_handler_alloc $m"
+    LOG=$(ls "$T/logs.alloc.$m"/*.iolens 2>/dev/null | head -n 1)
+    [ -n "$LOG" ] || LOG=$T/logs.alloc.$m/none
+    require_log "$LOG"
+    check_eq 1000 "$(counter "$LOG" "$T/data.alloc.$m" POSIX_BYTES_WRITTEN)" \
+        "bytes written before the signal ($m)"
+done
+
 # Ctrl-C from outside (a terminal's, or LSF's bkill, which sends SIGINT
 # first); the log names the process itself, not the copy that wrote it.
 mkdir "$T/logs.wait"
