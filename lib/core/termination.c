@@ -212,7 +212,9 @@ static void on_signal(int sig, siginfo_t *info, void *context)
         memset(&app_actions[i], 0, sizeof app_actions[i]);
         app_actions[i].sa_handler = SIG_DFL;
     }
-    if (log_wanted_at(&app)) {
+    /* A vfork child (core/state.h) runs on its parent's memory: a log
+     * now would be its parent's, and would use up the parent's own. */
+    if (!iolens_in_vfork_child() && log_wanted_at(&app)) {
         iolens_write_log_from_copy(1);
         hold_for_grace();
     }

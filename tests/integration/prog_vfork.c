@@ -2,16 +2,18 @@
  * (test_vfork.sh).  What it does to its descriptors and its SIGTERM
  * disposition must leave the parent's bookkeeping as it was.
  *
- * usage: prog_vfork FILE exec|exit|badexec
+ * usage: prog_vfork FILE exec|exit|badexec|killed
  *   The parent opens FILE, writes 10 bytes and sets a SIGTERM handler.
  *   The child, as Python's subprocess does, dup2s FILE's descriptor onto
  *   its stdout and closes the rest (close, close_range), sets SIGTERM to
  *   SIG_IGN, then execs /bin/true (exec, untraced) or calls _exit (exit),
  *   or execs a path that does not exist and calls exit(), which runs the
  *   destructors on the parent's memory (badexec; undefined by POSIX, and
- *   common after an exec that failed). 
+ *   common after an exec that failed), or sends itself SIGINT, whose
+ *   default action ends it (killed).
  *   The parent then writes 20 bytes to FILE and 31 to its stdout, and
- *   reads back its SIGTERM disposition, which must still be its handler.
+ *   reads back its SIGTERM disposition, which must still be its handler;
+ *   after killed, it then sends itself SIGINT too.
  * Exit status 0, or the step that went wrong. */
 #include <fcntl.h>
 #include <signal.h>
@@ -25,7 +27,7 @@ static void on_term(int sig)
     (void)sig;
 }
 
-static void child(int fd, int do_exec, int bad_exec)
+static void child(int fd, int do_exec, int bad_exec, int killed)
 {
     if (dup2(fd, 1) != 1)
         _exit(20);
@@ -37,6 +39,8 @@ static void child(int fd, int do_exec, int bad_exec)
     char *no_env[] = {NULL};
     if (do_exec)
         execle("/bin/true", "true", (char *)NULL, no_env);
+    if (killed)
+        kill(getpid(), SIGINT);
     if (bad_exec) {
         execle("/nonexistent/prog_vfork", "prog", (char *)NULL, no_env);
         exit(0);
@@ -49,6 +53,7 @@ int main(int argc, char **argv)
     if (argc != 3)
         return 9;
     int do_exec = strcmp(argv[2], "exec") == 0, bad_exec = strcmp(argv[2], "badexec") == 0;
+    int killed = strcmp(argv[2], "killed") == 0;
     int fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0 || write(fd, "0123456789", 10) != 10)
         return 1;
@@ -56,10 +61,12 @@ int main(int argc, char **argv)
         return 2;
     pid_t pid = vfork();
     if (pid == 0)
-        child(fd, do_exec, bad_exec);
+        child(fd, do_exec, bad_exec, killed);
     int status;
-    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-        WEXITSTATUS(status) != 0)
+    if (pid < 0 || waitpid(pid, &status, 0) != pid)
+        return 3;
+    if (killed ? !WIFSIGNALED(status) || WTERMSIG(status) != SIGINT
+               : !WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return 3;
     char line[31];
     memset(line, 'c', sizeof line - 1);
@@ -69,5 +76,7 @@ int main(int argc, char **argv)
     struct sigaction now;
     if (sigaction(SIGTERM, NULL, &now) != 0 || now.sa_handler != on_term)
         return 5;
+    if (killed)
+        kill(getpid(), SIGINT);
     return close(fd) == 0 ? 0 : 6;
 }

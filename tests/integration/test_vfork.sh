@@ -61,6 +61,19 @@ POSIX_BYTES_WRITTEN 10
 POSIX_DUPS 0
 END
 
+# killed: the child dies of SIGINT at its default action, whose handler
+# is the runtime's, on the parent's memory.  Its log there would be the
+# parent's and use up the parent's own: the parent, killed by SIGINT in
+# its turn, left only the child's, with 10 bytes.
+log=$T/killed.iolens
+run_traced "$log" "$PROGS/prog_vfork" "$T/file.killed" killed >"$T/stdout.killed"
+check_eq 130 $? "exit status of prog_vfork killed (SIGINT)"
+require_log "$log"
+check_eq 1 "$(logs_named killed.iolens)" "logs of prog_vfork killed"
+check_eq "yes (written at a signal that ends the process, or exit without MPI_Finalize)" \
+    "$(header "$log" incomplete)" "incomplete mark of the log written at the parent's SIGINT"
+check_parent_io "$log" "$T/file.killed" "$T/stdout.killed"
+
 # Python's subprocess.run(stdout=f) vforks a child that dup2s f onto its
 # stdout and close_ranges the rest.  The child runs untraced, so that its
 # log does not take the log's name.
