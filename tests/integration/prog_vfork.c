@@ -59,6 +59,10 @@ int main(int argc, char **argv)
         return 1;
     if (signal(SIGTERM, on_term) == SIG_ERR)
         return 2;
+    /* A background job of a shell without job control starts with SIGINT
+     * ignored: killed asks for its default action back. */
+    if (killed && signal(SIGINT, SIG_DFL) == SIG_ERR)
+        return 2;
     pid_t pid = vfork();
     if (pid == 0)
         child(fd, do_exec, bad_exec, killed);

@@ -6,6 +6,14 @@
 # (the program decides how it ends, and its log comes then).  The program
 # sees its own dispositions throughout (prog_sigterm checks what
 # sigaction()/signal() report).  SIGTERM has test_sigterm.sh.
+# A shell without job control starts a background job with SIGINT
+# ignored (a test runner may ignore SIGPIPE too), and a script cannot
+# undo that (POSIX): where env can (coreutils 8.31 and later), the test
+# runs itself again with every signal it sends at SIG_DFL.
+if [ -z "${IOLENS_SIGNALS_AT_DEFAULT:-}" ] && env --default-signal=INT true 2>/dev/null; then
+    IOLENS_SIGNALS_AT_DEFAULT=1 exec env --default-signal=HUP,INT,PIPE,USR1,USR2,ALRM,TERM \
+        /bin/sh "$0" "$@"
+fi
 . "$(dirname "$0")/common.sh"
 iolens_setup
 
@@ -97,7 +105,9 @@ for m in handler-exit default; do
     env IOLENS_NONMPI=1 IOLENS_LOGDIR="$T/logs.alloc.$m" LD_PRELOAD="$IOLENS_LIB" \
         "$PROGS/prog_handler_alloc" $m "$T/data.alloc.$m" 2>"$T/alloc.$m.err"
     check_eq $want $? "exit status of prog_handler_alloc $m (5: it allocated)"
-    check_eq "" "$(cat "$T/alloc.$m.err")" "stderr of prog_handler_alloc $m"
+    # (the shell may add its own line about the signal there)
+    check_eq 0 "$(grep -c 'allocation on the signal' "$T/alloc.$m.err")" \
+        "prog_handler_alloc $m's report of an allocation"
     LOG=$(ls "$T/logs.alloc.$m"/*.iolens 2>/dev/null | head -n 1)
     [ -n "$LOG" ] || LOG=$T/logs.alloc.$m/none
     require_log "$LOG"
