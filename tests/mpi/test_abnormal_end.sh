@@ -75,6 +75,10 @@ run() {
         wait $PID
         eval "status$traced=$?"
     done
+    # After SIGINT to every rank, MPICH's mpiexec itself exits 2 or 11,
+    # untraced too (11 in 2 of 12 untraced jobs on a loaded machine): its
+    # status tells nothing of iolens there; the ranks' logs do.
+    [ "$1" = wait-int ] && return
     check_eq "$status0" "$status1" "exit status of the job ($1) traced and untraced"
     # A mismatch seen once under heavy load could not be reproduced: keep
     # what the launcher said, to tell a launcher race from a runtime fault.
@@ -147,7 +151,6 @@ check_all_ranks "SIGTERM with a handler"
 
 # SIGINT at the default action (Ctrl-C, LSF's bkill): no log before.
 run wait-int
-[ -z "$CLEANUP" ] || check_eq 2 "$status1" "exit status of the job killed by SIGINT"
 check_all_ranks "SIGINT"
 
 # MPI_Abort: the calling rank (0) writes its log; the launcher kills the
