@@ -44,6 +44,13 @@ END
 done
 
 # ------------------------------------- MPI programs that stop half-way --
+# Ranks that never call MPI_Init can all have ended while MPICH's mpiexec
+# still writes the launch to their proxy, which has gone with them: the
+# write fails with EPIPE, and SIGPIPE killed mpiexec itself (status 141)
+# in 1 of 25 such jobs on a loaded machine, with the library of 43d01a8
+# as with today's.  mpiexec is not traced; with SIGPIPE ignored it lived
+# through 40 of 40.  So these two jobs are launched with it ignored.
+trap '' PIPE
 launch 2 noinit
 check_eq 0 "$STATUS" "exit status of a job that never calls MPI_Init"
 check_eq "" "$(cat "$ERR")" "stderr of a job that never calls MPI_Init"
@@ -53,6 +60,7 @@ check_eq 1000 "$(wc -c <"$DATA/noinit" | tr -d ' ')" "noinit written"
 # With IOLENS_NONMPI=1 such a program is traced like any process: a log
 # per process, at exit.
 launch 2 noinit IOLENS_NONMPI=1
+trap - PIPE
 check_eq 0 "$STATUS" "exit status, never MPI_Init, IOLENS_NONMPI=1"
 check_eq 2 "$(logs_in "$LOGDIR")" "logs of 2 processes, never MPI_Init, IOLENS_NONMPI=1"
 for LOG in "$LOGDIR"/*.iolens; do
