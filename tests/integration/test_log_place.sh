@@ -1,8 +1,9 @@
 #!/bin/sh
 # Where logs go, and what they never touch (iolens(7), LOG SAFETY):
 # - IOLENS_LOGFILE is never replaced: each later process of an exec chain
-#   (timeout dd, tar czf and its gzip) gets PATH.<pid>, and a file, a
-#   device or a symlink already at PATH stays as it was;
+#   (timeout dd, tar czf and its gzip) gets PATH.<pid>, as does a parent
+#   whose posix_spawn child ends first; a file, a device or a symlink
+#   already at PATH stays as it was;
 # - a log directory that is a symlink, or another user's that anyone may
 #   write without the sticky bit, is refused with one line; a sticky one
 #   is used;
@@ -14,6 +15,14 @@ mkdir "$T/errno" && printf '%0100d' 0 >"$T/errno/data" || fail "cannot make prog
 # Files in directory $1 whose name matches the pattern $2.
 count_in() {
     find "$1" -mindepth 1 -maxdepth 1 -name "$2" | wc -l | tr -d ' '
+}
+
+# The logs at PATH $1: PATH itself, PATH.<pid> and PATH.<pid>-<8 hex
+# digits>, without the parser output the helpers leave beside each log
+# (LOG.base ...).
+logs_at() {
+    find "$(dirname "$1")" -mindepth 1 -maxdepth 1 -name "$(basename "$1")*" |
+        grep -E -e "^$1(\.[0-9]+(-[0-9a-f]{8})?)?\$" | sort
 }
 
 # The executable's base name in a log's header.
@@ -31,7 +40,7 @@ env IOLENS_NONMPI=1 IOLENS_LOGFILE="$log" LD_PRELOAD="$IOLENS_LIB" \
 check_eq 0 "$?" "exit status of timeout dd"
 check_eq 2 "$(count_in "$T/chain" 't.iolens*')" "logs of timeout dd"
 dd_log= timeout_log=
-for f in "$log" "$log".*; do
+for f in $(logs_at "$log"); do
     require_log "$f"
     case $(exe_of "$f") in
     dd) dd_log=$f ;;
@@ -51,12 +60,12 @@ check_eq 0 "$?" "exit status of tar czf"
 # each its own, tar's and gzip's among them.
 nlogs=$(count_in "$T/tarlogs" 't.iolens*')
 gzip_log= tar_log=
-for f in "$log" "$log".*; do
+for f in $(logs_at "$log"); do
     require_log "$f"
 done
 # A pid may have two logs, its image before an exec and the one after:
 # one log per (pid, executable).
-for f in "$log" "$log".*; do
+for f in $(logs_at "$log"); do
     echo "$(header "$f" pid) $(exe_of "$f")"
     case $(exe_of "$f") in
     gzip) gzip_log=$f ;;
@@ -71,6 +80,26 @@ check_eq "$nlogs" "$(sort -u "$T/tar.pids" | grep -c '^[0-9]')" \
 # opened for it.
 check_eq "$(stat -c %s "$T/a.tgz")" "$(counter "$gzip_log" "<STDOUT>" POSIX_BYTES_WRITTEN)" \
     "bytes of the .tgz in gzip's log"
+# posix_spawn and system(): each child is a new image, not a forked
+# child, so the first to end (the posix_spawn one: prog_procs waits for
+# each in turn) takes PATH, and the parent's log is PATH.<its pid>.
+mkdir "$T/spawn" "$T/spawnlogs"
+log=$T/spawnlogs/p.iolens
+env IOLENS_NONMPI=1 IOLENS_LOGFILE="$log" LD_PRELOAD="$IOLENS_LIB" \
+    "$PROGS/prog_procs" spawn "$T/spawn" "$PROGS/prog_procs"
+check_eq 0 "$?" "exit status of prog_procs spawn"
+require_log "$log"
+check_eq 300 "$(counter "$log" "$T/spawn/spawned" POSIX_BYTES_WRITTEN)" \
+    "bytes the posix_spawn child wrote, in the log at PATH"
+check_eq 0 "$(records_of "$log" "$T/spawn/parent")" "the parent's file in the log at PATH"
+parent_log=
+for f in $(logs_at "$log" | grep -v -x -e "$log"); do
+    require_log "$f"
+    [ "$(records_of "$f" "$T/spawn/parent")" = 0 ] || parent_log=$f
+done
+check_eq "$log.$(header "$parent_log" pid)" "$parent_log" "the parent's log is PATH.<its pid>"
+check_eq 1000 "$(counter "$parent_log" "$T/spawn/parent" POSIX_BYTES_WRITTEN)" \
+    "bytes the parent wrote, in its log"
 # The parser's many-log modes tell the processes apart.
 check_eq "dd timeout" "$("$IOLENS_PARSER" --summary "$T/chain/t.iolens" "$T/chain/t.iolens".* |
     awk -F'\t' 'NR > 1 { print $2 }' | sort | tr '\n' ' ' | sed 's/ $//')" \
