@@ -283,8 +283,10 @@ for m in base total perf; do
         fail "--$m of a cut Darshan log on a pipe is called truncated: $(cat "$T/err")"
 done
 # More on a pipe than a log within the limit can hold: refused, one line,
-# before it is all read (the limit's eighth and 1 MiB more at most).
-head -c 3000000 /dev/zero | IOLENS_MAX_LOG_SIZE=1M "$P" --base /dev/stdin >/dev/null 2>"$T/err"
+# before it is all read (the limit's eighth and 1 MiB more at most).  The
+# bytes begin as a log does: anything else is refused at its first bytes.
+{ printf 'IOLENS\r\n'; head -c 3000000 /dev/zero; } |
+    IOLENS_MAX_LOG_SIZE=1M "$P" --base /dev/stdin >/dev/null 2>"$T/err"
 check_eq 2 "$?" "a pipe beyond the limit: exit status"
 check_eq "iolens-parser: /dev/stdin: more than 2228224 bytes arrived, more than a log within the limit can hold (IOLENS_MAX_LOG_SIZE)" \
     "$(cat "$T/err")" "a pipe beyond the limit: the line"

@@ -126,6 +126,40 @@ check_eq 0 "$?" "exit status of --help"
 check_eq 1 "$(grep -c '^usage: iolens-parser' "$T/out")" "--help prints the usage on stdout"
 check_eq 0 "$(wc -c <"$T/err")" "--help writes nothing on stderr"
 
+# Input that is not a log is refused at its first bytes, by every tool,
+# however much follows: /dev/zero never ends (before, the tools read it up
+# to the limit: 1.2 GB and 2 GB of memory with the default one).  A
+# regular file larger than a log within the limit can be is refused from
+# its size, before it is read.  The 1 MiB limit makes a tool that still
+# read on say so in its message.
+B=${IOLENS_BUILDDIR:?}
+head -c 32 /dev/zero >"$T/key"
+truncate -s 64M "$T/big.iolens" && printf 'IOLENS\r\n' | dd of="$T/big.iolens" conv=notrunc status=none ||
+    fail "cannot make a 64 MiB sparse file"
+# big_refused TOOL INPUT ARGS...: TOOL on INPUT exits 2 with one line.
+big_refused() {
+    tool=$1 input=$2
+    shift 2
+    IOLENS_MAX_LOG_SIZE=1M "$B/iolens-$tool" "$@" >"$T/out" 2>"$T/err" </dev/null
+    check_eq 2 "$?" "exit status of iolens-$tool $* on $input"
+    case $input:$tool:$1 in
+    /dev/zero:*) reason="not an iolens log" ;;
+    # --base reads a regular file with pread: its header, then stops
+    *:parser:--base) reason="unsupported byte order (mark 0x00000000)" ;;
+    *) reason="67108864 bytes, more than a log within the limit can hold (IOLENS_MAX_LOG_SIZE)" ;;
+    esac
+    check_eq "iolens-$tool: $input: $reason" "$(cat "$T/err")" "message of iolens-$tool $* on $input"
+}
+for input in /dev/zero "$T/big.iolens"; do
+    big_refused parser "$input" --base "$input"
+    big_refused parser "$input" --perf "$input"
+    big_refused report "$input" -o "$T/r.html" "$input"
+    big_refused diff "$input" "$input" "$good"
+    big_refused anonymize "$input" --key-file "$T/key" "$input" "$T/anon.iolens"
+    big_refused export "$input" --sqlite "$T/db.sqlite" "$input"
+done
+[ -e "$T/anon.iolens" ] && fail "iolens-anonymize left an output for a refused log"
+
 # A full output device is an error, not a silent success.
 if [ -w /dev/full ]; then
     "$IOLENS_PARSER" "$good" >/dev/full 2>"$T/err"

@@ -111,30 +111,70 @@ uint64_t rd_stored_bound(struct reader *r)
     return limit > UINT64_MAX - slack ? UINT64_MAX : limit + slack;
 }
 
+/* The bytes that tell a log from anything else: the iolens magic, or a
+ * Darshan log's version string and magic (dn_is_darshan). */
+#define RD_PREFIX_LEN 16
+
+/* Whether the first len bytes of the input (len >= RD_PREFIX_LEN) can
+ * begin an iolens or a Darshan log. */
+static bool could_begin_log(const unsigned char *data, size_t len)
+{
+    return memcmp(data, IOLENS_MAGIC, IOLENS_MAGIC_LEN) == 0 || dn_is_darshan(data, len);
+}
+
+/* Reads fd into buf until len reaches want or the input ends.  0 or an
+ * errno value. */
+static int read_upto(int fd, unsigned char *buf, size_t *len, size_t want)
+{
+    while (*len < want) {
+        ssize_t n = read(fd, buf + *len, want - *len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return errno;
+        if (n == 0)
+            break;
+        *len += (size_t)n;
+    }
+    return 0;
+}
+
 /* Reads all of fd into a malloc'd buffer.  Returns 0 or an errno value:
- * EFBIG when fd is not a regular file (a pipe, whose size nobody knows
- * beforehand) and more than max bytes arrive (max 0: no bound). */
+ * EFBIG when more than max bytes (max 0: no bound) are there: for a
+ * regular file, known from its size before anything is read; for a pipe,
+ * whose size nobody knows beforehand, as soon as they arrive.  Input whose
+ * first bytes can begin no log (a data file, /dev/zero) is read no
+ * further: *out holds those bytes, for the caller to reject, so that a
+ * large file given by mistake costs neither its size in memory nor the
+ * time to read it. */
 int rd_slurp(int fd, uint64_t max, unsigned char **out, size_t *outsz)
 {
     struct stat sb;
-    size_t cap = 64 * 1024;
     bool regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
-    if (regular && sb.st_size > 0 && (unsigned long long)sb.st_size < SIZE_MAX / 2)
+    size_t cap = 64 * 1024;
+    if (regular && sb.st_size > 0 && (unsigned long long)sb.st_size < SIZE_MAX / 2 &&
+        (size_t)sb.st_size + 1 > cap)
         cap = (size_t)sb.st_size + 1; /* +1: reach EOF without growing */
+    if (regular && max > 0 && (uint64_t)sb.st_size > max)
+        cap = RD_PREFIX_LEN; /* refused after the prefix: allocate no more */
     unsigned char *buf = malloc(cap);
     size_t len = 0;
     if (buf == NULL)
         return ENOMEM;
-    for (;;) {
+    int e = read_upto(fd, buf, &len, RD_PREFIX_LEN);
+    if (e == 0 && len == RD_PREFIX_LEN && !could_begin_log(buf, len)) {
+        *out = buf;
+        *outsz = len;
+        return 0;
+    }
+    if (e == 0 && regular && max > 0 && (uint64_t)sb.st_size > max)
+        e = EFBIG;
+    while (e == 0) {
         if (len == cap) {
-            if (cap > SIZE_MAX / 2) {
-                free(buf);
-                return EFBIG;
-            }
-            unsigned char *grown = realloc(buf, cap * 2);
+            unsigned char *grown = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
             if (grown == NULL) {
-                free(buf);
-                return ENOMEM;
+                e = cap > SIZE_MAX / 2 ? EFBIG : ENOMEM;
+                break;
             }
             buf = grown;
             cap *= 2;
@@ -142,18 +182,17 @@ int rd_slurp(int fd, uint64_t max, unsigned char **out, size_t *outsz)
         ssize_t n = read(fd, buf + len, cap - len);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0) {
-            int e = errno;
-            free(buf);
-            return e;
-        }
-        if (n == 0)
+        if (n < 0)
+            e = errno;
+        if (n <= 0)
             break;
         len += (size_t)n;
-        if (!regular && max > 0 && len > max) {
-            free(buf);
-            return EFBIG;
-        }
+        if (!regular && max > 0 && len > max)
+            e = EFBIG;
+    }
+    if (e != 0) {
+        free(buf);
+        return e;
     }
     *out = buf;
     *outsz = len;
@@ -172,11 +211,19 @@ enum iolens_read_status iolens_log_read(const char *path, struct iolens_log *out
     int e = 0;
     unsigned char *buf = NULL;
     size_t size = 0;
+    struct stat sb;
+    bool regular = false;
     if (fd < 0) {
         e = errno;
     } else {
+        regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
         e = rd_slurp(fd, max, &buf, &size);
         close(fd);
+    }
+    if (e == EFBIG && regular) {
+        rd_fail(&lr, IOLENS_READ_NOMEM, "%llu bytes, more than a log within the limit can hold "
+                "(IOLENS_MAX_LOG_SIZE)", (unsigned long long)sb.st_size);
+        return IOLENS_READ_NOMEM;
     }
     if (e == EFBIG) {
         rd_fail(&lr, IOLENS_READ_NOMEM, "more than %llu bytes arrived, more than a log within "

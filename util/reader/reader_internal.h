@@ -169,7 +169,8 @@ enum iolens_read_status rd_name_twice(struct reader *r, uint64_t id);
 /* A region of kind with cc+fc counters after one with earlier_cc+earlier_fc. */
 enum iolens_read_status rd_counts_differ(struct reader *r, uint32_t kind, uint32_t cc, uint32_t fc,
                                          uint32_t earlier_cc, uint32_t earlier_fc);
-/* Reads all of fd into a malloc'd buffer.  Returns 0 or an errno value. */
+/* Reads all of fd into a malloc'd buffer, or only its first bytes when
+ * they can begin no log (reader.c).  Returns 0 or an errno value. */
 int rd_slurp(int fd, uint64_t max, unsigned char **out, size_t *outsz);
 /* The most stored bytes a log whose content is within the limit can have
  * (compression adds far less than this), or 0 with the reason in r when
