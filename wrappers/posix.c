@@ -119,6 +119,26 @@ after_read(struct iolens_posix_io *io, ssize_t ret, size_t requested)
     return ret;
 }
 
+/* A write with RWF_APPEND (pwritev2): the kernel appended it wherever the
+ * offset and the descriptor's flags said, so the layer counts it where it
+ * landed, off the fast path (out of line: rare). */
+static __attribute__((noinline, cold)) ssize_t after_appended_write(struct iolens_posix_io *io,
+                                                                   ssize_t ret, size_t requested,
+                                                                   void *site)
+{
+    io->t1 = iolens_now();
+    io->ret = ret;
+    if (ret >= 0) {
+        guard_on();
+        io->site = iolens_site_of(site);
+        iolens_posix_appended_write_io(io);
+        guard_off();
+    } else {
+        failed_access(io->fd, req(requested), 1, io->t0, io->t1);
+    }
+    return ret;
+}
+
 static inline __attribute__((always_inline)) ssize_t
 after_write(struct iolens_posix_io *io, ssize_t ret, size_t requested)
 {
@@ -634,6 +654,9 @@ static inline __attribute__((always_inline)) ssize_t vector_io(union vector_real
     struct iolens_posix_io io;
     io_begin(&io, ofd, fd, first_base(iov, iovcnt), offset);
     ssize_t ret = call_vector(real, form, fd, iov, iovcnt, offset, flags);
+    if (is_write && form == VEC_FLAGS && (flags & RWF_APPEND))
+        return after_appended_write(&io, ret, (size_t)iov_total(iov, iovcnt),
+                                    __builtin_return_address(0));
     if (is_write)
         return after_write(&io, ret, (size_t)iov_total(iov, iovcnt));
     return after_read(&io, ret, (size_t)iov_total(iov, iovcnt));

@@ -26,6 +26,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "layers/access_pattern.h"
@@ -839,6 +840,23 @@ static __attribute__((noinline)) int64_t append_position(int fd)
     return pos;
 }
 
+/* The file's size, which an append at an explicit offset ends (a pwrite
+ * on an O_APPEND descriptor, or with RWF_APPEND: Linux appends whatever
+ * the offset, and leaves the descriptor's position alone, so lseek cannot
+ * tell where it landed), else -1.  Asked, as append_position is, before
+ * the record lock; errno kept. */
+static __attribute__((noinline)) int64_t append_end(int fd)
+{
+    int (*real_fstat)(int, struct stat *) = IOLENS_REAL(fstat);
+    if (real_fstat == NULL)
+        return -1;
+    int saved = errno;
+    struct stat st;
+    int64_t end = real_fstat(fd, &st) == 0 ? (int64_t)st.st_size : -1;
+    errno = saved;
+    return end;
+}
+
 /* Under the record lock: where an access of size bytes started.  Explicit
  * offsets are used as given.  Otherwise the tracked offset is used and
  * advanced; a descriptor's offset only changes under the lock of the
@@ -1138,6 +1156,10 @@ count_repeat_alone(const struct iolens_posix_io *restrict io, const struct rw_id
     if (r->run.ofd != ofd || r->last_io != k->kind || (uint64_t)size != r->run.size ||
         r->run.n == UINT32_MAX)
         return NULL;
+    /* A pwrite on an O_APPEND descriptor may stay here: the kernel
+     * appended it, and the tests below pass only when its offset is the
+     * run's next start, where the run's appends left the end of the file
+     * (unless another process appended meanwhile). */
     int64_t start = io->offset;
     if (start < 0) {
         if (k->kind == IO_WRITE && __builtin_expect(ofd->flags & O_APPEND, 0))
@@ -1173,10 +1195,25 @@ static __attribute__((noinline)) void read_io_general(const struct iolens_posix_
                          io->ret, IOLENS_IV_READ);
 }
 
+/* A write the kernel appended (O_APPEND, RWF_APPEND): without offset,
+ * where the descriptor's position now stands says where it landed; with
+ * one, which the kernel ignored, the file's end does, and the position
+ * did not move. */
+static void count_appended(const struct iolens_posix_io *io)
+{
+    if (io->offset < 0) {
+        count_append_write(io->ofd, io->fd, io->buf, io->ret, io->t0, io->t1, io->site);
+        return;
+    }
+    int64_t end = append_end(io->fd);
+    int64_t start = end >= io->ret ? end - io->ret : io->offset;
+    count_access(io->ofd, io->buf, start, io->ret, io->t0, io->t1, &write_ids, -1, io->site);
+}
+
 static __attribute__((noinline)) void write_io_general(const struct iolens_posix_io *io)
 {
-    if (io->offset < 0 && __builtin_expect(io->ofd->flags & O_APPEND, 0))
-        count_append_write(io->ofd, io->fd, io->buf, io->ret, io->t0, io->t1, io->site);
+    if (__builtin_expect(io->ofd->flags & O_APPEND, 0))
+        count_appended(io);
     else
         count_access(io->ofd, io->buf, io->offset, io->ret, io->t0, io->t1, &write_ids, -1,
                      io->site);
@@ -1209,6 +1246,13 @@ void iolens_posix_read_io(const struct iolens_posix_io *restrict io)
 void iolens_posix_write_io(const struct iolens_posix_io *restrict io)
 {
     count_io(io, &write_ids, write_io_general, IOLENS_IV_WRITE);
+}
+
+void iolens_posix_appended_write_io(const struct iolens_posix_io *io)
+{
+    count_appended(io);
+    iolens_intervals_add(IOLENS_LAYER_POSIX, io->t0, io->t1, ((posix_rec *)io->ofd->rec)->id,
+                         io->ret, IOLENS_IV_WRITE);
 }
 
 void iolens_posix_failed_access(int fd, int64_t requested, int is_write, double t0, double t1)

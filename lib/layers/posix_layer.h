@@ -91,6 +91,9 @@ struct iolens_posix_io {
 };
 void iolens_posix_read_io(const struct iolens_posix_io *io);
 void iolens_posix_write_io(const struct iolens_posix_io *io);
+/* A write the kernel appended whatever the descriptor's flags (pwritev2
+ * with RWF_APPEND): counted where it landed, never on the fast path. */
+void iolens_posix_appended_write_io(const struct iolens_posix_io *io);
 
 /* A read or write on fd that failed (the real call returned -1): no
  * counter changes, but it is recorded as an access interval of the bytes

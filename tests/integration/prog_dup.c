@@ -13,15 +13,21 @@
  *   4. O_APPEND: two descriptors opened with O_APPEND on APPENDFILE write
  *      10 bytes each in turn (x, y, x: at 0, 10, 20); a third, opened
  *      without O_APPEND, gets it with fcntl(F_SETFL) and writes at 30.
+ *      Then 5 bytes each, all appended whatever their offset: pwrite(x, 0)
+ *      at 40; on a fourth descriptor w without O_APPEND, pwritev2 with
+ *      RWF_APPEND at offset 0 (45) and at -1 (50, w moves to 55), and a
+ *      plain write on w (55).
  *   5. Relative names, run from a directory HOME: "rel" in HOME;
  *      chdir(OTHERDIR) and "rel" again (now OTHERDIR/rel);
  *      openat(HOME's descriptor, "rel2"); fchdir back to HOME and
  *      "../<OTHERDIR's name>/./rel3".  Each gets one 10-byte write.
  *
  * usage: prog_dup FILE APPENDFILE OTHERDIR */
+/* pwritev2, RWF_APPEND: _GNU_SOURCE comes from build_config.h */
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static char buf[100];
@@ -57,7 +63,8 @@ static int appending(const char *path)
     int x = open(path, O_CREAT | O_WRONLY | O_APPEND | O_TRUNC, 0644);
     int y = open(path, O_WRONLY | O_APPEND);
     int z = open(path, O_WRONLY);
-    if (x < 0 || y < 0 || z < 0)
+    int w = open(path, O_WRONLY); /* opened here: an open resets Darshan's last byte */
+    if (x < 0 || y < 0 || z < 0 || w < 0)
         return fail("open appendfile");
     if (write(x, "0123456789", 10) != 10 || write(y, "0123456789", 10) != 10 ||
         write(x, "0123456789", 10) != 10)
@@ -67,6 +74,16 @@ static int appending(const char *path)
         return fail("append after F_SETFL");
     if (lseek(z, 0, SEEK_CUR) != 40)
         return fail("appended size");
+    /* Linux appends these whatever their offset: pwrite on x at 0 lands at
+     * 40; on w (no O_APPEND, at 0), pwritev2 with RWF_APPEND at 0 lands at
+     * 45 and leaves w at 0, at -1 lands at 50 and moves w to 55, where a
+     * plain write then lands. */
+    struct iovec v = {"0123456789", 5};
+    if (pwrite(x, "0123456789", 5, 0) != 5 || pwritev2(w, &v, 1, 0, RWF_APPEND) != 5 ||
+        lseek(w, 0, SEEK_CUR) != 0 || pwritev2(w, &v, 1, -1, RWF_APPEND) != 5 ||
+        write(w, "0123456789", 5) != 5 || lseek(w, 0, SEEK_CUR) != 60)
+        return fail("appends at an offset");
+    close(w);
     close(x);
     close(y);
     return close(z) == 0 ? 0 : fail("close appendfile");

@@ -57,18 +57,21 @@ END
 check_eq 1 "$(records_of "$log" "$data")" "records of the file"
 
 # O_APPEND writes land at the end whatever the descriptor's offset: 0, 10,
-# 20 through two O_APPEND descriptors, 30 after fcntl(F_SETFL, O_APPEND).
-# Each write after the first starts right after the previous write to
-# the file: consecutive by Darshan's rule (by any descriptor).
+# 20 through two O_APPEND descriptors, 30 after fcntl(F_SETFL, O_APPEND);
+# then 5 bytes at 40 (pwrite at offset 0 on O_APPEND), 45 and 50 (pwritev2
+# with RWF_APPEND at 0 and at -1) and 55 (write after them).  Each write
+# after the first starts right after the previous write to the file:
+# consecutive by Darshan's rule (by any descriptor).
 expect_counters "$log" "$T/appended" <<END
-POSIX_OPENS 3
-POSIX_WRITES 4
-POSIX_BYTES_WRITTEN 40
-POSIX_MAX_BYTE_WRITTEN 39
-POSIX_CONSEC_WRITES 3
-POSIX_SEQ_WRITES 3
-POSIX_SEEKS 1
+POSIX_OPENS 4
+POSIX_WRITES 8
+POSIX_BYTES_WRITTEN 60
+POSIX_MAX_BYTE_WRITTEN 59
+POSIX_CONSEC_WRITES 7
+POSIX_SEQ_WRITES 7
+POSIX_SEEKS 3
 END
+check_eq 60 "$(wc -c <"$T/appended")" "bytes of the appended file"
 
 # Relative names are resolved against the working directory of the
 # moment (chdir and fchdir are followed) or the directory descriptor.
