@@ -194,7 +194,24 @@ check_within "$T_sim" 0 "$overlap_max" "simultaneous T well below the summed bus
 check_gt "$T_sim" 0.005 "simultaneous T is tens of ms, not noise"
 
 # ------------------------------------------------------------- staggered --
-bps_job staggered 1
+# Telling the sum from the slowest rank needs ranks of like busy times:
+# the premise is that the busiest rank took less than half the summed busy
+# time (with 4 ranks, about a quarter).  A rank the machine slowed down
+# (seen in CI: one rank 0.0149 s of 0.0262) breaks it, whatever the
+# runtime does; as above, the job is then run again, at most 3 times, and
+# the checks are made on the first run that kept the premise (or on the
+# last, which then fails the last check).
+attempt=1
+while :; do
+    bps_job staggered 1
+    if awk -v b="$(prog all busy)" -v m="$(prog all maxbusy)" 'BEGIN { exit !(b > 2 * m) }' ||
+        [ "$attempt" -ge 3 ]; then
+        break
+    fi
+    echo "staggered: the busiest rank took $(prog all maxbusy) s of $(prog all busy) (attempt" \
+        "$attempt); again"
+    attempt=$((attempt + 1))
+done
 T_stag=$(bps time)
 check_union "$T_stag" "$(shifted_union all)" "staggered writes"
 # Close to the sum of the ranks' busy times (disjoint: their union).
@@ -203,7 +220,7 @@ low=$(awk -v b="$(prog all busy)" -v s="$SLACK" -v t="$TOL" -v o="$OFFTOL" \
 high=$(awk -v b="$(prog all busy)" -v t="$TOL" -v o="$OFFTOL" 'BEGIN { printf "%.9f", b + t + o }')
 check_within "$T_stag" "$low" "$high" "staggered T against the summed busy time"
 twice=$(awk -v m="$(prog all maxbusy)" 'BEGIN { printf "%.9f", 2 * m }')
-check_gt "$T_stag" "$twice" "staggered T above twice the busiest rank's time"
+check_gt "$T_stag" "$twice" "staggered T above twice the busiest rank's time (attempt $attempt of at most 3)"
 
 # ----------------------------------------------------------------- sleep --
 bps_job sleep 2
