@@ -119,19 +119,20 @@ after_read(struct iolens_posix_io *io, ssize_t ret, size_t requested)
     return ret;
 }
 
-/* A write with RWF_APPEND (pwritev2): the kernel appended it wherever the
- * offset and the descriptor's flags said, so the layer counts it where it
- * landed, off the fast path (out of line: rare). */
-static __attribute__((noinline, cold)) ssize_t after_appended_write(struct iolens_posix_io *io,
-                                                                   ssize_t ret, size_t requested,
-                                                                   void *site)
+/* count: the layer's entry point, iolens_posix_write_io, or for a write
+ * the kernel appended whatever the descriptor's flags (pwritev2 with
+ * RWF_APPEND) iolens_posix_appended_write_io, which counts it where it
+ * landed, off the fast path. */
+static inline __attribute__((always_inline)) ssize_t
+after_write_by(struct iolens_posix_io *io, ssize_t ret, size_t requested,
+               void (*count)(const struct iolens_posix_io *))
 {
     io->t1 = iolens_now();
     io->ret = ret;
-    if (ret >= 0) {
-        guard_on();
-        io->site = iolens_site_of(site);
-        iolens_posix_appended_write_io(io);
+    if (__builtin_expect(ret >= 0, 1)) {
+        guard_on(); /* a signal handler's I/O now passes untraced */
+        io->site = iolens_site_of(__builtin_return_address(0));
+        count(io);
         guard_off();
     } else {
         failed_access(io->fd, req(requested), 1, io->t0, io->t1);
@@ -142,17 +143,7 @@ static __attribute__((noinline, cold)) ssize_t after_appended_write(struct iolen
 static inline __attribute__((always_inline)) ssize_t
 after_write(struct iolens_posix_io *io, ssize_t ret, size_t requested)
 {
-    io->t1 = iolens_now();
-    io->ret = ret;
-    if (__builtin_expect(ret >= 0, 1)) {
-        guard_on(); /* a signal handler's I/O now passes untraced */
-        io->site = iolens_site_of(__builtin_return_address(0));
-        iolens_posix_write_io(io);
-        guard_off();
-    } else {
-        failed_access(io->fd, req(requested), 1, io->t0, io->t1);
-    }
-    return ret;
+    return after_write_by(io, ret, requested, iolens_posix_write_io);
 }
 
 static off64_t after_seek(int fd, off64_t ret, double t0)
@@ -655,8 +646,8 @@ static inline __attribute__((always_inline)) ssize_t vector_io(union vector_real
     io_begin(&io, ofd, fd, first_base(iov, iovcnt), offset);
     ssize_t ret = call_vector(real, form, fd, iov, iovcnt, offset, flags);
     if (is_write && form == VEC_FLAGS && (flags & RWF_APPEND))
-        return after_appended_write(&io, ret, (size_t)iov_total(iov, iovcnt),
-                                    __builtin_return_address(0));
+        return after_write_by(&io, ret, (size_t)iov_total(iov, iovcnt),
+                              iolens_posix_appended_write_io);
     if (is_write)
         return after_write(&io, ret, (size_t)iov_total(iov, iovcnt));
     return after_read(&io, ret, (size_t)iov_total(iov, iovcnt));

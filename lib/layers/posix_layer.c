@@ -1210,15 +1210,21 @@ static void count_appended(const struct iolens_posix_io *io)
     count_access(io->ofd, io->buf, start, io->ret, io->t0, io->t1, &write_ids, -1, io->site);
 }
 
-static __attribute__((noinline)) void write_io_general(const struct iolens_posix_io *io)
+/* A write counted from the start, appended by the kernel or not. */
+static void write_general(const struct iolens_posix_io *io, int appended)
 {
-    if (__builtin_expect(io->ofd->flags & O_APPEND, 0))
+    if (appended)
         count_appended(io);
     else
         count_access(io->ofd, io->buf, io->offset, io->ret, io->t0, io->t1, &write_ids, -1,
                      io->site);
     iolens_intervals_add(IOLENS_LAYER_POSIX, io->t0, io->t1, ((posix_rec *)io->ofd->rec)->id,
                          io->ret, IOLENS_IV_WRITE);
+}
+
+static __attribute__((noinline)) void write_io_general(const struct iolens_posix_io *io)
+{
+    write_general(io, __builtin_expect(io->ofd->flags & O_APPEND, 0) != 0);
 }
 
 /* The fast path inline, every other way out a call in tail position: so
@@ -1250,9 +1256,7 @@ void iolens_posix_write_io(const struct iolens_posix_io *restrict io)
 
 void iolens_posix_appended_write_io(const struct iolens_posix_io *io)
 {
-    count_appended(io);
-    iolens_intervals_add(IOLENS_LAYER_POSIX, io->t0, io->t1, ((posix_rec *)io->ofd->rec)->id,
-                         io->ret, IOLENS_IV_WRITE);
+    write_general(io, 1);
 }
 
 void iolens_posix_failed_access(int fd, int64_t requested, int is_write, double t0, double t1)

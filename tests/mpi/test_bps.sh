@@ -151,6 +151,20 @@ check_union() {
     check_within "$1" "$low" "$high" "$3 (T against the brackets' union $2)"
 }
 
+# Runs the one-phase job MODE until the shell function PREMISE says the
+# scenario happened as designed, at most 3 times in all (whether it did
+# is the scheduler's doing, not the runtime's); PREMISE sets why to say
+# what went otherwise.  Sets attempt to the run the checks are made on.
+bps_job_until() {
+    attempt=1
+    bps_job "$1" 1
+    until "$2" || [ "$attempt" -ge 3 ]; do
+        echo "$1: $why (attempt $attempt); again"
+        attempt=$((attempt + 1))
+        bps_job "$1" 1
+    done
+}
+
 # ---------------------------------------------------------- simultaneous --
 # The ranks did overlap, so T (their union) is well below the sum of
 # their busy times.  With N ranks on C CPUs at most min(N, C) write at
@@ -167,20 +181,16 @@ check_union() {
 # TOL: T may lie up to TOL above the brackets' union (check_union).
 cpus=$(nproc 2>/dev/null || echo 1)
 par=$((cpus < N ? cpus : N))
-attempt=1
-while :; do
-    bps_job simultaneous 1
-    T_sim=$(bps time)
+# The premise (see bps_job_until): the brackets overlapped.  Sets U_sim
+# and overlap_max.
+ranks_overlapped() {
     U_sim=$(shifted_union all)
     overlap_max=$(awk -v b="$(prog all busy)" -v p="$par" 'BEGIN { printf "%.9f", b * (1 + 1 / p) / 2 }')
-    if awk -v u="$U_sim" -v t="$TOL" -v m="$overlap_max" 'BEGIN { exit !(u + t <= m + 0) }' ||
-        [ "$attempt" -ge 3 ]; then
-        break
-    fi
-    echo "simultaneous: the brackets' union $U_sim (+ $TOL) is above $overlap_max: the ranks wrote" \
-        "one after the other (attempt $attempt); again"
-    attempt=$((attempt + 1))
-done
+    why="the brackets' union $U_sim (+ $TOL) is above $overlap_max: the ranks wrote one after the other"
+    awk -v u="$U_sim" -v t="$TOL" -v m="$overlap_max" 'BEGIN { exit !(u + t <= m + 0) }'
+}
+bps_job_until simultaneous ranks_overlapped
+T_sim=$(bps time)
 check_union "$T_sim" "$U_sim" "simultaneous writes"
 # Close to the slowest rank's span: at least its busy time (its own
 # intervals), at most its span plus the spread of the ranks' start times.
@@ -201,17 +211,11 @@ check_gt "$T_sim" 0.005 "simultaneous T is tens of ms, not noise"
 # runtime does; as above, the job is then run again, at most 3 times, and
 # the checks are made on the first run that kept the premise (or on the
 # last, which then fails the last check).
-attempt=1
-while :; do
-    bps_job staggered 1
-    if awk -v b="$(prog all busy)" -v m="$(prog all maxbusy)" 'BEGIN { exit !(b > 2 * m) }' ||
-        [ "$attempt" -ge 3 ]; then
-        break
-    fi
-    echo "staggered: the busiest rank took $(prog all maxbusy) s of $(prog all busy) (attempt" \
-        "$attempt); again"
-    attempt=$((attempt + 1))
-done
+ranks_balanced() {
+    why="the busiest rank took $(prog all maxbusy) s of $(prog all busy)"
+    awk -v b="$(prog all busy)" -v m="$(prog all maxbusy)" 'BEGIN { exit !(b > 2 * m) }'
+}
+bps_job_until staggered ranks_balanced
 T_stag=$(bps time)
 check_union "$T_stag" "$(shifted_union all)" "staggered writes"
 # Close to the sum of the ranks' busy times (disjoint: their union).

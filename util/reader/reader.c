@@ -151,12 +151,13 @@ int rd_slurp(int fd, uint64_t max, unsigned char **out, size_t *outsz)
 {
     struct stat sb;
     bool regular = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+    bool too_big = regular && max > 0 && (uint64_t)sb.st_size > max;
     size_t cap = 64 * 1024;
-    if (regular && sb.st_size > 0 && (unsigned long long)sb.st_size < SIZE_MAX / 2 &&
-        (size_t)sb.st_size + 1 > cap)
-        cap = (size_t)sb.st_size + 1; /* +1: reach EOF without growing */
-    if (regular && max > 0 && (uint64_t)sb.st_size > max)
+    if (too_big)
         cap = RD_PREFIX_LEN; /* refused after the prefix: allocate no more */
+    else if (regular && sb.st_size > 0 && (unsigned long long)sb.st_size < SIZE_MAX / 2 &&
+             (size_t)sb.st_size + 1 > cap)
+        cap = (size_t)sb.st_size + 1; /* +1: reach EOF without growing */
     unsigned char *buf = malloc(cap);
     size_t len = 0;
     if (buf == NULL)
@@ -167,29 +168,24 @@ int rd_slurp(int fd, uint64_t max, unsigned char **out, size_t *outsz)
         *outsz = len;
         return 0;
     }
-    if (e == 0 && regular && max > 0 && (uint64_t)sb.st_size > max)
+    if (e == 0 && too_big)
         e = EFBIG;
-    while (e == 0) {
-        if (len == cap) {
-            unsigned char *grown = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-            if (grown == NULL) {
-                e = cap > SIZE_MAX / 2 ? EFBIG : ENOMEM;
-                break;
-            }
-            buf = grown;
-            cap *= 2;
-        }
-        ssize_t n = read(fd, buf + len, cap - len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            e = errno;
-        if (n <= 0)
+    /* A pipe is read up to one byte past max at most. */
+    size_t limit = !regular && max > 0 && max < SIZE_MAX ? (size_t)max + 1 : SIZE_MAX;
+    if (e == 0)
+        e = read_upto(fd, buf, &len, cap < limit ? cap : limit);
+    while (e == 0 && len == cap && len < limit) { /* full: more may come */
+        unsigned char *grown = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+        if (grown == NULL) {
+            e = cap > SIZE_MAX / 2 ? EFBIG : ENOMEM;
             break;
-        len += (size_t)n;
-        if (!regular && max > 0 && len > max)
-            e = EFBIG;
+        }
+        buf = grown;
+        cap *= 2;
+        e = read_upto(fd, buf, &len, cap < limit ? cap : limit);
     }
+    if (e == 0 && len >= limit)
+        e = EFBIG;
     if (e != 0) {
         free(buf);
         return e;
