@@ -30,6 +30,7 @@
 #include "layers/posix_layer.h"
 #include "core/real_calls.h"
 #include "core/state.h"
+#include "core/stderr_copy.h"
 #define IOLENS_WRAPPER_LAYER IOLENS_LAYER_POSIX
 #include "wrapper.h"
 #include "core/call_site.h"
@@ -185,6 +186,9 @@ static int after_dup(int oldfd, int newfd, double t0)
     if (newfd >= 0) {
         int saved = enter();
         iolens_posix_dup(oldfd, newfd, t0, t1);
+        /* A copy made at 2 is how a program redirects its stderr. */
+        if (newfd == 2 && oldfd != 2)
+            iolens_stderr_adopt();
         leave(saved);
     }
     return newfd;

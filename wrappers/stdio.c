@@ -21,6 +21,7 @@
 #include "core/file_table.h"
 #include "core/real_calls.h"
 #include "core/state.h"
+#include "core/stderr_copy.h"
 #define IOLENS_WRAPPER_LAYER IOLENS_LAYER_STDIO
 #include "wrapper.h"
 #include "layers/stdio_layer.h"
@@ -259,6 +260,9 @@ static FILE *freopen_common(FILE *(*real)(const char *, const char *, FILE *), c
     double t1 = iolens_now();
     int saved = enter();
     iolens_stdio_reopen(old, ret, path, mode, t0, t1);
+    /* freopen of stderr is how a program redirects it. */
+    if (ret != NULL && fileno(ret) == 2)
+        iolens_stderr_adopt();
     leave(saved);
     return ret;
 }

@@ -12,9 +12,33 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+/* A file, as fstat names it. */
+struct file_id {
+    int open; /* 0: no file (fd 2 was closed) */
+    dev_t dev;
+    ino_t ino;
+};
+
 static int copy_fd = -1;
-static dev_t copy_dev;
-static ino_t copy_ino;
+static struct file_id copy_id;    /* what fd 2 was at the start */
+static struct file_id stderr_id;  /* what fd 2 is meant to be now */
+static int stderr_id_known;       /* 0 until the start: fd 2 is trusted */
+
+static struct file_id id_of(int fd, struct stat *st)
+{
+    struct file_id id = {0, 0, 0};
+    if (IOLENS_REAL(fstat)(fd, st) == 0) {
+        id.open = 1;
+        id.dev = st->st_dev;
+        id.ino = st->st_ino;
+    }
+    return id;
+}
+
+static int same_file(struct file_id a, struct file_id b)
+{
+    return a.open && b.open && a.dev == b.dev && a.ino == b.ino;
+}
 
 /* Above the descriptors a program uses and above the ranges it may
  * close or dup2 onto by number (3 to 255, say), within the limit. */
@@ -30,25 +54,34 @@ static int first_free_from(void)
 
 void iolens_stderr_copy_take(void)
 {
+    if (copy_fd >= 0)
+        return;
     struct stat st;
-    if (copy_fd >= 0 || IOLENS_REAL(fstat)(2, &st) != 0 || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+    stderr_id = id_of(2, &st);
+    stderr_id_known = 1;
+    if (!stderr_id.open || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
         return;
     int fd = IOLENS_REAL(fcntl)(2, F_DUPFD_CLOEXEC, first_free_from());
     if (fd < 0)
         return;
-    copy_dev = st.st_dev;
-    copy_ino = st.st_ino;
+    copy_id = stderr_id;
     copy_fd = fd;
+}
+
+void iolens_stderr_adopt(void)
+{
+    struct stat st;
+    stderr_id = id_of(2, &st);
 }
 
 int iolens_stderr_fd(void)
 {
-    if (IOLENS_REAL(fcntl)(2, F_GETFD) != -1)
-        return 2;
     struct stat st;
+    struct file_id now = id_of(2, &st);
+    if (now.open && (!stderr_id_known || same_file(now, stderr_id)))
+        return 2;
     /* Never write to a descriptor the program has made its own since. */
-    if (copy_fd >= 0 && IOLENS_REAL(fstat)(copy_fd, &st) == 0 && st.st_dev == copy_dev &&
-        st.st_ino == copy_ino)
+    if (copy_fd >= 0 && same_file(id_of(copy_fd, &st), copy_id))
         return copy_fd;
     return -1;
 }

@@ -133,6 +133,41 @@ else
     echo "(no tmpfs mount here: the case of cat on a full file system is skipped)"
 fi
 
+# --------------------------------- a file the program put at descriptor 2 --
+# The log's directory is missing, so the runtime has one line to say at
+# exit.  A program that closed 2 and then opened a file got 2 for its
+# data: the line goes to the copy of the stderr it started with, or
+# nowhere, never into that file.  A file the program made its stderr on
+# purpose (dup2, freopen) gets the line.
+missing=$T/missing/dir
+msg="^iolens: cannot write log $missing: cannot create the log directory: No such file or directory\$"
+run_stderr_fd() {
+    env IOLENS_NONMPI=1 IOLENS_LOGDIR="$missing" LD_PRELOAD="$IOLENS_LIB" \
+        "$PROGS/prog_stderr_fd" "$@"
+}
+rm -f "$T/data"
+run_stderr_fd data "$T/data" 2>"$T/err"
+check_eq 0 "$?" "exit status with a data file at descriptor 2"
+check_eq DATA "$(cat "$T/data")" "data file at descriptor 2, stderr a file"
+check_eq 1 "$(grep -c "$msg" "$T/err")" "message on the first stderr, a data file at descriptor 2"
+check_eq 1 "$(wc -l <"$T/err" | tr -d ' ')" "stderr lines with a data file at descriptor 2"
+rm -f "$T/data"
+got=$(run_stderr_fd data "$T/data" 2>&1 | cat)
+check_eq "" "$got" "stderr, a pipe (no copy), with a data file at descriptor 2"
+check_eq DATA "$(cat "$T/data")" "data file at descriptor 2, stderr a pipe"
+rm -f "$T/data"
+run_stderr_fd data "$T/data" 2>&-
+check_eq 0 "$?" "exit status with a data file at descriptor 2, started without one"
+check_eq DATA "$(cat "$T/data")" "data file at descriptor 2, started with it closed"
+for how in dup2 freopen; do
+    rm -f "$T/redirected"
+    run_stderr_fd "$how" "$T/redirected" 2>"$T/err"
+    check_eq 0 "$?" "exit status with stderr redirected by $how"
+    check_eq 1 "$(grep -c "$msg" "$T/redirected")" "message in the stderr made by $how"
+    check_eq 1 "$(wc -l <"$T/redirected" | tr -d ' ')" "lines in the stderr made by $how"
+    check_eq "" "$(cat "$T/err")" "first stderr, after $how made another"
+done
+
 # No copy of a pipe: a daemon that closes its standard output and error
 # lets its reader see end-of-file at once, not when it ends 4 s later.
 start=$(date +%s)
