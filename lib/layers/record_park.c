@@ -40,14 +40,18 @@ static size_t put_varint(uint8_t *out, uint64_t v)
  * either end (more than 10 bytes). */
 static int get_varint(const uint8_t *in, size_t len, size_t *pos, uint64_t *v)
 {
-    *v = 0;
-    for (unsigned shift = 0; shift < 70u; shift += 7u) {
-        if (*pos >= len)
-            return -1;
-        uint8_t b = in[(*pos)++];
-        *v |= (uint64_t)(b & 0x7fu) << shift;
-        if (!(b & 0x80u))
+    /* In locals: stores through pos and v could alias in (bytes), and
+     * would be reloaded at every byte. */
+    size_t at = *pos;
+    uint64_t value = 0;
+    for (unsigned shift = 0; shift < 70u && at < len; shift += 7u) {
+        uint8_t b = in[at++];
+        value |= (uint64_t)(b & 0x7fu) << shift;
+        if (!(b & 0x80u)) {
+            *pos = at;
+            *v = value;
             return 0;
+        }
     }
     return -1;
 }
@@ -143,6 +147,17 @@ size_t iolens_park_encode(const struct iolens_park_codec *c, const void *rec, ui
     return n;
 }
 
+/* Reads word w of the packed form at in[*pos] into *word; -1 if it could
+ * not have been written there. */
+static int get_word(const struct iolens_park_codec *c, size_t w, const uint8_t *in, size_t len,
+                    size_t *pos, uint64_t *word)
+{
+    return is_raw(c, w) ? get_double(in, len, pos, word) : get_number(in, len, pos, word);
+}
+
+/* Only the map's set bits are visited: a parked record has a few dozen
+ * nonzero words of more than a hundred, and the log's writer decodes every
+ * parked record (twice: for its counters, then for its call sites). */
 int iolens_park_decode(const struct iolens_park_codec *c, const uint8_t *in, size_t len,
                        void *rec)
 {
@@ -152,16 +167,18 @@ int iolens_park_decode(const struct iolens_park_codec *c, const uint8_t *in, siz
     if (len < map_bytes)
         return -1;
     size_t pos = map_bytes;
-    for (size_t w = 0; w < c->nwords; w++) {
-        if (!((in[w / 8u] >> (w % 8u)) & 1u))
-            continue;
-        uint64_t word;
-        if ((is_raw(c, w) ? get_double : get_number)(in, len, &pos, &word) != 0)
-            goto bad;
-        memcpy(bytes + 8u * w, &word, sizeof word);
+    for (size_t m = 0; m < map_bytes; m++) {
+        for (unsigned bits = in[m]; bits != 0; bits &= bits - 1u) {
+            size_t w = 8u * m + (size_t)__builtin_ctz(bits);
+            uint64_t word;
+            /* A bit past the last word is not ours. */
+            if (w >= c->nwords || get_word(c, w, in, len, &pos, &word) != 0)
+                goto bad;
+            memcpy(bytes + 8u * w, &word, sizeof word);
+        }
     }
-    /* Bits past the last word, or bytes past the last number: not ours. */
-    if (pos != len || (c->nwords % 8u != 0 && (in[map_bytes - 1] >> (c->nwords % 8u)) != 0))
+    /* Bytes past the last number: not ours either. */
+    if (pos != len)
         goto bad;
     return 0;
 bad:
