@@ -80,6 +80,15 @@ static void on_fork_child(void)
     iolens_file_forget_folded();
 }
 
+/* quick_exit() runs the at_quick_exit handlers, then ends as _exit does,
+ * without the destructors.  Registered once tracing starts, before the
+ * program's own handlers, so it runs after them and the log has their
+ * I/O too. */
+static void on_quick_exit(void)
+{
+    iolens_runtime_on_immediate_exit();
+}
+
 static int build_state(void)
 {
     size_t memory = iolens_runtime_config()->memory;
@@ -104,6 +113,7 @@ static int build_state(void)
         strcpy(hostname, "unknown");
     iolens_state_set_hostname(hostname);
     pthread_atfork(NULL, NULL, on_fork_child);
+    at_quick_exit(on_quick_exit);
     return 0;
 }
 

@@ -17,6 +17,10 @@
  * usage: prog_procs exec DIR SELF
  *   Writes 100 bytes to DIR/before-exec, prints its pid, then execs
  *   SELF child DIR/exec 600.
+ * usage: prog_procs quick-exit DIR
+ *   Writes 100 bytes to DIR/before-quick-exit, registers a handler with
+ *   at_quick_exit that writes 50 bytes to DIR/quick-exit-handler, and
+ *   ends with quick_exit(5).
  * usage: prog_procs child FILE N
  *   Writes N bytes to FILE. */
 #include <fcntl.h>
@@ -192,6 +196,26 @@ static int exec_self(const char *dir, const char *self)
     return 1;
 }
 
+static char quick_exit_dir[4096];
+
+static void quick_exit_handler(void)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/quick-exit-handler", quick_exit_dir);
+    write_file(path, 50);
+}
+
+static int quick_exit_after_io(const char *dir)
+{
+    char path[4200];
+    snprintf(quick_exit_dir, sizeof quick_exit_dir, "%s", dir);
+    snprintf(path, sizeof path, "%s/before-quick-exit", dir);
+    write_file(path, 100);
+    if (at_quick_exit(quick_exit_handler) != 0)
+        die("at_quick_exit");
+    quick_exit(5);
+}
+
 int main(int argc, char **argv)
 {
     memset(buf, 'p', sizeof buf);
@@ -201,11 +225,14 @@ int main(int argc, char **argv)
         return spawn_all(argv[2], argv[3]);
     if (argc == 4 && strcmp(argv[1], "exec") == 0)
         return exec_self(argv[2], argv[3]);
+    if (argc == 3 && strcmp(argv[1], "quick-exit") == 0)
+        return quick_exit_after_io(argv[2]);
     if (argc == 4 && strcmp(argv[1], "child") == 0) {
         write_file(argv[2], (size_t)atol(argv[3]));
         return 0;
     }
-    fprintf(stderr, "usage: %s fork-busy DIR | spawn DIR SELF | exec DIR SELF | child FILE N\n",
+    fprintf(stderr, "usage: %s fork-busy DIR | spawn DIR SELF | exec DIR SELF | quick-exit DIR | "
+            "child FILE N\n",
             argv[0]);
     return 2;
 }

@@ -114,4 +114,19 @@ check_eq 600 "$(counter "$log" "$T/exec/exec" POSIX_BYTES_WRITTEN)" "bytes of th
 check_eq 0 "$(records_of "$log" "$T/exec/before-exec")" "records from before exec in the new image's log"
 check_eq "$pid" "$(header "$log" pid)" "pid of the exec'd image"
 check_eq "$pid" "$(header "$before" pid)" "pid of the image before exec"
+
+# ------------------------------------------------------------ quick_exit --
+# quick_exit runs the at_quick_exit handlers and ends without the
+# destructors: the log is written after the program's own handler.
+mkdir "$T/qexit" "$T/qexit.logs"
+timeout 60 env IOLENS_NONMPI=1 IOLENS_LOGDIR="$T/qexit.logs" LD_PRELOAD="$IOLENS_LIB" \
+    "$PROGS/prog_procs" quick-exit "$T/qexit" 2>"$T/qexit.err"
+check_eq 5 $? "prog_procs quick-exit exit status"
+check_eq "" "$(cat "$T/qexit.err")" "stderr of prog_procs quick-exit"
+check_eq 1 "$(ls "$T/qexit.logs" | wc -l)" "logs after quick_exit"
+log=$(ls "$T/qexit.logs"/*.iolens 2>/dev/null | head -n 1)
+require_log "${log:-$T/qexit.logs/none}"
+check_eq 100 "$(counter "$log" "$T/qexit/before-quick-exit" POSIX_BYTES_WRITTEN)" "bytes written before quick_exit"
+check_eq 50 "$(counter "$log" "$T/qexit/quick-exit-handler" POSIX_BYTES_WRITTEN)" "bytes written by the at_quick_exit handler"
+check_eq "<none>" "$(header "$log" incomplete)" "incomplete mark of quick_exit's log"
 finish
