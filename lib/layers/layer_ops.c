@@ -47,12 +47,13 @@ static void *record_in(const struct iolens_file *file, const struct iolens_layer
     return iolens_slot_is_live(rec) ? rec : NULL;
 }
 
-/* The record to read for the log: a parked one through its layer. */
+/* The record to read for the log: a parked one through its layer, of
+ * which only bytes [offset, offset + bytes) are sure to be there. */
 static void *record_to_read(struct iolens_file *file, const struct iolens_layer_ops *ops,
-                            void *scratch)
+                            void *scratch, size_t offset, size_t bytes)
 {
     if (ops->read_record != NULL)
-        return ops->read_record(file, scratch);
+        return ops->read_record(file, scratch, offset, bytes);
     return record_in(file, ops); /* a refused slot (a folded file) is not read */
 }
 
@@ -67,7 +68,11 @@ int iolens_layer_copy_sites(struct iolens_file *file, const struct iolens_layer_
                             struct iolens_site_snapshot *out)
 {
     _Alignas(16) unsigned char scratch[IOLENS_PARK_MAX_WORDS * 8u];
-    void *rec = ops->sites_offset != 0 ? record_to_read(file, ops, scratch) : NULL;
+    /* Only the call sites: the counters were read for the layer's
+     * region already. */
+    void *rec = ops->sites_offset != 0 ? record_to_read(file, ops, scratch, ops->sites_offset,
+                                                        sizeof(struct iolens_site_ref))
+                                       : NULL;
     if (rec == NULL)
         return 0;
     const struct iolens_site_ref *ref =
@@ -90,7 +95,7 @@ static void emit_file(struct iolens_file *file, void *arg)
 {
     struct record_walk *w = arg;
     _Alignas(16) unsigned char scratch[IOLENS_PARK_MAX_WORDS * 8u];
-    void *rec = record_to_read(file, w->ops, scratch);
+    void *rec = record_to_read(file, w->ops, scratch, 0, sizeof scratch); /* all of it */
     if (rec == NULL)
         return;
     _Alignas(8) unsigned char out[IOLENS_LAYER_RECORD_MAX];

@@ -67,9 +67,11 @@ struct iolens_layer_ops {
     void (*clear_record)(void *rec, struct iolens_file *file);
     /* A layer whose slots may hold parked records (park_pool.h): file's
      * record to read for the log, the live one or a copy in scratch
-     * (IOLENS_PARK_MAX_WORDS * 8 bytes).  The walks leave a parked slot
-     * to the layer otherwise.  NULL: the slot's value is the record. */
-    void *(*read_record)(struct iolens_file *file, void *scratch);
+     * (IOLENS_PARK_MAX_WORDS * 8 bytes) that need hold only bytes
+     * [offset, offset + bytes), the rest zero.  The walks leave a parked
+     * slot to the layer otherwise.  NULL: the slot's value is the
+     * record. */
+    void *(*read_record)(struct iolens_file *file, void *scratch, size_t offset, size_t bytes);
 };
 
 /* Defines a layer's entry: IOLENS_LAYER_OPS(posix_ops) = { ... };

@@ -262,15 +262,18 @@ uint64_t iolens_pool_demand(struct iolens_park_pool *p, uint64_t budget)
            iolens_budget_round(p->rec_size);
 }
 
-void *iolens_pool_read(struct iolens_park_pool *p, struct iolens_file *file, void *scratch)
+void *iolens_pool_read(struct iolens_park_pool *p, struct iolens_file *file, void *scratch,
+                       size_t offset, size_t bytes)
 {
     iolens_lock_always(&p->lock);
     p->frozen = 1;
     void *rec = atomic_load_explicit(slot_of(p, file), memory_order_acquire);
+    size_t first = offset / 8u, end = (offset + bytes + 7u) / 8u;
     if (rec == IOLENS_REFUSED_SLOT)
         rec = NULL;
     else if (rec != NULL && iolens_is_parked(rec))
-        rec = iolens_park_peek_record(&p->codec, iolens_parked_blob(rec), scratch) == 0
+        rec = iolens_park_peek_part(&p->codec, iolens_parked_blob(rec), first, end - first,
+                                    scratch) == 0
                   ? scratch
                   : NULL;
     iolens_unlock_always(&p->lock);

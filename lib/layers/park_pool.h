@@ -100,8 +100,11 @@ uint64_t iolens_pool_demand(struct iolens_park_pool *p, uint64_t budget);
 
 /* For the log: file's record to read, the live one or a copy of the
  * parked one in scratch (IOLENS_PARK_MAX_WORDS * 8 bytes, 16-aligned);
- * NULL if it has none.  From the first call on, nothing is parked. */
-void *iolens_pool_read(struct iolens_park_pool *p, struct iolens_file *file, void *scratch);
+ * NULL if it has none.  Of a parked record only bytes [offset, offset +
+ * bytes) are copied, the rest of scratch being zero (its lock free).
+ * From the first call on, nothing is parked. */
+void *iolens_pool_read(struct iolens_park_pool *p, struct iolens_file *file, void *scratch,
+                       size_t offset, size_t bytes);
 
 /* Folds file's live record whole, as a parked one is when it cannot be
  * made live again, if nothing holds it: for a file whose descriptor the

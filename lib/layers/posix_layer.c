@@ -1477,9 +1477,9 @@ static uint64_t pool_demand(uint64_t budget)
     return iolens_pool_demand(&pool, budget);
 }
 
-static void *read_record(struct iolens_file *file, void *scratch)
+static void *read_record(struct iolens_file *file, void *scratch, size_t offset, size_t bytes)
 {
-    return iolens_pool_read(&pool, file, scratch);
+    return iolens_pool_read(&pool, file, scratch, offset, bytes);
 }
 
 _Static_assert(sizeof(struct iolens_posix_record) <= IOLENS_LAYER_RECORD_MAX, "record size");

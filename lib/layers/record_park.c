@@ -155,11 +155,28 @@ static int get_word(const struct iolens_park_codec *c, size_t w, const uint8_t *
     return is_raw(c, w) ? get_double(in, len, pos, word) : get_number(in, len, pos, word);
 }
 
-/* Only the map's set bits are visited: a parked record has a few dozen
- * nonzero words of more than a hundred, and the log's writer decodes every
- * parked record (twice: for its counters, then for its call sites). */
-int iolens_park_decode(const struct iolens_park_codec *c, const uint8_t *in, size_t len,
-                       void *rec)
+/* Steps over word w of the packed form (a number, or a double's tag and,
+ * after the tag 1, its 8 bytes); -1 if it runs past the end. */
+static int skip_word(const struct iolens_park_codec *c, size_t w, const uint8_t *in, size_t len,
+                     size_t *pos)
+{
+    uint64_t v;
+    if (get_varint(in, len, pos, &v) != 0)
+        return -1;
+    if (is_raw(c, w) && (v & 1u)) {
+        if (len - *pos < sizeof(uint64_t))
+            return -1;
+        *pos += sizeof(uint64_t);
+    }
+    return 0;
+}
+
+/* Unpacks words [first, end) into rec, every other word zero.  Only the
+ * map's set bits are visited: a parked record has a few dozen nonzero
+ * words of more than a hundred.  The whole record (0, nwords) is checked
+ * to its last byte; a part only as far as it reads. */
+static int decode_range(const struct iolens_park_codec *c, const uint8_t *in, size_t len,
+                        size_t first, size_t end, void *rec)
 {
     unsigned char *bytes = rec;
     size_t map_bytes = (c->nwords + 7u) / 8u;
@@ -167,23 +184,37 @@ int iolens_park_decode(const struct iolens_park_codec *c, const uint8_t *in, siz
     if (len < map_bytes)
         return -1;
     size_t pos = map_bytes;
-    for (size_t m = 0; m < map_bytes; m++) {
+    for (size_t m = 0; m < map_bytes && 8u * m < end; m++) {
         for (unsigned bits = in[m]; bits != 0; bits &= bits - 1u) {
             size_t w = 8u * m + (size_t)__builtin_ctz(bits);
+            if (w >= c->nwords)
+                goto bad; /* a bit past the last word is not ours */
+            if (w >= end)
+                break;
+            if (w < first) {
+                if (skip_word(c, w, in, len, &pos) != 0)
+                    goto bad;
+                continue;
+            }
             uint64_t word;
-            /* A bit past the last word is not ours. */
-            if (w >= c->nwords || get_word(c, w, in, len, &pos, &word) != 0)
+            if (get_word(c, w, in, len, &pos, &word) != 0)
                 goto bad;
             memcpy(bytes + 8u * w, &word, sizeof word);
         }
     }
     /* Bytes past the last number: not ours either. */
-    if (pos != len)
+    if (end == c->nwords && pos != len)
         goto bad;
     return 0;
 bad:
     memset(rec, 0, 8u * c->nwords);
     return -1;
+}
+
+int iolens_park_decode(const struct iolens_park_codec *c, const uint8_t *in, size_t len,
+                       void *rec)
+{
+    return decode_range(c, in, len, 0, c->nwords, rec);
 }
 
 /* ------------------------------------------------------- the blobs -- */
@@ -289,16 +320,34 @@ void *iolens_park_store_record(struct iolens_park_store *s, const struct iolens_
     return blob;
 }
 
-int iolens_park_peek_record(const struct iolens_park_codec *c, const void *blob, void *rec)
+/* The packed form of a blob and its length; NULL if its head is damaged. */
+static const uint8_t *packed_of(const void *blob, size_t *len)
 {
     struct blob_head head;
     memcpy(&head, blob, sizeof head);
     if (head.size_class == 0 || head.size_class >= IOLENS_PARK_CLASSES ||
-        class_of(head.len) > head.size_class) {
+        class_of(head.len) > head.size_class)
+        return NULL;
+    *len = head.len;
+    return (const uint8_t *)blob + sizeof head;
+}
+
+int iolens_park_peek_record(const struct iolens_park_codec *c, const void *blob, void *rec)
+{
+    return iolens_park_peek_part(c, blob, 0, c->nwords, rec);
+}
+
+int iolens_park_peek_part(const struct iolens_park_codec *c, const void *blob, size_t first,
+                          size_t count, void *rec)
+{
+    size_t len;
+    const uint8_t *packed = packed_of(blob, &len);
+    if (packed == NULL) {
         memset(rec, 0, 8u * c->nwords);
         return -1;
     }
-    return iolens_park_decode(c, (const uint8_t *)blob + sizeof head, head.len, rec);
+    size_t end = first < c->nwords && count < c->nwords - first ? first + count : c->nwords;
+    return decode_range(c, packed, len, first, end, rec);
 }
 
 int iolens_park_repack_record(const struct iolens_park_codec *c, void *blob, const void *rec)

@@ -64,6 +64,12 @@ void *iolens_park_store_record(struct iolens_park_store *s, const struct iolens_
 /* Unpacks blob into rec, the blob unchanged.  Returns 0, or -1 if the
  * blob is damaged (rec is then zero). */
 int iolens_park_peek_record(const struct iolens_park_codec *c, const void *blob, void *rec);
+/* Unpacks only words [first, first + count) of blob into rec (first below
+ * the record's words), the others zero: the log's writer reads a parked
+ * record's call sites so, after its counters.  Returns 0, or -1 if what
+ * it read of the blob is damaged (rec is then zero). */
+int iolens_park_peek_part(const struct iolens_park_codec *c, const void *blob, size_t first,
+                          size_t count, void *rec);
 /* Frees a blob for later ones. */
 void iolens_park_free_blob(struct iolens_park_store *s, void *blob);
 /* Packs rec again into blob, in place: rec may only have lost words or

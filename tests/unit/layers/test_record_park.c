@@ -281,6 +281,50 @@ START_TEST(blobs_are_reused_by_size)
 }
 END_TEST
 
+/* A part of a parked record (its call sites, for the log): exactly the
+ * words asked for, whatever lies before them (numbers, doubles with their
+ * 8 bytes), every other word zero; a damaged blob gives -1 and zeros. */
+START_TEST(parts_are_exact)
+{
+    ck_assert_int_eq(iolens_budget_init(1 << 20), 0);
+    struct iolens_park_codec c;
+    codec_with_doubles(&c);
+    struct iolens_park_store s;
+    memset(&s, 0, sizeof s);
+    for (int t = 0; t < 200; t++) {
+        uint64_t in[NWORDS], out[NWORDS];
+        random_record(in);
+        in[11] = 0x3ff8000000000000ull; /* 1.5: a double packed with its 8 bytes */
+        void *blob = iolens_park_store_record(&s, &c, in);
+        ck_assert_ptr_nonnull(blob);
+        size_t first = (size_t)(next_random() % NWORDS);
+        size_t count = 1 + (size_t)(next_random() % 6);
+        memset(out, 0xa5, sizeof out);
+        ck_assert_int_eq(iolens_park_peek_part(&c, blob, first, count, out), 0);
+        for (size_t w = 0; w < NWORDS; w++)
+            ck_assert_uint_eq(out[w], w >= first && w < first + count ? in[w] : 0);
+        iolens_park_free_blob(&s, blob);
+    }
+    /* The whole record through a part that reaches its end. */
+    uint64_t in[NWORDS], out[NWORDS];
+    random_record(in);
+    void *blob = iolens_park_store_record(&s, &c, in);
+    ck_assert_ptr_nonnull(blob);
+    ck_assert_int_eq(iolens_park_peek_part(&c, blob, 0, NWORDS + 5, out), 0);
+    ck_assert_int_eq(memcmp(in, out, sizeof in), 0);
+    /* A damaged head. */
+    unsigned char saved = ((unsigned char *)blob)[2];
+    ((unsigned char *)blob)[2] = 0; /* size class 0 */
+    memset(out, 0xa5, sizeof out);
+    ck_assert_int_eq(iolens_park_peek_part(&c, blob, 100, 3, out), -1);
+    for (size_t w = 0; w < NWORDS; w++)
+        ck_assert_uint_eq(out[w], 0);
+    ((unsigned char *)blob)[2] = saved;
+    ck_assert_int_eq(iolens_park_peek_part(&c, blob, 100, 3, out), 0);
+    iolens_budget_fini();
+}
+END_TEST
+
 /* A full budget: the blob is refused, nothing else changes; the last
  * bytes take a form without its grain of room. */
 START_TEST(no_room_no_blob)
@@ -313,6 +357,7 @@ int main(void)
     tcase_add_test(tc, damaged_forms_are_refused);
     tcase_add_test(tc, blobs_are_reused_by_size);
     tcase_add_test(tc, no_room_no_blob);
+    tcase_add_test(tc, parts_are_exact);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
