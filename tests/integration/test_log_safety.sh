@@ -168,6 +168,39 @@ for how in dup2 freopen; do
     check_eq "" "$(cat "$T/err")" "first stderr, after $how made another"
 done
 
+# ------------------------------------------ a program out of descriptors --
+# A program that leaked descriptors until open failed with EMFILE, then
+# ended, still gets its log: the soft limit is raised by a few for it,
+# within the hard limit.  A log written before an exec puts the limit
+# back: the exec'd image sees the program's own soft limit.
+hard=$(ulimit -Hn)
+if [ "$hard" = unlimited ] || [ "$hard" -gt 64 ]; then
+    mkdir "$T/nofile" "$T/nofile.logs"
+    run_fd_limit() {
+        (ulimit -Sn 64 && env IOLENS_NONMPI=1 IOLENS_LOGDIR="$T/nofile.logs" \
+            LD_PRELOAD="$IOLENS_LIB" "$PROGS/prog_fd_limit" "$T/nofile" "$@") 2>"$T/err"
+    }
+    out=$(run_fd_limit)
+    check_eq 0 "$?" "exit status of a program out of descriptors"
+    opened=${out% *}
+    check_eq EMFILE "${out#* }" "why the last open of a program out of descriptors failed"
+    check_eq "" "$(cat "$T/err")" "stderr of a program out of descriptors"
+    log=$(ls "$T/nofile.logs"/*.iolens 2>/dev/null | head -n 1)
+    require_log "${log:-$T/nofile.logs/none}"
+    check_eq $((opened + 1)) "$(counter "$log" "$T/nofile/data" POSIX_OPENS)" \
+        "opens in the log of a program out of descriptors"
+    check_eq 100 "$(counter "$log" "$T/nofile/data" POSIX_BYTES_WRITTEN)" \
+        "bytes in the log of a program out of descriptors"
+    rm -f "$T/nofile.logs"/*
+    out=$(run_fd_limit sh -c 'ulimit -Sn')
+    check_eq 0 "$?" "exit status of a program out of descriptors that execs"
+    check_eq 64 "$(printf '%s\n' "$out" | sed -n 2p)" "soft descriptor limit after the log written before exec"
+    check_eq 2 "$(ls "$T/nofile.logs" | wc -l)" "logs of a program out of descriptors and of the image it execs"
+    check_eq "" "$(cat "$T/err")" "stderr of a program out of descriptors that execs"
+else
+    echo "(hard descriptor limit $hard: the case of a program out of descriptors is skipped)"
+fi
+
 # No copy of a pipe: a daemon that closes its standard output and error
 # lets its reader see end-of-file at once, not when it ends 4 s later.
 start=$(date +%s)
