@@ -220,6 +220,11 @@ int main(int argc, char **argv)
         return 1;
     }
     const char *in_path = argv[optind], *out_path = argv[optind + 1];
+    if (iolens_out_replaces_input(out_path, &in_path, 1) >= 0) {
+        fprintf(stderr, "%s: %s: is IN, the log to read; OUT would replace it (nothing written)\n",
+                prog, out_path);
+        return 1;
+    }
 
     static struct anon_key key;
     if (load_key(key_file, &key) != 0)

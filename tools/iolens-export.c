@@ -163,6 +163,12 @@ static int run_item(const struct args *a, char *const *logs, int nlogs)
 {
     struct iolens_out out;
     const char *name = a->output != NULL ? a->output : "-";
+    int in = iolens_out_replaces_input(name, (const char *const *)logs, nlogs);
+    if (in >= 0) {
+        fprintf(stderr, PROG ": %s: is the log %s; the CSV would replace it (nothing written)\n",
+                name, logs[in]);
+        return 1;
+    }
     int e = iolens_out_open(&out, name);
     if (e != 0) {
         fprintf(stderr, PROG ": %s: %s\n", name, strerror(e));

@@ -158,6 +158,11 @@ int main(int argc, char **argv)
             usage(stdout);
         return rc > 0 ? 0 : 1;
     }
+    if (iolens_out_replaces_input(a.output, &a.log, 1) >= 0) {
+        fprintf(stderr, PROG ": %s: is the log to read; the page would replace it (nothing written)\n",
+                a.output);
+        return 1;
+    }
     struct iolens_log log;
     char err[512];
     if (iolens_log_read(a.log, &log, err, sizeof err) != IOLENS_READ_OK) {

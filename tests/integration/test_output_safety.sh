@@ -10,7 +10,9 @@
 #     O_EXCL|O_NOFOLLOW before SQLite opens it, so concurrent imports land);
 #   - a name that is not a regular file (a symlink to /dev/null, a FIFO)
 #     is written in place and stays what it was; - is standard output;
-#   - a failed run leaves an existing OUT as it was and no temporary.
+#   - a failed run leaves an existing OUT as it was and no temporary;
+#   - OUT that is the log being read (the same file under any name) is
+#     refused, and the log stays as it was.
 . "$(dirname "$0")/common.sh"
 
 for var in IOLENS_TESTBIN IOLENS_BUILDDIR; do
@@ -138,4 +140,30 @@ if [ "$(id -u)" != 0 ]; then
     check_eq "old" "$(cat "$T/ro/out.html")" "OUT in a read-only directory"
 fi
 chmod 0755 "$T/ro"
+
+# 5. OUT that is the log being read (by its name, through a symlink to
+#    it, or by a hard link) is refused: status 1, one line, the log as it
+#    was.  OUT a symlink to the log is only a name, replaced: the log stays.
+cp "$log" "$T/self.iolens"
+ln -s "$T/self.iolens" "$T/self-link.iolens"
+ln "$T/self.iolens" "$T/self-hard.iolens"
+before=$(cksum <"$T/self.iolens")
+for tool in report item anonymize; do
+    for as in self.iolens self-hard.iolens; do
+        # shellcheck disable=SC2046
+        $(tool_cmd "$tool" "$T/$as" | sed "s|$log|$T/self-link.iolens|") >/dev/null 2>"$T/err"
+        check_eq 1 "$?" "exit status of $tool writing over its log ($as)"
+        check_eq 1 "$(wc -l <"$T/err" | tr -d ' ')" "stderr lines of $tool writing over its log ($as)"
+        grep -q "$T/$as: is " "$T/err" || fail "$tool ($as): message '$(cat "$T/err")'"
+        check_eq "$before" "$(cksum <"$T/self.iolens")" "the log after $tool refused to write over it ($as)"
+    done
+    # shellcheck disable=SC2046
+    $(tool_cmd "$tool" "$T/self-link.iolens" | sed "s|$log|$T/self.iolens|") >/dev/null 2>&1
+    check_eq 0 "$?" "exit status of $tool writing to a symlink to its log"
+    [ -f "$T/self-link.iolens" ] && [ ! -L "$T/self-link.iolens" ] ||
+        fail "$tool did not replace the symlink to its log"
+    check_eq "$before" "$(cksum <"$T/self.iolens")" "the log after $tool replaced a symlink to it"
+    rm -f "$T/self-link.iolens"
+    ln -s "$T/self.iolens" "$T/self-link.iolens"
+done
 finish

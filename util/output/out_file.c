@@ -191,3 +191,14 @@ void iolens_out_dir_abort(struct iolens_out_dir *d)
     free(d->path);
     *d = (struct iolens_out_dir){0};
 }
+
+int iolens_out_replaces_input(const char *path, const char *const *inputs, int n)
+{
+    struct stat out, in;
+    if (strcmp(path, "-") == 0 || lstat(path, &out) != 0 || !S_ISREG(out.st_mode))
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+            return i;
+    return -1;
+}

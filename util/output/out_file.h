@@ -26,6 +26,13 @@ int iolens_out_commit(struct iolens_out *o);
 /* Closes the output and removes the temporary, if any (a failed run). */
 void iolens_out_abort(struct iolens_out *o);
 
+/* The output path would replace one of the inputs[0..n) (the same
+ * regular file, by device and inode, whatever the names: the name path
+ * itself, as iolens_out_open replaces it, against each input as it is
+ * read): its index, else -1.  The tools refuse to write over a log they
+ * read, which would be gone once the output is renamed onto it. */
+int iolens_out_replaces_input(const char *path, const char *const *inputs, int n);
+
 /* For libraries that open files by name (HDF5, SQLite): a new directory
  * beside path, made with mkdtemp (mode 0700: nobody else can plant or
  * replace a name in it), and in *file the name of a file inside it for the
