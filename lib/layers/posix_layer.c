@@ -450,6 +450,17 @@ static posix_rec *lock_live_or_other(struct iolens_file **file, const char *path
     return r;
 }
 
+/* A path that could not be made absolute (past PATH_MAX, or relative to
+ * a directory whose own path is): it cannot be named in the log, so its
+ * file is folded into <other files>, whose record is returned locked, as
+ * for a file the budget had no room for. */
+static posix_rec *lock_record_for_nameless(const char *path, int is_open,
+                                           struct iolens_file **file_out, int *held)
+{
+    *file_out = NULL;
+    return lock_live_or_other(file_out, path, strlen(path), is_open, held);
+}
+
 static posix_rec *lock_record_for_path(const char *abspath, size_t len, int is_open,
                                        struct iolens_file **file_out, int *held)
 {
@@ -648,11 +659,12 @@ static void count_meta_named(int dirfd, const char *path, int counter, double t0
     char buf[PATH_MAX];
     size_t len;
     const char *abspath = resolve_path(dirfd, path, buf, sizeof buf, &len);
-    if (abspath == NULL)
+    if (path == NULL || path[0] == '\0')
         return;
     struct iolens_file *file;
     int held;
-    posix_rec *r = lock_record_for_path(abspath, len, 0, &file, &held);
+    posix_rec *r = abspath != NULL ? lock_record_for_path(abspath, len, 0, &file, &held)
+                                   : lock_record_for_nameless(path, 0, &file, &held);
     if (r != NULL)
         count_meta_locked(r, held, counter, t0, t1);
 }
@@ -696,7 +708,8 @@ void iolens_posix_open(int dirfd, const char *path, int fd, int flags, int mode,
     }
     struct iolens_file *file;
     int held;
-    posix_rec *own = abspath != NULL ? lock_record_for_path(abspath, len, 1, &file, &held) : NULL;
+    posix_rec *own = abspath != NULL ? lock_record_for_path(abspath, len, 1, &file, &held)
+                                     : lock_record_for_nameless(path, 1, &file, &held);
     if (own == NULL) {
         iolens_fd_close(fd); /* untraced: drop a stale binding of the number */
         return;

@@ -122,6 +122,15 @@ static struct iolens_file *file_for_path(const char *abspath, size_t len)
     return file;
 }
 
+/* A file that cannot be named (its path could not be made absolute: past
+ * PATH_MAX): folded into <other files>, as one the budget had no room
+ * for.  name is what the program gave, for the folded-files estimate. */
+static struct iolens_file *file_for_nameless(const char *name, size_t len)
+{
+    iolens_file_note_folded(iolens_path_hash(name, len), len, IOLENS_LAYER_STDIO, 1);
+    return iolens_file_other();
+}
+
 static void add_meta_time(stdio_rec *r, double t0, double t1)
 {
     r->disk.fcounters[STDIO_F_META_TIME] = iolens_time_add_nonoverlap(
@@ -345,7 +354,8 @@ void iolens_stdio_open(FILE *stream, const char *path, const char *mode, double 
 {
     char abspath[PATH_MAX];
     long len = iolens_posix_resolve(AT_FDCWD, path, abspath, sizeof abspath);
-    struct iolens_file *file = len >= 0 ? file_for_path(abspath, (size_t)len) : NULL;
+    struct iolens_file *file = len >= 0 ? file_for_path(abspath, (size_t)len)
+                                        : file_for_nameless(path, strlen(path));
     if (file == NULL) {
         untrack_stream(stream); /* forget a stale entry of the same FILE */
         return;
@@ -366,7 +376,10 @@ static struct iolens_file *file_of_fd(int fd)
         return ofd->file;
     char abspath[PATH_MAX];
     long len = iolens_posix_fd_path(fd, abspath, sizeof abspath);
-    return len >= 0 ? file_for_path(abspath, (size_t)len) : NULL;
+    if (len >= 0)
+        return file_for_path(abspath, (size_t)len);
+    /* A descriptor the POSIX layer folded for want of a name. */
+    return ofd != NULL ? file_for_nameless(abspath, 0) : NULL;
 }
 
 void iolens_stdio_fdopen(FILE *stream, int fd, const char *mode, double t0, double t1)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # 100,000 files under a 64 KiB budget: the program is unharmed, totals stay
 # exact through the <other files> record, and the log reports the folding.
+# Files whose paths are too long to name are folded there too.
 . "$(dirname "$0")/common.sh"
 iolens_setup
 
@@ -130,4 +131,26 @@ check_eq 0 "$(header "$log" "folded opens")" "folded opens at the needed budget 
 check_eq 0 "$(header "$log" "folded files")" "folded files at the needed budget $needed"
 check_eq 6400 "$(total "$log" POSIX_WRITES)" "total_POSIX_WRITES at the needed budget"
 check_eq 6400 "$(records_of_prefix "$log" "$dir/")" "files with a record at the needed budget"
+
+# Paths past PATH_MAX cannot be named: such a file is folded into <other
+# files> whatever the budget, so its bytes are still counted (they were
+# lost).  The program's own count of its opens, and its 100 bytes written
+# and read, are the oracle.
+dir=$T/long
+log=$T/long.iolens
+mkdir "$dir" || fail "cannot make $dir"
+opens=$(run_traced "$log" "$PROGS/prog_long_path" "$dir")
+check_eq 0 "$?" "exit status of prog_long_path"
+require_log "$log"
+check_eq "$opens" "$(total "$log" POSIX_OPENS)" "total_POSIX_OPENS of files past PATH_MAX"
+check_eq 100 "$(total "$log" POSIX_BYTES_WRITTEN)" "total_POSIX_BYTES_WRITTEN of files past PATH_MAX"
+check_eq 100 "$(total "$log" POSIX_BYTES_READ)" "total_POSIX_BYTES_READ of files past PATH_MAX"
+check_eq 100 "$(counter "$log" "<other files>" POSIX_BYTES_WRITTEN)" "POSIX_BYTES_WRITTEN of <other files>"
+check_eq 1 "$(counter "$log" "<other files>" POSIX_STATS)" "POSIX_STATS of <other files> (stat of a path past PATH_MAX)"
+check_eq $(($(counter "$log" "<other files>" POSIX_OPENS) + $(counter "$log" "<other files>" STDIO_OPENS))) \
+    "$(header "$log" "folded opens")" \
+    "folded opens vs. POSIX_OPENS + STDIO_OPENS of <other files>, paths past PATH_MAX"
+check_gt "$(counter "$log" "<other files>" POSIX_OPENS)" 1 "opens of paths past PATH_MAX"
+check_eq 1 "$(counter "$log" "<other files>" STDIO_OPENS)" "STDIO_OPENS of <other files> (fopen past PATH_MAX)"
+check_eq 100 "$(counter "$log" "<other files>" STDIO_BYTES_READ)" "STDIO_BYTES_READ of <other files>"
 finish
