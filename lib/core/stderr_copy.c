@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
@@ -21,8 +22,31 @@ struct file_id {
 
 static int copy_fd = -1;
 static struct file_id copy_id;    /* what fd 2 was at the start */
-static struct file_id stderr_id;  /* what fd 2 is meant to be now */
-static int stderr_id_known;       /* 0 until the start: fd 2 is trusted */
+
+/* What fd 2 is meant to be now: set at the start and by any thread that
+ * puts a file at 2, read by any thread with a message (a signal handler's
+ * included), so its parts are atomics.  A read that mixes two settings
+ * names no file, and the message goes to the copy. */
+static _Atomic int stderr_known; /* 0 until the start: fd 2 is trusted */
+static _Atomic int stderr_open;
+static _Atomic dev_t stderr_dev;
+static _Atomic ino_t stderr_ino;
+
+static void set_stderr_id(struct file_id id)
+{
+    atomic_store_explicit(&stderr_open, id.open, memory_order_relaxed);
+    atomic_store_explicit(&stderr_dev, id.dev, memory_order_relaxed);
+    atomic_store_explicit(&stderr_ino, id.ino, memory_order_relaxed);
+    atomic_store_explicit(&stderr_known, 1, memory_order_release);
+}
+
+static struct file_id stderr_id(void)
+{
+    struct file_id id = {atomic_load_explicit(&stderr_open, memory_order_relaxed),
+                         atomic_load_explicit(&stderr_dev, memory_order_relaxed),
+                         atomic_load_explicit(&stderr_ino, memory_order_relaxed)};
+    return id;
+}
 
 static struct file_id id_of(int fd, struct stat *st)
 {
@@ -57,28 +81,29 @@ void iolens_stderr_copy_take(void)
     if (copy_fd >= 0)
         return;
     struct stat st;
-    stderr_id = id_of(2, &st);
-    stderr_id_known = 1;
-    if (!stderr_id.open || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+    struct file_id id = id_of(2, &st);
+    set_stderr_id(id);
+    if (!id.open || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
         return;
     int fd = IOLENS_REAL(fcntl)(2, F_DUPFD_CLOEXEC, first_free_from());
     if (fd < 0)
         return;
-    copy_id = stderr_id;
+    copy_id = id;
     copy_fd = fd;
 }
 
 void iolens_stderr_adopt(void)
 {
     struct stat st;
-    stderr_id = id_of(2, &st);
+    set_stderr_id(id_of(2, &st));
 }
 
 int iolens_stderr_fd(void)
 {
     struct stat st;
     struct file_id now = id_of(2, &st);
-    if (now.open && (!stderr_id_known || same_file(now, stderr_id)))
+    if (now.open && (!atomic_load_explicit(&stderr_known, memory_order_acquire) ||
+                     same_file(now, stderr_id())))
         return 2;
     /* Never write to a descriptor the program has made its own since. */
     if (copy_fd >= 0 && same_file(id_of(copy_fd, &st), copy_id))
