@@ -15,6 +15,10 @@ B=$(cd "$B" && pwd)
 NP=${2:-4}
 SIZE=${3:-1G}
 ITERS=${4:-3}
+# The launcher the build was configured with (its -genv is MPICH's), not
+# whichever mpiexec the system's alternatives point to (Open MPI's, once
+# its packages are installed).
+MPIEXEC=${MPIEXEC:-$(sed -n 's/^MPIEXEC = //p' "$B/Makefile" 2>/dev/null)}
 MPIEXEC=${MPIEXEC:-$(command -v mpiexec)}
 W=$(mktemp -d "${TMPDIR:-/tmp}/iolens-accuracy.XXXXXX")
 trap 'rm -rf "$W"' EXIT
