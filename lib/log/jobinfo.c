@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/fd_room.h"
 #include "core/real_calls.h"
 #include "core/state.h"
 
@@ -111,17 +112,21 @@ long iolens_jobinfo_launcher_rank(void)
 /* ----------------------------------------------------------------- user -- */
 
 /* Runs getpwnam_r (name != NULL) or getpwuid_r with a buffer that grows on
- * ERANGE; copies pw_name into out when the entry's uid is uid. */
+ * ERANGE; copies pw_name into out when the entry's uid is uid.  A process
+ * out of descriptors (EMFILE) is given room for the lookup (fd_room.h). */
 static bool passwd_lookup(const char *name, uid_t uid, char *out, size_t outsz)
 {
     bool found = false;
     char stack_buf[PWBUF_START];
     char *buf = stack_buf;
     size_t bufsz = sizeof stack_buf;
+    struct iolens_fd_room room = {0};
     for (;;) {
         struct passwd pw, *res = NULL;
         int e = name != NULL ? getpwnam_r(name, &pw, buf, bufsz, &res)
                              : getpwuid_r(uid, &pw, buf, bufsz, &res);
+        if (e == EMFILE && iolens_fd_room_make(&room))
+            continue;
         if (e == ERANGE && bufsz < PWBUF_MAX) {
             char *bigger = malloc(bufsz * 2);
             if (bigger == NULL)
@@ -138,6 +143,7 @@ static bool passwd_lookup(const char *name, uid_t uid, char *out, size_t outsz)
         }
         break;
     }
+    iolens_fd_room_give_back(&room);
     if (buf != stack_buf)
         free(buf);
     return found;

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/fd_room.h"
 #include "core/real_calls.h"
 
 static char token[9];
@@ -75,41 +76,10 @@ static int check_dir(int fd, char *err, size_t errsz)
     return 0;
 }
 
-/* Descriptors the log needs at most (the directory and the temporary
- * file), with some to spare. */
-#define LOG_DESCRIPTORS 8
-
-/* Raises the soft descriptor limit by LOG_DESCRIPTORS, within the hard
- * one, once; 1 if it did. */
-static int make_descriptor_room(struct iolens_log_place *p)
-{
-    struct rlimit rl;
-    if (p->nofile_raised || getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
-        rl.rlim_cur >= rl.rlim_max)
-        return 0;
-    rlim_t soft = rl.rlim_cur;
-    rl.rlim_cur = rl.rlim_max - soft > LOG_DESCRIPTORS ? soft + LOG_DESCRIPTORS : rl.rlim_max;
-    if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
-        return 0;
-    p->nofile_soft = soft;
-    p->nofile_raised = 1;
-    return 1;
-}
-
-static void give_back_descriptor_room(struct iolens_log_place *p)
-{
-    struct rlimit rl;
-    if (p->nofile_raised && getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-        rl.rlim_cur = p->nofile_soft;
-        (void)setrlimit(RLIMIT_NOFILE, &rl);
-    }
-    p->nofile_raised = 0;
-}
-
 static int open_dir(struct iolens_log_place *p)
 {
     int fd = IOLENS_REAL(open)(p->dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0 && errno == EMFILE && make_descriptor_room(p))
+    if (fd < 0 && errno == EMFILE && iolens_fd_room_make(&p->fd_room))
         fd = IOLENS_REAL(open)(p->dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     return fd;
 }
@@ -121,7 +91,7 @@ static void room_for_file(struct iolens_log_place *p)
     if (probe >= 0)
         IOLENS_REAL(close)(probe);
     else if (errno == EMFILE)
-        make_descriptor_room(p);
+        iolens_fd_room_make(&p->fd_room);
 }
 
 /* Explains a failed open of the directory: a symbolic link is refused,
@@ -174,14 +144,14 @@ int iolens_log_place_open(struct iolens_log_place *p, const char *path,
         } else if (errno != EEXIST) {
             p->mkdir_failed = 1;
             set_err(err, errsz, "cannot create the log directory", errno);
-            give_back_descriptor_room(p);
+            iolens_fd_room_give_back(&p->fd_room);
             return -1;
         }
         p->dirfd = open_dir(p);
     }
     if (p->dirfd < 0) {
         open_failure(p->dir, errno, err, errsz);
-        give_back_descriptor_room(p);
+        iolens_fd_room_give_back(&p->fd_room);
         return -1;
     }
     if (check_dir(p->dirfd, err, errsz) != 0) {
@@ -197,7 +167,7 @@ void iolens_log_place_close(struct iolens_log_place *p)
     if (p->dirfd >= 0)
         IOLENS_REAL(close)(p->dirfd);
     p->dirfd = -1;
-    give_back_descriptor_room(p);
+    iolens_fd_room_give_back(&p->fd_room);
 }
 
 void iolens_log_place_path(const struct iolens_log_place *p, const char *name, char *out,

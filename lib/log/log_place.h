@@ -9,7 +9,8 @@
 
 #include <limits.h>
 #include <stddef.h>
-#include <sys/resource.h>
+
+#include "core/fd_room.h"
 
 /* Tries of new names when the wanted one is taken, before giving up. */
 #define IOLENS_LOG_NAME_TRIES 8
@@ -39,8 +40,7 @@ struct iolens_log_place {
     enum iolens_log_naming naming;
     long pid;                 /* the traced process's */
     int mkdir_failed;         /* open: the directory could not be made */
-    int nofile_raised;        /* the soft RLIMIT_NOFILE was raised ... */
-    rlim_t nofile_soft;       /* ... from this, until close */
+    struct iolens_fd_room fd_room; /* descriptors out: the limit raised until close */
 };
 
 /* This process's random token (8 hex digits) for log names: made at the
@@ -54,11 +54,9 @@ void iolens_log_token_renew(void);
  * mode 0700; *created tells if it was (may be NULL).  Refused: a symbolic
  * link, not a directory, a directory of another user that others may
  * write unless it is sticky.  Returns 0, or -1 with the reason in err.
- * A process that has used up its descriptors (a program that leaked them
- * until open failed with EMFILE, then ended) still gets its log: the
- * soft RLIMIT_NOFILE is raised by a few, within the hard limit, for the
- * directory and the temporary file, and put back by
- * iolens_log_place_close. */
+ * A process that has used up its descriptors still gets its log: room is
+ * made for the directory and the temporary file (core/fd_room.h) and
+ * given back by iolens_log_place_close. */
 int iolens_log_place_open(struct iolens_log_place *p, const char *path,
                           enum iolens_log_naming naming, long pid, int make_dir, int *created,
                           char *err, size_t errsz);

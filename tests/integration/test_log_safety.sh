@@ -191,6 +191,7 @@ if [ "$hard" = unlimited ] || [ "$hard" -gt 64 ]; then
         "opens in the log of a program out of descriptors"
     check_eq 100 "$(counter "$log" "$T/nofile/data" POSIX_BYTES_WRITTEN)" \
         "bytes in the log of a program out of descriptors"
+    check_eq "$(id -un)" "$(header "$log" user)" "user named in the log of a program out of descriptors"
     rm -f "$T/nofile.logs"/*
     out=$(run_fd_limit sh -c 'ulimit -Sn')
     check_eq 0 "$?" "exit status of a program out of descriptors that execs"
