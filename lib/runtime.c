@@ -315,6 +315,17 @@ void iolens_runtime_on_immediate_exit(void)
     atomic_store(&iolens_active, 0);
 }
 
+void iolens_runtime_on_sandbox(void)
+{
+    if (!atomic_load(&iolens_active) || iolens_in_vfork_child() ||
+        (long)getpid() != iolens_runtime_pid() || live_mpi_rank() || !per_process_log_wanted())
+        return;
+    say("the program enters a seccomp sandbox: tracing stops here and no log is written "
+        "(the sandbox may forbid the system calls that write it)");
+    atomic_store(&iolens_active, 0);
+    iolens_termination_stop();
+}
+
 /* An exec that would fail with one of these errors needs no log (a shell
  * tries each directory of PATH in turn). */
 static int exec_surely_fails(const char *path)
@@ -352,6 +363,9 @@ void iolens_runtime_exec_failed(const char *log_path)
 
 void iolens_runtime_shutdown(void)
 {
+    /* Not traced, or no longer (a sandboxed process): not even getpid. */
+    if (!atomic_load(&iolens_active))
+        return;
     /* A vfork child that calls exit() (after an exec that failed, say)
      * runs the process's exit handlers, this one included, on its
      * parent's memory, and glibc does not run them again when the parent

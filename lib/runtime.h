@@ -34,6 +34,16 @@ int iolens_runtime_write_final(void);
  * handler).  Not in a vfork child, which shares its parent's memory. */
 void iolens_runtime_on_immediate_exit(void);
 
+/* A program is about to enter a seccomp sandbox (prctl PR_SET_SECCOMP,
+ * or the seccomp system call through syscall()), after which any system
+ * call the runtime makes may be forbidden, or kill the process: a
+ * process that writes a log of its own says so in one line, and stops
+ * tracing, writes no log and gives the application its own signal
+ * dispositions back, while every system call is still allowed.  Not in a
+ * live MPI rank (the job's log needs every rank at MPI_Finalize), nor in
+ * a vfork child. */
+void iolens_runtime_on_sandbox(void);
+
 /* Before an exec: the new program starts a runtime of its own, and this
  * one's data would vanish with the old image, so this process's log is
  * written now, marked IOLENS_FLAG_EXEC.  path is the file the exec will

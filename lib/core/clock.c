@@ -6,6 +6,8 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #include <sys/prctl.h>
+
+#include "core/real_calls.h"
 #endif
 
 struct timespec iolens_clock_start_mono;
@@ -30,7 +32,8 @@ static int counter_usable(void)
     if (!__get_cpuid(0x80000007u, &eax, &ebx, &ecx, &edx) || !(edx & (1u << 8)))
         return 0;
     int mode = 0;
-    if (prctl(PR_GET_TSC, &mode, 0, 0, 0) == 0 && mode == PR_TSC_SIGSEGV)
+    int (*real_prctl)(int, ...) = IOLENS_REAL(prctl);
+    if (real_prctl != NULL && real_prctl(PR_GET_TSC, &mode, 0, 0, 0) == 0 && mode == PR_TSC_SIGSEGV)
         return 0;
     return 1;
 }

@@ -180,14 +180,16 @@ struct statx;
     X(__uflow, int, (FILE *)) \
     X(__overflow, int, (FILE *, int))
 
-/* Signal dispositions (SIGTERM is handled by the runtime: lib/core/termination.c)
- * and the immediate exits, which skip the destructor that writes the log. */
+/* Signal dispositions (SIGTERM is handled by the runtime: lib/core/termination.c),
+ * the immediate exits, which skip the destructor that writes the log, and
+ * the two ways a program enters a seccomp sandbox (wrappers/sandbox.c). */
 #define IOLENS_REAL_CALLS_SIGNAL(X) \
     X(sigaction, int, (int, const struct sigaction *, struct sigaction *)) \
     X(signal, __sighandler_t, (int, __sighandler_t)) \
     X(bsd_signal, __sighandler_t, (int, __sighandler_t)) \
     X(_exit, void, (int)) \
-    X(_Exit, void, (int))
+    X(_Exit, void, (int)) \
+    X(prctl, int, (int, ...))
 
 /* execve and its siblings: the process image, and with it the runtime's
  * data, ends at a successful one (lib/runtime.c writes the log first).

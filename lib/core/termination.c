@@ -269,6 +269,21 @@ void iolens_termination_init(const struct iolens_termination_hooks *h)
     __atomic_store_n(&iolens_termination_on, 1, __ATOMIC_RELEASE);
 }
 
+void iolens_termination_stop(void)
+{
+    if (!iolens_termination_handling() || IOLENS_REAL(sigaction) == NULL)
+        return;
+    /* Off first: a disposition the application sets from now on is real
+     * at once, and is not the runtime's handler below. */
+    __atomic_store_n(&iolens_termination_on, 0, __ATOMIC_RELEASE);
+    for (size_t i = 0; i < N_KEPT; i++) {
+        struct sigaction current;
+        if (IOLENS_REAL(sigaction)(kept_signals[i], NULL, &current) == 0 &&
+            is_runtime_handler(&current))
+            IOLENS_REAL(sigaction)(kept_signals[i], &app_actions[i], NULL);
+    }
+}
+
 int iolens_termination_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
     /* sig is blocked while the two dispositions change, so that the

@@ -51,6 +51,12 @@ static inline int iolens_termination_handling(void)
     return __atomic_load_n(&iolens_termination_on, __ATOMIC_ACQUIRE);
 }
 
+/* Gives each of those signals the application's disposition for real,
+ * where the runtime's handler stood, and stops keeping them: from then on
+ * they go straight to the C library (a process entering a sandbox,
+ * runtime.h). */
+void iolens_termination_stop(void);
+
 /* sigaction(sig, act, old) for one of those signals, as the application
  * sees it: old gets the application's disposition, act becomes it
  * (SIG_DFL, and a SIGTERM handler, run behind the runtime's handler;
