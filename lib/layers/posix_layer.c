@@ -656,11 +656,11 @@ long iolens_posix_resolve(int dirfd, const char *path, char *out, size_t outsz)
 /* Counts a stat, unlink or rename on the record of the path it names. */
 static void count_meta_named(int dirfd, const char *path, int counter, double t0, double t1)
 {
+    if (path == NULL || path[0] == '\0')
+        return;
     char buf[PATH_MAX];
     size_t len;
     const char *abspath = resolve_path(dirfd, path, buf, sizeof buf, &len);
-    if (path == NULL || path[0] == '\0')
-        return;
     struct iolens_file *file;
     int held;
     posix_rec *r = abspath != NULL ? lock_record_for_path(abspath, len, 0, &file, &held)
