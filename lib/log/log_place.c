@@ -84,16 +84,6 @@ static int open_dir(struct iolens_log_place *p)
     return fd;
 }
 
-/* Makes sure one more descriptor, the temporary file's, can be had. */
-static void room_for_file(struct iolens_log_place *p)
-{
-    int probe = IOLENS_REAL(fcntl)(p->dirfd, F_DUPFD_CLOEXEC, 0);
-    if (probe >= 0)
-        IOLENS_REAL(close)(probe);
-    else if (errno == EMFILE)
-        iolens_fd_room_make(&p->fd_room);
-}
-
 /* Explains a failed open of the directory: a symbolic link is refused,
  * not followed. */
 static void open_failure(const char *dir, int errnum, char *err, size_t errsz)
@@ -158,7 +148,6 @@ int iolens_log_place_open(struct iolens_log_place *p, const char *path,
         iolens_log_place_close(p);
         return -1;
     }
-    room_for_file(p);
     return 0;
 }
 
@@ -176,7 +165,13 @@ void iolens_log_place_path(const struct iolens_log_place *p, const char *name, c
     snprintf(out, outsz, "%s%s%s", p->dir, strcmp(p->dir, "/") == 0 ? "" : "/", name);
 }
 
-int iolens_log_place_temp(const struct iolens_log_place *p, char *tmp, size_t tmpsz)
+static int create_temp(int dirfd, const char *tmp)
+{
+    return IOLENS_REAL(openat)(dirfd, tmp, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC,
+                               0600);
+}
+
+int iolens_log_place_temp(struct iolens_log_place *p, char *tmp, size_t tmpsz)
 {
     /* O_EXCL and O_NOFOLLOW: whatever is at the name (a file, a symlink
      * planted by someone else) is never opened, followed or truncated.
@@ -188,8 +183,9 @@ int iolens_log_place_temp(const struct iolens_log_place *p, char *tmp, size_t tm
             errno = ENAMETOOLONG;
             return -1;
         }
-        int fd = IOLENS_REAL(openat)(p->dirfd, tmp,
-                                     O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0600);
+        int fd = create_temp(p->dirfd, tmp);
+        if (fd < 0 && errno == EMFILE && iolens_fd_room_make(&p->fd_room))
+            fd = create_temp(p->dirfd, tmp);
         if (fd >= 0 || errno != EEXIST)
             return fd;
     }

@@ -64,9 +64,10 @@ void iolens_log_place_close(struct iolens_log_place *p);
 
 /* Creates a new temporary file in the directory
  * ("<name>.tmp-<pid>-<random>", name into tmp) with
- * O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600.  Returns the descriptor, or -1
- * with errno set. */
-int iolens_log_place_temp(const struct iolens_log_place *p, char *tmp, size_t tmpsz);
+ * O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600 (making room for it in a process
+ * out of descriptors, as iolens_log_place_open does for the directory).
+ * Returns the descriptor, or -1 with errno set. */
+int iolens_log_place_temp(struct iolens_log_place *p, char *tmp, size_t tmpsz);
 
 /* Renames the temporary file tmp to the first free name (see enum
  * iolens_log_naming), at most IOLENS_LOG_NAME_TRIES names.  The full path

@@ -180,7 +180,7 @@ void iolens_log_restore_sigxfsz(const struct sigaction *saved)
  * gives it its final mode (fchmod: exact, whatever the umask) and renames
  * it to a free name (log_place.h), written into path.  On failure the
  * temporary file is removed. */
-static int write_and_publish(const struct iolens_log_place *place,
+static int write_and_publish(struct iolens_log_place *place,
                              const struct iolens_file_header *h,
                              const struct iolens_region_desc *table,
                              const struct packed_region *packed, unsigned n, char *path,
@@ -214,7 +214,7 @@ static int write_and_publish(const struct iolens_log_place *place,
 }
 
 /* The packed log into the place; the path written goes to path. */
-static int write_packed(const struct iolens_log_place *place, uint64_t flags,
+static int write_packed(struct iolens_log_place *place, uint64_t flags,
                         const struct iolens_region_src *regions, unsigned nregions, char *path,
                         size_t pathsz, char *err, size_t errsz)
 {
