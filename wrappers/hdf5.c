@@ -65,12 +65,12 @@ static hid_t after_file_open(hid_t file, hid_t fapl, int created, double t0)
     return file;
 }
 
-static hid_t after_dataset_open(hid_t dset, double t0)
+static hid_t after_dataset_open(hid_t dset, enum iolens_h5d_naming naming, double t0)
 {
     double t1 = iolens_now();
     if (dset >= 0) {
         int saved = enter();
-        iolens_h5d_open(dset, t0, t1);
+        iolens_h5d_open(dset, naming, t0, t1);
         leave(saved);
     }
     return dset;
@@ -117,11 +117,9 @@ static herr_t after_file_close(struct iolens_h5f_rec *rec, herr_t rc, double t0)
 static herr_t after_dataset_close(struct iolens_h5d_rec *rec, herr_t rc, double t0)
 {
     double t1 = iolens_now();
-    if (rc >= 0) {
-        int saved = enter();
-        iolens_h5d_close_end(rec, t0, t1);
-        leave(saved);
-    }
+    int saved = enter();
+    iolens_h5d_close_end(rec, rc >= 0, t0, t1);
+    leave(saved);
     return rc;
 }
 
@@ -207,7 +205,7 @@ IOLENS_EXPORT hid_t H5Dcreate2(hid_t loc_id, const char *name, hid_t type_id, hi
         return real(loc_id, name, type_id, space_id, lcpl_id, dcpl_id, dapl_id);
     double t0 = iolens_now();
     return after_dataset_open(real(loc_id, name, type_id, space_id, lcpl_id, dcpl_id, dapl_id),
-                              t0);
+                              IOLENS_H5D_NAMED, t0);
 }
 
 IOLENS_EXPORT hid_t H5Dcreate_anon(hid_t loc_id, hid_t type_id, hid_t space_id, hid_t dcpl_id,
@@ -217,7 +215,8 @@ IOLENS_EXPORT hid_t H5Dcreate_anon(hid_t loc_id, hid_t type_id, hid_t space_id, 
     if (!tracing_datasets(ours))
         return real(loc_id, type_id, space_id, dcpl_id, dapl_id);
     double t0 = iolens_now();
-    return after_dataset_open(real(loc_id, type_id, space_id, dcpl_id, dapl_id), t0);
+    return after_dataset_open(real(loc_id, type_id, space_id, dcpl_id, dapl_id),
+                              IOLENS_H5D_ANONYMOUS, t0);
 }
 
 IOLENS_EXPORT hid_t H5Dopen2(hid_t loc_id, const char *name, hid_t dapl_id)
@@ -226,7 +225,7 @@ IOLENS_EXPORT hid_t H5Dopen2(hid_t loc_id, const char *name, hid_t dapl_id)
     if (!tracing_datasets(ours))
         return real(loc_id, name, dapl_id);
     double t0 = iolens_now();
-    return after_dataset_open(real(loc_id, name, dapl_id), t0);
+    return after_dataset_open(real(loc_id, name, dapl_id), IOLENS_H5D_NAMED, t0);
 }
 
 #ifndef H5_NO_DEPRECATED_SYMBOLS
@@ -237,7 +236,8 @@ IOLENS_EXPORT hid_t H5Dcreate1(hid_t loc_id, const char *name, hid_t type_id, hi
     if (!tracing_datasets(ours))
         return real(loc_id, name, type_id, space_id, dcpl_id);
     double t0 = iolens_now();
-    return after_dataset_open(real(loc_id, name, type_id, space_id, dcpl_id), t0);
+    return after_dataset_open(real(loc_id, name, type_id, space_id, dcpl_id), IOLENS_H5D_NAMED,
+                              t0);
 }
 
 IOLENS_EXPORT hid_t H5Dopen1(hid_t loc_id, const char *name)
@@ -246,7 +246,7 @@ IOLENS_EXPORT hid_t H5Dopen1(hid_t loc_id, const char *name)
     if (!tracing_datasets(ours))
         return real(loc_id, name);
     double t0 = iolens_now();
-    return after_dataset_open(real(loc_id, name), t0);
+    return after_dataset_open(real(loc_id, name), IOLENS_H5D_NAMED, t0);
 }
 #endif
 
@@ -314,10 +314,27 @@ IOLENS_EXPORT hid_t H5Oopen(hid_t loc_id, const char *name, hid_t lapl_id)
     if (id >= 0) {
         int saved = enter();
         if (IOLENS_H5(H5Iget_type) != NULL && IOLENS_H5(H5Iget_type)(id) == H5I_DATASET)
-            iolens_h5d_open(id, t0, t1);
+            iolens_h5d_open(id, IOLENS_H5D_NAMED, t0, t1);
         leave(saved);
     }
     return id;
+}
+
+/* h5py's f["x"] = array: H5Dcreate_anon, H5Dwrite, then H5Olink names
+ * the dataset. */
+IOLENS_EXPORT herr_t H5Olink(hid_t obj_id, hid_t new_loc_id, const char *new_name, hid_t lcpl_id,
+                             hid_t lapl_id)
+{
+    H5_REAL_OR_FAIL(real, H5Olink);
+    if (!traced(ours, obj_id))
+        return real(obj_id, new_loc_id, new_name, lcpl_id, lapl_id);
+    herr_t rc = real(obj_id, new_loc_id, new_name, lcpl_id, lapl_id);
+    if (rc >= 0) {
+        int saved = enter();
+        iolens_h5d_link(obj_id);
+        leave(saved);
+    }
+    return rc;
 }
 
 IOLENS_EXPORT herr_t H5Oclose(hid_t object_id)
@@ -326,4 +343,22 @@ IOLENS_EXPORT herr_t H5Oclose(hid_t object_id)
     if (!traced(ours, object_id))
         return real(object_id);
     return close_dataset(real, object_id);
+}
+
+/* h5py lets its handles go with H5Idec_ref, never H5Dclose: the last
+ * reference to a dataset's handle going is its close. */
+static int last_reference(hid_t id)
+{
+    int saved = enter();
+    int last = IOLENS_H5(H5Iget_ref) != NULL && IOLENS_H5(H5Iget_ref)(id) == 1;
+    leave(saved);
+    return last;
+}
+
+IOLENS_EXPORT int H5Idec_ref(hid_t id)
+{
+    H5_REAL_OR_FAIL(real, H5Idec_ref);
+    if (!traced(ours, id) || !last_reference(id))
+        return real(id);
+    return close_dataset(real, id);
 }

@@ -26,7 +26,9 @@
     X(H5Dclose, herr_t, (hid_t)) \
     X(H5Dflush, herr_t, (hid_t)) \
     X(H5Oopen, hid_t, (hid_t, const char *, hid_t)) \
-    X(H5Oclose, herr_t, (hid_t))
+    X(H5Olink, herr_t, (hid_t, hid_t, const char *, hid_t, hid_t)) \
+    X(H5Oclose, herr_t, (hid_t)) \
+    X(H5Idec_ref, int, (hid_t))
 
 /* The questions the layer asks HDF5 about files, datasets, selections,
  * types and property lists. */
@@ -37,6 +39,7 @@
     X(H5Eset_current_stack, herr_t, (hid_t)) \
     X(H5Iget_type, H5I_type_t, (hid_t)) \
     X(H5Iget_name, ssize_t, (hid_t, char *, size_t)) \
+    X(H5Iget_ref, int, (hid_t)) \
     X(H5Fget_name, ssize_t, (hid_t, char *, size_t)) \
     X(H5Fget_access_plist, hid_t, (hid_t)) \
     X(H5Dget_space, hid_t, (hid_t)) \

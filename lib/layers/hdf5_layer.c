@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,11 @@ struct iolens_h5d_rec {
     double last_read_end, last_write_end, last_meta_end;
     enum last_io last_io;
     struct shapes shapes;
+    /* An anonymous dataset's own record (below): the record of
+     * "<file>:<anonymous>" it merges into if never linked.  NULL for the
+     * records of the table. */
+    struct iolens_h5d_rec *anon_home;
+    struct iolens_h5d_rec *next_free; /* on the free list of such records */
 };
 
 typedef struct iolens_h5f_rec h5f_rec;
@@ -122,15 +128,20 @@ static long file_path_of(hid_t object, char *out, size_t outsz)
     return len;
 }
 
-/* "<file path>:<dataset path>" of a dataset, its length, or -1. */
-static long dataset_name_of(hid_t dset, char *out, size_t outsz, long *file_len)
+/* "<file path>:<dataset path>" of a dataset, its length, or -1; *anonymous
+ * is set when the dataset has no path (not linked into the file), and
+ * when set on entry the path is not asked. */
+static long dataset_name_of(hid_t dset, char *out, size_t outsz, long *file_len, int *anonymous)
 {
     long len = file_path_of(dset, out, outsz);
     if (len < 0)
         return -1;
     *file_len = len;
     char path[PATH_MAX];
-    ssize_t n = HAVE(H5Iget_name) ? IOLENS_H5(H5Iget_name)(dset, path, sizeof path) : 0;
+    ssize_t n = HAVE(H5Iget_name) && !*anonymous
+                    ? IOLENS_H5(H5Iget_name)(dset, path, sizeof path)
+                    : 0;
+    *anonymous = *anonymous || (HAVE(H5Iget_name) && n == 0);
     const char *dset_path = n > 0 && (size_t)n < sizeof path ? path : "<anonymous>";
     size_t need = (size_t)len + 1 + strlen(dset_path);
     if (need >= outsz)
@@ -408,6 +419,26 @@ static struct iolens_file *entry_of(const char *name, size_t len)
     return file;
 }
 
+/* The record of entry, the entry of name (NULL: the budget refused it),
+ * or <other files>' (made at start-up) when the budget cannot hold that
+ * record either: the fold is then noted, with the opens given. */
+static h5f_rec *h5f_record_or_other(struct iolens_file *entry, const char *name, size_t len)
+{
+    h5f_rec *r = entry != NULL ? h5f_record_of(entry) : NULL;
+    if (r == NULL && entry != NULL)
+        iolens_file_note_folded(iolens_path_hash(name, len), len, IOLENS_LAYER_H5F, 1);
+    return r != NULL ? r : h5f_record_of(iolens_file_other());
+}
+
+static h5d_rec *h5d_record_or_other(struct iolens_file *entry, const char *name, size_t len,
+                                    uint64_t opens)
+{
+    h5d_rec *r = entry != NULL ? h5d_record_of(entry) : NULL;
+    if (r == NULL && entry != NULL)
+        iolens_file_note_folded(iolens_path_hash(name, len), len, IOLENS_LAYER_H5D, opens);
+    return r != NULL ? r : h5d_record_of(iolens_file_other());
+}
+
 /* --------------------------------------------------- handle table -- */
 
 #define KEY_EMPTY ((hid_t)0)     /* H5P_DEFAULT: never a dataset */
@@ -484,15 +515,38 @@ static int valid_key(hid_t key)
     return slots != NULL && key != KEY_EMPTY && key != KEY_TOMB;
 }
 
-static void track(hid_t dset, h5d_rec *r)
+/* Binds dset to r: 1, or 0 when the table is full.  *stale is the record
+ * a stale entry of the same id was bound to (HDF5 closed that handle
+ * without the program's close call), NULL if none. */
+static int track(hid_t dset, h5d_rec *r, h5d_rec **stale)
 {
+    *stale = NULL;
     if (!valid_key(dset))
-        return;
+        return 0;
     iolens_lock_always(&table_lock);
     struct dset_slot *slot = claim_slot(dset);
-    if (slot != NULL)
+    if (slot != NULL) {
+        if (slot->key == dset)
+            *stale = slot->rec;
         *slot = (struct dset_slot){dset, r};
+    }
     iolens_unlock_always(&table_lock);
+    return slot != NULL;
+}
+
+/* dset, bound to from, is bound to to: 1, or 0 if it was not bound to
+ * from (closed meanwhile). */
+static int rebind(hid_t dset, const h5d_rec *from, h5d_rec *to)
+{
+    if (!valid_key(dset))
+        return 0;
+    iolens_lock_always(&table_lock);
+    struct dset_slot *slot = find_slot(dset);
+    int bound = slot != NULL && slot->rec == from;
+    if (bound)
+        slot->rec = to;
+    iolens_unlock_always(&table_lock);
+    return bound;
 }
 
 static h5d_rec *untrack(hid_t dset)
@@ -547,7 +601,7 @@ void iolens_h5f_open(hid_t file, hid_t fapl, int created, double t0, double t1)
     if (len < 0)
         return;
     struct iolens_file *entry = entry_of(path, (size_t)len);
-    h5f_rec *r = h5f_record_of(entry != NULL ? entry : iolens_file_other());
+    h5f_rec *r = h5f_record_or_other(entry, path, (size_t)len);
     if (r == NULL)
         return;
     iolens_lock_always(&r->lock);
@@ -624,30 +678,183 @@ static void store_facts(h5d_rec *r, const struct dset_facts *f, uint64_t file_id
     c[H5D_FILE_REC_ID] = (int64_t)file_id;
 }
 
-void iolens_h5d_open(hid_t dset, double t0, double t1)
+/* ---------------------------------------------- anonymous datasets -- */
+
+/* h5py's f["x"] = array makes the dataset with H5Dcreate_anon, writes it,
+ * and only then links it under its name (H5Olink).  So that those writes
+ * are the named dataset's, an anonymous dataset's handle counts in a
+ * record of its own: in no entry of the record table, with an id of its
+ * own for its intervals.  When the handle is linked, the record merges
+ * into the named dataset's, and the handle counts there from then on; when
+ * it is closed unlinked, or the log is written first, into its file's
+ * "<file>:<anonymous>" (its home).  A merged record goes to a free list,
+ * so a program that makes datasets one after another reuses one.  A thread
+ * accessing a handle while another links or closes it may count in the
+ * record being merged: lost, as any call racing the log is. */
+
+static h5d_rec *free_anon; /* under the table lock */
+static _Atomic uint64_t anon_made;
+
+static void add_shape(struct shapes *s, int64_t bytes, const int64_t len[KEPT_DIMS], int64_t n);
+
+/* An id no entry of the table has (with the odds of a 64-bit hash), for
+ * the intervals of one anonymous handle's record. */
+static uint64_t anon_id(void)
+{
+    char name[48];
+    uint64_t n = atomic_fetch_add_explicit(&anon_made, 1, memory_order_relaxed);
+    int len = snprintf(name, sizeof name, "<anonymous handle %llu>", (unsigned long long)n);
+    return iolens_path_hash(name, (size_t)len);
+}
+
+/* A fresh record for an anonymous handle whose home is home; NULL when
+ * the budget has no room (the handle then counts in home itself). */
+static h5d_rec *anon_take(h5d_rec *home)
+{
+    iolens_lock_always(&table_lock);
+    h5d_rec *r = free_anon;
+    if (r != NULL)
+        free_anon = r->next_free;
+    iolens_unlock_always(&table_lock);
+    if (r == NULL && (r = iolens_budget_alloc(sizeof *r)) == NULL)
+        return NULL;
+    memset(r, 0, sizeof *r);
+    r->disk.id = anon_id();
+    clear_h5d(r);
+    r->anon_home = home;
+    return r;
+}
+
+static void anon_give_back(h5d_rec *r)
+{
+    iolens_lock_always(&table_lock);
+    r->next_free = free_anon;
+    free_anon = r;
+    iolens_unlock_always(&table_lock);
+}
+
+static int has_activity(const h5d_rec *r)
+{
+    const int64_t *c = r->disk.counters;
+    return c[H5D_OPENS] || c[H5D_READS] || c[H5D_WRITES] || c[H5D_FLUSHES];
+}
+
+/* Under dest's lock: what src counted, added to dest by the rules of the
+ * shared-file reduction (record_merge.h); into a record that counted
+ * nothing yet, as it is (its dataset facts included). */
+static void merge_counts(h5d_rec *dest, const h5d_rec *src)
+{
+    if (!has_activity(dest)) {
+        memcpy(dest->disk.counters, src->disk.counters, sizeof dest->disk.counters);
+        memcpy(dest->disk.fcounters, src->disk.fcounters, sizeof dest->disk.fcounters);
+        dest->last_io = src->last_io;
+    } else {
+        iolens_record_merge_no_top(iolens_layer_desc_by_kind(IOLENS_REGION_H5D), &dest->disk,
+                                   &src->disk);
+        if (src->last_io != IO_NONE)
+            dest->last_io = src->last_io;
+    }
+    for (int i = 0; i < src->shapes.used; i++)
+        add_shape(&dest->shapes, src->shapes.slot[i].bytes, src->shapes.slot[i].len,
+                  src->shapes.slot[i].count);
+    dest->shapes.estimated |= src->shapes.estimated;
+    if (src->last_read_end > dest->last_read_end)
+        dest->last_read_end = src->last_read_end;
+    if (src->last_write_end > dest->last_write_end)
+        dest->last_write_end = src->last_write_end;
+    if (src->last_meta_end > dest->last_meta_end)
+        dest->last_meta_end = src->last_meta_end;
+}
+
+/* An anonymous handle's record r, no longer bound to any handle, merged
+ * into dest with its intervals, then freed. */
+static void anon_merge(h5d_rec *r, h5d_rec *dest)
+{
+    h5d_rec mine;
+    iolens_lock_always(&r->lock);
+    memcpy(&mine, r, sizeof mine);
+    iolens_unlock_always(&r->lock);
+    iolens_lock_always(&dest->lock);
+    merge_counts(dest, &mine);
+    iolens_unlock_always(&dest->lock);
+    iolens_intervals_rename(IOLENS_LAYER_H5D, mine.disk.id, dest->disk.id);
+    anon_give_back(r);
+}
+
+/* A record a handle no longer counts in: an anonymous handle's goes home. */
+static void let_go(h5d_rec *r)
+{
+    if (r != NULL && r->anon_home != NULL)
+        anon_merge(r, r->anon_home);
+}
+
+/* Before the log: every anonymous handle still bound to a record of its
+ * own counts in its home from now on, and its record merges there. */
+static void send_anonymous_home(void)
+{
+    h5d_rec *moved = NULL;
+    iolens_lock_always(&table_lock);
+    for (size_t i = 0; slots != NULL && i < nslots(); i++) {
+        h5d_rec *r = slots[i].rec;
+        if (valid_key(slots[i].key) && r != NULL && r->anon_home != NULL) {
+            slots[i].rec = r->anon_home;
+            r->next_free = moved;
+            moved = r;
+        }
+    }
+    iolens_unlock_always(&table_lock);
+    while (moved != NULL) {
+        h5d_rec *next = moved->next_free;
+        anon_merge(moved, moved->anon_home);
+        moved = next;
+    }
+}
+
+/* A forked child: its anonymous handles' records start afresh too (the
+ * counts so far are the parent's), their dataset facts kept. */
+static void h5d_clear_record(void *rec, struct iolens_file *file);
+static void clear_anonymous(void)
+{
+    for (size_t i = 0; slots != NULL && i < nslots(); i++) {
+        h5d_rec *r = slots[i].rec;
+        if (valid_key(slots[i].key) && r != NULL && r->anon_home != NULL) {
+            atomic_store(&r->lock, 0);
+            h5d_clear_record(r, NULL);
+        }
+    }
+}
+
+void iolens_h5d_open(hid_t dset, enum iolens_h5d_naming naming, double t0, double t1)
 {
     char name[2 * PATH_MAX];
     long file_len = 0;
+    int anonymous = naming == IOLENS_H5D_ANONYMOUS;
     struct quiet q;
     quiet_begin(&q);
-    long len = dataset_name_of(dset, name, sizeof name, &file_len);
+    long len = dataset_name_of(dset, name, sizeof name, &file_len, &anonymous);
     struct dset_facts facts;
     memset(&facts, 0, sizeof facts);
     if (len >= 0)
         facts = dset_facts_of(dset);
     quiet_end(&q);
     if (len < 0) {
-        untrack(dset); /* forget a stale entry of the same id */
+        let_go(untrack(dset)); /* forget a stale entry of the same id */
         return;
     }
     iolens_intervals_take_store(IOLENS_LAYER_H5D);
     struct iolens_file *file_entry = entry_of(name, (size_t)file_len);
     uint64_t file_id = file_entry != NULL ? file_entry->id : IOLENS_ID_OTHER_FILES;
     struct iolens_file *entry = entry_of(name, (size_t)len);
-    h5d_rec *r = h5d_record_of(entry != NULL ? entry : iolens_file_other());
+    h5d_rec *r = h5d_record_or_other(entry, name, (size_t)len, 1);
     if (r == NULL)
         return;
-    track(dset, r);
+    if (anonymous) {
+        h5d_rec *own = anon_take(r);
+        r = own != NULL ? own : r;
+    }
+    h5d_rec *stale;
+    int tracked = track(dset, r, &stale);
+    let_go(stale);
     iolens_lock_always(&r->lock);
     r->disk.counters[H5D_OPENS]++;
     store_facts(r, &facts, file_id);
@@ -655,27 +862,52 @@ void iolens_h5d_open(hid_t dset, double t0, double t1)
     iolens_note_last(&r->disk.fcounters[H5D_F_OPEN_END_TIMESTAMP], t1);
     h5d_meta(r, t0, t1);
     iolens_unlock_always(&r->lock);
+    if (!tracked)
+        let_go(r);
 }
 
-/* Space-saving count of a shape: exact while at most SHAPE_SLOTS distinct
- * shapes were seen; then the least frequent is replaced. */
-static void add_shape(struct shapes *s, int64_t bytes, const int64_t len[KEPT_DIMS])
+void iolens_h5d_link(hid_t dset)
+{
+    h5d_rec *own = rec_of(dset);
+    if (own == NULL || own->anon_home == NULL)
+        return;
+    char name[2 * PATH_MAX];
+    long file_len = 0;
+    int anonymous = 0;
+    struct quiet q;
+    quiet_begin(&q);
+    long len = dataset_name_of(dset, name, sizeof name, &file_len, &anonymous);
+    quiet_end(&q);
+    if (len < 0 || anonymous)
+        return;
+    struct iolens_file *entry = entry_of(name, (size_t)len);
+    h5d_rec *named = h5d_record_or_other(entry, name, (size_t)len, 0);
+    if (named == NULL)
+        return;
+    if (rebind(dset, own, named))
+        anon_merge(own, named);
+}
+
+/* Space-saving count of n accesses of a shape: exact while at most
+ * SHAPE_SLOTS distinct shapes were seen; then the least frequent is
+ * replaced. */
+static void add_shape(struct shapes *s, int64_t bytes, const int64_t len[KEPT_DIMS], int64_t n)
 {
     int least = 0;
     for (int i = 0; i < s->used; i++) {
         struct shape *sh = &s->slot[i];
         if (sh->bytes == bytes && memcmp(sh->len, len, sizeof sh->len) == 0) {
-            sh->count++;
+            sh->count += n;
             return;
         }
         if (sh->count < s->slot[least].count)
             least = i;
     }
-    int64_t count = 1;
+    int64_t count = n;
     if (s->used < SHAPE_SLOTS) {
         least = s->used++;
     } else {
-        count = s->slot[least].count + 1;
+        count = s->slot[least].count + n;
         s->estimated = 1;
     }
     s->slot[least].bytes = bytes;
@@ -764,7 +996,7 @@ static void count_access(h5d_rec *r, enum iolens_h5d_dir dir, const struct acces
         c[select_counter[a->kind]]++;
     c[a->collective ? H5D_COLL_ACCESSES : H5D_INDEP_ACCESSES]++;
     if (a->bytes != 0) /* as Darshan: accesses of 0 bytes are not common values */
-        add_shape(&r->shapes, a->bytes, a->len);
+        add_shape(&r->shapes, a->bytes, a->len, 1);
 
     iolens_note_earliest(&f[id->f_start], t0);
     iolens_note_last(&f[id->f_end], t1);
@@ -832,9 +1064,11 @@ h5d_rec *iolens_h5d_close_begin(hid_t dset)
     return untrack(dset);
 }
 
-void iolens_h5d_close_end(h5d_rec *r, double t0, double t1)
+void iolens_h5d_close_end(h5d_rec *r, int closed, double t0, double t1)
 {
-    iolens_layer_close_end(&h5d_ops, r, r != NULL ? &r->last_meta_end : NULL, t0, t1);
+    if (closed)
+        iolens_layer_close_end(&h5d_ops, r, r != NULL ? &r->last_meta_end : NULL, t0, t1);
+    let_go(r);
 }
 
 /* -------------------------------------------------------- start-up -- */
@@ -941,6 +1175,8 @@ IOLENS_LAYER_OPS(h5d_ops) = {
     .disk_offset = offsetof(h5d_rec, disk),
     .init = layer_init,
     .release_locks = release_table_lock,
+    .reset = clear_anonymous,
+    .before_pack = send_anonymous_home,
     .pack = h5d_pack,
     .clear_record = h5d_clear_record,
 };

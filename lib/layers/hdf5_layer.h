@@ -9,15 +9,18 @@
  *  - An H5F record is keyed by the normalized absolute path of the file
  *    (from H5Fget_name), the same file entry as the POSIX and MPI-IO
  *    records of that file.
- *  - An H5D record is named "<file path>:<dataset path>" (H5Iget_name; an
- *    anonymous dataset is "<file path>:<anonymous>"), and its
- *    H5D_FILE_REC_ID is the id of the file's entry.  Records the budget
- *    cannot hold fold into <other files>.
+ *  - An H5D record is named "<file path>:<dataset path>" (H5Iget_name), and
+ *    its H5D_FILE_REC_ID is the id of the file's entry.  An anonymous
+ *    dataset (H5Dcreate_anon) counts as the dataset H5Olink later names
+ *    it, from its create on; one never linked counts in
+ *    "<file path>:<anonymous>", with every other such dataset of its file.
+ *    Records the budget cannot hold fold into <other files>.
  *  - A dataset handle is tracked from a successful create or open to its
- *    close, in a fixed table allocated from the budget at start-up; a
- *    handle opened while the table is full has its open counted, and
- *    nothing after it.  Files need no table: close and flush find the
- *    record by the file's name.
+ *    close (H5Dclose, H5Oclose, or H5Idec_ref of its last reference, as
+ *    h5py lets go of its handles), in a fixed table allocated from the
+ *    budget at start-up; a handle opened while the table is full has its
+ *    open counted, and nothing after it.  Files need no table: close and
+ *    flush find the record by the file's name.
  *  - Bytes of an H5Dread/H5Dwrite are the points of the file selection
  *    (the dataset's whole dataspace for H5S_ALL) times the size of the
  *    memory datatype. */
@@ -54,9 +57,14 @@ enum iolens_h5d_dir { IOLENS_H5D_READ, IOLENS_H5D_WRITE };
 /* 1 if dset is a tracked dataset handle. */
 int iolens_h5d_is_traced(hid_t dset);
 
-/* A create or open (H5Dcreate1/2, H5Dcreate_anon, H5Dopen1/2, H5Oopen of
- * a dataset) returned dset. */
-void iolens_h5d_open(hid_t dset, double t0, double t1);
+/* How a dataset handle came: by a name (H5Dcreate1/2, H5Dopen1/2, H5Oopen
+ * of a dataset), or anonymous (H5Dcreate_anon).  An anonymous one's name
+ * is never asked: H5Iget_name would search the whole file for a path to
+ * it, each time (a program making n datasets so would pay n^2). */
+enum iolens_h5d_naming { IOLENS_H5D_NAMED, IOLENS_H5D_ANONYMOUS };
+
+/* A create or open returned dset. */
+void iolens_h5d_open(hid_t dset, enum iolens_h5d_naming naming, double t0, double t1);
 
 /* H5Dread or H5Dwrite succeeded with these arguments. */
 void iolens_h5d_access(hid_t dset, enum iolens_h5d_dir dir, hid_t mem_type, hid_t mem_space,
@@ -71,10 +79,16 @@ void iolens_h5d_failed_access(hid_t dset, enum iolens_h5d_dir dir, hid_t mem_typ
 
 void iolens_h5d_flush(hid_t dset, double t0, double t1);
 
+/* H5Olink gave dset a name: an anonymous dataset's counts so far, and
+ * its handle's from now on, are the named dataset's. */
+void iolens_h5d_link(hid_t dset);
+
 /* H5Dclose or H5Oclose: as for files, the handle leaves the table before
- * the real close (HDF5 may hand the id out again). */
+ * the real close (HDF5 may hand the id out again); end is called after
+ * the real call, closed saying whether it succeeded (the close is then
+ * counted). */
 struct iolens_h5d_rec;
 struct iolens_h5d_rec *iolens_h5d_close_begin(hid_t dset);
-void iolens_h5d_close_end(struct iolens_h5d_rec *rec, double t0, double t1);
+void iolens_h5d_close_end(struct iolens_h5d_rec *rec, int closed, double t0, double t1);
 
 #endif

@@ -1,7 +1,9 @@
 /* HDF5 programs for the tests/hdf5 scripts.  Usage: h5_prog MODE DIR
  *   serial    one process, no MPI_Init: DIR/serial.h5 with 1-D and 2-D
  *             datasets, contiguous, chunked (deflate) and compact, every
- *             selection kind, then reopened (H5Oopen, H5Dopen1/2);
+ *             selection kind, one made anonymous and linked (H5Olink)
+ *             and let go with H5Idec_ref, then reopened (H5Oopen,
+ *             H5Dopen1/2);
  *             test_hdf5_serial.sh lists the exact counts
  *   parallel  MPI job: DIR/par.h5 through the MPI-IO driver with
  *             collective metadata; each rank writes and reads its own
@@ -11,12 +13,17 @@
  *   errors    one process: DIR/errors.h5 with /e (8 ints) written whole,
  *             then, with HDF5's error printing left on, H5Dopen2 of a
  *             missing dataset (HDF5 must still print its error stack)
+ *   unclosed  one process: DIR/unclosed.h5 with an anonymous dataset
+ *             written and never closed, written twice more by a forked
+ *             child
  * Every HDF5 call is checked; the program exits 1 on the first failure. */
 #include <hdf5.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define CHECK(call)                                                       \
     do {                                                                  \
@@ -122,6 +129,33 @@ static void serial_compact(hid_t file)
     CHECK(H5Sclose(space));
 }
 
+/* /l: 5 doubles made anonymous (H5Dcreate_anon), written whole, linked
+ * as "l" (H5Olink), written whole again; the handle is then let go as
+ * h5py does, with H5Idec_ref: a second reference taken and let go (not a
+ * close), a third write, and the last reference let go (the close). */
+static void serial_linked(hid_t file)
+{
+    double buf[5] = {1, 2, 3, 4, 5};
+    hsize_t dims[1] = {5};
+    hid_t space = simple_space(1, dims);
+    hid_t d = H5Dcreate_anon(file, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(d);
+    CHECK(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    CHECK(H5Olink(d, file, "l", H5P_DEFAULT, H5P_DEFAULT));
+    CHECK(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    CHECK(H5Iinc_ref(d));
+    if (H5Idec_ref(d) != 1) {
+        fprintf(stderr, "h5_prog: H5Idec_ref did not leave 1 reference\n");
+        exit(1);
+    }
+    CHECK(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    if (H5Idec_ref(d) != 0) {
+        fprintf(stderr, "h5_prog: H5Idec_ref did not close /l\n");
+        exit(1);
+    }
+    CHECK(H5Sclose(space));
+}
+
 /* Reopened read-only: /g/d2 through H5Oopen (read whole), the group g
  * through H5Oopen (not a dataset), /d1 through H5Dopen2 (a regular
  * hyperslab of 20 ints at 10) and H5Dopen1, and a missing dataset. */
@@ -177,6 +211,7 @@ static void serial(const char *dir)
     serial_d1(file);
     serial_d2(file);
     serial_compact(file);
+    serial_linked(file);
     CHECK(H5Fflush(file, H5F_SCOPE_GLOBAL));
     CHECK(H5Fclose(file));
     serial_reopen(path);
@@ -202,6 +237,39 @@ static void errors(const char *dir)
     CHECK(H5Dclose(d));
     CHECK(H5Sclose(space));
     CHECK(H5Fclose(file));
+}
+
+/* An anonymous dataset of 3 ints written once and never closed, nor its
+ * file; then a forked child writes it twice more and exits.  Each
+ * process's log has it in "<anonymous>" with its own writes. */
+static void unclosed(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/unclosed.h5", dir);
+    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(file);
+    int buf[3] = {1, 2, 3};
+    hsize_t dims[1] = {3};
+    hid_t space = simple_space(1, dims);
+    hid_t d = H5Dcreate_anon(file, H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(d);
+    CHECK(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    fflush(NULL);
+    pid_t child = fork();
+    if (child < 0) {
+        perror("h5_prog: fork");
+        exit(1);
+    }
+    if (child == 0) {
+        CHECK(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+        CHECK(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+        exit(0);
+    }
+    int status;
+    if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "h5_prog: the forked child failed\n");
+        exit(1);
+    }
 }
 
 #define PER_RANK 1024
@@ -293,13 +361,15 @@ static void parallel(const char *dir)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: h5_prog serial|errors|parallel DIR\n");
+        fprintf(stderr, "usage: h5_prog serial|errors|unclosed|parallel DIR\n");
         return 2;
     }
     if (strcmp(argv[1], "serial") == 0) {
         serial(argv[2]);
     } else if (strcmp(argv[1], "errors") == 0) {
         errors(argv[2]);
+    } else if (strcmp(argv[1], "unclosed") == 0) {
+        unclosed(argv[2]);
     } else if (strcmp(argv[1], "parallel") == 0) {
         MPI_Init(&argc, &argv);
         parallel(argv[2]);

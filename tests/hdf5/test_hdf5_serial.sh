@@ -158,13 +158,32 @@ H5D_BYTES_WRITTEN 400
 H5D_LAYOUT 1
 END
 
+# ------ /l: made anonymous, written, linked (H5Olink), written twice more,
+# let go with H5Idec_ref: every write and the one close are /l's, and the
+# unlinked anonymous dataset above keeps its own record.
+expect_counters "$LOG" "$F:/l" <<END
+H5D_OPENS 1
+H5D_WRITES 3
+H5D_BYTES_WRITTEN 120
+H5D_DATASPACE_DIM1 5
+H5D_DATATYPE_SIZE 8
+H5D_ALL_SELECTS 3
+H5D_ACCESS1_ACCESS 40
+H5D_ACCESS1_LENGTH_D5 5
+H5D_ACCESS1_COUNT 3
+H5D_ACCESS2_COUNT 0
+END
+check_gt "$(counter "$LOG" "$F:/l" H5D_F_CLOSE_END_TIMESTAMP)" 0 "/l closed (H5Idec_ref)"
+check_le "$(counter "$LOG" "$F:/l" H5D_F_WRITE_END_TIMESTAMP)" \
+    "$(counter "$LOG" "$F:/l" H5D_F_CLOSE_START_TIMESTAMP)" "/l last write <= close"
+
 # Every dataset record names its file's record; nothing else was counted
 # (the group opened with H5Oopen, the failed open, read and file open).
 file_id=$(record_id "$LOG" H5F "$F")
-for d in /d1 /g/d2 /c "<anonymous>"; do
+for d in /d1 /g/d2 /c /l "<anonymous>"; do
     check_eq "$file_id" "$(file_rec_id "$LOG" "$F:$d")" "H5D_FILE_REC_ID of $d"
 done
-check_eq 4 "$(base_of "$LOG" | awk -F'\t' '$1 == "H5D" { ids[$3] = 1 }
+check_eq 5 "$(base_of "$LOG" | awk -F'\t' '$1 == "H5D" { ids[$3] = 1 }
     END { n = 0; for (i in ids) n++; print n }')" "H5D records"
 check_eq 1 "$(base_of "$LOG" | awk -F'\t' '$1 == "H5F" { ids[$3] = 1 }
     END { n = 0; for (i in ids) n++; print n }')" "H5F records"
@@ -185,6 +204,22 @@ H5D_WRITES 1
 H5D_BYTES_WRITTEN 32
 END
 check_eq "<none>" "$(counter "$LOG" "$E:/missing" H5D_OPENS)" "the failed H5Dopen2"
+
+# ---------------------------- an anonymous dataset open at the log, forked --
+# The parent's log counts its create and write, the forked child's its
+# own two writes (not the parent's), both in "<anonymous>".
+new_run unclosed
+if ! env LD_PRELOAD="$IOLENS_LIB" IOLENS_NONMPI=1 IOLENS_LOGDIR="$RUN/logs" \
+    "$H5_PROG" unclosed "$DATA" >"$OUT" 2>"$ERR"; then
+    fail "h5_prog unclosed exited with an error: $(cat "$ERR")"
+fi
+U=$DATA/unclosed.h5
+got=$(for log in "$RUN"/logs/*.iolens; do
+    "$IOLENS_PARSER" --base "$log" | awk -F'\t' -v f="$U:<anonymous>" '
+        $1 == "H5D" && $6 == f { v[$4] = $5 }
+        END { print v["H5D_OPENS"] + 0, v["H5D_WRITES"] + 0, v["H5D_BYTES_WRITTEN"] + 0 }'
+done | LC_ALL=C sort | tr '\n' ';')
+check_eq "0 2 24;1 1 12;" "$got" "<anonymous> opens, writes, bytes of the child; of the parent"
 
 # ---------------------------------------------- IOLENS_DISABLE_LAYERS --
 run_serial IOLENS_DISABLE_LAYERS=hdf5
