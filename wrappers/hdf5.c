@@ -177,11 +177,10 @@ IOLENS_EXPORT herr_t H5Fflush(hid_t object_id, H5F_scope_t scope)
     return after_flush(iolens_h5f_flush, object_id, rc, t0);
 }
 
-IOLENS_EXPORT herr_t H5Fclose(hid_t file_id)
+/* H5Fclose, and H5Idec_ref of a file's last reference. */
+static inline __attribute__((always_inline)) herr_t close_file(herr_t (*real)(hid_t),
+                                                         hid_t file_id)
 {
-    H5_REAL_OR_FAIL(real, H5Fclose);
-    if (!tracing_files(ours))
-        return real(file_id);
     int saved = enter();
     struct iolens_h5f_rec *rec = iolens_h5f_close_begin(file_id);
     leave(saved);
@@ -193,6 +192,14 @@ IOLENS_EXPORT herr_t H5Fclose(hid_t file_id)
     herr_t rc = real(file_id);
     iolens_site_leave(outer);
     return after_file_close(rec, rc, t0);
+}
+
+IOLENS_EXPORT herr_t H5Fclose(hid_t file_id)
+{
+    H5_REAL_OR_FAIL(real, H5Fclose);
+    if (!tracing_files(ours))
+        return real(file_id);
+    return close_file(real, file_id);
 }
 
 /* --------------------------------------------------------- datasets -- */
@@ -345,8 +352,9 @@ IOLENS_EXPORT herr_t H5Oclose(hid_t object_id)
     return close_dataset(real, object_id);
 }
 
-/* h5py lets its handles go with H5Idec_ref, never H5Dclose: the last
- * reference to a dataset's handle going is its close. */
+/* h5py lets its handles go with H5Idec_ref, never H5Dclose or H5Fclose:
+ * the last reference to a dataset's or a file's handle going is its
+ * close. */
 static int last_reference(hid_t id)
 {
     int saved = enter();
@@ -355,10 +363,20 @@ static int last_reference(hid_t id)
     return last;
 }
 
+static int is_file(hid_t id)
+{
+    int saved = enter();
+    int file = IOLENS_H5(H5Iget_type) != NULL && IOLENS_H5(H5Iget_type)(id) == H5I_FILE;
+    leave(saved);
+    return file;
+}
+
 IOLENS_EXPORT int H5Idec_ref(hid_t id)
 {
     H5_REAL_OR_FAIL(real, H5Idec_ref);
-    if (!traced(ours, id) || !last_reference(id))
-        return real(id);
-    return close_dataset(real, id);
+    if (traced(ours, id) && last_reference(id))
+        return close_dataset(real, id);
+    if (tracing_files(ours) && is_file(id) && last_reference(id))
+        return close_file(real, id);
+    return real(id);
 }

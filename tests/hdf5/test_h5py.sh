@@ -9,8 +9,9 @@
 # h5py's usual way, f[name] = array (H5Dcreate_anon, H5Dwrite, then
 # H5Olink names it), count under their names from their creation on; and
 # h5py's handles, which it lets go with H5Idec_ref and never closes with
-# H5Dclose, leave the dataset handle table, so that a program with more
-# datasets than the table's 4096 slots is counted exactly.
+# H5Dclose or H5Fclose, are closed then: datasets leave the handle table,
+# so that a program with more datasets than the table's 4096 slots is
+# counted exactly, and files have their close times.
 . "$(dirname "$0")/../integration/common.sh"
 . "$(dirname "$0")/../mpi/mpiio_common.sh"
 iolens_setup
@@ -71,6 +72,11 @@ expect_counters "$LOG" "$F" <<END
 H5F_CREATES 1
 H5F_OPENS 2
 END
+# h5py closes its files with H5Idec_ref too: the last close ends after the
+# last read, and its time is metadata time.
+check_gt "$(counter "$LOG" "$F" H5F_F_CLOSE_START_TIMESTAMP)" 0 "H5F close start"
+check_le "$(counter "$LOG" "$F:/d" H5D_F_READ_END_TIMESTAMP)" \
+    "$(counter "$LOG" "$F" H5F_F_CLOSE_END_TIMESTAMP)" "H5F last close after the last read"
 expect_counters "$LOG" "$F:/d" <<END
 H5D_WRITES 1
 H5D_READS 1
