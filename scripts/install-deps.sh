@@ -13,7 +13,8 @@
 # Open MPI beside MPICH (the second stage of scripts/run-tests.sh):
 # openmpi-bin, libopenmpi-dev and libhdf5-openmpi-dev; python3-mpi4py and
 # python3-h5py-mpi (Debian builds both with Open MPI) for the Python MPI
-# tests.  libdw-dev: the tools resolve call
+# tests.  gfortran: a Fortran MPI program (tests/mpi/test_fortran.sh)
+# through each MPI's mpif90.  libdw-dev: the tools resolve call
 # sites to function and source line.
 # Installing Open MPI switches the system's MPI alternatives (mpicc,
 # mpiexec, h5pcc, hdf5.pc, the mpi.h directory) to it: they are recorded
@@ -31,6 +32,7 @@ hdf5-tools
 chromium
 strace fio python3-h5py-serial
 openmpi-bin libopenmpi-dev libhdf5-openmpi-dev python3-mpi4py python3-h5py-mpi
+gfortran
 libdw-dev"
 
 # The alternatives an MPI or parallel HDF5 package switches when installed.

@@ -1,6 +1,6 @@
 /* The exported MPI entries (wrappers/mpi_entry.h says why): on x86-64,
- * for each name, a few instructions that leave the arguments untouched
- * and go on to
+ * for each name, and for its PMPI_ name at the same address, a few
+ * instructions that leave the arguments untouched and go on to
  *   - the PMPI function, once the running MPI was refused
  *     (iolens_mpi_refused set, and iolens_PMPI_<name> resolved);
  *   - the C wrapper iolens_entry_<name> otherwise (which also answers
@@ -15,7 +15,10 @@
     __asm__(".text\n"                                                  \
             ".globl " #name "\n"                                       \
             ".type " #name ", @function\n"                             \
+            ".globl P" #name "\n"                                      \
+            ".type P" #name ", @function\n"                            \
             ".p2align 4\n" #name ":\n"                                 \
+            "P" #name ":\n"                                            \
             "\tendbr64\n"                                              \
             "\tcmpl $0, iolens_mpi_refused(%rip)\n"                    \
             "\tjne 1f\n"                                               \
@@ -24,6 +27,7 @@
             "\ttestq %r11, %r11\n"                                     \
             "\tje iolens_entry_" #name "\n"                            \
             "\tjmp *%r11\n"                                            \
-            ".size " #name ", .-" #name "\n");
+            ".size " #name ", .-" #name "\n"                          \
+            ".size P" #name ", .-P" #name "\n");
 IOLENS_MPI_ENTRIES(IOLENS_MPI_ENTRY_STUB)
 #endif

@@ -14,7 +14,15 @@
  * otherwise to the C wrapper, iolens_entry_<name>.  That costs a compare
  * and a jump per call.  Elsewhere the C wrapper is the exported name
  * itself (and a mismatched MPI is refused at MPI_Init, but a call with a
- * handle wider than the wrapper's type is not safe).
+ * handle wider than the wrapper's type is not safe);
+ * IOLENS_NO_MPI_ENTRY_STUBS builds that way on x86-64 too.
+ *
+ * Each entry is exported under its PMPI_ name as well: Open MPI's
+ * Fortran bindings (libmpi_mpifh) call PMPI_Init, PMPI_File_open ...
+ * directly, so a Fortran program's MPI calls reach no MPI_ name.  The
+ * wrappers reach the MPI library's own PMPI_ functions through pointers
+ * that never resolve to libiolens (core/mpi_calls.h), so a call is
+ * counted once whichever name it came by.
  *
  * A wrapper is defined as
  *     IOLENS_MPI_ENTRY(MPI_File_open)(MPI_Comm comm, ...) { ... }
@@ -54,17 +62,20 @@
     X(MPI_Request_free) X(MPI_Test) X(MPI_Testall) X(MPI_Testany) X(MPI_Testsome) X(MPI_Wait) \
     X(MPI_Waitall) X(MPI_Waitany) X(MPI_Waitsome)
 
-#if defined(__x86_64__) && defined(__ELF__)
+#if defined(__x86_64__) && defined(__ELF__) && !defined(IOLENS_NO_MPI_ENTRY_STUBS)
 #define IOLENS_MPI_ENTRY_STUBS 1
 #define IOLENS_MPI_ENTRY(name)                                                      \
     __typeof__(name) iolens_entry_##name __attribute__((visibility("hidden")));   \
     __attribute__((visibility("hidden"))) int iolens_entry_##name
 #define IOLENS_MPI4_ENTRY_UNCHECKED(name) __attribute__((visibility("hidden"))) int iolens_entry_##name
 #else
-#define IOLENS_MPI_ENTRY(name)                        \
-    __typeof__(name) name IOLENS_EXPORT;              \
+#define IOLENS_MPI_ENTRY(name)                                         \
+    __typeof__(name) name IOLENS_EXPORT;                               \
+    __typeof__(name) P##name IOLENS_EXPORT __attribute__((alias(#name))); \
     IOLENS_EXPORT int name
-#define IOLENS_MPI4_ENTRY_UNCHECKED(name) IOLENS_EXPORT int name
+#define IOLENS_MPI4_ENTRY_UNCHECKED(name)                        \
+    int P##name() IOLENS_EXPORT __attribute__((alias(#name)));   \
+    IOLENS_EXPORT int name
 #endif
 
 #if MPI_VERSION >= 4
