@@ -89,6 +89,26 @@ static void on_quick_exit(void)
     iolens_runtime_on_immediate_exit();
 }
 
+/* A process's log is written once every library's destructor has run:
+ * libgfortran's writes out what the units a program left open still
+ * buffer (Fortran needs no CLOSE), a C++ library's static destructors may
+ * write, and the loader calls all of them after libiolens's own
+ * destructor.  An exit handler registered with no library handle before
+ * the loader's own (which calls the destructors), as from a library's
+ * constructor, runs after it; stdio's buffers are written later still,
+ * which the stdio layer counts ahead (layers/stdio_layer.h).  Registered
+ * from MPI_Init instead (an MPI library loaded late), it runs before the
+ * destructors, as the destructor would.  If it cannot be registered, the
+ * destructor writes the log. */
+extern int __cxa_atexit(void (*fn)(void *), void *arg, void *dso_handle);
+static int exit_handler_registered;
+
+static void on_exit_after_destructors(void *unused)
+{
+    (void)unused;
+    iolens_runtime_shutdown();
+}
+
 static int build_state(void)
 {
     size_t memory = iolens_runtime_config()->memory;
@@ -114,6 +134,7 @@ static int build_state(void)
     iolens_state_set_hostname(hostname);
     pthread_atfork(NULL, NULL, on_fork_child);
     at_quick_exit(on_quick_exit);
+    exit_handler_registered = __cxa_atexit(on_exit_after_destructors, NULL, NULL) == 0;
     return 0;
 }
 
@@ -395,5 +416,6 @@ __attribute__((constructor)) static void iolens_runtime_constructor(void)
 
 __attribute__((destructor)) static void iolens_runtime_destructor(void)
 {
-    iolens_runtime_shutdown();
+    if (!exit_handler_registered)
+        iolens_runtime_shutdown();
 }
