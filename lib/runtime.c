@@ -95,8 +95,9 @@ static void on_quick_exit(void)
  * write, and the loader calls all of them after libiolens's own
  * destructor.  An exit handler registered with no library handle before
  * the loader's own (which calls the destructors), as from a library's
- * constructor, runs after it; stdio's buffers are written later still,
- * which the stdio layer counts ahead (layers/stdio_layer.h).  Registered
+ * constructor, runs after it.  stdio's buffers are written later still;
+ * the STDIO layer counted those bytes when the program wrote them into
+ * the buffer.  Registered
  * from MPI_Init instead (an MPI library loaded late), it runs before the
  * destructors, as the destructor would.  If it cannot be registered, the
  * destructor writes the log. */
