@@ -6,12 +6,12 @@
  *    entries of the record table (the file's own entry; an entry named
  *    "<file>:<dataset>" for a dataset), each with its own spinlock;
  *  - the dataset handle table: hid_t -> H5D record, open addressing under
- *    one small lock (HDF5 calls cost far more than the lock).
- * What the layer learns from HDF5 (names, dataspaces, property lists) it
- * asks before taking a record's lock. */
+ *    one small lock (HDF5 calls cost far more than the lock);
+ *  - the records of anonymous datasets' handles, until H5Olink names them.
+ * What the layer learns from HDF5 (names, dataspaces, property lists:
+ * hdf5_query.h) it asks before taking a record's lock. */
 #include "layers/hdf5_layer.h"
 
-#include <fcntl.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -23,15 +23,13 @@
 #include "core/clock.h"
 #include "core/file_table.h"
 #include "core/hdf5_calls.h"
+#include "layers/hdf5_query.h"
 #include "layers/layer_intervals.h"
 #include "layers/layer_ops.h"
-#include "layers/posix_layer.h"
 #include "format/record_merge.h"
 #include "core/state.h"
 #include "core/spinlock.h"
 
-/* Dimensions the counters keep (DIM1..DIM5, LENGTH_D1..D5). */
-#define KEPT_DIMS 5
 /* Distinct access shapes remembered per dataset (space-saving): exact
  * while a dataset has at most this many, estimates beyond
  * (H5D_ACCESS_TOP_STATE). */
@@ -49,7 +47,7 @@ struct iolens_h5f_rec {
 /* One access shape: its bytes and the extents of its bounding box. */
 struct shape {
     int64_t bytes;
-    int64_t len[KEPT_DIMS];
+    int64_t len[IOLENS_H5_KEPT_DIMS];
     int64_t count;
 };
 
@@ -77,293 +75,6 @@ typedef struct iolens_h5d_rec h5d_rec;
 
 /* Their entries of the runtime ops table (layer_ops.h), defined at the end. */
 static const struct iolens_layer_ops h5f_ops, h5d_ops;
-
-/* ------------------------------------------------------ HDF5 queries -- */
-
-/* HDF5 prints its error stack when a call fails; a question the layer
- * asks must not print anything, so printing is off meanwhile. */
-struct quiet {
-    H5E_auto2_t fn;
-    void *data;
-    int saved;
-};
-
-static void quiet_begin(struct quiet *q)
-{
-    q->saved = IOLENS_H5(H5Eget_auto2) != NULL && IOLENS_H5(H5Eset_auto2) != NULL &&
-               IOLENS_H5(H5Eget_auto2)(H5E_DEFAULT, &q->fn, &q->data) >= 0;
-    if (q->saved)
-        IOLENS_H5(H5Eset_auto2)(H5E_DEFAULT, NULL, NULL);
-}
-
-static void quiet_end(const struct quiet *q)
-{
-    if (q->saved)
-        IOLENS_H5(H5Eset_auto2)(H5E_DEFAULT, q->fn, q->data);
-}
-
-#define HAVE(name) (IOLENS_H5(name) != NULL)
-
-static int64_t clamp_u64(hsize_t v)
-{
-    return v > (hsize_t)INT64_MAX ? INT64_MAX : (int64_t)v;
-}
-
-/* The normalized absolute path of the file holding object, or -1 when it
- * has none, cannot be resolved or is not traced. */
-static long file_path_of(hid_t object, char *out, size_t outsz)
-{
-    char name[PATH_MAX];
-    if (!HAVE(H5Fget_name))
-        return -1;
-    ssize_t n = IOLENS_H5(H5Fget_name)(object, name, sizeof name);
-    if (n <= 0 || (size_t)n >= sizeof name)
-        return -1;
-    long len = iolens_posix_resolve(AT_FDCWD, name, out, outsz);
-    if (len < 0)
-        return -1;
-    const struct iolens_config *cfg = iolens_runtime_config();
-    if (cfg != NULL && !iolens_config_traces_path(cfg, out))
-        return -1;
-    return len;
-}
-
-/* "<file path>:<dataset path>" of a dataset, its length, or -1; *anonymous
- * is set when the dataset has no path (not linked into the file), and
- * when set on entry the path is not asked. */
-static long dataset_name_of(hid_t dset, char *out, size_t outsz, long *file_len, int *anonymous)
-{
-    long len = file_path_of(dset, out, outsz);
-    if (len < 0)
-        return -1;
-    *file_len = len;
-    char path[PATH_MAX];
-    ssize_t n = HAVE(H5Iget_name) && !*anonymous
-                    ? IOLENS_H5(H5Iget_name)(dset, path, sizeof path)
-                    : 0;
-    *anonymous = *anonymous || (HAVE(H5Iget_name) && n == 0);
-    const char *dset_path = n > 0 && (size_t)n < sizeof path ? path : "<anonymous>";
-    size_t need = (size_t)len + 1 + strlen(dset_path);
-    if (need >= outsz)
-        return -1;
-    out[len] = ':';
-    strcpy(out + len + 1, dset_path);
-    return (long)need;
-}
-
-/* What a file's access property lists say. */
-struct fapl_facts {
-    int use_mpiio;
-    int coll_metadata;
-};
-
-static int coll_metadata_of(hid_t fapl)
-{
-    hbool_t ops = 0, write = 0;
-    if (HAVE(H5Pget_all_coll_metadata_ops) &&
-        IOLENS_H5(H5Pget_all_coll_metadata_ops)(fapl, &ops) < 0)
-        ops = 0;
-    if (HAVE(H5Pget_coll_metadata_write) && IOLENS_H5(H5Pget_coll_metadata_write)(fapl, &write) < 0)
-        write = 0;
-    return ops || write;
-}
-
-static int uses_mpiio(hid_t fapl)
-{
-#ifdef H5_HAVE_PARALLEL
-    if (!HAVE(H5Pget_driver) || !HAVE(H5FD_mpio_init))
-        return 0;
-    hid_t driver = IOLENS_H5(H5Pget_driver)(fapl);
-    return driver >= 0 && driver == IOLENS_H5(H5FD_mpio_init)();
-#else
-    (void)fapl;
-    return 0;
-#endif
-}
-
-/* The driver from the file's own access list (what HDF5 really uses); the
- * collective metadata settings from it and from the list the program
- * passed. */
-static struct fapl_facts fapl_facts_of(hid_t file, hid_t given_fapl)
-{
-    struct fapl_facts f = {0, 0};
-    hid_t fapl = HAVE(H5Fget_access_plist) ? IOLENS_H5(H5Fget_access_plist)(file) : -1;
-    if (fapl >= 0) {
-        f.use_mpiio = uses_mpiio(fapl);
-        f.coll_metadata = coll_metadata_of(fapl);
-        if (HAVE(H5Pclose))
-            IOLENS_H5(H5Pclose)(fapl);
-    }
-    if (given_fapl != H5P_DEFAULT && !f.coll_metadata)
-        f.coll_metadata = coll_metadata_of(given_fapl);
-    return f;
-}
-
-/* What the counters keep about a dataset, learned at create or open. */
-struct dset_facts {
-    int64_t ndims, npoints, dims[KEPT_DIMS];
-    int64_t type_size, layout, chunk_ndims, chunk[KEPT_DIMS], nfilters;
-};
-
-static void dataspace_facts(hid_t dset, struct dset_facts *f)
-{
-    hid_t space = HAVE(H5Dget_space) ? IOLENS_H5(H5Dget_space)(dset) : -1;
-    if (space < 0)
-        return;
-    hsize_t dims[H5S_MAX_RANK];
-    int ndims = HAVE(H5Sget_simple_extent_dims)
-                    ? IOLENS_H5(H5Sget_simple_extent_dims)(space, dims, NULL)
-                    : -1;
-    if (ndims >= 0) {
-        f->ndims = ndims;
-        for (int i = 0; i < ndims && i < KEPT_DIMS; i++)
-            f->dims[i] = clamp_u64(dims[i]);
-    }
-    hssize_t npoints =
-        HAVE(H5Sget_simple_extent_npoints) ? IOLENS_H5(H5Sget_simple_extent_npoints)(space) : -1;
-    if (npoints >= 0)
-        f->npoints = npoints;
-    IOLENS_H5(H5Sclose)(space);
-}
-
-static void datatype_facts(hid_t dset, struct dset_facts *f)
-{
-    hid_t type = HAVE(H5Dget_type) ? IOLENS_H5(H5Dget_type)(dset) : -1;
-    if (type < 0)
-        return;
-    size_t size = HAVE(H5Tget_size) ? IOLENS_H5(H5Tget_size)(type) : 0;
-    if (size > 0)
-        f->type_size = (int64_t)size;
-    if (HAVE(H5Tclose))
-        IOLENS_H5(H5Tclose)(type);
-}
-
-static void creation_facts(hid_t dset, struct dset_facts *f)
-{
-    hid_t dcpl = HAVE(H5Dget_create_plist) ? IOLENS_H5(H5Dget_create_plist)(dset) : -1;
-    if (dcpl < 0)
-        return;
-    H5D_layout_t layout = HAVE(H5Pget_layout) ? IOLENS_H5(H5Pget_layout)(dcpl) : H5D_LAYOUT_ERROR;
-    if (layout >= 0 && layout < H5D_NLAYOUTS)
-        f->layout = layout;
-    if (layout == H5D_CHUNKED && HAVE(H5Pget_chunk)) {
-        hsize_t chunk[H5S_MAX_RANK];
-        int n = IOLENS_H5(H5Pget_chunk)(dcpl, H5S_MAX_RANK, chunk);
-        if (n > 0) {
-            f->chunk_ndims = n;
-            for (int i = 0; i < n && i < KEPT_DIMS; i++)
-                f->chunk[i] = clamp_u64(chunk[i]);
-        }
-    }
-    int nfilters = HAVE(H5Pget_nfilters) ? IOLENS_H5(H5Pget_nfilters)(dcpl) : -1;
-    if (nfilters >= 0)
-        f->nfilters = nfilters;
-    if (HAVE(H5Pclose))
-        IOLENS_H5(H5Pclose)(dcpl);
-}
-
-static struct dset_facts dset_facts_of(hid_t dset)
-{
-    struct dset_facts f;
-    memset(&f, 0, sizeof f);
-    f.ndims = f.npoints = f.type_size = f.layout = -1;
-    if (HAVE(H5Sclose))
-        dataspace_facts(dset, &f);
-    datatype_facts(dset, &f);
-    creation_facts(dset, &f);
-    return f;
-}
-
-/* What the layer learns about one H5Dread or H5Dwrite. */
-enum select_kind { SEL_NONE, SEL_ALL, SEL_REGULAR, SEL_IRREGULAR, SEL_POINTS };
-
-struct access {
-    int64_t bytes;
-    enum select_kind kind;
-    int collective;
-    int64_t len[KEPT_DIMS];
-};
-
-static enum select_kind select_kind_of(hid_t space)
-{
-    H5S_sel_type type = HAVE(H5Sget_select_type) ? IOLENS_H5(H5Sget_select_type)(space)
-                                                 : H5S_SEL_ERROR;
-    switch (type) {
-    case H5S_SEL_ALL:
-        return SEL_ALL;
-    case H5S_SEL_POINTS:
-        return SEL_POINTS;
-    case H5S_SEL_HYPERSLABS:
-        return HAVE(H5Sis_regular_hyperslab) && IOLENS_H5(H5Sis_regular_hyperslab)(space) > 0
-                   ? SEL_REGULAR
-                   : SEL_IRREGULAR;
-    default:
-        return SEL_NONE;
-    }
-}
-
-/* The extents of the selection's bounding box in the last KEPT_DIMS
- * dimensions, right-aligned as Darshan's LENGTH_D1..D5: the last
- * dimension in len[KEPT_DIMS - 1]. */
-static void shape_of(hid_t space, int64_t len[KEPT_DIMS])
-{
-    hsize_t start[H5S_MAX_RANK], end[H5S_MAX_RANK];
-    int ndims = HAVE(H5Sget_simple_extent_ndims) ? IOLENS_H5(H5Sget_simple_extent_ndims)(space)
-                                                 : -1;
-    if (ndims <= 0 || ndims > H5S_MAX_RANK || !HAVE(H5Sget_select_bounds) ||
-        IOLENS_H5(H5Sget_select_bounds)(space, start, end) < 0)
-        return;
-    int64_t extent[H5S_MAX_RANK];
-    for (int i = 0; i < ndims; i++)
-        extent[i] = clamp_u64(end[i] - start[i] + 1);
-    iolens_right_align_dims(extent, ndims, len, KEPT_DIMS);
-}
-
-/* The selection of the file dataspace: file_space, or for H5S_ALL the
- * dataset's whole dataspace. */
-static void describe_selection(hid_t dset, hid_t file_space, struct access *a, int64_t *npoints)
-{
-    hid_t space = file_space;
-    if (file_space == H5S_ALL)
-        space = HAVE(H5Dget_space) ? IOLENS_H5(H5Dget_space)(dset) : -1;
-    if (space < 0)
-        return;
-    hssize_t n = HAVE(H5Sget_select_npoints) ? IOLENS_H5(H5Sget_select_npoints)(space) : -1;
-    if (n > 0) {
-        *npoints = n;
-        a->kind = select_kind_of(space);
-        shape_of(space, a->len);
-    }
-    if (file_space == H5S_ALL && HAVE(H5Sclose))
-        IOLENS_H5(H5Sclose)(space);
-}
-
-static int is_collective(hid_t dxpl)
-{
-#ifdef H5_HAVE_PARALLEL
-    H5FD_mpio_xfer_t mode;
-    return dxpl != H5P_DEFAULT && HAVE(H5Pget_dxpl_mpio) &&
-           IOLENS_H5(H5Pget_dxpl_mpio)(dxpl, &mode) >= 0 && mode == H5FD_MPIO_COLLECTIVE;
-#else
-    (void)dxpl;
-    return 0;
-#endif
-}
-
-static struct access describe(hid_t dset, hid_t mem_type, hid_t file_space, hid_t dxpl)
-{
-    struct access a;
-    memset(&a, 0, sizeof a);
-    int64_t npoints = 0;
-    describe_selection(dset, file_space, &a, &npoints);
-    size_t type_size = HAVE(H5Tget_size) ? IOLENS_H5(H5Tget_size)(mem_type) : 0;
-    if (npoints > 0 && type_size > 0)
-        a.bytes = (uint64_t)npoints > (uint64_t)INT64_MAX / type_size
-                      ? INT64_MAX
-                      : npoints * (int64_t)type_size;
-    a.collective = is_collective(dxpl);
-    return a;
-}
 
 /* -------------------------------------------------------- records -- */
 
@@ -591,13 +302,13 @@ static void h5f_meta(h5f_rec *r, double t0, double t1)
 void iolens_h5f_open(hid_t file, hid_t fapl, int created, double t0, double t1)
 {
     char path[PATH_MAX];
-    struct quiet q;
-    quiet_begin(&q);
-    long len = file_path_of(file, path, sizeof path);
-    struct fapl_facts facts = {0, 0};
+    struct iolens_h5q_quiet q;
+    iolens_h5q_quiet_begin(&q);
+    long len = iolens_h5q_file_path(file, path, sizeof path);
+    struct iolens_h5q_fapl_facts facts = {0, 0};
     if (len >= 0)
-        facts = fapl_facts_of(file, fapl);
-    quiet_end(&q);
+        facts = iolens_h5q_fapl_facts(file, fapl);
+    iolens_h5q_quiet_end(&q);
     if (len < 0)
         return;
     struct iolens_file *entry = entry_of(path, (size_t)len);
@@ -621,10 +332,10 @@ void iolens_h5f_open(hid_t file, hid_t fapl, int created, double t0, double t1)
 static h5f_rec *h5f_existing(hid_t object)
 {
     char path[PATH_MAX];
-    struct quiet q;
-    quiet_begin(&q);
-    long len = file_path_of(object, path, sizeof path);
-    quiet_end(&q);
+    struct iolens_h5q_quiet q;
+    iolens_h5q_quiet_begin(&q);
+    long len = iolens_h5q_file_path(object, path, sizeof path);
+    iolens_h5q_quiet_end(&q);
     if (len < 0)
         return NULL;
     struct iolens_file *entry = iolens_file_find(path, (size_t)len);
@@ -662,7 +373,7 @@ static void h5d_meta(h5d_rec *r, double t0, double t1)
         r->disk.fcounters[H5D_F_META_TIME], &r->last_meta_end, t0, t1);
 }
 
-static void store_facts(h5d_rec *r, const struct dset_facts *f, uint64_t file_id)
+static void store_facts(h5d_rec *r, const struct iolens_h5q_dset_facts *f, uint64_t file_id)
 {
     int64_t *c = r->disk.counters;
     c[H5D_DATASPACE_NDIMS] = f->ndims;
@@ -671,7 +382,7 @@ static void store_facts(h5d_rec *r, const struct dset_facts *f, uint64_t file_id
     c[H5D_LAYOUT] = f->layout;
     c[H5D_CHUNK_NDIMS] = f->chunk_ndims;
     c[H5D_FILTERS] = f->nfilters;
-    for (int i = 0; i < KEPT_DIMS; i++) {
+    for (int i = 0; i < IOLENS_H5_KEPT_DIMS; i++) {
         c[H5D_DATASPACE_DIM1 + i] = f->dims[i];
         c[H5D_CHUNK_DIM1 + i] = f->chunk[i];
     }
@@ -695,7 +406,8 @@ static void store_facts(h5d_rec *r, const struct dset_facts *f, uint64_t file_id
 static h5d_rec *free_anon; /* under the table lock */
 static _Atomic uint64_t anon_made;
 
-static void add_shape(struct shapes *s, int64_t bytes, const int64_t len[KEPT_DIMS], int64_t n);
+static void add_shape(struct shapes *s, int64_t bytes, const int64_t len[IOLENS_H5_KEPT_DIMS],
+                      int64_t n);
 
 /* An id no entry of the table has (with the odds of a 64-bit hash), for
  * the intervals of one anonymous handle's record. */
@@ -829,14 +541,14 @@ void iolens_h5d_open(hid_t dset, enum iolens_h5d_naming naming, double t0, doubl
     char name[2 * PATH_MAX];
     long file_len = 0;
     int anonymous = naming == IOLENS_H5D_ANONYMOUS;
-    struct quiet q;
-    quiet_begin(&q);
-    long len = dataset_name_of(dset, name, sizeof name, &file_len, &anonymous);
-    struct dset_facts facts;
+    struct iolens_h5q_quiet q;
+    iolens_h5q_quiet_begin(&q);
+    long len = iolens_h5q_dataset_name(dset, name, sizeof name, &file_len, &anonymous);
+    struct iolens_h5q_dset_facts facts;
     memset(&facts, 0, sizeof facts);
     if (len >= 0)
-        facts = dset_facts_of(dset);
-    quiet_end(&q);
+        facts = iolens_h5q_dset_facts(dset);
+    iolens_h5q_quiet_end(&q);
     if (len < 0) {
         let_go(untrack(dset)); /* forget a stale entry of the same id */
         return;
@@ -874,10 +586,10 @@ void iolens_h5d_link(hid_t dset)
     char name[2 * PATH_MAX];
     long file_len = 0;
     int anonymous = 0;
-    struct quiet q;
-    quiet_begin(&q);
-    long len = dataset_name_of(dset, name, sizeof name, &file_len, &anonymous);
-    quiet_end(&q);
+    struct iolens_h5q_quiet q;
+    iolens_h5q_quiet_begin(&q);
+    long len = iolens_h5q_dataset_name(dset, name, sizeof name, &file_len, &anonymous);
+    iolens_h5q_quiet_end(&q);
     if (len < 0 || anonymous)
         return;
     struct iolens_file *entry = entry_of(name, (size_t)len);
@@ -891,7 +603,8 @@ void iolens_h5d_link(hid_t dset)
 /* Space-saving count of n accesses of a shape: exact while at most
  * SHAPE_SLOTS distinct shapes were seen; then the least frequent is
  * replaced. */
-static void add_shape(struct shapes *s, int64_t bytes, const int64_t len[KEPT_DIMS], int64_t n)
+static void add_shape(struct shapes *s, int64_t bytes, const int64_t len[IOLENS_H5_KEPT_DIMS],
+                      int64_t n)
 {
     int least = 0;
     for (int i = 0; i < s->used; i++) {
@@ -924,7 +637,7 @@ static int compare_shapes(const void *a, const void *b)
         return x->count > y->count ? -1 : 1;
     if (x->bytes != y->bytes)
         return x->bytes > y->bytes ? -1 : 1;
-    for (int i = 0; i < KEPT_DIMS; i++)
+    for (int i = 0; i < IOLENS_H5_KEPT_DIMS; i++)
         if (x->len[i] != y->len[i])
             return x->len[i] > y->len[i] ? -1 : 1;
     return 0;
@@ -945,7 +658,7 @@ static void emit_top_shapes(struct shapes s, int64_t *c)
             continue;
         }
         g[H5D_ACCESS1_ACCESS - H5D_ACCESS1_ACCESS] = s.slot[n].bytes;
-        for (int d = 0; d < KEPT_DIMS; d++)
+        for (int d = 0; d < IOLENS_H5_KEPT_DIMS; d++)
             g[H5D_ACCESS1_LENGTH_D1 - H5D_ACCESS1_ACCESS + d] = s.slot[n].len[d];
         g[H5D_ACCESS1_COUNT - H5D_ACCESS1_ACCESS] = s.slot[n].count;
     }
@@ -972,16 +685,16 @@ static const struct rw_ids rw_ids[2] = {
 };
 
 static const int select_counter[] = {
-    [SEL_NONE] = -1,
-    [SEL_ALL] = H5D_ALL_SELECTS,
-    [SEL_REGULAR] = H5D_REGULAR_HYPERSLAB_SELECTS,
-    [SEL_IRREGULAR] = H5D_IRREGULAR_HYPERSLAB_SELECTS,
-    [SEL_POINTS] = H5D_POINT_SELECTS,
+    [IOLENS_H5Q_SEL_NONE] = -1,
+    [IOLENS_H5Q_SEL_ALL] = H5D_ALL_SELECTS,
+    [IOLENS_H5Q_SEL_REGULAR] = H5D_REGULAR_HYPERSLAB_SELECTS,
+    [IOLENS_H5Q_SEL_IRREGULAR] = H5D_IRREGULAR_HYPERSLAB_SELECTS,
+    [IOLENS_H5Q_SEL_POINTS] = H5D_POINT_SELECTS,
 };
 
 /* Under the record's lock. */
-static void count_access(h5d_rec *r, enum iolens_h5d_dir dir, const struct access *a, double t0,
-                         double t1)
+static void count_access(h5d_rec *r, enum iolens_h5d_dir dir, const struct iolens_h5q_access *a,
+                         double t0, double t1)
 {
     const struct rw_ids *id = &rw_ids[dir];
     int64_t *c = r->disk.counters;
@@ -1015,10 +728,10 @@ void iolens_h5d_access(hid_t dset, enum iolens_h5d_dir dir, hid_t mem_type, hid_
     h5d_rec *r = rec_of(dset);
     if (r == NULL)
         return;
-    struct quiet q;
-    quiet_begin(&q);
-    struct access a = describe(dset, mem_type, file_space, dxpl);
-    quiet_end(&q);
+    struct iolens_h5q_quiet q;
+    iolens_h5q_quiet_begin(&q);
+    struct iolens_h5q_access a = iolens_h5q_describe(dset, mem_type, file_space, dxpl);
+    iolens_h5q_quiet_end(&q);
     iolens_lock_always(&r->lock);
     count_access(r, dir, &a, t0, t1);
     iolens_unlock_always(&r->lock);
@@ -1035,13 +748,13 @@ void iolens_h5d_failed_access(hid_t dset, enum iolens_h5d_dir dir, hid_t mem_typ
     /* The program may look at the error stack of the failed call (every
      * HDF5 call clears it on entry, the layer's questions included): it
      * is taken aside and put back. */
-    hid_t errors = HAVE(H5Eget_current_stack) && HAVE(H5Eset_current_stack)
+    hid_t errors = IOLENS_H5_HAVE(H5Eget_current_stack) && IOLENS_H5_HAVE(H5Eset_current_stack)
                        ? IOLENS_H5(H5Eget_current_stack)()
                        : H5I_INVALID_HID;
-    struct quiet q;
-    quiet_begin(&q);
-    struct access a = describe(dset, mem_type, file_space, dxpl);
-    quiet_end(&q);
+    struct iolens_h5q_quiet q;
+    iolens_h5q_quiet_begin(&q);
+    struct iolens_h5q_access a = iolens_h5q_describe(dset, mem_type, file_space, dxpl);
+    iolens_h5q_quiet_end(&q);
     if (errors >= 0)
         IOLENS_H5(H5Eset_current_stack)(errors);
     uint32_t flags = IOLENS_IV_FAILED | (dir == IOLENS_H5D_READ ? IOLENS_IV_READ : IOLENS_IV_WRITE);
