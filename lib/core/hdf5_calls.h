@@ -40,6 +40,7 @@
     X(H5Iget_type, H5I_type_t, (hid_t)) \
     X(H5Iget_name, ssize_t, (hid_t, char *, size_t)) \
     X(H5Iget_ref, int, (hid_t)) \
+    X(H5Iis_valid, htri_t, (hid_t)) \
     X(H5Fget_name, ssize_t, (hid_t, char *, size_t)) \
     X(H5Fget_access_plist, hid_t, (hid_t)) \
     X(H5Dget_space, hid_t, (hid_t)) \

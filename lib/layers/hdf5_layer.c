@@ -226,6 +226,34 @@ static int valid_key(hid_t key)
     return slots != NULL && key != KEY_EMPTY && key != KEY_TOMB;
 }
 
+/* Under the table lock, the table full: frees the slots of the handles
+ * HDF5 no longer has, closed without a call iolens wraps (H5Fclose of a
+ * file opened with H5F_CLOSE_STRONG closes its datasets so), so that they
+ * do not hold the table for good.  The records of anonymous handles among
+ * them are chained through next_free into *gone, to be sent home once
+ * the lock is released.  HDF5 is asked under the table lock: no thread
+ * takes that lock inside an HDF5 call. */
+static void free_dead_handles(h5d_rec **gone)
+{
+    if (!IOLENS_H5_HAVE(H5Iis_valid))
+        return;
+    struct iolens_h5q_quiet q;
+    iolens_h5q_quiet_begin(&q);
+    for (size_t i = 0; i < nslots(); i++) {
+        if (!valid_key(slots[i].key) || IOLENS_H5(H5Iis_valid)(slots[i].key) != 0)
+            continue;
+        h5d_rec *r = slots[i].rec;
+        if (r != NULL && r->anon_home != NULL) {
+            r->next_free = *gone;
+            *gone = r;
+        }
+        release_slot(&slots[i]);
+    }
+    iolens_h5q_quiet_end(&q);
+}
+
+static void let_go(h5d_rec *r);
+
 /* Binds dset to r: 1, or 0 when the table is full.  *stale is the record
  * a stale entry of the same id was bound to (HDF5 closed that handle
  * without the program's close call), NULL if none. */
@@ -234,14 +262,24 @@ static int track(hid_t dset, h5d_rec *r, h5d_rec **stale)
     *stale = NULL;
     if (!valid_key(dset))
         return 0;
+    h5d_rec *gone = NULL;
     iolens_lock_always(&table_lock);
     struct dset_slot *slot = claim_slot(dset);
+    if (slot == NULL) {
+        free_dead_handles(&gone);
+        slot = claim_slot(dset);
+    }
     if (slot != NULL) {
         if (slot->key == dset)
             *stale = slot->rec;
         *slot = (struct dset_slot){dset, r};
     }
     iolens_unlock_always(&table_lock);
+    while (gone != NULL) {
+        h5d_rec *next = gone->next_free;
+        let_go(gone);
+        gone = next;
+    }
     return slot != NULL;
 }
 

@@ -18,9 +18,11 @@
  *  - A dataset handle is tracked from a successful create or open to its
  *    close (H5Dclose, H5Oclose, or H5Idec_ref of its last reference, as
  *    h5py lets go of its handles), in a fixed table allocated from the
- *    budget at start-up; a handle opened while the table is full has its
- *    open counted, and nothing after it.  Files need no table: close and
- *    flush find the record by the file's name.
+ *    budget at start-up.  When it fills, the slots of handles HDF5 closed
+ *    by itself (H5Fclose with H5F_CLOSE_STRONG) are freed; a handle
+ *    opened while it is still full has its open counted, and nothing
+ *    after it.  Files need no table: close and flush find the record by
+ *    the file's name.
  *  - Bytes of an H5Dread/H5Dwrite are the points of the file selection
  *    (the dataset's whole dataspace for H5S_ALL) times the size of the
  *    memory datatype. */

@@ -16,6 +16,9 @@
  *   unclosed  one process: DIR/unclosed.h5 with an anonymous dataset
  *             written and never closed, written twice more by a forked
  *             child
+ *   strong    one process: DIR/strong.h5 (H5F_CLOSE_STRONG) with 1500
+ *             datasets written and left open, closed by H5Fclose, then
+ *             each opened and read, and left to H5Fclose again
  * Every HDF5 call is checked; the program exits 1 on the first failure. */
 #include <hdf5.h>
 #include <mpi.h>
@@ -272,6 +275,47 @@ static void unclosed(const char *dir)
     }
 }
 
+/* DIR/strong.h5, opened with H5F_CLOSE_STRONG: 1500 datasets of 4 ints,
+ * each written whole and never closed; H5Fclose closes them all.  Then,
+ * the file opened again the same way, each is opened and read whole, and
+ * again left to H5Fclose.  The dataset handle table (2048 slots at the
+ * default budget) must not stay full of handles that no call iolens
+ * wraps closed. */
+#define STRONG_DATASETS 1500
+
+static void strong(const char *dir)
+{
+    char path[4096], name[32];
+    int buf[4] = {1, 2, 3, 4};
+    snprintf(path, sizeof path, "%s/strong.h5", dir);
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    CHECK(fapl);
+    CHECK(H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG));
+    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    CHECK(file);
+    hsize_t dims[1] = {4};
+    hid_t space = simple_space(1, dims);
+    for (int i = 0; i < STRONG_DATASETS; i++) {
+        snprintf(name, sizeof name, "s%d", i);
+        hid_t d = H5Dcreate2(file, name, H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT,
+                             H5P_DEFAULT);
+        CHECK(d);
+        CHECK(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    }
+    CHECK(H5Fclose(file));
+    file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    CHECK(file);
+    for (int i = 0; i < STRONG_DATASETS; i++) {
+        snprintf(name, sizeof name, "s%d", i);
+        hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
+        CHECK(d);
+        CHECK(H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    }
+    CHECK(H5Fclose(file));
+    CHECK(H5Sclose(space));
+    CHECK(H5Pclose(fapl));
+}
+
 #define PER_RANK 1024
 
 static hid_t xfer(H5FD_mpio_xfer_t mode)
@@ -361,7 +405,7 @@ static void parallel(const char *dir)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: h5_prog serial|errors|unclosed|parallel DIR\n");
+        fprintf(stderr, "usage: h5_prog serial|errors|unclosed|strong|parallel DIR\n");
         return 2;
     }
     if (strcmp(argv[1], "serial") == 0) {
@@ -370,6 +414,8 @@ int main(int argc, char **argv)
         errors(argv[2]);
     } else if (strcmp(argv[1], "unclosed") == 0) {
         unclosed(argv[2]);
+    } else if (strcmp(argv[1], "strong") == 0) {
+        strong(argv[2]);
     } else if (strcmp(argv[1], "parallel") == 0) {
         MPI_Init(&argc, &argv);
         parallel(argv[2]);

@@ -221,6 +221,19 @@ got=$(for log in "$RUN"/logs/*.iolens; do
 done | LC_ALL=C sort | tr '\n' ';')
 check_eq "0 2 24;1 1 12;" "$got" "<anonymous> opens, writes, bytes of the child; of the parent"
 
+# -------------------- handles HDF5 closed by itself (H5F_CLOSE_STRONG) --
+# 1500 datasets written and left open, closed by the file's H5Fclose,
+# then each opened and read, left open again: 3000 handles that no call
+# iolens wraps closed.  The handle table (2048 slots at the default
+# budget) frees the dead handles' slots when it fills, and every read is
+# counted (most records fold into <other files>: totals).
+run_one strong
+check_eq "" "$(cat "$ERR")" "stderr of h5_prog strong"
+check_eq 1500 "$(total "$LOG" H5D_WRITES)" "H5D writes of the 1500 datasets"
+check_eq 1500 "$(total "$LOG" H5D_READS)" "H5D reads of the 1500 datasets"
+check_eq 3000 "$(total "$LOG" H5D_OPENS)" "H5D opens of the 1500 datasets"
+check_eq 24000 "$(total "$LOG" H5D_BYTES_READ)" "H5D bytes read of the 1500 datasets"
+
 # ---------------------------------------------- IOLENS_DISABLE_LAYERS --
 run_serial IOLENS_DISABLE_LAYERS=hdf5
 F=$DATA/serial.h5
