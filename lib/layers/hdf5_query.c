@@ -1,12 +1,9 @@
 /* What the HDF5 layers ask HDF5 about its objects (hdf5_query.h). */
 #include "layers/hdf5_query.h"
 
-#include <fcntl.h>
 #include <limits.h>
 #include <string.h>
 
-#include "core/config.h"
-#include "core/state.h"
 #include "layers/access_stats.h"
 #include "layers/posix_layer.h"
 
@@ -37,13 +34,7 @@ long iolens_h5q_file_path(hid_t object, char *out, size_t outsz)
     ssize_t n = IOLENS_H5(H5Fget_name)(object, name, sizeof name);
     if (n <= 0 || (size_t)n >= sizeof name)
         return -1;
-    long len = iolens_posix_resolve(AT_FDCWD, name, out, outsz);
-    if (len < 0)
-        return -1;
-    const struct iolens_config *cfg = iolens_runtime_config();
-    if (cfg != NULL && !iolens_config_traces_path(cfg, out))
-        return -1;
-    return len;
+    return iolens_posix_resolve_traced(name, out, outsz);
 }
 
 long iolens_h5q_dataset_name(hid_t dset, char *out, size_t outsz, long *file_len, int *anonymous)

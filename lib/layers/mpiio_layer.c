@@ -14,7 +14,6 @@
  *    lock, and only while requests are pending (iolens_mpiio_pending). */
 #include "layers/mpiio_layer.h"
 
-#include <fcntl.h>
 #include <limits.h>
 #include <string.h>
 #include <strings.h>
@@ -192,13 +191,7 @@ static long traced_path(const char *filename, char *out, size_t outsz)
 {
     if (filename == NULL)
         return -1;
-    long len = iolens_posix_resolve(AT_FDCWD, strip_romio_prefix(filename), out, outsz);
-    if (len < 0)
-        return -1;
-    const struct iolens_config *cfg = iolens_runtime_config();
-    if (cfg != NULL && !iolens_config_traces_path(cfg, out))
-        return -1;
-    return len;
+    return iolens_posix_resolve_traced(strip_romio_prefix(filename), out, outsz);
 }
 
 /* ------------------------------------------------------ datatypes -- */

@@ -653,6 +653,12 @@ long iolens_posix_resolve(int dirfd, const char *path, char *out, size_t outsz)
     return iolens_path_normalize(base, path, out, outsz);
 }
 
+long iolens_posix_resolve_traced(const char *path, char *out, size_t outsz)
+{
+    long len = iolens_posix_resolve(AT_FDCWD, path, out, outsz);
+    return len >= 0 && path_is_traced(out) ? len : -1;
+}
+
 /* Counts a stat, unlink or rename on the record of the path it names. */
 static void count_meta_named(int dirfd, const char *path, int counter, double t0, double t1)
 {

@@ -140,6 +140,10 @@ void iolens_posix_cwd_changed(void);
  * relative to dirfd (AT_FDCWD: the working directory); returns its length
  * or -1. */
 long iolens_posix_resolve(int dirfd, const char *path, char *out, size_t outsz);
+/* For the library layers (MPI-IO, HDF5): the normalized absolute form of
+ * a name a library was given, relative to the working directory, when
+ * the include/exclude rules trace it; its length, else -1. */
+long iolens_posix_resolve_traced(const char *path, char *out, size_t outsz);
 /* The normalized absolute name of an open descriptor: its tracked file's
  * name, else what /proc/self/fd says; returns its length or -1. */
 long iolens_posix_fd_path(int fd, char *out, size_t outsz);
