@@ -15,7 +15,8 @@
 # python3-h5py-mpi (Debian builds both with Open MPI) for the Python MPI
 # tests.  gfortran: a Fortran MPI program (tests/mpi/test_fortran.sh)
 # through each MPI's mpif90.  libdw-dev: the tools resolve call
-# sites to function and source line.
+# sites to function and source line.  python3-netcdf4 and netcdf-bin
+# (ncdump, nccopy): netCDF-4 files traced (tests/hdf5/test_netcdf.sh).
 # Installing Open MPI switches the system's MPI alternatives (mpicc,
 # mpiexec, h5pcc, hdf5.pc, the mpi.h directory) to it: they are recorded
 # before and set back after, so the machine's default MPI stays the one
@@ -33,7 +34,8 @@ chromium
 strace fio python3-h5py-serial
 openmpi-bin libopenmpi-dev libhdf5-openmpi-dev python3-mpi4py python3-h5py-mpi
 gfortran
-libdw-dev"
+libdw-dev
+python3-netcdf4 netcdf-bin"
 
 # The alternatives an MPI or parallel HDF5 package switches when installed.
 MPI_ALTERNATIVES="mpi mpirun mpi-x86_64-linux-gnu h5pcc hdf5.pc"

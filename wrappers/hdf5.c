@@ -138,6 +138,33 @@ static inline __attribute__((always_inline)) herr_t close_dataset(herr_t (*real)
     return after_dataset_close(rec, rc, t0);
 }
 
+/* ------------------------------------------------------ references -- */
+
+static int references(hid_t id)
+{
+    int saved = enter();
+    int refs = IOLENS_H5(H5Iget_ref) != NULL ? IOLENS_H5(H5Iget_ref)(id) : -1;
+    leave(saved);
+    return refs;
+}
+
+/* h5py lets its handles go with H5Idec_ref, never H5Dclose or H5Fclose:
+ * the last reference to a dataset's or a file's handle going is its
+ * close. */
+static int last_reference(hid_t id)
+{
+    return references(id) == 1;
+}
+
+/* H5Dclose, H5Oclose and H5Fclose of a handle with more references than
+ * one only drop one: the handle stays open.  netCDF-4 takes a second
+ * reference (H5Iinc_ref) to each variable's dataset, closes the handle it
+ * opened it with, and reads through the handle until nc_close. */
+static int other_references(hid_t id)
+{
+    return references(id) > 1;
+}
+
 /* ------------------------------------------------------------ files -- */
 
 IOLENS_EXPORT hid_t H5Fcreate(const char *filename, unsigned flags, hid_t fcpl_id, hid_t fapl_id)
@@ -197,7 +224,7 @@ static inline __attribute__((always_inline)) herr_t close_file(herr_t (*real)(hi
 IOLENS_EXPORT herr_t H5Fclose(hid_t file_id)
 {
     H5_REAL_OR_FAIL(real, H5Fclose);
-    if (!tracing_files(ours))
+    if (!tracing_files(ours) || other_references(file_id))
         return real(file_id);
     return close_file(real, file_id);
 }
@@ -301,7 +328,7 @@ IOLENS_EXPORT herr_t H5Dflush(hid_t dset_id)
 IOLENS_EXPORT herr_t H5Dclose(hid_t dset_id)
 {
     H5_REAL_OR_FAIL(real, H5Dclose);
-    if (!traced(ours, dset_id))
+    if (!traced(ours, dset_id) || other_references(dset_id))
         return real(dset_id);
     return close_dataset(real, dset_id);
 }
@@ -347,21 +374,11 @@ IOLENS_EXPORT herr_t H5Olink(hid_t obj_id, hid_t new_loc_id, const char *new_nam
 IOLENS_EXPORT herr_t H5Oclose(hid_t object_id)
 {
     H5_REAL_OR_FAIL(real, H5Oclose);
-    if (!traced(ours, object_id))
+    if (!traced(ours, object_id) || other_references(object_id))
         return real(object_id);
     return close_dataset(real, object_id);
 }
 
-/* h5py lets its handles go with H5Idec_ref, never H5Dclose or H5Fclose:
- * the last reference to a dataset's or a file's handle going is its
- * close. */
-static int last_reference(hid_t id)
-{
-    int saved = enter();
-    int last = IOLENS_H5(H5Iget_ref) != NULL && IOLENS_H5(H5Iget_ref)(id) == 1;
-    leave(saved);
-    return last;
-}
 
 static int is_file(hid_t id)
 {

@@ -19,6 +19,9 @@
  *   strong    one process: DIR/strong.h5 (H5F_CLOSE_STRONG) with 1500
  *             datasets written and left open, closed by H5Fclose, then
  *             each opened and read, and left to H5Fclose again
+ *   increfs   one process: DIR/increfs.h5 with /r, whose handles and the
+ *             file's are closed with a second reference taken
+ *             (H5Iinc_ref), as netCDF-4 does, and used after those closes
  * Every HDF5 call is checked; the program exits 1 on the first failure. */
 #include <hdf5.h>
 #include <mpi.h>
@@ -316,6 +319,41 @@ static void strong(const char *dir)
     CHECK(H5Pclose(fapl));
 }
 
+/* netCDF-4's way: each object is opened with H5Oopen; a dataset's handle
+ * gets a second reference (H5Iinc_ref) and the H5Oopen handle is closed,
+ * which only drops one; the data are read through the handle, which
+ * H5Dclose closes at the end.  The file's handle is kept the same way
+ * through an H5Fclose.  Written 3 times 4 ints to /r, read twice. */
+static void increfs(const char *dir)
+{
+    char path[4096];
+    int buf[4] = {1, 2, 3, 4};
+    snprintf(path, sizeof path, "%s/increfs.h5", dir);
+    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(file);
+    hsize_t dims[1] = {4};
+    hid_t space = simple_space(1, dims);
+    hid_t d = H5Dcreate2(file, "r", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(d);
+    CHECK(H5Iinc_ref(d));
+    CHECK(H5Dclose(d));
+    CHECK(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    CHECK(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    CHECK(H5Dclose(d));
+    CHECK(H5Iinc_ref(file));
+    CHECK(H5Fclose(file));
+    d = H5Oopen(file, "r", H5P_DEFAULT);
+    CHECK(d);
+    CHECK(H5Iinc_ref(d));
+    CHECK(H5Oclose(d));
+    CHECK(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    CHECK(H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    CHECK(H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    CHECK(H5Dclose(d));
+    CHECK(H5Fclose(file));
+    CHECK(H5Sclose(space));
+}
+
 #define PER_RANK 1024
 
 static hid_t xfer(H5FD_mpio_xfer_t mode)
@@ -405,7 +443,7 @@ static void parallel(const char *dir)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: h5_prog serial|errors|unclosed|strong|parallel DIR\n");
+        fprintf(stderr, "usage: h5_prog serial|errors|unclosed|strong|increfs|parallel DIR\n");
         return 2;
     }
     if (strcmp(argv[1], "serial") == 0) {
@@ -416,6 +454,8 @@ int main(int argc, char **argv)
         unclosed(argv[2]);
     } else if (strcmp(argv[1], "strong") == 0) {
         strong(argv[2]);
+    } else if (strcmp(argv[1], "increfs") == 0) {
+        increfs(argv[2]);
     } else if (strcmp(argv[1], "parallel") == 0) {
         MPI_Init(&argc, &argv);
         parallel(argv[2]);

@@ -234,6 +234,33 @@ check_eq 1500 "$(total "$LOG" H5D_READS)" "H5D reads of the 1500 datasets"
 check_eq 3000 "$(total "$LOG" H5D_OPENS)" "H5D opens of the 1500 datasets"
 check_eq 24000 "$(total "$LOG" H5D_BYTES_READ)" "H5D bytes read of the 1500 datasets"
 
+# A close of a handle with another reference (H5Iinc_ref), as netCDF-4
+# makes, only drops one: the handle stays open and its calls count.  /r:
+# created and opened (H5Oopen), written 3 times and read twice, 16 bytes
+# each, closed once each time (two more closes only dropped references).
+# Before, the writes and reads after the first close were not counted.
+run_one increfs
+F=$DATA/increfs.h5
+check_eq "" "$(cat "$ERR")" "stderr of h5_prog increfs"
+expect_counters "$LOG" "$F:/r" <<END
+H5D_OPENS 2
+H5D_WRITES 3
+H5D_READS 2
+H5D_BYTES_WRITTEN 48
+H5D_BYTES_READ 32
+H5D_RW_SWITCHES 1
+END
+expect_counters "$LOG" "$F" <<END
+H5F_CREATES 1
+H5F_OPENS 1
+END
+# The file's one close (its first close's start) is its last H5Fclose,
+# after the last read; /r's last close ends after it too.
+check_le "$(counter "$LOG" "$F:/r" H5D_F_READ_END_TIMESTAMP)" \
+    "$(counter "$LOG" "$F" H5F_F_CLOSE_START_TIMESTAMP)" "H5F close after the last read"
+check_le "$(counter "$LOG" "$F:/r" H5D_F_READ_END_TIMESTAMP)" \
+    "$(counter "$LOG" "$F:/r" H5D_F_CLOSE_END_TIMESTAMP)" "/r closed after its last read"
+
 # ---------------------------------------------- IOLENS_DISABLE_LAYERS --
 run_serial IOLENS_DISABLE_LAYERS=hdf5
 F=$DATA/serial.h5
