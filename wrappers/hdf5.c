@@ -335,24 +335,75 @@ IOLENS_EXPORT herr_t H5Dclose(hid_t dset_id)
 
 /* ---------------------------------------------- generic objects -- */
 
-/* h5py opens datasets with H5Oopen: an object that turns out to be a
- * dataset is counted as a dataset open. */
+/* An object opened by a call that opens any kind of object: if it is a
+ * dataset, that is a dataset open. */
+static hid_t after_object_open(hid_t id, enum iolens_h5d_naming naming, double t0)
+{
+    double t1 = iolens_now();
+    if (id >= 0) {
+        int saved = enter();
+        if (IOLENS_H5(H5Iget_type) != NULL && IOLENS_H5(H5Iget_type)(id) == H5I_DATASET)
+            iolens_h5d_open(id, naming, t0, t1);
+        leave(saved);
+    }
+    return id;
+}
+
+/* h5py opens datasets with H5Oopen. */
 IOLENS_EXPORT hid_t H5Oopen(hid_t loc_id, const char *name, hid_t lapl_id)
 {
     H5_REAL_OR_FAIL(real, H5Oopen);
     if (!tracing_datasets(ours))
         return real(loc_id, name, lapl_id);
     double t0 = iolens_now();
-    hid_t id = real(loc_id, name, lapl_id);
-    double t1 = iolens_now();
-    if (id >= 0) {
-        int saved = enter();
-        if (IOLENS_H5(H5Iget_type) != NULL && IOLENS_H5(H5Iget_type)(id) == H5I_DATASET)
-            iolens_h5d_open(id, IOLENS_H5D_NAMED, t0, t1);
-        leave(saved);
-    }
-    return id;
+    return after_object_open(real(loc_id, name, lapl_id), IOLENS_H5D_NAMED, t0);
 }
+
+/* h5py walks a group with H5Oopen_by_idx. */
+IOLENS_EXPORT hid_t H5Oopen_by_idx(hid_t loc_id, const char *group_name, H5_index_t idx_type,
+                                   H5_iter_order_t order, hsize_t n, hid_t lapl_id)
+{
+    H5_REAL_OR_FAIL(real, H5Oopen_by_idx);
+    if (!tracing_datasets(ours))
+        return real(loc_id, group_name, idx_type, order, n, lapl_id);
+    double t0 = iolens_now();
+    return after_object_open(real(loc_id, group_name, idx_type, order, n, lapl_id),
+                             IOLENS_H5D_NAMED, t0);
+}
+
+/* HDF5 knows no path for the object. */
+IOLENS_EXPORT hid_t H5Oopen_by_addr(hid_t loc_id, haddr_t addr)
+{
+    H5_REAL_OR_FAIL(real, H5Oopen_by_addr);
+    if (!tracing_datasets(ours))
+        return real(loc_id, addr);
+    double t0 = iolens_now();
+    return after_object_open(real(loc_id, addr), IOLENS_H5D_BY_REFERENCE, t0);
+}
+
+/* An object reference followed (h5py's f[ref]; MATLAB v7.3 files keep
+ * their cell arrays' elements so).  HDF5 knows no path for the object. */
+IOLENS_EXPORT hid_t H5Rdereference2(hid_t obj_id, hid_t oapl_id, H5R_type_t ref_type,
+                                    const void *ref)
+{
+    H5_REAL_OR_FAIL(real, H5Rdereference2);
+    if (!tracing_datasets(ours))
+        return real(obj_id, oapl_id, ref_type, ref);
+    double t0 = iolens_now();
+    return after_object_open(real(obj_id, oapl_id, ref_type, ref), IOLENS_H5D_BY_REFERENCE,
+                             t0);
+}
+
+#ifndef H5_NO_DEPRECATED_SYMBOLS
+IOLENS_EXPORT hid_t H5Rdereference1(hid_t obj_id, H5R_type_t ref_type, const void *ref)
+{
+    H5_REAL_OR_FAIL(real, H5Rdereference1);
+    if (!tracing_datasets(ours))
+        return real(obj_id, ref_type, ref);
+    double t0 = iolens_now();
+    return after_object_open(real(obj_id, ref_type, ref), IOLENS_H5D_BY_REFERENCE, t0);
+}
+#endif
 
 /* h5py's f["x"] = array: H5Dcreate_anon, H5Dwrite, then H5Olink names
  * the dataset. */

@@ -963,7 +963,7 @@ enum iolens_pat_counter { IOLENS_PATTERN_COUNTERS(IOLENS_X_PAT_INDEX, IOLENS) IO
     X(H5D_ACCESS##N##_COUNT, IOLENS_AGG_TOP_COUNT, "occurrences of this access shape")
 
 #define IOLENS_H5D_COUNTERS(X) \
-    X(H5D_OPENS, IOLENS_AGG_SUM, "H5Dcreate1/2, H5Dcreate_anon, H5Dopen1/2 and H5Oopen of a dataset") \
+    X(H5D_OPENS, IOLENS_AGG_SUM, "H5Dcreate1/2, H5Dcreate_anon, H5Dopen1/2, and H5Oopen, H5Oopen_by_idx, H5Oopen_by_addr and H5Rdereference1/2 of a dataset") \
     X(H5D_READS, IOLENS_AGG_SUM, "H5Dread") \
     X(H5D_WRITES, IOLENS_AGG_SUM, "H5Dwrite") \
     X(H5D_FLUSHES, IOLENS_AGG_SUM, "H5Dflush") \

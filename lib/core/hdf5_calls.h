@@ -26,6 +26,10 @@
     X(H5Dclose, herr_t, (hid_t)) \
     X(H5Dflush, herr_t, (hid_t)) \
     X(H5Oopen, hid_t, (hid_t, const char *, hid_t)) \
+    X(H5Oopen_by_idx, hid_t, (hid_t, const char *, H5_index_t, H5_iter_order_t, hsize_t, hid_t)) \
+    X(H5Oopen_by_addr, hid_t, (hid_t, haddr_t)) \
+    X(H5Rdereference1, hid_t, (hid_t, H5R_type_t, const void *)) \
+    X(H5Rdereference2, hid_t, (hid_t, hid_t, H5R_type_t, const void *)) \
     X(H5Olink, herr_t, (hid_t, hid_t, const char *, hid_t, hid_t)) \
     X(H5Oclose, herr_t, (hid_t)) \
     X(H5Idec_ref, int, (hid_t))

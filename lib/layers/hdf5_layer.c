@@ -578,10 +578,11 @@ void iolens_h5d_open(hid_t dset, enum iolens_h5d_naming naming, double t0, doubl
 {
     char name[2 * PATH_MAX];
     long file_len = 0;
-    int anonymous = naming == IOLENS_H5D_ANONYMOUS;
+    int anonymous = naming != IOLENS_H5D_NAMED;
+    const char *placeholder = naming == IOLENS_H5D_BY_REFERENCE ? "<by reference>" : "<anonymous>";
     struct iolens_h5q_quiet q;
     iolens_h5q_quiet_begin(&q);
-    long len = iolens_h5q_dataset_name(dset, name, sizeof name, &file_len, &anonymous);
+    long len = iolens_h5q_dataset_name(dset, placeholder, name, sizeof name, &file_len, &anonymous);
     struct iolens_h5q_dset_facts facts;
     memset(&facts, 0, sizeof facts);
     if (len >= 0)
@@ -598,7 +599,7 @@ void iolens_h5d_open(hid_t dset, enum iolens_h5d_naming naming, double t0, doubl
     h5d_rec *r = h5d_record_or_other(entry, name, (size_t)len, 1);
     if (r == NULL)
         return;
-    if (anonymous) {
+    if (anonymous && naming != IOLENS_H5D_BY_REFERENCE) {
         h5d_rec *own = anon_take(r);
         r = own != NULL ? own : r;
     }
@@ -626,7 +627,8 @@ void iolens_h5d_link(hid_t dset)
     int anonymous = 0;
     struct iolens_h5q_quiet q;
     iolens_h5q_quiet_begin(&q);
-    long len = iolens_h5q_dataset_name(dset, name, sizeof name, &file_len, &anonymous);
+    long len = iolens_h5q_dataset_name(dset, "<anonymous>", name, sizeof name, &file_len,
+                                       &anonymous);
     iolens_h5q_quiet_end(&q);
     if (len < 0 || anonymous)
         return;

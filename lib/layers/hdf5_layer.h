@@ -60,10 +60,13 @@ enum iolens_h5d_dir { IOLENS_H5D_READ, IOLENS_H5D_WRITE };
 int iolens_h5d_is_traced(hid_t dset);
 
 /* How a dataset handle came: by a name (H5Dcreate1/2, H5Dopen1/2, H5Oopen
- * of a dataset), or anonymous (H5Dcreate_anon).  An anonymous one's name
- * is never asked: H5Iget_name would search the whole file for a path to
- * it, each time (a program making n datasets so would pay n^2). */
-enum iolens_h5d_naming { IOLENS_H5D_NAMED, IOLENS_H5D_ANONYMOUS };
+ * or H5Oopen_by_idx of a dataset), anonymous (H5Dcreate_anon), or through
+ * an object reference or its address (H5Rdereference1/2, H5Oopen_by_addr).
+ * The last two's names are never asked: H5Iget_name would search the
+ * whole file for a path, each time (a program opening n datasets so would
+ * pay n^2).  An anonymous handle counts on its own until H5Olink names it;
+ * one opened by reference counts in "<file>:<by reference>". */
+enum iolens_h5d_naming { IOLENS_H5D_NAMED, IOLENS_H5D_ANONYMOUS, IOLENS_H5D_BY_REFERENCE };
 
 /* A create or open returned dset. */
 void iolens_h5d_open(hid_t dset, enum iolens_h5d_naming naming, double t0, double t1);

@@ -37,7 +37,8 @@ long iolens_h5q_file_path(hid_t object, char *out, size_t outsz)
     return iolens_posix_resolve_traced(name, out, outsz);
 }
 
-long iolens_h5q_dataset_name(hid_t dset, char *out, size_t outsz, long *file_len, int *anonymous)
+long iolens_h5q_dataset_name(hid_t dset, const char *placeholder, char *out, size_t outsz,
+                             long *file_len, int *anonymous)
 {
     long len = iolens_h5q_file_path(dset, out, outsz);
     if (len < 0)
@@ -48,7 +49,7 @@ long iolens_h5q_dataset_name(hid_t dset, char *out, size_t outsz, long *file_len
                     ? IOLENS_H5(H5Iget_name)(dset, path, sizeof path)
                     : 0;
     *anonymous = *anonymous || (IOLENS_H5_HAVE(H5Iget_name) && n == 0);
-    const char *dset_path = n > 0 && (size_t)n < sizeof path ? path : "<anonymous>";
+    const char *dset_path = n > 0 && (size_t)n < sizeof path ? path : placeholder;
     size_t need = (size_t)len + 1 + strlen(dset_path);
     if (need >= outsz)
         return -1;

@@ -37,9 +37,9 @@ long iolens_h5q_file_path(hid_t object, char *out, size_t outsz);
 /* "<file path>:<dataset path>" of a dataset, its length, or -1; *anonymous
  * is set when the dataset has no path (not linked into the file), and
  * when set on entry the path is not asked (H5Iget_name would search the
- * whole file for one). */
-long iolens_h5q_dataset_name(hid_t dset, char *out, size_t outsz, long *file_len,
-                             int *anonymous);
+ * whole file for one).  Without a path, placeholder stands for it. */
+long iolens_h5q_dataset_name(hid_t dset, const char *placeholder, char *out, size_t outsz,
+                             long *file_len, int *anonymous);
 
 /* What a file's access property lists say: the driver from the file's own
  * list (what HDF5 really uses); the collective metadata settings from it

@@ -22,6 +22,9 @@
  *   increfs   one process: DIR/increfs.h5 with /r, whose handles and the
  *             file's are closed with a second reference taken
  *             (H5Iinc_ref), as netCDF-4 does, and used after those closes
+ *   references one process: DIR/references.h5 with /g/a, /g/b, /g/c and
+ *             /refs, their object references; the datasets read back
+ *             through those references, by address and by index
  * Every HDF5 call is checked; the program exits 1 on the first failure. */
 #include <hdf5.h>
 #include <mpi.h>
@@ -354,6 +357,73 @@ static void increfs(const char *dir)
     CHECK(H5Sclose(space));
 }
 
+/* Datasets opened other than by name: through an object reference
+ * (H5Rdereference2, as h5py's f[ref] and MATLAB v7.3 cell arrays), by
+ * address (H5Oopen_by_addr) and by index in a group (H5Oopen_by_idx).
+ * /g/a, /g/b and /g/c (4 ints each) and /refs (their 3 references) are
+ * written; the file is reopened, each of a, b and c is read once through
+ * its reference, /g/a again by address, and the group's datasets once
+ * each by index: 7 reads of 16 bytes, 3 by name and 4 not. */
+static void references(const char *dir)
+{
+    char path[4096];
+    int buf[4] = {1, 2, 3, 4};
+    static const char *const names[3] = {"a", "b", "c"};
+    snprintf(path, sizeof path, "%s/references.h5", dir);
+    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(file);
+    hid_t group = H5Gcreate2(file, "g", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(group);
+    hsize_t dims[1] = {4};
+    hid_t space = simple_space(1, dims);
+    hobj_ref_t refs[3];
+    for (int i = 0; i < 3; i++) {
+        hid_t d = H5Dcreate2(group, names[i], H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT,
+                             H5P_DEFAULT);
+        CHECK(d);
+        CHECK(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+        CHECK(H5Dclose(d));
+        CHECK(H5Rcreate(&refs[i], group, names[i], H5R_OBJECT, -1));
+    }
+    hsize_t nrefs[1] = {3};
+    hid_t ref_space = simple_space(1, nrefs);
+    hid_t r = H5Dcreate2(file, "refs", H5T_STD_REF_OBJ, ref_space, H5P_DEFAULT, H5P_DEFAULT,
+                         H5P_DEFAULT);
+    CHECK(r);
+    CHECK(H5Dwrite(r, H5T_STD_REF_OBJ, H5S_ALL, H5S_ALL, H5P_DEFAULT, refs));
+    CHECK(H5Dclose(r));
+    CHECK(H5Gclose(group));
+    CHECK(H5Fclose(file));
+
+    file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    CHECK(file);
+    r = H5Dopen2(file, "refs", H5P_DEFAULT);
+    CHECK(r);
+    CHECK(H5Dread(r, H5T_STD_REF_OBJ, H5S_ALL, H5S_ALL, H5P_DEFAULT, refs));
+    CHECK(H5Dclose(r));
+    for (int i = 0; i < 3; i++) {
+        hid_t d = H5Rdereference2(file, H5P_DEFAULT, H5R_OBJECT, &refs[i]);
+        CHECK(d);
+        CHECK(H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+        CHECK(H5Dclose(d));
+    }
+    H5O_info_t info;
+    CHECK(H5Oget_info_by_name2(file, "g/a", &info, H5O_INFO_BASIC, H5P_DEFAULT));
+    hid_t d = H5Oopen_by_addr(file, info.addr);
+    CHECK(d);
+    CHECK(H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    CHECK(H5Oclose(d));
+    for (hsize_t i = 0; i < 3; i++) {
+        d = H5Oopen_by_idx(file, "g", H5_INDEX_NAME, H5_ITER_INC, i, H5P_DEFAULT);
+        CHECK(d);
+        CHECK(H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+        CHECK(H5Oclose(d));
+    }
+    CHECK(H5Fclose(file));
+    CHECK(H5Sclose(space));
+    CHECK(H5Sclose(ref_space));
+}
+
 #define PER_RANK 1024
 
 static hid_t xfer(H5FD_mpio_xfer_t mode)
@@ -443,7 +513,7 @@ static void parallel(const char *dir)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: h5_prog serial|errors|unclosed|strong|increfs|parallel DIR\n");
+        fprintf(stderr, "usage: h5_prog serial|errors|unclosed|strong|increfs|references|parallel DIR\n");
         return 2;
     }
     if (strcmp(argv[1], "serial") == 0) {
@@ -456,6 +526,8 @@ int main(int argc, char **argv)
         strong(argv[2]);
     } else if (strcmp(argv[1], "increfs") == 0) {
         increfs(argv[2]);
+    } else if (strcmp(argv[1], "references") == 0) {
+        references(argv[2]);
     } else if (strcmp(argv[1], "parallel") == 0) {
         MPI_Init(&argc, &argv);
         parallel(argv[2]);

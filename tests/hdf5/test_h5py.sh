@@ -146,6 +146,30 @@ check_eq "5000 5000 5000 10000 200000" "$(awk -F'\t' '$1 == "H5D" && $6 ~ /:\/m[
     "datasets m0..m4999 at 64M: written once, read once, 10 elements; opens, bytes read"
 MANY=0
 
+# Cells of a MATLAB-v7.3-like cell array read through their object
+# references (f[ref]): HDF5 knows no path for such a dataset and iolens
+# does not make it search the file for one (with 4000 references that
+# took the read from 0.3 s to 11 s); they count in <file>:<by reference>.
+# Before, none of these reads was counted.
+mkdir -p "$T/refs/logs"
+R=$T/refs/cells.h5
+out=$(timeout 120 env LD_PRELOAD="$IOLENS_LIB" IOLENS_NONMPI=1 IOLENS_LOGDIR="$T/refs/logs" \
+    "$PYTHON" "$IOLENS_SRCDIR/tests/hdf5/h5py_refs_prog.py" "$R" 500 2>"$T/refs/err")
+check_eq 0 "$?" "exit status of h5py_refs_prog.py (124: hung; 139: crashed)"
+check_eq "500 cells, sum $((10 * 499 * 500 / 2)).0" "$out" "output of h5py_refs_prog.py"
+check_eq "" "$(cat "$T/refs/err")" "stderr of h5py_refs_prog.py"
+RUN=$T/refs
+take_log
+expect_counters "$LOG" "$R:<by reference>" <<END
+H5D_OPENS 500
+H5D_READS 500
+H5D_BYTES_READ $((500 * 80))
+H5D_WRITES 0
+END
+check_eq $((500 * 80)) "$(awk -F'\t' '$1 == "H5D" && $4 == "H5D_BYTES_WRITTEN" &&
+        $6 ~ /#refs#\/cell[0-9]+$/ { b += $5 } END { print b + 0 }' "$LOG.base")" \
+    "H5D bytes written of the 500 cells, by name"
+
 # Not the HDF5 layers: the calls still reach libhdf5.
 run no_hdf5 IOLENS_NONMPI=1 IOLENS_DISABLE_LAYERS=hdf5
 take_log

@@ -261,6 +261,31 @@ check_le "$(counter "$LOG" "$F:/r" H5D_F_READ_END_TIMESTAMP)" \
 check_le "$(counter "$LOG" "$F:/r" H5D_F_READ_END_TIMESTAMP)" \
     "$(counter "$LOG" "$F:/r" H5D_F_CLOSE_END_TIMESTAMP)" "/r closed after its last read"
 
+# Datasets opened through an object reference or by address: HDF5 knows
+# no path for them, and iolens does not make it search the file for one;
+# they count in <file>:<by reference>.  Opened by index in a group, they
+# have their names.  Before, none of these reads was counted.
+run_one references
+F=$DATA/references.h5
+check_eq "" "$(cat "$ERR")" "stderr of h5_prog references"
+expect_counters "$LOG" "$F:<by reference>" <<END
+H5D_OPENS 4
+H5D_READS 4
+H5D_BYTES_READ 64
+H5D_WRITES 0
+END
+expect_counters "$LOG" "$F:/g/a" <<END
+H5D_OPENS 2
+H5D_WRITES 1
+H5D_READS 1
+H5D_BYTES_READ 16
+END
+for d in b c; do
+    check_eq 1 "$(counter "$LOG" "$F:/g/$d" H5D_READS)" "H5D_READS of /g/$d (by index)"
+done
+check_eq 7 "$(total "$LOG" H5D_READS | awk '{ print $1 - 1 }')" \
+    "H5D reads of the datasets (all but /refs's one)"
+
 # ---------------------------------------------- IOLENS_DISABLE_LAYERS --
 run_serial IOLENS_DISABLE_LAYERS=hdf5
 F=$DATA/serial.h5
