@@ -1,5 +1,5 @@
-/* Advice driver: runs every rule of advice_access.c and advice_job.c and
- * sorts the findings (advice.h). */
+/* Advice driver: runs every rule of advice_access.c, advice_job.c and
+ * advice_hdf5.c and sorts the findings (advice.h). */
 #include "analysis/advice_rules.h"
 
 #include <stdio.h>
@@ -34,6 +34,7 @@ int iolens_advice_compute(const struct iolens_log *log, const struct iolens_advi
     advice_stdio(log, t, &l);
     advice_mpiio_indep(log, t, &l);
     advice_hdf5_indep(log, t, &l);
+    advice_hdf5_amplification(log, t, &l);
     *out = NULL;
     *n = 0;
     if (l.nomem) {

@@ -13,7 +13,8 @@
  *   HEAVY_STDIO          much of the data went through STDIO
  *   NO_COLLECTIVE_MPIIO  shared files accessed with independent MPI-IO only
  *   HDF5_INDEPENDENT     HDF5 dataset accesses with independent transfer
- *   REDUNDANT_READS      more bytes read than the files hold */
+ *   REDUNDANT_READS      more bytes read than the files hold
+ *   HDF5_AMPLIFICATION   HDF5 moved far more bytes at POSIX than its datasets' calls asked */
 #ifndef IOLENS_ADVICE_H
 #define IOLENS_ADVICE_H
 
@@ -59,6 +60,8 @@ struct iolens_advice_thresholds {
     int64_t min_bytes;              /* min_bytes: rules on byte shares need this many bytes */
     double indep_share;             /* indep_share: independent share of MPI-IO / H5D accesses */
     double redundant_factor;        /* redundant_factor: bytes read / file size */
+    double hdf5_amplification;      /* hdf5_amplification: an HDF5 file's POSIX bytes /
+                                       its datasets' H5D bytes */
 };
 
 void iolens_advice_defaults(struct iolens_advice_thresholds *t);

@@ -1,5 +1,5 @@
-/* Internal to the advice code: the rules of advice_access.c and
- * advice_job.c, which advice.c runs.  Their shared helpers are in
+/* Internal to the advice code: the rules of advice_access.c,
+ * advice_job.c and advice_hdf5.c, which advice.c runs.  Their shared helpers are in
  * advice_list.h. */
 #ifndef IOLENS_ADVICE_RULES_H
 #define IOLENS_ADVICE_RULES_H
@@ -27,5 +27,7 @@ void advice_mpiio_indep(const struct iolens_log *log, const struct iolens_advice
                         struct advice_list *l);
 void advice_hdf5_indep(const struct iolens_log *log, const struct iolens_advice_thresholds *t,
                        struct advice_list *l);
+void advice_hdf5_amplification(const struct iolens_log *log,
+                               const struct iolens_advice_thresholds *t, struct advice_list *l);
 
 #endif

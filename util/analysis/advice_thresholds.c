@@ -26,6 +26,7 @@ void iolens_advice_defaults(struct iolens_advice_thresholds *t)
         .min_bytes = 1048576,
         .indep_share = 0.9,
         .redundant_factor = 2.0,
+        .hdf5_amplification = 2.0,
     };
 }
 
@@ -57,6 +58,7 @@ static const struct key keys[] = {
     INT_KEY("min_bytes", min_bytes),
     SHARE_KEY("indep_share", indep_share),
     POS_KEY("redundant_factor", redundant_factor),
+    POS_KEY("hdf5_amplification", hdf5_amplification),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
