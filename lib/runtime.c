@@ -158,12 +158,14 @@ static int tracing_wanted(void)
 /* At exit: a per-process log for a non-MPI process, or an MPI program that
  * never called MPI_Init when IOLENS_NONMPI=1.  An MPI program that called
  * MPI_Init has the job's log, written at MPI_Finalize (or none if it never
- * got there); a forked child of a rank likewise. */
+ * got there).  A child a rank forked has its own, as a non-MPI process's
+ * forked child does: what it did (a checkpoint written in the background,
+ * say) is in no rank's records. */
 static int per_process_log_wanted(void)
 {
 #ifdef IOLENS_HAVE_MPI
     if (iolens_mpi_init_seen())
-        return 0;
+        return iolens_mpi_forked_from_rank();
     /* IOLENS_NONMPI first: the detection looks MPI's symbols up until it
      * finds them (dlsym, which allocates), and this runs in _exit, which a
      * signal handler may call.  With IOLENS_NONMPI=1 the answer does not
@@ -257,24 +259,43 @@ static int live_mpi_rank(void)
 #endif
 }
 
+/* A process's own log, with flags: at the usual place, or, for a child a
+ * rank forked, beside the job's log as "<job log>.rank<N>.pid<P>" + tail
+ * (".iolens", ".incomplete.iolens"), so that it is read with the job's. */
+static int write_own_log(uint64_t flags, const char *tail, char *path_out, size_t path_outsz)
+{
+    char suffix[96];
+    const char *name_suffix = NULL, *base_path = NULL;
+#ifdef IOLENS_HAVE_MPI
+    if (iolens_mpi_forked_from_rank() && iolens_mpi_job_log_path() != NULL) {
+        snprintf(suffix, sizeof suffix, ".rank%d.pid%ld%s", iolens_mpi_rank(),
+                 iolens_runtime_pid(), tail);
+        name_suffix = suffix;
+        base_path = iolens_mpi_job_log_path();
+    }
+#else
+    (void)tail;
+#endif
+    return iolens_log_write_process(flags, base_path, name_suffix, path_out, path_outsz);
+}
+
 /* The incomplete log; the path written goes to path_out (may be NULL). */
 static int write_incomplete_to(char *path_out, size_t path_outsz)
 {
-    char suffix[64];
-    const char *name_suffix = NULL, *base_path = NULL;
+    int saved_guard = iolens_in_runtime;
+    int rc = -1;
     if (live_mpi_rank()) {
 #ifdef IOLENS_HAVE_MPI
+        char suffix[64];
         snprintf(suffix, sizeof suffix, ".rank%d.incomplete.iolens", iolens_mpi_rank());
-        name_suffix = suffix;
-        base_path = iolens_mpi_job_log_path();
+        iolens_in_runtime = 1;
+        rc = iolens_log_write_process(IOLENS_FLAG_INCOMPLETE, iolens_mpi_job_log_path(), suffix,
+                                      path_out, path_outsz);
 #endif
-    } else if (!per_process_log_wanted()) {
-        return -1;
+    } else if (per_process_log_wanted()) {
+        iolens_in_runtime = 1;
+        rc = write_own_log(IOLENS_FLAG_INCOMPLETE, ".incomplete.iolens", path_out, path_outsz);
     }
-    int saved_guard = iolens_in_runtime;
-    iolens_in_runtime = 1;
-    int rc = iolens_log_write_process(IOLENS_FLAG_INCOMPLETE, base_path, name_suffix, path_out,
-                                      path_outsz);
     iolens_in_runtime = saved_guard;
     return rc;
 }
@@ -316,7 +337,7 @@ int iolens_runtime_write_final(void)
         return -1;
     int saved_guard = iolens_in_runtime;
     iolens_in_runtime = 1;
-    int rc = iolens_log_write_job();
+    int rc = write_own_log(0, ".iolens", NULL, 0);
     iolens_in_runtime = saved_guard;
     return rc;
 }
@@ -328,7 +349,9 @@ void iolens_runtime_on_immediate_exit(void)
     if (!atomic_load(&iolens_active) || (long)getpid() != iolens_runtime_pid())
         return;
     if (!live_mpi_rank() && !per_process_log_wanted()) {
-        atomic_store(&iolens_active, 0); /* a forked child of a rank: no log */
+        /* No log of its own: a rank after MPI_Finalize, or a process
+         * without MPI that IOLENS_NONMPI does not ask to trace. */
+        atomic_store(&iolens_active, 0);
         return;
     }
     /* After a signal's log (a SIGTERM handler that ends with _exit) the
@@ -370,7 +393,7 @@ void iolens_runtime_before_exec(const char *path, char *path_out, size_t path_ou
     /* A shell's forked child that only execs a command did nothing worth
      * a log of its own; one that opened a redirection did. */
     if (!exec_surely_fails(path) && iolens_layers_any_activity())
-        iolens_log_write_process(IOLENS_FLAG_EXEC, NULL, NULL, path_out, path_outsz);
+        write_own_log(IOLENS_FLAG_EXEC, ".iolens", path_out, path_outsz);
     errno = saved_errno;
 }
 
@@ -406,7 +429,7 @@ void iolens_runtime_shutdown(void)
     if (!atomic_exchange(&iolens_active, 0) || !per_process_log_wanted())
         return;
     iolens_in_runtime = 1;
-    iolens_log_write_job();
+    write_own_log(0, ".iolens", NULL, 0);
     iolens_in_runtime = 0;
 }
 

@@ -638,11 +638,6 @@ static void free_job_log(struct job_log *jl)
     free(jl);
 }
 
-int iolens_log_write_job(void)
-{
-    return iolens_log_write_process(0, NULL, NULL, NULL, 0);
-}
-
 int iolens_log_write_process(uint64_t extra_flags, const char *base_path, const char *suffix,
                              char *path_out, size_t path_outsz)
 {

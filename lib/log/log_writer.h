@@ -58,15 +58,12 @@ int iolens_log_default_name(char *out, size_t outsz, const char *logdir, const c
                             long pid);
 
 /* Gathers the job record, mounts, names and layer records from the
- * runtime and writes the log.  Prints one stderr line on failure.
- * Returns 0 or -1. */
-int iolens_log_write_job(void);
-
-/* The same with extra header flags (IOLENS_FLAG_INCOMPLETE), at
- * base_path instead of the usual path if not NULL, and, if suffix is not
- * NULL, the path's final ".iolens" replaced by suffix (an MPI rank's
- * ".rank<N>.incomplete.iolens").  The path written (or "" on failure)
- * goes to path_out if not NULL. */
+ * runtime and writes the process's log, with extra header flags
+ * (IOLENS_FLAG_INCOMPLETE), at base_path instead of the usual path if not
+ * NULL, and, if suffix is not NULL, the path's final ".iolens" replaced
+ * by suffix (an MPI rank's ".rank<N>.incomplete.iolens").  The path
+ * written (or "" on failure) goes to path_out if not NULL.  Prints one
+ * stderr line on failure.  Returns 0 or -1. */
 int iolens_log_write_process(uint64_t extra_flags, const char *base_path, const char *suffix,
                              char *path_out, size_t path_outsz);
 

@@ -320,6 +320,11 @@ void iolens_mpi_on_fork_child(void)
     mpi.initialized = 0;
 }
 
+int iolens_mpi_forked_from_rank(void)
+{
+    return mpi.forked && mpi.init_seen;
+}
+
 /* ------------------------------------------------------- the shutdown -- */
 
 /* The counts and displacements of the exchanges.  A rank that fails

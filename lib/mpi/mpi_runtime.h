@@ -49,6 +49,10 @@ void iolens_mpi_clock_offset(double *offset, double *uncertainty);
  * in the shutdown collectives.  Called in the child after fork. */
 void iolens_mpi_on_fork_child(void);
 
+/* 1 in a child forked by a rank after MPI_Init: it writes a log of its
+ * own, as a forked child of a non-MPI process does. */
+int iolens_mpi_forked_from_rank(void);
+
 /* The wrappers' answer when the MPI library lacks the PMPI function they
  * forward to (prints one line; returns MPI_ERR_INTERN). */
 int iolens_mpi_missing(const char *name);

@@ -21,12 +21,18 @@
  *   nofinal  MPI_Init, writes nofinal.R, exits without MPI_Finalize
  *   files K  K files per rank (u.R.I, 64 bytes each) and 10 shared ones
  *   status K the "sharing" job, then exits with status K
+ *   fork     every rank writes fork.R (1000 bytes), then forks two
+ *            children: one writes ckpt.R (5000 bytes, as a checkpoint
+ *            written in the background) and ends with exit(), the other
+ *            writes quick.R (300 bytes) and ends with _exit(); prints
+ *            "R PID CHILD1 CHILD2" per rank
  * Exits 0, or 2 on a usage or I/O error (with a message). */
 #include <fcntl.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char buf[100000];
@@ -133,6 +139,41 @@ static int launcher_rank(void)
     return 0;
 }
 
+/* A child that writes name (bytes) and ends with exit() or _exit(). */
+static pid_t child_writing(const char *dir, const char *name, size_t bytes, int quick)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        die("fork", name);
+    if (pid > 0)
+        return pid;
+    int fd = open_or_die(dir, name, O_CREAT | O_WRONLY | O_TRUNC);
+    write_or_die(fd, bytes);
+    close_or_die(fd);
+    if (quick)
+        _exit(0);
+    exit(0);
+}
+
+static void forks(const char *dir, int rank)
+{
+    char name[64];
+    snprintf(name, sizeof name, "fork.%d", rank);
+    int fd = open_or_die(dir, name, O_CREAT | O_WRONLY | O_TRUNC);
+    write_or_die(fd, 1000);
+    close_or_die(fd);
+    snprintf(name, sizeof name, "ckpt.%d", rank);
+    pid_t ckpt = child_writing(dir, name, 5000, 0);
+    snprintf(name, sizeof name, "quick.%d", rank);
+    pid_t quick = child_writing(dir, name, 300, 1);
+    int status1 = 0, status2 = 0;
+    if (waitpid(ckpt, &status1, 0) != ckpt || waitpid(quick, &status2, 0) != quick ||
+        status1 != 0 || status2 != 0)
+        die("waitpid", name);
+    printf("%d %ld %ld %ld\n", rank, (long)getpid(), (long)ckpt, (long)quick);
+    fflush(stdout);
+}
+
 static int before(int argc, char **argv, const char *dir)
 {
     int prank = launcher_rank(), rank;
@@ -191,6 +232,8 @@ int main(int argc, char **argv)
         heavy(dir, rank, arg);
     } else if (strcmp(mode, "files") == 0) {
         many_files(dir, rank, arg);
+    } else if (strcmp(mode, "fork") == 0) {
+        forks(dir, rank);
     } else if (strcmp(mode, "nofinal") == 0) {
         char name[64];
         snprintf(name, sizeof name, "nofinal.%d", rank);
