@@ -349,8 +349,8 @@ void iolens_runtime_on_immediate_exit(void)
     if (!atomic_load(&iolens_active) || (long)getpid() != iolens_runtime_pid())
         return;
     if (!live_mpi_rank() && !per_process_log_wanted()) {
-        /* No log of its own: a rank after MPI_Finalize, or a process
-         * without MPI that IOLENS_NONMPI does not ask to trace. */
+        /* No log of its own: an MPI program that ends without having
+         * called MPI_Init, which only IOLENS_NONMPI=1 asks to trace. */
         atomic_store(&iolens_active, 0);
         return;
     }

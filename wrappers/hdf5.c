@@ -359,7 +359,7 @@ IOLENS_EXPORT hid_t H5Oopen(hid_t loc_id, const char *name, hid_t lapl_id)
     return after_object_open(real(loc_id, name, lapl_id), IOLENS_H5D_NAMED, t0);
 }
 
-/* h5py walks a group with H5Oopen_by_idx. */
+/* The n-th object of a group: HDF5 knows its path, the dataset its name. */
 IOLENS_EXPORT hid_t H5Oopen_by_idx(hid_t loc_id, const char *group_name, H5_index_t idx_type,
                                    H5_iter_order_t order, hsize_t n, hid_t lapl_id)
 {

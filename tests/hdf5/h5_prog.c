@@ -513,7 +513,8 @@ static void parallel(const char *dir)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: h5_prog serial|errors|unclosed|strong|increfs|references|parallel DIR\n");
+        fprintf(stderr, "usage: h5_prog serial|errors|unclosed|strong|increfs|references|"
+                        "parallel DIR\n");
         return 2;
     }
     if (strcmp(argv[1], "serial") == 0) {
