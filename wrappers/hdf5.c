@@ -23,6 +23,7 @@
 #include "core/file_table.h"
 #include "core/hdf5_calls.h"
 #include "layers/hdf5_layer.h"
+#include "layers/hdf5_query.h"
 #include "core/state.h"
 #include "wrapper.h"
 
@@ -143,7 +144,7 @@ static inline __attribute__((always_inline)) herr_t close_dataset(herr_t (*real)
 static int references(hid_t id)
 {
     int saved = enter();
-    int refs = IOLENS_H5(H5Iget_ref) != NULL ? IOLENS_H5(H5Iget_ref)(id) : -1;
+    int refs = iolens_h5q_references(id);
     leave(saved);
     return refs;
 }
@@ -434,7 +435,7 @@ IOLENS_EXPORT herr_t H5Oclose(hid_t object_id)
 static int is_file(hid_t id)
 {
     int saved = enter();
-    int file = IOLENS_H5(H5Iget_type) != NULL && IOLENS_H5(H5Iget_type)(id) == H5I_FILE;
+    int file = iolens_h5q_is_file(id);
     leave(saved);
     return file;
 }

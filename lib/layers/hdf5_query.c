@@ -21,6 +21,28 @@ void iolens_h5q_quiet_end(const struct iolens_h5q_quiet *q)
         IOLENS_H5(H5Eset_auto2)(H5E_DEFAULT, q->fn, q->data);
 }
 
+int iolens_h5q_references(hid_t id)
+{
+    if (!IOLENS_H5_HAVE(H5Iget_ref))
+        return -1;
+    struct iolens_h5q_quiet q;
+    iolens_h5q_quiet_begin(&q);
+    int refs = IOLENS_H5(H5Iget_ref)(id);
+    iolens_h5q_quiet_end(&q);
+    return refs;
+}
+
+int iolens_h5q_is_file(hid_t id)
+{
+    if (!IOLENS_H5_HAVE(H5Iget_type))
+        return 0;
+    struct iolens_h5q_quiet q;
+    iolens_h5q_quiet_begin(&q);
+    int file = IOLENS_H5(H5Iget_type)(id) == H5I_FILE;
+    iolens_h5q_quiet_end(&q);
+    return file;
+}
+
 static int64_t clamp_u64(hsize_t v)
 {
     return v > (hsize_t)INT64_MAX ? INT64_MAX : (int64_t)v;

@@ -30,6 +30,14 @@ struct iolens_h5q_quiet {
 void iolens_h5q_quiet_begin(struct iolens_h5q_quiet *q);
 void iolens_h5q_quiet_end(const struct iolens_h5q_quiet *q);
 
+/* The application's references to id (H5Iget_ref), -1 when it is not a
+ * valid id or HDF5 cannot say; asked quietly, so that a program closing
+ * an invalid id sees only the error stack of its own call. */
+int iolens_h5q_references(hid_t id);
+
+/* Whether id is a file's id, asked as quietly. */
+int iolens_h5q_is_file(hid_t id);
+
 /* The normalized absolute path of the file holding object, its length,
  * or -1 when it has none, cannot be resolved or is not traced. */
 long iolens_h5q_file_path(hid_t object, char *out, size_t outsz);

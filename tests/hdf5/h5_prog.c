@@ -12,7 +12,9 @@
  *             collectively
  *   errors    one process: DIR/errors.h5 with /e (8 ints) written whole,
  *             then, with HDF5's error printing left on, H5Dopen2 of a
- *             missing dataset (HDF5 must still print its error stack)
+ *             missing dataset (HDF5 must still print its error stack),
+ *             and after the closes, the dataset's and the file's handles
+ *             closed again (H5Dclose, H5Oclose, H5Fclose, H5Idec_ref)
  *   unclosed  one process: DIR/unclosed.h5 with an anonymous dataset
  *             written and never closed, written twice more by a forked
  *             child
@@ -246,6 +248,12 @@ static void errors(const char *dir)
     CHECK(H5Dclose(d));
     CHECK(H5Sclose(space));
     CHECK(H5Fclose(file));
+    /* Closed already: each call fails and prints HDF5's error stack. */
+    if (H5Dclose(d) >= 0 || H5Oclose(d) >= 0 || H5Idec_ref(d) >= 0 || H5Fclose(file) >= 0 ||
+        H5Idec_ref(file) >= 0) {
+        fprintf(stderr, "h5_prog: closing a closed handle succeeded\n");
+        exit(1);
+    }
 }
 
 /* An anonymous dataset of 3 ints written once and never closed, nor its

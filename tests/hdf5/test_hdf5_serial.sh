@@ -198,6 +198,14 @@ check_gt "$(counter "$LOG" "$F" POSIX_BYTES_WRITTEN)" 5603 "POSIX bytes written 
 run_one errors
 E=$DATA/errors.h5
 check_gt "$(grep -c 'H5Dopen2' "$ERR")" 0 "HDF5's error stack for the failed H5Dopen2"
+# The handles closed again print HDF5's error stacks as untraced, and
+# nothing of iolens's questions (asking a closed handle's references
+# once printed a second stack before the program's own).
+mkdir -p "$T/errors_plain"
+"$H5_PROG" errors "$T/errors_plain" 2>"$T/errors_plain.err"
+check_eq "$(cat "$T/errors_plain.err")" "$(cat "$ERR")" "h5_prog errors: stderr as untraced"
+check_gt "$(grep -c 'H5Fclose\|H5Dclose\|H5Oclose\|H5Idec_ref' "$ERR")" 3 \
+    "HDF5's error stacks of the closes again"
 expect_counters "$LOG" "$E:/e" <<END
 H5D_OPENS 1
 H5D_WRITES 1
