@@ -260,21 +260,22 @@ static int live_mpi_rank(void)
 }
 
 /* A process's own log, with flags: at the usual place, or, for a child a
- * rank forked, beside the job's log as "<job log>.rank<N>.pid<P>" + tail
- * (".iolens", ".incomplete.iolens"), so that it is read with the job's. */
-static int write_own_log(uint64_t flags, const char *tail, char *path_out, size_t path_outsz)
+ * rank forked, beside the job's log as "<job log>.rank<N>.pid<P>.iolens",
+ * so that it is read with the job's.  One name whether complete or not:
+ * written at a signal and again at exit (Python's Pool ends its workers
+ * with SIGTERM as they exit), the later replaces the earlier in the log
+ * directory, as a non-MPI process's does, and no count is read twice. */
+static int write_own_log(uint64_t flags, char *path_out, size_t path_outsz)
 {
     char suffix[96];
     const char *name_suffix = NULL, *base_path = NULL;
 #ifdef IOLENS_HAVE_MPI
     if (iolens_mpi_forked_from_rank() && iolens_mpi_job_log_path() != NULL) {
-        snprintf(suffix, sizeof suffix, ".rank%d.pid%ld%s", iolens_mpi_rank(),
-                 iolens_runtime_pid(), tail);
+        snprintf(suffix, sizeof suffix, ".rank%d.pid%ld.iolens", iolens_mpi_rank(),
+                 iolens_runtime_pid());
         name_suffix = suffix;
         base_path = iolens_mpi_job_log_path();
     }
-#else
-    (void)tail;
 #endif
     return iolens_log_write_process(flags, base_path, name_suffix, path_out, path_outsz);
 }
@@ -294,7 +295,7 @@ static int write_incomplete_to(char *path_out, size_t path_outsz)
 #endif
     } else if (per_process_log_wanted()) {
         iolens_in_runtime = 1;
-        rc = write_own_log(IOLENS_FLAG_INCOMPLETE, ".incomplete.iolens", path_out, path_outsz);
+        rc = write_own_log(IOLENS_FLAG_INCOMPLETE, path_out, path_outsz);
     }
     iolens_in_runtime = saved_guard;
     return rc;
@@ -337,7 +338,7 @@ int iolens_runtime_write_final(void)
         return -1;
     int saved_guard = iolens_in_runtime;
     iolens_in_runtime = 1;
-    int rc = write_own_log(0, ".iolens", NULL, 0);
+    int rc = write_own_log(0, NULL, 0);
     iolens_in_runtime = saved_guard;
     return rc;
 }
@@ -393,7 +394,7 @@ void iolens_runtime_before_exec(const char *path, char *path_out, size_t path_ou
     /* A shell's forked child that only execs a command did nothing worth
      * a log of its own; one that opened a redirection did. */
     if (!exec_surely_fails(path) && iolens_layers_any_activity())
-        write_own_log(IOLENS_FLAG_EXEC, ".iolens", path_out, path_outsz);
+        write_own_log(IOLENS_FLAG_EXEC, path_out, path_outsz);
     errno = saved_errno;
 }
 
@@ -429,7 +430,7 @@ void iolens_runtime_shutdown(void)
     if (!atomic_exchange(&iolens_active, 0) || !per_process_log_wanted())
         return;
     iolens_in_runtime = 1;
-    write_own_log(0, ".iolens", NULL, 0);
+    write_own_log(0, NULL, 0);
     iolens_in_runtime = 0;
 }
 

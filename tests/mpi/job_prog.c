@@ -21,14 +21,17 @@
  *   nofinal  MPI_Init, writes nofinal.R, exits without MPI_Finalize
  *   files K  K files per rank (u.R.I, 64 bytes each) and 10 shared ones
  *   status K the "sharing" job, then exits with status K
- *   fork     every rank writes fork.R (1000 bytes), then forks two
+ *   fork     every rank writes fork.R (1000 bytes), then forks three
  *            children: one writes ckpt.R (5000 bytes, as a checkpoint
- *            written in the background) and ends with exit(), the other
- *            writes quick.R (300 bytes) and ends with _exit(); prints
- *            "R PID CHILD1 CHILD2" per rank
+ *            written in the background) and ends with exit(), one writes
+ *            quick.R (300 bytes) and ends with _exit(), one writes
+ *            term.R (700 bytes), is sent SIGTERM by the rank, which its
+ *            handler notes, then writes 50 bytes more and ends with
+ *            exit(); prints "R PID CHILD1 CHILD2 CHILD3" per rank
  * Exits 0, or 2 on a usage or I/O error (with a message). */
 #include <fcntl.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +158,38 @@ static pid_t child_writing(const char *dir, const char *name, size_t bytes, int 
     exit(0);
 }
 
+static volatile sig_atomic_t terminated;
+
+static void on_term(int sig)
+{
+    (void)sig;
+    terminated = 1;
+}
+
+/* A child that writes 700 bytes to name, says so on ready, waits for
+ * SIGTERM, then writes 50 bytes more and ends with exit(). */
+static pid_t child_terminated(const char *dir, const char *name, int ready)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        die("fork", name);
+    if (pid > 0)
+        return pid;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_term;
+    sigaction(SIGTERM, &sa, NULL);
+    int fd = open_or_die(dir, name, O_CREAT | O_WRONLY | O_TRUNC);
+    write_or_die(fd, 700);
+    if (write(ready, "r", 1) != 1)
+        die("write", "ready pipe");
+    while (!terminated)
+        usleep(1000);
+    write_or_die(fd, 50);
+    close_or_die(fd);
+    exit(0);
+}
+
 static void forks(const char *dir, int rank)
 {
     char name[64];
@@ -166,11 +201,19 @@ static void forks(const char *dir, int rank)
     pid_t ckpt = child_writing(dir, name, 5000, 0);
     snprintf(name, sizeof name, "quick.%d", rank);
     pid_t quick = child_writing(dir, name, 300, 1);
-    int status1 = 0, status2 = 0;
+    int ready[2];
+    char r;
+    if (pipe(ready) != 0)
+        die("pipe", name);
+    snprintf(name, sizeof name, "term.%d", rank);
+    pid_t term = child_terminated(dir, name, ready[1]);
+    if (read(ready[0], &r, 1) != 1 || kill(term, SIGTERM) != 0)
+        die("kill", name);
+    int status1 = 0, status2 = 0, status3 = 0;
     if (waitpid(ckpt, &status1, 0) != ckpt || waitpid(quick, &status2, 0) != quick ||
-        status1 != 0 || status2 != 0)
+        waitpid(term, &status3, 0) != term || status1 != 0 || status2 != 0 || status3 != 0)
         die("waitpid", name);
-    printf("%d %ld %ld %ld\n", rank, (long)getpid(), (long)ckpt, (long)quick);
+    printf("%d %ld %ld %ld %ld\n", rank, (long)getpid(), (long)ckpt, (long)quick, (long)term);
     fflush(stdout);
 }
 
