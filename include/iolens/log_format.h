@@ -169,7 +169,11 @@ struct iolens_region_desc {
  * uint32 length + bytes (no terminator), in this order: job id, user name,
  * executable, arguments (NUL-separated), distinct host names
  * (NUL-separated, in order of first rank), iolens version, MPI library
- * version.  nnodes is the number of distinct host names.
+ * version, distinct executables of the ranks (NUL-separated, in order of
+ * first rank: an MPMD job, "mpiexec -n 4 atm : -n 8 ocn", has two; the
+ * executable above is rank 0's).  nnodes is the number of distinct host
+ * names.  Logs written before the executables list have the first
+ * IOLENS_JOB_NSTRINGS_MIN strings: their ranks all ran the executable.
  */
 struct iolens_job_fixed {
     uint64_t uid;
@@ -209,8 +213,12 @@ enum iolens_job_string {
     IOLENS_JOBSTR_HOSTS,
     IOLENS_JOBSTR_VERSION,
     IOLENS_JOBSTR_MPI_VERSION,   /* MPI_Get_library_version, "" if not MPI */
+    IOLENS_JOBSTR_EXES,          /* the ranks' distinct executables */
     IOLENS_JOB_NSTRINGS
 };
+
+/* The strings of logs written before IOLENS_JOBSTR_EXES. */
+#define IOLENS_JOB_NSTRINGS_MIN 7
 
 /* ------------------------------------------------------------- mounts -- */
 
@@ -229,7 +237,8 @@ struct iolens_rank_info {
     double start_time;        /* absolute, seconds since the epoch: MPI_Init */
     double end_time;          /* absolute: start of MPI_Finalize */
     uint32_t host_index;      /* into the job's host list */
-    uint32_t reserved;
+    uint32_t exe_index;       /* into the job's executables (0 in logs
+                                 without them, where the field was 0) */
 };
 
 /* ---------------------------------------------------------- intervals -- */

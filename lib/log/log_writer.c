@@ -443,6 +443,7 @@ static int build_job(struct job_log *jl, struct iolens_buf *out)
     strings[IOLENS_JOBSTR_HOSTS] = iolens_runtime_hostname();
     strings[IOLENS_JOBSTR_VERSION] = IOLENS_VERSION_STRING;
     strings[IOLENS_JOBSTR_MPI_VERSION] = "";
+    strings[IOLENS_JOBSTR_EXES] = strings[IOLENS_JOBSTR_EXE];
     for (int i = 0; i < IOLENS_JOB_NSTRINGS; i++) {
         if (strings[i] == NULL)
             strings[i] = "";

@@ -40,6 +40,8 @@
 
 #define JOB_REGIONS 3                 /* JOB, MOUNTS, RANKS: rank 0 only */
 #define HOST_MAX (MPI_MAX_PROCESSOR_NAME + 1)
+/* A rank's executable as gathered: the end of a longer one. */
+#define EXE_MAX 256
 /* MPICH's version string runs to kilobytes (its configure line): the job
  * record keeps its first lines, up to this many characters. */
 #define MPI_VERSION_MAX 256
@@ -53,6 +55,7 @@ struct rank_summary {
     int32_t error;
     uint32_t nregions;
     char host[HOST_MAX];
+    char exe[EXE_MAX];
 };
 
 /* Compressed regions of one writer, back to back, and their descriptors.
@@ -336,6 +339,11 @@ static void summarize(const struct iolens_mpi_job *job, const struct part *p, in
     s->nregions = error == 0 ? p->nregions : 0;
     s->part_len = error == 0 ? p->len : 0;
     snprintf(s->host, sizeof s->host, "%s", job->host != NULL ? job->host : "");
+    const char *exe = iolens_jobinfo_exe();
+    size_t len = strlen(exe);
+    /* A longer path keeps its end: the program's name. */
+    const char *kept = len < sizeof s->exe ? exe : exe + len - (sizeof s->exe - 1);
+    snprintf(s->exe, sizeof s->exe, "%s", kept);
 }
 
 /* ----------------------------------------------- rank 0: job regions -- */
@@ -385,8 +393,15 @@ static struct iolens_job_fixed job_fixed(const struct iolens_mpi_job *job,
     return f;
 }
 
+/* A job's distinct strings of the ranks, as lists made by
+ * iolens_mpi_host_list. */
+struct rank_list {
+    const char *list;
+    size_t len;
+};
+
 static int add_job_region(struct part *p, const struct iolens_job_fixed *fixed,
-                          const char *hosts, size_t hosts_len)
+                          struct rank_list hosts, struct rank_list exes)
 {
     char user[256], jobid[256], mpi_version[MPI_VERSION_MAX + 1];
     iolens_jobinfo_user(user, sizeof user);
@@ -398,13 +413,15 @@ static int add_job_region(struct part *p, const struct iolens_job_fixed *fixed,
     strings[IOLENS_JOBSTR_USER] = user;
     strings[IOLENS_JOBSTR_EXE] = iolens_jobinfo_exe();
     strings[IOLENS_JOBSTR_ARGS] = iolens_jobinfo_args(&lens[IOLENS_JOBSTR_ARGS]);
-    strings[IOLENS_JOBSTR_HOSTS] = hosts;
+    strings[IOLENS_JOBSTR_HOSTS] = hosts.list;
     strings[IOLENS_JOBSTR_VERSION] = IOLENS_VERSION_STRING;
     strings[IOLENS_JOBSTR_MPI_VERSION] = mpi_version;
+    strings[IOLENS_JOBSTR_EXES] = exes.list;
     for (int i = 0; i < IOLENS_JOB_NSTRINGS; i++)
-        if (i != IOLENS_JOBSTR_ARGS && i != IOLENS_JOBSTR_HOSTS)
+        if (i != IOLENS_JOBSTR_ARGS && i != IOLENS_JOBSTR_HOSTS && i != IOLENS_JOBSTR_EXES)
             lens[i] = strlen(strings[i]);
-    lens[IOLENS_JOBSTR_HOSTS] = hosts_len;
+    lens[IOLENS_JOBSTR_HOSTS] = hosts.len;
+    lens[IOLENS_JOBSTR_EXES] = exes.len;
     struct iolens_buf raw = {0};
     if (iolens_region_job(&raw, fixed, strings, lens) != 0) {
         iolens_buf_free(&raw);
@@ -418,19 +435,30 @@ static int build_job_part(const struct iolens_mpi_job *job, const struct rank_su
                           struct part *p)
 {
     uint32_t n = (uint32_t)job->nprocs;
-    char *names = iolens_mpi_must_alloc((size_t)n * HOST_MAX);
+    size_t most = HOST_MAX > EXE_MAX ? HOST_MAX : EXE_MAX;
+    char *names = iolens_mpi_must_alloc((size_t)n * most);
     char *hosts = iolens_mpi_must_alloc((size_t)n * HOST_MAX);
+    char *exes = iolens_mpi_must_alloc((size_t)n * EXE_MAX);
     uint32_t *index = iolens_mpi_must_alloc((size_t)n * sizeof *index);
+    uint32_t *exe_index = iolens_mpi_must_alloc((size_t)n * sizeof *exe_index);
     struct iolens_rank_info *ranks = iolens_mpi_must_alloc((size_t)n * sizeof *ranks);
     for (uint32_t r = 0; r < n; r++)
         memcpy(names + (size_t)r * HOST_MAX, all[r].host, HOST_MAX);
-    size_t hosts_len = 0;
+    size_t hosts_len = 0, exes_len = 0;
     long nnodes = iolens_mpi_host_list(names, HOST_MAX, n, hosts, (size_t)n * HOST_MAX,
                                        &hosts_len, index);
-    for (uint32_t r = 0; nnodes >= 0 && r < n; r++)
-        ranks[r] = (struct iolens_rank_info){all[r].init_time, all[r].finalize_time, index[r], 0};
+    for (uint32_t r = 0; r < n; r++)
+        memcpy(names + (size_t)r * EXE_MAX, all[r].exe, EXE_MAX);
+    long nexes = iolens_mpi_host_list(names, EXE_MAX, n, exes, (size_t)n * EXE_MAX, &exes_len,
+                                      exe_index);
+    for (uint32_t r = 0; nnodes >= 0 && nexes >= 0 && r < n; r++)
+        ranks[r] = (struct iolens_rank_info){all[r].init_time, all[r].finalize_time, index[r],
+                                             exe_index[r]};
     struct iolens_job_fixed fixed = job_fixed(job, all, (uint32_t)(nnodes > 0 ? nnodes : 0));
-    int rc = nnodes >= 0 ? add_job_region(p, &fixed, hosts, hosts_len) : ENOMEM;
+    int rc = nnodes >= 0 && nexes >= 0
+                 ? add_job_region(p, &fixed, (struct rank_list){hosts, hosts_len},
+                                  (struct rank_list){exes, exes_len})
+                 : ENOMEM;
     struct iolens_buf raw = {0};
     if (rc == 0)
         rc = iolens_region_mounts(&raw) == 0
@@ -443,7 +471,9 @@ static int build_job_part(const struct iolens_mpi_job *job, const struct rank_su
     iolens_buf_free(&raw);
     free(names);
     free(hosts);
+    free(exes);
     free(index);
+    free(exe_index);
     free(ranks);
     return rc;
 }

@@ -106,7 +106,7 @@ static void build_job(struct out *o, int forked, uint32_t nodes)
         .budget_needed = 65536,
         .folded_opens = 0,
         .folded_files = 0,
-        .string_count = IOLENS_JOB_NSTRINGS,
+        .string_count = IOLENS_JOB_NSTRINGS_MIN,
     };
     static const char args[] = "-n\0" "4\0" "in put.dat";
     put(o, &j, sizeof j);

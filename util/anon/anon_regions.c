@@ -62,6 +62,24 @@ static void token_list(struct anon_buf *out, const struct anon_key *key, const c
     }
 }
 
+/* A NUL-separated list of paths, each anonymized as the executable is
+ * (the same path gives the same result). */
+static void path_list(struct anon_buf *out, const struct anon_key *key, const char *s,
+                      size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        const char *nul = memchr(s + i, '\0', len - i);
+        size_t n = nul != NULL ? (size_t)(nul - (s + i)) : len - i;
+        anon_path(out, key, s + i, n);
+        i += n;
+        if (nul != NULL) {
+            anon_put(out, "", 1);
+            i++;
+        }
+    }
+}
+
 static int rewrite_job(const struct anon_key *key, struct cur *c, struct anon_buf *out)
 {
     struct iolens_job_fixed f;
@@ -79,6 +97,7 @@ static int rewrite_job(const struct anon_key *key, struct cur *c, struct anon_bu
         case IOLENS_JOBSTR_JOBID: anon_token(&t, key, "jobid", 'j', s, len); break;
         case IOLENS_JOBSTR_USER: anon_token(&t, key, "user", 'u', s, len); break;
         case IOLENS_JOBSTR_EXE: anon_path(&t, key, s, len); break;
+        case IOLENS_JOBSTR_EXES: path_list(&t, key, s, len); break;
         case IOLENS_JOBSTR_ARGS: token_list(&t, key, "arg", 'a', s, len); break;
         case IOLENS_JOBSTR_HOSTS: token_list(&t, key, "host", 'n', s, len); break;
         case IOLENS_JOBSTR_VERSION:

@@ -202,16 +202,27 @@ static enum iolens_read_status parse_job(struct reader *r, struct cursor *c)
         return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt job region: shorter than its fixed part");
     if (log->job.nprocs == 0)
         return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt job region: no processes");
-    if (log->job.string_count < IOLENS_JOB_NSTRINGS)
+    if (log->job.string_count < IOLENS_JOB_NSTRINGS_MIN)
         return rd_fail(r, IOLENS_READ_CORRUPT, "corrupt job region: %llu strings, %d expected",
-                    (unsigned long long)log->job.string_count, IOLENS_JOB_NSTRINGS);
-    for (int i = 0; i < IOLENS_JOB_NSTRINGS; i++) {
-        bool list = i == IOLENS_JOBSTR_ARGS || i == IOLENS_JOBSTR_HOSTS;
+                    (unsigned long long)log->job.string_count, IOLENS_JOB_NSTRINGS_MIN);
+    int known = log->job.string_count < IOLENS_JOB_NSTRINGS ? (int)log->job.string_count
+                                                            : IOLENS_JOB_NSTRINGS;
+    for (int i = 0; i < known; i++) {
+        bool list = i == IOLENS_JOBSTR_ARGS || i == IOLENS_JOBSTR_HOSTS || i == IOLENS_JOBSTR_EXES;
         enum iolens_read_status st = take_string(c, list, &log->jobstr[i], &log->jobstr_len[i]);
         if (st == IOLENS_READ_NOMEM)
             return rd_fail(r, st, "out of memory");
         if (st != IOLENS_READ_OK)
             return rd_fail(r, st, "corrupt job region: bad string %d", i);
+    }
+    /* Before the executables list every rank ran the executable. */
+    if (known <= IOLENS_JOBSTR_EXES) {
+        size_t len = log->jobstr_len[IOLENS_JOBSTR_EXE];
+        log->jobstr[IOLENS_JOBSTR_EXES] = malloc(len + 1);
+        if (log->jobstr[IOLENS_JOBSTR_EXES] == NULL)
+            return rd_fail(r, IOLENS_READ_NOMEM, "out of memory");
+        memcpy(log->jobstr[IOLENS_JOBSTR_EXES], log->jobstr[IOLENS_JOBSTR_EXE], len + 1);
+        log->jobstr_len[IOLENS_JOBSTR_EXES] = len;
     }
     /* Strings added by later writers: skipped, but they must be well formed.
      * Each takes at least 4 bytes, so the loop ends with the region. */
@@ -451,11 +462,20 @@ enum iolens_read_status rd_check_ranks_region(struct reader *r)
                         log->nranks, (unsigned)log->job.nprocs);
         size_t hosts = list_entries(log->jobstr[IOLENS_JOBSTR_HOSTS],
                                     log->jobstr_len[IOLENS_JOBSTR_HOSTS]);
-        for (size_t i = 0; i < log->nranks; i++)
+        /* An empty list is one empty name. */
+        size_t exes = list_entries(log->jobstr[IOLENS_JOBSTR_EXES],
+                                   log->jobstr_len[IOLENS_JOBSTR_EXES]);
+        exes = exes > 0 ? exes : 1;
+        for (size_t i = 0; i < log->nranks; i++) {
             if (log->ranks[i].host_index >= hosts)
                 return rd_fail(r, IOLENS_READ_CORRUPT,
                             "corrupt ranks region: rank %zu has host %u of %zu", i,
                             (unsigned)log->ranks[i].host_index, hosts);
+            if (log->ranks[i].exe_index >= exes)
+                return rd_fail(r, IOLENS_READ_CORRUPT,
+                            "corrupt ranks region: rank %zu has executable %u of %zu", i,
+                            (unsigned)log->ranks[i].exe_index, exes);
+        }
     }
     return IOLENS_READ_OK;
 }

@@ -58,21 +58,40 @@ static const char *list_entry(const char *s, size_t len, size_t i, size_t *n)
     return NULL;
 }
 
-/* One line per rank of an MPI job (ranks region). */
+/* Whether the ranks ran more than one executable (an MPMD job). */
+static bool several_executables(const struct iolens_log *log)
+{
+    const char *exes = log->jobstr[IOLENS_JOBSTR_EXES];
+    return exes != NULL && memchr(exes, '\0', log->jobstr_len[IOLENS_JOBSTR_EXES]) != NULL;
+}
+
+static void put_entry(FILE *out, const char *list, size_t len, size_t i)
+{
+    size_t n = 0;
+    const char *s = list_entry(list, len, i, &n);
+    if (s != NULL)
+        iolens_put_escaped_n(out, s, n);
+    else
+        fputc('?', out);
+}
+
+/* One line per rank of an MPI job (ranks region); its executable when
+ * the job had several. */
 static void print_ranks(FILE *out, const struct iolens_log *log)
 {
-    const char *hosts = log->jobstr[IOLENS_JOBSTR_HOSTS];
-    size_t hosts_len = log->jobstr_len[IOLENS_JOBSTR_HOSTS];
+    bool exes = several_executables(log);
     for (size_t r = 0; r < log->nranks; r++) {
         const struct iolens_rank_info *ri = &log->ranks[r];
-        size_t n = 0;
-        const char *host = list_entry(hosts, hosts_len, ri->host_index, &n);
         fprintf(out, "# rank %zu: host ", r);
-        if (host != NULL)
-            iolens_put_escaped_n(out, host, n);
-        else
-            fputc('?', out);
-        fprintf(out, " start %.6f end %.6f\n", ri->start_time, ri->end_time);
+        put_entry(out, log->jobstr[IOLENS_JOBSTR_HOSTS], log->jobstr_len[IOLENS_JOBSTR_HOSTS],
+                  ri->host_index);
+        fprintf(out, " start %.6f end %.6f", ri->start_time, ri->end_time);
+        if (exes) {
+            fputs(" exe ", out);
+            put_entry(out, log->jobstr[IOLENS_JOBSTR_EXES], log->jobstr_len[IOLENS_JOBSTR_EXES],
+                      ri->exe_index);
+        }
+        fputc('\n', out);
     }
 }
 
@@ -130,6 +149,10 @@ static void print_iolens_lines(FILE *out, const struct iolens_log *log)
         fprintf(out, "# exec: yes (written at execve; the program that followed, same pid, has its own log)\n");
     fprintf(out, "# hosts: ");
     put_list(out, log->jobstr[IOLENS_JOBSTR_HOSTS], log->jobstr_len[IOLENS_JOBSTR_HOSTS]);
+    if (several_executables(log)) {
+        fprintf(out, "\n# executables: ");
+        put_list(out, log->jobstr[IOLENS_JOBSTR_EXES], log->jobstr_len[IOLENS_JOBSTR_EXES]);
+    }
     fprintf(out, "\n# iolens version: ");
     iolens_put_escaped(out, log->jobstr[IOLENS_JOBSTR_VERSION]);
     fprintf(out, "\n# mpi library: ");

@@ -82,6 +82,13 @@ static void put_job_table(FILE *out, const struct iolens_html *h)
     row_begin(out, "Arguments");
     put_list(out, log->jobstr[IOLENS_JOBSTR_ARGS], log->jobstr_len[IOLENS_JOBSTR_ARGS], " ");
     row_end(out);
+    const char *exes = log->jobstr[IOLENS_JOBSTR_EXES];
+    size_t exes_len = log->jobstr_len[IOLENS_JOBSTR_EXES];
+    if (exes != NULL && memchr(exes, '\0', exes_len) != NULL) { /* an MPMD job */
+        row_begin(out, "Executables of the ranks");
+        put_list(out, exes, exes_len, ", ");
+        row_end(out);
+    }
     row_begin(out, "Processes");
     fprintf(out, "%" PRIu32, j->nprocs);
     row_end(out);

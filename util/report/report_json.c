@@ -103,6 +103,17 @@ static int put_job(struct iolens_json *j, const struct iolens_log *log)
     iolens_json_key(j, "nnodes_from");
     iolens_json_cstring(j, iolens_perf_nodes_source(log));
     kv_list(j, "hosts", log->jobstr[IOLENS_JOBSTR_HOSTS], log->jobstr_len[IOLENS_JOBSTR_HOSTS]);
+    /* The ranks' distinct executables (two or more: an MPMD job), and the
+     * index of each rank's. */
+    kv_list(j, "executables", log->jobstr[IOLENS_JOBSTR_EXES],
+            log->jobstr_len[IOLENS_JOBSTR_EXES]);
+    if (log->nranks > 0) {
+        iolens_json_key(j, "rank_executables");
+        iolens_json_begin_array(j);
+        for (size_t r = 0; r < log->nranks; r++)
+            iolens_json_uint(j, log->ranks[r].exe_index);
+        iolens_json_end_array(j);
+    }
     kv_double(j, "start_time", epoch(jf->start_time_sec, jf->start_time_nsec));
     kv_double(j, "end_time", epoch(jf->end_time_sec, jf->end_time_nsec));
     kv_double(j, "runtime", jf->run_time);

@@ -96,7 +96,7 @@ static void build_job(struct bytes *b)
         .end_time_sec = 1700000010, .end_time_nsec = 6, .run_time = 10.0,
         .nprocs = 1, .nnodes = 1, .pid = 77, .parent_pid = 0,
         .budget_bytes = 65536, .budget_used = 1234, .budget_needed = 5678,
-        .folded_opens = 9, .folded_files = 3, .string_count = IOLENS_JOB_NSTRINGS,
+        .folded_opens = 9, .folded_files = 3, .string_count = IOLENS_JOB_NSTRINGS_MIN,
     };
     put(b, &j, sizeof j);
     put_cstr(b, "job.1");
@@ -322,6 +322,8 @@ void check_standard_log(const struct iolens_log *log)
     ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_HOSTS], "h1");
     ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_VERSION], "9.9");
     ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_MPI_VERSION], "");
+    /* Written before the executables list: the executable alone. */
+    ck_assert_str_eq(log->jobstr[IOLENS_JOBSTR_EXES], "/bin/prog");
     ck_assert_uint_eq(log->nranks, 0);
     ck_assert_ptr_null(log->ranks);
 

@@ -331,11 +331,18 @@ START_TEST(bad_job_region)
     j.nprocs = 1;
 
     raw.len = 0; /* too few strings */
-    j.string_count = IOLENS_JOB_NSTRINGS - 1;
+    j.string_count = IOLENS_JOB_NSTRINGS_MIN - 1;
     put(&raw, &j, sizeof j);
-    for (int i = 0; i < IOLENS_JOB_NSTRINGS - 1; i++)
+    for (int i = 0; i < IOLENS_JOB_NSTRINGS_MIN - 1; i++)
         put_cstr(&raw, "s");
     ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_CORRUPT);
+
+    raw.len = 0; /* the strings of a log before the executables list */
+    j.string_count = IOLENS_JOB_NSTRINGS_MIN;
+    put(&raw, &j, sizeof j);
+    for (int i = 0; i < IOLENS_JOB_NSTRINGS_MIN; i++)
+        put_cstr(&raw, "s");
+    ck_assert_int_eq(status_with_region(R_JOB, &raw), IOLENS_READ_OK);
 
     raw.len = 0; /* a string longer than the region */
     j.string_count = IOLENS_JOB_NSTRINGS;
@@ -474,25 +481,35 @@ START_TEST(required_and_duplicate_regions)
 }
 END_TEST
 
-/* The ranks region of a 3-process job on 2 hosts. */
-static void build_ranks(struct bytes *b, uint32_t n, uint32_t bad_host_rank)
+/* The ranks region of a 3-process job on 2 hosts; ranks 1 and 2 ran
+ * executable exe_of_others. */
+static void build_ranks_exes(struct bytes *b, uint32_t n, uint32_t bad_host_rank,
+                             uint32_t exe_of_others)
 {
     put_u32(b, n);
     for (uint32_t r = 0; r < n; r++) {
-        struct iolens_rank_info ri = {1700000000.5 + r, 1700000009.25 + r, r == 2, 0};
+        struct iolens_rank_info ri = {1700000000.5 + r, 1700000009.25 + r, r == 2,
+                                      r > 0 ? exe_of_others : 0};
         if (r == bad_host_rank)
             ri.host_index = 2;
         put(b, &ri, sizeof ri);
     }
 }
 
-/* The standard content as a 3-rank MPI job: hosts "h1" and "h2". */
+static void build_ranks(struct bytes *b, uint32_t n, uint32_t bad_host_rank)
+{
+    build_ranks_exes(b, n, bad_host_rank, 0);
+}
+
+/* The standard content as a 3-rank MPI job: hosts "h1" and "h2", as
+ * written before the executables list. */
 static void mpi_content(struct content *c)
 {
     standard_content(c);
     struct bytes *job = &c->r[R_JOB].raw;
     job->len = 0;
-    struct iolens_job_fixed j = {.nprocs = 3, .nnodes = 2, .string_count = IOLENS_JOB_NSTRINGS};
+    struct iolens_job_fixed j = {.nprocs = 3, .nnodes = 2,
+                                 .string_count = IOLENS_JOB_NSTRINGS_MIN};
     put(job, &j, sizeof j);
     put_cstr(job, "job.1");
     put_cstr(job, "bob");
@@ -506,6 +523,59 @@ static void mpi_content(struct content *c)
     add_region(c, IOLENS_REGION_RANKS, IOLENS_RANKS_VERSION, &ranks);
     free(ranks.p);
 }
+
+/* An MPMD job: rank 0 ran ./atm, ranks 1 and 2 ran ./ocn (or the
+ * executable index exe_of_others). */
+static void mpmd_content(struct content *c, uint32_t exe_of_others)
+{
+    mpi_content(c);
+    struct bytes *job = &c->r[R_JOB].raw;
+    job->len = 0;
+    struct iolens_job_fixed j = {.nprocs = 3, .nnodes = 2, .string_count = IOLENS_JOB_NSTRINGS};
+    put(job, &j, sizeof j);
+    put_cstr(job, "job.1");
+    put_cstr(job, "bob");
+    put_cstr(job, "./atm");
+    put_cstr(job, "");
+    put_str(job, "h1\0h2", 5);
+    put_cstr(job, "9.9");
+    put_cstr(job, "MPICH Version: 4.1.2");
+    put_str(job, "./atm\0./ocn", 11);
+    struct bytes *ranks = &c->r[c->n - 1].raw;
+    ranks->len = 0;
+    build_ranks_exes(ranks, 3, UINT32_MAX, exe_of_others);
+}
+
+START_TEST(mpmd_executables)
+{
+    struct content c;
+    mpmd_content(&c, 1);
+    struct bytes file = assemble(&c);
+    struct iolens_log log;
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_OK);
+    ck_assert_uint_eq(log.jobstr_len[IOLENS_JOBSTR_EXES], 11);
+    ck_assert_int_eq(memcmp(log.jobstr[IOLENS_JOBSTR_EXES], "./atm\0./ocn", 12), 0);
+    ck_assert_uint_eq(log.ranks[0].exe_index, 0);
+    ck_assert_uint_eq(log.ranks[2].exe_index, 1);
+    iolens_log_free(&log);
+    free(file.p);
+    free_content(&c);
+
+    mpmd_content(&c, 2); /* an executable past the list */
+    file = assemble(&c);
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_CORRUPT);
+    free(file.p);
+    free_content(&c);
+
+    mpi_content(&c); /* before the list: only index 0, the executable */
+    c.r[c.n - 1].raw.len = 0;
+    build_ranks_exes(&c.r[c.n - 1].raw, 3, UINT32_MAX, 1);
+    file = assemble(&c);
+    ck_assert_int_eq(read_bytes(file.p, file.len, &log), IOLENS_READ_CORRUPT);
+    free(file.p);
+    free_content(&c);
+}
+END_TEST
 
 START_TEST(ranks_region)
 {
@@ -1365,6 +1435,7 @@ static Suite *reader_suite(void)
     tcase_add_test(tc, unknown_regions_are_skipped);
     tcase_add_test(tc, required_and_duplicate_regions);
     tcase_add_test(tc, ranks_region);
+    tcase_add_test(tc, mpmd_executables);
     tcase_add_test(tc, record_ranks_are_checked);
     tcase_add_test(tc, repeated_regions_concatenate);
     tcase_add_test(tc, zero_columns_are_flagged_across_regions);
