@@ -81,6 +81,7 @@ static void build_job(struct iolens_buf *b, uint32_t ranks, long job)
     put_str(b, "node001", 7);
     put_str(b, "bench", 5);
     put_str(b, "", 0);
+    put_str(b, exe, strlen(exe)); /* the executables: one */
 }
 
 static uint64_t record_id(long i) { return 0x9e3779b97f4a7c15ull * (uint64_t)(i + 1); }

@@ -89,10 +89,10 @@ done
 "$IOLENS_PARSER" --total "$T/big-regions.iolens" >"$T/out" 2>"$T/err"
 check_eq 2 "$?" "exit status of the refused log"
 check_eq 0 "$(wc -c <"$T/out")" "stdout bytes of the refused log"
-check_eq "iolens-parser: $T/big-regions.iolens: the log claims 1610612933 decompressed bytes, more than the limit of 1073741824 (IOLENS_MAX_LOG_SIZE)" \
+check_eq "iolens-parser: $T/big-regions.iolens: the log claims 1610612944 decompressed bytes, more than the limit of 1073741824 (IOLENS_MAX_LOG_SIZE)" \
     "$(cat "$T/err")" "the refusal's line"
 # The arithmetic: a job region plus 3 * (a 16-byte head and (512 MiB - 16) / 16 records of 16 bytes).
-job=$(( (1610612933 - 3 * 536870912) ))
+job=$(( (1610612944 - 3 * 536870912) ))
 check_le "$job" 1000 "bytes of the job region in the claim"
 # The limit is the user's: above the claim, the log is read (here only
 # --total, the cheapest pass over 1.5 GiB; below it, refused again).
