@@ -149,6 +149,14 @@ static int references(hid_t id)
     return refs;
 }
 
+static int is_file(hid_t id)
+{
+    int saved = enter();
+    int file = iolens_h5q_is_file(id);
+    leave(saved);
+    return file;
+}
+
 /* h5py lets its handles go with H5Idec_ref, never H5Dclose or H5Fclose:
  * the last reference to a dataset's or a file's handle going is its
  * close. */
@@ -429,15 +437,6 @@ IOLENS_EXPORT herr_t H5Oclose(hid_t object_id)
     if (!traced(ours, object_id) || other_references(object_id))
         return real(object_id);
     return close_dataset(real, object_id);
-}
-
-
-static int is_file(hid_t id)
-{
-    int saved = enter();
-    int file = iolens_h5q_is_file(id);
-    leave(saved);
-    return file;
 }
 
 IOLENS_EXPORT int H5Idec_ref(hid_t id)

@@ -501,23 +501,33 @@ static void build_ranks(struct bytes *b, uint32_t n, uint32_t bad_host_rank)
     build_ranks_exes(b, n, bad_host_rank, 0);
 }
 
+/* The job region of a 3-rank MPI job on hosts "h1" and "h2" whose rank 0
+ * ran exe; with the executables list exes (exes_len bytes), or, exes
+ * NULL, as written before that list. */
+static void put_mpi_job(struct bytes *job, const char *exe, const char *exes, size_t exes_len)
+{
+    job->len = 0;
+    struct iolens_job_fixed j = {
+        .nprocs = 3, .nnodes = 2,
+        .string_count = exes != NULL ? IOLENS_JOB_NSTRINGS : IOLENS_JOB_NSTRINGS_MIN};
+    put(job, &j, sizeof j);
+    put_cstr(job, "job.1");
+    put_cstr(job, "bob");
+    put_cstr(job, exe);
+    put_cstr(job, "");
+    put_str(job, "h1\0h2", 5);
+    put_cstr(job, "9.9");
+    put_cstr(job, "MPICH Version: 4.1.2\nMPICH Release date: today");
+    if (exes != NULL)
+        put_str(job, exes, exes_len);
+}
+
 /* The standard content as a 3-rank MPI job: hosts "h1" and "h2", as
  * written before the executables list. */
 static void mpi_content(struct content *c)
 {
     standard_content(c);
-    struct bytes *job = &c->r[R_JOB].raw;
-    job->len = 0;
-    struct iolens_job_fixed j = {.nprocs = 3, .nnodes = 2,
-                                 .string_count = IOLENS_JOB_NSTRINGS_MIN};
-    put(job, &j, sizeof j);
-    put_cstr(job, "job.1");
-    put_cstr(job, "bob");
-    put_cstr(job, "/bin/prog");
-    put_cstr(job, "");
-    put_str(job, "h1\0h2", 5);
-    put_cstr(job, "9.9");
-    put_cstr(job, "MPICH Version: 4.1.2\nMPICH Release date: today");
+    put_mpi_job(&c->r[R_JOB].raw, "/bin/prog", NULL, 0);
     struct bytes ranks = {0};
     build_ranks(&ranks, 3, UINT32_MAX);
     add_region(c, IOLENS_REGION_RANKS, IOLENS_RANKS_VERSION, &ranks);
@@ -529,18 +539,7 @@ static void mpi_content(struct content *c)
 static void mpmd_content(struct content *c, uint32_t exe_of_others)
 {
     mpi_content(c);
-    struct bytes *job = &c->r[R_JOB].raw;
-    job->len = 0;
-    struct iolens_job_fixed j = {.nprocs = 3, .nnodes = 2, .string_count = IOLENS_JOB_NSTRINGS};
-    put(job, &j, sizeof j);
-    put_cstr(job, "job.1");
-    put_cstr(job, "bob");
-    put_cstr(job, "./atm");
-    put_cstr(job, "");
-    put_str(job, "h1\0h2", 5);
-    put_cstr(job, "9.9");
-    put_cstr(job, "MPICH Version: 4.1.2");
-    put_str(job, "./atm\0./ocn", 11);
+    put_mpi_job(&c->r[R_JOB].raw, "./atm", "./atm\0./ocn", 11);
     struct bytes *ranks = &c->r[c->n - 1].raw;
     ranks->len = 0;
     build_ranks_exes(ranks, 3, UINT32_MAX, exe_of_others);
